@@ -1,0 +1,83 @@
+/**
+ * Wire types shared by the client components and the reference server (types only).
+ * Field names follow the seed specification and PRODUCT.md sections 3.3, 3.4 and 4.
+ */
+
+export type ConsentStateValue = 'accepted' | 'rejected' | 'unknown';
+
+export type PurposeConsents = Readonly<Record<string, boolean>>;
+
+export type SharedData = Readonly<Record<string, string | number | boolean>>;
+
+/** `consentMetadata`: what a CMP says about the consent string. */
+export type ConsentMetadata = {
+  readonly consentStringType?: number;
+  readonly additionalConsent?: string;
+  readonly gdprApplies?: boolean;
+  readonly purposeOne?: boolean;
+};
+
+/** POST body sent to `checkConsentHref`. */
+export type ConsentCheckRequest = {
+  readonly consentInstanceId: string;
+  readonly consentStateValue: ConsentStateValue;
+  readonly consentString?: string;
+  readonly matchedGeoGroup: string | null;
+  readonly purposeConsents?: PurposeConsents;
+  readonly isDirty: boolean;
+};
+
+/** JSON answer of `checkConsentHref` (after any `xssiPrefix` is stripped). */
+export type ConsentCheckResponse = {
+  readonly consentRequired?: boolean;
+  readonly consentStateValue?: ConsentStateValue | null;
+  readonly consentString?: string | null;
+  readonly expireCache?: boolean;
+  readonly sharedData?: SharedData;
+  readonly purposeConsents?: PurposeConsents;
+  readonly consentMetadata?: ConsentMetadata;
+  readonly tcfPolicyVersion?: number;
+};
+
+/** POST body sent to `onUpdateHref`. */
+export type ConsentUpdateRequest = {
+  readonly consentInstanceId: string;
+  readonly pageUserId: string;
+  readonly consentStateValue: ConsentStateValue;
+  readonly consentString?: string;
+  readonly purposeConsents?: PurposeConsents;
+  readonly consentMetadata?: ConsentMetadata;
+  readonly tcfPolicyVersion?: number;
+};
+
+/** Auto-ads configuration (ConfigObj), wire names kept from the seed. */
+export type AnchorWire = {
+  readonly selector: string;
+  readonly index?: number;
+  readonly all?: boolean;
+  readonly min_c?: number;
+  readonly sub?: AnchorWire;
+};
+
+export type PlacementWire = {
+  readonly anchor: AnchorWire;
+  readonly pos: 1 | 2 | 3 | 4;
+  readonly type: 1;
+  readonly style?: { readonly top_m?: number; readonly bot_m?: number };
+  readonly attributes?: Readonly<Record<string, string>>;
+};
+
+export type AdConstraintsWire = {
+  readonly initialMinSpacing: string;
+  readonly subsequentMinSpacing?: readonly { readonly adCount: number; readonly spacing: string }[];
+  readonly maxAdCount: number;
+};
+
+export type AutoAdsConfigWire = {
+  readonly placements: readonly PlacementWire[];
+  readonly attributes?: Readonly<Record<string, string>>;
+  readonly adConstraints?: AdConstraintsWire;
+  readonly optInStatus?: readonly number[];
+  readonly stickyAdAttributes?: Readonly<Record<string, string>>;
+  readonly noConfigReason?: string;
+};

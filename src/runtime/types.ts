@@ -1,0 +1,130 @@
+/**
+ * The public surface of the runtime (`v0.js`). Extensions receive a `PageRuntime` through
+ * `(self.PAGE = self.PAGE || []).push(page => ...)` and use nothing else from the runtime,
+ * so the runtime code is shipped once, in v0.js.
+ */
+import type { Diagnostic, DiagnosticLevel } from './diagnostics.ts';
+import type { ConsentMetadata, PurposeConsents, SharedData } from '../protocol.ts';
+
+export type Layout =
+  | 'nodisplay'
+  | 'fixed'
+  | 'fixed-height'
+  | 'responsive'
+  | 'fill'
+  | 'container'
+  | 'flex-item'
+  | 'intrinsic';
+
+/** A page box in document coordinates (CSS px, relative to the top of the document). */
+export type PageBox = {
+  readonly top: number;
+  readonly bottom: number;
+  readonly left: number;
+  readonly right: number;
+  readonly width: number;
+  readonly height: number;
+};
+
+export type ActionValue = string | number | boolean;
+export type ActionArguments = Readonly<Record<string, ActionValue>>;
+export type ActionHandler = (args: ActionArguments, event: Event | null) => void;
+
+export type Margins = { readonly top?: number; readonly bottom?: number; readonly left?: number; readonly right?: number };
+
+/** Blocking policies an element can ask for (PRODUCT 3.5). */
+export type BlockPolicy = 'default' | '_till_responded' | '_till_accepted' | '_auto_reject';
+
+/** What an element is blocked on, read from its markers; null when it is not blocked. */
+export type BlockRequest = { readonly policy: BlockPolicy; readonly purposes: readonly string[] };
+
+/** allow: build now; deny: do not build (and unlayout if built); pending: wait for a change. */
+export type GateDecision = 'allow' | 'deny' | 'pending';
+
+export type PolicyState = 'sufficient' | 'insufficient' | 'unknown_not_required' | 'unknown';
+
+export type ConsentChangeState = 'accepted' | 'rejected' | 'dismissed' | 'not-required' | 'unknown';
+
+/** Snapshot of the page's consent, used by macros and the vendor API. */
+export type ConsentSnapshot = {
+  readonly state: ConsentChangeState;
+  readonly consentString: string | undefined;
+  readonly purposeConsents: PurposeConsents;
+  readonly consentMetadata: ConsentMetadata | undefined;
+  readonly sharedData: SharedData | undefined;
+  /** true when the page's consent config says consent is required (GDPR applies). */
+  readonly isConsentRequired: boolean | undefined;
+};
+
+/** Implemented by the consent extension and installed with `page.setConsentProvider`. */
+export type ConsentProvider = {
+  decide(request: BlockRequest): GateDecision;
+  /** Resolves once the policy has a decision (waits for the user, the server or a timeout). */
+  getPolicyState(policyId: string): Promise<PolicyState>;
+  snapshot(): ConsentSnapshot;
+  /** Called whenever any decision or the snapshot may have changed. */
+  subscribe(listener: () => void): () => void;
+};
+
+/** The vendor API of PRODUCT 3.10 (`page.consent`). */
+export type ConsentApi = {
+  getPolicyState(policyId?: string): Promise<PolicyState | null>;
+  getSharedData(policyId?: string): Promise<SharedData | null>;
+  getConsentString(): Promise<string | null>;
+  getPurposeConsents(): Promise<PurposeConsents | null>;
+  getMetadata(): Promise<ConsentMetadata | null>;
+  onChange(callback: (snapshot: ConsentSnapshot) => void): () => void;
+};
+
+export type StorageService = {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  remove(key: string): void;
+  /** false when the in-memory fallback is in use. */
+  readonly isPersistent: boolean;
+};
+
+export type ViewportService = {
+  measure(task: () => void): void;
+  mutate(task: () => void): void;
+  getScrollTop(): number;
+  getHeight(): number;
+  getWidth(): number;
+  getDocumentHeight(): number;
+  /** Page box of an element; call inside a measure task. */
+  getPageBox(element: Element): PageBox;
+  onScroll(listener: () => void): () => void;
+  onResize(listener: () => void): () => void;
+};
+
+export type MacroResolver = (argument: string | undefined) => string | Promise<string>;
+
+export type PageElementConstructor = new (element: HTMLElement, runtime: PageRuntime) => PageElementInstance;
+
+/** What the runtime calls on an element implementation (see PageElement in element.ts). */
+export type PageElementInstance = {
+  readonly element: HTMLElement;
+  buildCallback(): void | Promise<void>;
+  layoutCallback(): void | Promise<void>;
+  unlayoutCallback(): void;
+  isLayoutSupported(layout: Layout): boolean;
+  /** false for elements the consent gate must never block (page-consent itself). */
+  isBlockable(): boolean;
+};
+
+export type PageRuntime = {
+  readonly version: string;
+  define(tag: string, implementation: PageElementConstructor): void;
+  readonly PageElement: PageElementConstructor;
+  readonly storage: StorageService;
+  readonly viewport: ViewportService;
+  readonly consent: ConsentApi;
+  setConsentProvider(provider: ConsentProvider): void;
+  attemptChangeSize(element: HTMLElement, height: number, width?: number, margins?: Margins): Promise<void>;
+  registerAction(element: Element, name: string, handler: ActionHandler): void;
+  registerMacro(name: string, resolver: MacroResolver): void;
+  expandUrl(template: string, allowedMacros?: readonly string[]): Promise<string>;
+  report(source: Element | string, diagnostic: Diagnostic, level?: DiagnosticLevel): void;
+  /** Builds that already ran; resolves when the element's implementation has built. */
+  whenBuilt(element: Element): Promise<void>;
+};
