@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  define: { DEV: 'true' },
   test: {
     projects: [
       {
