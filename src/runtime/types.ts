@@ -125,6 +125,14 @@ export type PageRuntime = {
   registerMacro(name: string, resolver: MacroResolver): void;
   expandUrl(template: string, allowedMacros?: readonly string[]): Promise<string>;
   report(source: Element | string, diagnostic: Diagnostic, level?: DiagnosticLevel): void;
-  /** Builds that already ran; resolves when the element's implementation has built. */
+  /** Resolves when the element's implementation has built. */
   whenBuilt(element: Element): Promise<void>;
+  /**
+   * A small service registry through which extensions talk without importing each other
+   * (page-geo provides `geo`, read by page-consent). `whenService` resolves once provided.
+   */
+  provideService(name: string, value: unknown): void;
+  whenService(name: string): Promise<unknown>;
+  /** Runs the `on` handlers an element declares for a custom event name. */
+  triggerAction(element: Element, eventName: string, event: Event | null): void;
 };
