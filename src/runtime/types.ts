@@ -35,8 +35,12 @@ export type Margins = { readonly top?: number; readonly bottom?: number; readonl
 /** Blocking policies an element can ask for (PRODUCT 3.5). */
 export type BlockPolicy = 'default' | '_till_responded' | '_till_accepted' | '_auto_reject';
 
-/** What an element is blocked on, read from its markers; null when it is not blocked. */
-export type BlockRequest = { readonly policy: BlockPolicy; readonly purposes: readonly string[] };
+/**
+ * What an element is blocked on, read from its markers (the runtime returns no request at all
+ * when the element is not blocked). `policy` is null when only `data-block-on-consent-purposes`
+ * is given: then only the listed purposes must be accepted. With both, both must allow.
+ */
+export type BlockRequest = { readonly policy: BlockPolicy | null; readonly purposes: readonly string[] };
 
 /** allow: build now; deny: do not build (and unlayout if built); pending: wait for a change. */
 export type GateDecision = 'allow' | 'deny' | 'pending';
