@@ -1,0 +1,32 @@
+// Builds the CDN tree: dist/cdn (production: minified, dev-only diagnostics stripped) and
+// dist/cdn-dev (development: readable, with dev assertions). Both with source maps.
+import { existsSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const ENTRIES = [
+  ['src/runtime/entry.ts', 'v0'],
+  ['src/consent/entry.ts', 'v0/page-consent-0.1'],
+  ['src/auto-ads/entry.ts', 'v0/page-auto-ads-0.1'],
+  ['src/geo/entry.ts', 'v0/page-geo-0.1'],
+];
+
+const entryPoints = ENTRIES.filter(([source]) => existsSync(source)).map(([source, out]) => ({ in: source, out }));
+
+async function buildTree(outdir, isDev) {
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    format: 'iife',
+    target: ['chrome100', 'firefox100', 'safari15.4'],
+    minify: !isDev,
+    sourcemap: true,
+    legalComments: 'none',
+    define: { DEV: String(isDev) },
+    logLevel: 'warning',
+  });
+}
+
+await Promise.all([buildTree('dist/cdn', false), buildTree('dist/cdn-dev', true)]);
+console.log(`built ${entryPoints.map((entry) => entry.out).join(', ')}`);

@@ -1,0 +1,48 @@
+// `npm test`: everything, in order. Installs or finds what it needs (Chromium), then
+// typecheck, lint, build, size budgets, unit, server (with a throwaway PostgreSQL) and
+// Chromium end-to-end tests. Prints one closing line with the test counts.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { ensureChromium } from './ensure-chromium.mjs';
+
+const steps = [
+  ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+  ['lint', 'npx', ['biome', 'check', '.']],
+  ['build', 'node', ['scripts/build.mjs']],
+  ['size', 'node', ['scripts/size.mjs']],
+  ...['unit', 'server', 'e2e'].map((project) => [
+    project,
+    'npx',
+    ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=test-results/${project}.json`],
+  ]),
+];
+
+const only = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const failures = [];
+try {
+  ensureChromium();
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
+rmSync('test-results', { recursive: true, force: true });
+mkdirSync('test-results', { recursive: true });
+for (const [name, command, args] of steps) {
+  if (only.length && !only.includes(name)) continue;
+  console.log(`\n== ${name}`);
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  const report = `test-results/${name}.json`;
+  if (existsSync(report)) {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    passed += json.numPassedTests;
+    failed += json.numFailedTests;
+    skipped += json.numPendingTests + json.numTodoTests;
+  }
+  if (result.status !== 0) failures.push(name);
+}
+console.log(`\nsteps failed: ${failures.length ? failures.join(', ') : 'none'}`);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,52 @@
+/**
+ * `<page-ad type data-*>`: an ad slot. `custom` loads `data-src` (consent macros expanded) in
+ * a sandboxed iframe; `fake` draws a local labelled placeholder and requests nothing.
+ */
+import { diagnostic } from '../runtime/diagnostics.ts';
+import type { PageElementConstructor, PageRuntime } from '../runtime/types.ts';
+import { createFrame } from './frame.ts';
+
+const SUPPORTED = ['custom', 'fake'];
+const SANDBOX = 'allow-scripts allow-popups allow-popups-to-escape-sandbox allow-same-origin';
+
+export function createPageAd(page: PageRuntime): PageElementConstructor {
+  return class PageAdElement extends page.PageElement {
+    #content: HTMLElement | null = null;
+
+    override buildCallback() {
+      const type = this.element.getAttribute('type');
+      if (!type || !SUPPORTED.includes(type)) {
+        this.report(diagnostic('unsupported-ad-type', SUPPORTED.join('|'), type));
+      }
+    }
+
+    override async layoutCallback() {
+      const type = this.element.getAttribute('type');
+      if (type === 'fake') return this.#show(this.#placeholder());
+      const src = this.element.dataset.src;
+      if (type !== 'custom') return;
+      if (!src) return this.report(diagnostic('missing-attribute', 'a data-src attribute', src));
+      this.#show(createFrame(this, await page.expandUrl(src), SANDBOX));
+    }
+
+    override unlayoutCallback() {
+      this.#content?.remove();
+      this.#content = null;
+    }
+
+    #placeholder(): HTMLElement {
+      const box = document.createElement('div');
+      box.className = 'page-fill page-fake-ad';
+      box.setAttribute('role', 'img');
+      box.textContent = 'Ad';
+      box.setAttribute('aria-label', 'Advertisement placeholder');
+      return box;
+    }
+
+    #show(content: HTMLElement) {
+      this.unlayoutCallback();
+      this.#content = content;
+      this.element.append(content);
+    }
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The consent gate: the runtime asks it, per blocked element, whether the element may build.
+ * The consent extension installs the real answer (a ConsentProvider); until it does, the gate
+ * is open only when the page has no <page-consent> element once the document is parsed.
+ */
+import { diagnostic, type Diagnostic } from './diagnostics.ts';
+import type {
+  BlockPolicy,
+  BlockRequest,
+  ConsentApi,
+  ConsentProvider,
+  ConsentSnapshot,
+  GateDecision,
+} from './types.ts';
+
+const POLICIES: readonly BlockPolicy[] = ['_till_responded', '_till_accepted', '_auto_reject'];
+
+/** Reads the blocking markers of an element or `text/plain` script. */
+export function readBlockRequest(
+  element: Element,
+  metaBlockedTags: ReadonlySet<string>,
+  onDiagnostic: (d: Diagnostic) => void,
+): BlockRequest | null {
+  const value = element.getAttribute('data-block-on-consent');
+  const purposeList = element.getAttribute('data-block-on-consent-purposes');
+  const isMetaBlocked = metaBlockedTags.has(element.tagName.toLowerCase());
+  if (value === null && purposeList === null && !isMetaBlocked) return null;
+  let policy: BlockPolicy | null = value === null && !isMetaBlocked ? null : 'default';
+  if (value && !POLICIES.includes(value as BlockPolicy)) {
+    onDiagnostic(diagnostic('invalid-block-policy', `no value or ${POLICIES.join('|')}`, value));
+  } else if (value) policy = value as BlockPolicy;
+  const purposes = (purposeList ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  return { policy, purposes };
+}
+
+/** Tag names listed by `<meta name="page-consent-blocking" content="page-img,page-ad">`. */
+export function readMetaBlockedTags(document: Document): Set<string> {
+  const content = document.querySelector('meta[name="page-consent-blocking"]')?.getAttribute('content') ?? '';
+  return new Set(content.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean));
+}
+
+export type ConsentGate = {
+  decide(request: BlockRequest): GateDecision;
+  subscribe(listener: () => void): () => void;
+  setProvider(provider: ConsentProvider): void;
+  snapshot(): ConsentSnapshot | null;
+  readonly api: ConsentApi;
+};
+
+export function createConsentGate(document: Document): ConsentGate {
+  let provider: ConsentProvider | null = null;
+  const listeners = new Set<() => void>();
+  const notify = () => listeners.forEach((listener) => listener());
+  let resolveProvider: (provider: ConsentProvider | null) => void;
+  const providerReady = new Promise<ConsentProvider | null>((resolve) => (resolveProvider = resolve));
+  const isParsed = () => document.readyState !== 'loading';
+  const hasConsentElement = () => document.querySelector('page-consent') !== null;
+  const onParsed = () => {
+    if (!hasConsentElement()) resolveProvider(null);
+    notify();
+  };
+  if (isParsed()) queueMicrotask(onParsed);
+  else document.addEventListener('DOMContentLoaded', onParsed, { once: true });
+
+  const snapshotOf = async <T>(read: (snapshot: ConsentSnapshot) => T): Promise<T | null> => {
+    const ready = await providerReady;
+    if (!ready) return null;
+    await ready.getPolicyState('default');
+    return read(ready.snapshot());
+  };
+
+  const api: ConsentApi = {
+    getPolicyState: async (policyId = 'default') => (await providerReady)?.getPolicyState(policyId) ?? null,
+    getSharedData: () => snapshotOf((snapshot) => snapshot.sharedData ?? null),
+    getConsentString: () => snapshotOf((snapshot) => snapshot.consentString ?? null),
+    getPurposeConsents: () => snapshotOf((snapshot) => snapshot.purposeConsents),
+    getMetadata: () => snapshotOf((snapshot) => snapshot.consentMetadata ?? null),
+    onChange(callback) {
+      let stop = () => {};
+      let isStopped = false;
+      providerReady.then((ready) => {
+        if (ready && !isStopped) stop = ready.subscribe(() => callback(ready.snapshot()));
+      });
+      return () => {
+        isStopped = true;
+        stop();
+      };
+    },
+  };
+
+  return {
+    decide(request) {
+      if (provider) return provider.decide(request);
+      return isParsed() && !hasConsentElement() ? 'allow' : 'pending';
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    setProvider(next) {
+      provider = next;
+      resolveProvider(next);
+      next.subscribe(notify);
+      notify();
+    },
+    snapshot: () => provider?.snapshot() ?? null,
+    api,
+  };
+}

@@ -1,0 +1,11 @@
+/** The runtime's own stylesheet, added once to the document head. */
+const CSS =
+  '.page-fill{position:absolute;top:0;left:0;width:100%;height:100%;border:0;box-sizing:border-box}' +
+  'page-img>img{object-fit:cover}' +
+  '.page-fake-ad{display:flex;align-items:center;justify-content:center;background:repeating-linear-gradient(45deg,#eee,#eee 8px,#f7f7f7 8px,#f7f7f7 16px);outline:1px dashed #999;font:12px sans-serif;color:#555;overflow:hidden}';
+
+export function installStyles(document: Document): void {
+  const style = document.createElement('style');
+  style.textContent = CSS;
+  document.head.append(style);
+}

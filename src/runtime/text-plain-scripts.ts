@@ -1,0 +1,52 @@
+/**
+ * `<script type="text/plain" data-block-on-consent...>`: replaced by a runnable copy, once, when
+ * the consent gate opens for it. Scripts that open together run in document order; an external
+ * script finishes loading before the next one runs.
+ */
+import type { ConsentGate } from './consent-gate.ts';
+import { readBlockRequest } from './consent-gate.ts';
+import type { Diagnostic } from './diagnostics.ts';
+
+const SELECTOR = 'script[type="text/plain"][data-block-on-consent],script[type="text/plain"][data-block-on-consent-purposes]';
+
+type Options = {
+  readonly document: Document;
+  readonly gate: ConsentGate;
+  readonly metaBlockedTags: () => ReadonlySet<string>;
+  readonly report: (source: Element, d: Diagnostic) => void;
+};
+
+function run(document: Document, blocked: HTMLScriptElement): Promise<void> {
+  const script = document.createElement('script');
+  for (const { name, value } of blocked.attributes) script.setAttribute(name, value);
+  script.type = blocked.dataset.type ?? 'text/javascript';
+  script.text = blocked.text;
+  const loaded = script.src
+    ? new Promise<void>((resolve) => {
+        script.onload = script.onerror = () => resolve();
+      })
+    : Promise.resolve();
+  blocked.replaceWith(script);
+  return loaded;
+}
+
+export function activateScripts({ document, gate, metaBlockedTags, report }: Options): void {
+  const done = new WeakSet<Element>();
+  const requests = new WeakMap<Element, ReturnType<typeof readBlockRequest>>();
+  let chain = Promise.resolve();
+  const scan = () => {
+    for (const blocked of document.querySelectorAll<HTMLScriptElement>(SELECTOR)) {
+      if (done.has(blocked)) continue;
+      if (!requests.has(blocked)) {
+        requests.set(blocked, readBlockRequest(blocked, metaBlockedTags(), (d) => report(blocked, d)));
+      }
+      const request = requests.get(blocked);
+      if (!request || gate.decide(request) !== 'allow') continue;
+      done.add(blocked);
+      chain = chain.then(() => run(document, blocked));
+    }
+  };
+  gate.subscribe(scan);
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scan, { once: true });
+  else scan();
+}

@@ -1,0 +1,169 @@
+/**
+ * E2E harness: real Chromium (playwright-core, /usr/bin/chromium, headless, fresh profile) and a
+ * loopback HTTP server on port 0 that serves the built CDN tree, test pages and scripted
+ * endpoints, and records every request.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, normalize } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CDN_ROOT = process.env.E2E_CDN_ROOT ?? 'dist/cdn';
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-gpu',
+      '--disable-quic',
+    ],
+  });
+}
+
+export type ConsoleLine = { readonly type: string; readonly text: string };
+
+export type TestPage = { page: Page; context: BrowserContext; messages: ConsoleLine[]; errors: string[] };
+
+/** A fresh context (empty storage and cookies) and page that collects console lines and page errors. */
+export async function newPage(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}): Promise<TestPage> {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const messages: ConsoleLine[] = [];
+  const errors: string[] = [];
+  page.on('console', (message) => messages.push({ type: message.type(), text: message.text() }));
+  page.on('pageerror', (error) => errors.push(String(error)));
+  return { page, context, messages, errors };
+}
+
+export type RecordedRequest = {
+  readonly method: string;
+  readonly path: string;
+  readonly url: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+  readonly time: number;
+};
+
+export type Reply = {
+  status?: number;
+  body?: string | object;
+  headers?: Record<string, string>;
+  /** Milliseconds to wait before answering. */
+  delay?: number;
+};
+
+export type Route = Reply | ((request: RecordedRequest) => Reply | Promise<Reply>);
+
+export type TestServer = {
+  /** `http://127.0.0.1:port` */
+  readonly origin: string;
+  /** The same server under another origin, `http://localhost:port` (cross-origin to `origin`). */
+  readonly otherOrigin: string;
+  readonly requests: RecordedRequest[];
+  route(path: string, route: Route): void;
+  page(path: string, html: string): void;
+  requestsTo(path: string): RecordedRequest[];
+  close(): Promise<void>;
+};
+
+const TYPES: Record<string, string> = { js: 'text/javascript', map: 'application/json', html: 'text/html', json: 'application/json' };
+
+function cdnFile(path: string): string | null {
+  if (path !== '/v0.js' && !path.startsWith('/v0/')) return null;
+  const file = normalize(join(CDN_ROOT, path));
+  return file.startsWith(normalize(CDN_ROOT)) && existsSync(file) ? file : null;
+}
+
+async function send(response: ServerResponse, reply: Reply, origin: string | undefined) {
+  if (reply.delay) await new Promise((resolve) => setTimeout(resolve, reply.delay));
+  const isText = typeof reply.body === 'string' || reply.body === undefined;
+  const headers: Record<string, string> = {
+    'content-type': isText ? 'text/html; charset=utf-8' : 'application/json',
+    ...(origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' } : {}),
+    ...reply.headers,
+  };
+  response.writeHead(reply.status ?? 200, headers);
+  response.end(isText ? (reply.body ?? '') : JSON.stringify(reply.body));
+}
+
+/** Starts the server. `routes` answer any method; OPTIONS preflights are answered for every route. */
+export async function startServer(routes: Record<string, Route> = {}): Promise<TestServer> {
+  const table = new Map<string, Route>(Object.entries(routes));
+  const requests: RecordedRequest[] = [];
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const url = new URL(request.url ?? '/', 'http://test');
+    const recorded: RecordedRequest = {
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      url: url.pathname + url.search,
+      headers: request.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+      time: Date.now(),
+    };
+    const origin = request.headers.origin;
+    if (recorded.method === 'OPTIONS') {
+      response.writeHead(204, {
+        'access-control-allow-origin': origin ?? '*',
+        'access-control-allow-credentials': 'true',
+        'access-control-allow-methods': 'GET,POST',
+        'access-control-allow-headers': request.headers['access-control-request-headers'] ?? '*',
+      });
+      return response.end();
+    }
+    requests.push(recorded);
+    const file = cdnFile(url.pathname);
+    if (file) {
+      response.writeHead(200, { 'content-type': TYPES[file.split('.').pop() ?? ''] ?? 'application/octet-stream' });
+      return response.end(readFileSync(file));
+    }
+    const route = table.get(url.pathname);
+    if (!route) return send(response, { status: 404, body: 'not found' }, origin);
+    try {
+      await send(response, typeof route === 'function' ? await route(recorded) : route, origin);
+    } catch (error) {
+      await send(response, { status: 500, body: String(error) }, origin);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    otherOrigin: `http://localhost:${port}`,
+    requests,
+    route: (path, route) => table.set(path, route),
+    page: (path, html) => table.set(path, { body: html }),
+    requestsTo: (path) => requests.filter((request) => request.path === path),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A complete HTML page that loads v0.js and the named extensions asynchronously. */
+export function html(body: string, options: { head?: string; extensions?: readonly string[] } = {}): string {
+  const scripts = (options.extensions ?? [])
+    .map((name) => `<script async custom-element="${name}" src="/v0/${name}-0.1.js"></script>`)
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>test</title>
+<script async src="/v0.js"></script>
+${scripts}
+${options.head ?? ''}
+</head><body>${body}</body></html>`;
+}
+
+export function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}

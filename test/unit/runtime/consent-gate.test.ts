@@ -1,0 +1,114 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createConsentGate, readBlockRequest, readMetaBlockedTags } from '../../../src/runtime/consent-gate.ts';
+import type { ConsentProvider, ConsentSnapshot, GateDecision } from '../../../src/runtime/types.ts';
+
+const element = (markup: string) => {
+  const template = document.createElement('template');
+  template.innerHTML = markup;
+  return template.content.firstElementChild as Element;
+};
+
+const snapshot: ConsentSnapshot = {
+  state: 'accepted',
+  consentString: 'abc',
+  purposeConsents: { ads: true },
+  consentMetadata: undefined,
+  sharedData: { tier: 'gold' },
+  isConsentRequired: true,
+};
+
+function fakeProvider(decision: GateDecision): ConsentProvider & { change(): void } {
+  const listeners = new Set<() => void>();
+  return {
+    decide: () => decision,
+    getPolicyState: async () => 'sufficient',
+    snapshot: () => snapshot,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    change: () => listeners.forEach((listener) => listener()),
+  };
+}
+
+describe('readBlockRequest', () => {
+  const none = new Set<string>();
+
+  it('returns nothing for an element without markers', () => {
+    expect(readBlockRequest(element('<page-img></page-img>'), none, () => {})).toBeNull();
+  });
+
+  it.each(['_till_responded', '_till_accepted', '_auto_reject'])('reads the predefined policy %s', (policy) => {
+    expect(readBlockRequest(element(`<page-img data-block-on-consent="${policy}"></page-img>`), none, () => {})).toEqual({
+      policy,
+      purposes: [],
+    });
+  });
+
+  it('uses the default policy without a value', () => {
+    expect(readBlockRequest(element('<page-img data-block-on-consent></page-img>'), none, () => {})?.policy).toBe('default');
+  });
+
+  it('reports an unknown value and falls back to the default policy', () => {
+    const onDiagnostic = vi.fn();
+    const request = readBlockRequest(element('<page-img data-block-on-consent="maybe"></page-img>'), none, onDiagnostic);
+    expect(request?.policy).toBe('default');
+    expect(onDiagnostic.mock.calls[0]?.[0]).toMatchObject({ code: 'invalid-block-policy', got: '"maybe"' });
+  });
+
+  it('reads purposes without a policy', () => {
+    const request = readBlockRequest(element('<page-ad data-block-on-consent-purposes="ads, measure,"></page-ad>'), none, () => {});
+    expect(request).toEqual({ policy: null, purposes: ['ads', 'measure'] });
+  });
+
+  it('blocks tags listed by the blocking meta tag with the default policy', () => {
+    document.head.innerHTML = '<meta name="page-consent-blocking" content="page-img, PAGE-AD">';
+    const tags = readMetaBlockedTags(document);
+    expect([...tags]).toEqual(['page-img', 'page-ad']);
+    expect(readBlockRequest(element('<page-ad></page-ad>'), tags, () => {})?.policy).toBe('default');
+    expect(readBlockRequest(element('<page-iframe></page-iframe>'), tags, () => {})).toBeNull();
+  });
+});
+
+describe('createConsentGate', () => {
+  const request = { policy: 'default', purposes: [] } as const;
+
+  it('is open once the document is parsed and has no page-consent', () => {
+    document.body.innerHTML = '<page-img></page-img>';
+    expect(createConsentGate(document).decide(request)).toBe('allow');
+  });
+
+  it('waits while a page-consent element has no provider yet', () => {
+    document.body.innerHTML = '<page-consent id="c"></page-consent>';
+    expect(createConsentGate(document).decide(request)).toBe('pending');
+  });
+
+  it('asks the provider once installed and relays its changes', () => {
+    document.body.innerHTML = '<page-consent id="c"></page-consent>';
+    const gate = createConsentGate(document);
+    const listener = vi.fn();
+    gate.subscribe(listener);
+    const provider = fakeProvider('deny');
+    gate.setProvider(provider);
+    expect(gate.decide(request)).toBe('deny');
+    provider.change();
+    expect(listener).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers the vendor API from the provider', async () => {
+    document.body.innerHTML = '<page-consent id="c"></page-consent>';
+    const gate = createConsentGate(document);
+    gate.setProvider(fakeProvider('allow'));
+    expect(await gate.api.getPolicyState()).toBe('sufficient');
+    expect(await gate.api.getSharedData()).toEqual({ tier: 'gold' });
+    expect(await gate.api.getConsentString()).toBe('abc');
+    expect(await gate.api.getPurposeConsents()).toEqual({ ads: true });
+  });
+
+  it('answers null to vendors on a page without page-consent', async () => {
+    document.body.innerHTML = '';
+    const gate = createConsentGate(document);
+    expect(await gate.api.getPolicyState()).toBeNull();
+    expect(await gate.api.getConsentString()).toBeNull();
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { layoutStyle, parseLayout } from '../../../src/runtime/layout.ts';
+
+const parse = (layout: string | null, width: string | null, height: string | null) =>
+  parseLayout({ layout, width, height });
+
+describe('layout', () => {
+  it.each([
+    [null, '300', '250', 'fixed'],
+    [null, null, '250', 'fixed-height'],
+    [null, 'auto', '250', 'fixed-height'],
+    [null, null, null, 'container'],
+    ['responsive', '16', '9', 'responsive'],
+    ['fill', null, null, 'fill'],
+    ['nodisplay', null, null, 'nodisplay'],
+    ['flex-item', null, null, 'flex-item'],
+    ['intrinsic', '400px', '300px', 'intrinsic'],
+  ])('resolves layout=%s width=%s height=%s to %s', (layout, width, height, expected) => {
+    expect(parse(layout, width, height).value?.layout).toBe(expected);
+  });
+
+  it('reads lengths with and without px', () => {
+    expect(parse('fixed', '320px', '50')).toEqual({ value: { layout: 'fixed', width: 320, height: 50 }, diagnostics: [] });
+  });
+
+  it('refuses an unknown layout', () => {
+    const { value, diagnostics } = parse('wobbly', '1', '1');
+    expect(value).toBeNull();
+    expect(diagnostics[0]?.code).toBe('invalid-layout');
+  });
+
+  it('refuses a size that is not a length', () => {
+    const { value, diagnostics } = parse('fixed', '50%', '10');
+    expect(value).toBeNull();
+    expect(diagnostics[0]).toMatchObject({ code: 'invalid-size', got: '"50%"' });
+  });
+
+  it('refuses a sized layout without its sizes', () => {
+    expect(parse('responsive', '16', null).diagnostics[0]?.code).toBe('missing-size');
+    expect(parse('fixed-height', null, null).diagnostics[0]?.code).toBe('missing-size');
+  });
+
+  it('reserves the box of each sized layout', () => {
+    expect(layoutStyle({ layout: 'fixed', width: 300, height: 250 })).toMatchObject({ width: '300px', height: '250px' });
+    expect(layoutStyle({ layout: 'fixed-height', height: 90 })).toMatchObject({ height: '90px', display: 'block' });
+    expect(layoutStyle({ layout: 'responsive', width: 16, height: 9 })).toMatchObject({ aspectRatio: '16 / 9', width: '100%' });
+    expect(layoutStyle({ layout: 'intrinsic', width: 400, height: 300 })).toMatchObject({ maxWidth: '400px' });
+    expect(layoutStyle({ layout: 'nodisplay' })).toEqual({ display: 'none' });
+  });
+});
