@@ -12,7 +12,7 @@ import { createMacros } from './macros.ts';
 import { createServices } from './services.ts';
 import { createStorage } from './storage.ts';
 import { activateScripts } from './text-plain-scripts.ts';
-import type { PageElementConstructor, PageRuntime } from './types.ts';
+import type { PageRuntime } from './types.ts';
 import { browserPlatform, createViewport } from './viewport.ts';
 import { registerConsentMacros } from './consent-macros.ts';
 
@@ -30,14 +30,13 @@ export function createRuntime(win: Window & typeof globalThis): PageRuntime {
     isDocumentHidden: () => doc.hidden,
     lastInteraction: actions.lastInteraction,
     now: () => Date.now(),
-    report,
   });
   let metaBlockedTags: Set<string> | null = null;
   const services = createServices();
   const runtime: PageRuntime = {
     version: '0.1',
     define: (tag, implementation) => lifecycle.define(tag, implementation),
-    PageElement: PageElement as PageElementConstructor,
+    PageElement,
     storage,
     viewport,
     consent: gate.api,

@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, DiagnosticLevel } from './diagnostics.ts';
 import type { ConsentMetadata, PurposeConsents, SharedData } from '../protocol.ts';
+import type { PageElement } from './element.ts';
 
 export type Layout =
   | 'nodisplay'
@@ -119,7 +120,8 @@ export type PageElementInstance = {
 export type PageRuntime = {
   readonly version: string;
   define(tag: string, implementation: PageElementConstructor): void;
-  readonly PageElement: PageElementConstructor;
+  /** The base class to extend: `class extends page.PageElement { buildCallback() {...} }`. */
+  readonly PageElement: typeof PageElement;
   readonly storage: StorageService;
   readonly viewport: ViewportService;
   readonly consent: ConsentApi;
