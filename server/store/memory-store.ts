@@ -1,0 +1,137 @@
+/** In-memory store for tests and throwaway demos (`DATABASE_URL=memory:`). Nothing survives a restart. */
+import { randomBytes } from 'node:crypto';
+import type { DailyDecisions, DailyPromptOutcomes, PromptAction, PurposeAcceptance } from '../wire.ts';
+import type {
+  AuditEntry,
+  ConsentStore,
+  DecisionRecord,
+  InstanceConfig,
+  InstanceRecord,
+  NewAuditEntry,
+} from './store.ts';
+import { utcDay } from './store.ts';
+
+const key = (instanceId: string, userId: string) => `${instanceId}\u0000${userId}`;
+
+export function createMemoryStore(): ConsentStore {
+  const salt = randomBytes(16).toString('hex');
+  const instances = new Map<string, InstanceRecord>();
+  const decisions = new Map<string, DecisionRecord>();
+  let audit: AuditEntry[] = [];
+  const outcomes = new Map<string, number>();
+  const adsConfigs = new Map<string, unknown>();
+  let nextId = 1;
+
+  const forInstance = (instanceId: string) => audit.filter((entry) => entry.instanceId === instanceId);
+  const decisionsOf = (instanceId: string) => [...decisions.values()].filter((d) => d.instanceId === instanceId);
+
+  return {
+    kind: 'memory',
+    ping: async () => {},
+    ipHashSalt: async () => salt,
+    getInstance: async (id) => instances.get(id) ?? null,
+    async ensureInstance(id, config, now) {
+      const existing = instances.get(id);
+      if (existing) return existing;
+      const record = { id, config, policyVersion: 1, createdAt: now, updatedAt: now };
+      instances.set(id, record);
+      return record;
+    },
+    async putInstance(id: string, config: InstanceConfig, now: number) {
+      const existing = instances.get(id);
+      const record = existing
+        ? { ...existing, config, updatedAt: now }
+        : { id, config, policyVersion: 1, createdAt: now, updatedAt: now };
+      instances.set(id, record);
+      return record;
+    },
+    async bumpPolicyVersion(id, now) {
+      const existing = instances.get(id);
+      if (!existing) return null;
+      const record = { ...existing, policyVersion: existing.policyVersion + 1, updatedAt: now };
+      instances.set(id, record);
+      return record;
+    },
+    listInstances: async () => [...instances.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
+
+    async recordDecision(entry: NewAuditEntry) {
+      const stored = { ...entry, id: nextId++ };
+      audit.push(stored);
+      const { id: _id, origin: _origin, userAgent: _userAgent, ipHash: _ipHash, ...decision } = stored;
+      decisions.set(key(entry.instanceId, entry.userId), decision);
+      return stored;
+    },
+    getDecision: async (instanceId, userId) => decisions.get(key(instanceId, userId)) ?? null,
+    getHistory: async (instanceId, userId) => forInstance(instanceId).filter((entry) => entry.userId === userId),
+    async findUserIds(instanceId, pageUserId) {
+      const ids = forInstance(instanceId).filter((entry) => entry.pageUserId === pageUserId);
+      return [...new Set(ids.map((entry) => entry.userId))].sort();
+    },
+    async eraseUser(instanceId, userId) {
+      const before = audit.length;
+      audit = audit.filter((entry) => entry.instanceId !== instanceId || entry.userId !== userId);
+      const hadDecision = decisions.delete(key(instanceId, userId));
+      return { decisions: hadDecision ? 1 : 0, auditEntries: before - audit.length };
+    },
+    listAuditEntries: async (instanceId, afterId, limit) =>
+      forInstance(instanceId)
+        .filter((entry) => entry.id > afterId)
+        .slice(0, limit),
+
+    async countInstance(instanceId) {
+      const current = decisionsOf(instanceId);
+      const count = (state: string) => current.filter((d) => d.state === state).length;
+      return {
+        users: current.length,
+        auditEntries: forInstance(instanceId).length,
+        decisions: { accepted: count('accepted'), rejected: count('rejected'), unknown: count('unknown') },
+      };
+    },
+    async dailyDecisions(instanceId, since) {
+      const days = new Map<string, { accepted: number; rejected: number; unknown: number }>();
+      for (const entry of forInstance(instanceId)) {
+        if (entry.time < since) continue;
+        const day = utcDay(entry.time);
+        const row = days.get(day) ?? { accepted: 0, rejected: 0, unknown: 0 };
+        row[entry.state]++;
+        days.set(day, row);
+      }
+      return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([day, row]): DailyDecisions => ({ day, ...row }));
+    },
+    async purposeAcceptance(instanceId) {
+      const purposes = new Map<string, { accepted: number; rejected: number }>();
+      for (const decision of decisionsOf(instanceId)) {
+        for (const [purpose, granted] of Object.entries(decision.purposeConsents ?? {})) {
+          const row = purposes.get(purpose) ?? { accepted: 0, rejected: 0 };
+          row[granted ? 'accepted' : 'rejected']++;
+          purposes.set(purpose, row);
+        }
+      }
+      return [...purposes]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([purpose, row]): PurposeAcceptance => ({ purpose, ...row }));
+    },
+    async recordPromptOutcome(instanceId, day, action: PromptAction) {
+      const outcomeKey = `${instanceId}\u0000${day}\u0000${action}`;
+      outcomes.set(outcomeKey, (outcomes.get(outcomeKey) ?? 0) + 1);
+    },
+    async promptOutcomes(instanceId, sinceDay) {
+      const days = new Map<string, { accept: number; reject: number; dismiss: number }>();
+      for (const [outcomeKey, count] of outcomes) {
+        const [instance, day = '', action] = outcomeKey.split('\u0000') as [string, string, PromptAction];
+        if (instance !== instanceId || day < sinceDay) continue;
+        const row = days.get(day) ?? { accept: 0, reject: 0, dismiss: 0 };
+        row[action] += count;
+        days.set(day, row);
+      }
+      return [...days]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([day, row]): DailyPromptOutcomes => ({ day, ...row }));
+    },
+    getAdsConfig: async (client) => adsConfigs.get(client) ?? null,
+    async putAdsConfig(client, document) {
+      adsConfigs.set(client, structuredClone(document));
+    },
+    close: async () => {},
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * Picks the store adapter from `DATABASE_URL`:
+ * `postgres://...` / `postgresql://...` -> PostgreSQL, `sqlite:<path>` -> SQLite file,
+ * `memory:` -> in memory, absent -> SQLite at the default path (./data/page.db).
+ */
+import { ConfigError } from '../errors.ts';
+import { createMemoryStore } from './memory-store.ts';
+import { openPostgresStore } from './postgres-store.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+import type { ConsentStore } from './store.ts';
+
+export const defaultSqlitePath = './data/page.db';
+
+export async function openStore(databaseUrl: string | undefined): Promise<ConsentStore> {
+  const url = databaseUrl?.trim() || `sqlite:${defaultSqlitePath}`;
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgresStore(url);
+  if (url.startsWith('sqlite:')) return openSqliteStore(url.slice('sqlite:'.length) || defaultSqlitePath);
+  if (url === 'memory:') return createMemoryStore();
+  throw new ConfigError(
+    'database-url-invalid',
+    `DATABASE_URL: expected postgres://..., sqlite:<path> or memory:, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`,
+  );
+}

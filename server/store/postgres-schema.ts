@@ -1,0 +1,65 @@
+/** PostgreSQL migrations, applied in order on start under an advisory lock (safe with many processes). */
+export const postgresMigrations: readonly string[] = [
+  `CREATE TABLE instances (
+     id TEXT PRIMARY KEY,
+     config JSONB NOT NULL,
+     policy_version INTEGER NOT NULL DEFAULT 1,
+     created_at BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL
+   );
+   CREATE TABLE decisions (
+     instance_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     page_user_id TEXT NOT NULL,
+     state TEXT NOT NULL,
+     consent_string TEXT,
+     purpose_consents JSONB,
+     consent_metadata JSONB,
+     tcf_policy_version INTEGER,
+     policy_version INTEGER NOT NULL,
+     time BIGINT NOT NULL,
+     PRIMARY KEY (instance_id, user_id)
+   );
+   CREATE TABLE audit_log (
+     id BIGSERIAL PRIMARY KEY,
+     instance_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     page_user_id TEXT NOT NULL,
+     state TEXT NOT NULL,
+     consent_string TEXT,
+     purpose_consents JSONB,
+     consent_metadata JSONB,
+     tcf_policy_version INTEGER,
+     policy_version INTEGER NOT NULL,
+     time BIGINT NOT NULL,
+     origin TEXT,
+     user_agent TEXT,
+     ip_hash TEXT
+   );
+   CREATE INDEX audit_log_user ON audit_log (instance_id, user_id);
+   CREATE INDEX audit_log_page_user ON audit_log (instance_id, page_user_id);
+   CREATE INDEX audit_log_time ON audit_log (instance_id, time);
+   CREATE FUNCTION audit_log_refuse_update() RETURNS trigger LANGUAGE plpgsql AS
+     $$ BEGIN RAISE EXCEPTION 'audit_log is append-only'; END $$;
+   CREATE TRIGGER audit_log_append_only BEFORE UPDATE ON audit_log
+     FOR EACH ROW EXECUTE FUNCTION audit_log_refuse_update();
+   CREATE TABLE prompt_outcomes (
+     instance_id TEXT NOT NULL,
+     day TEXT NOT NULL,
+     action TEXT NOT NULL,
+     count BIGINT NOT NULL,
+     PRIMARY KEY (instance_id, day, action)
+   );
+   CREATE TABLE ads_configs (
+     client TEXT PRIMARY KEY,
+     document JSONB NOT NULL,
+     updated_at BIGINT NOT NULL
+   );
+   CREATE TABLE settings (
+     key TEXT PRIMARY KEY,
+     value TEXT NOT NULL
+   );`,
+];
+
+/** Arbitrary constant identifying this application's migration lock. */
+export const migrationLockKey = 7_402_115;

@@ -1,0 +1,233 @@
+/**
+ * PostgreSQL adapter (pg). Every write is one transaction; the update is acknowledged after
+ * COMMIT returns, which with the default `synchronous_commit = on` means it is on disk.
+ * Several server processes can share one database.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { PromptAction } from '../wire.ts';
+import { migrationLockKey, postgresMigrations } from './postgres-schema.ts';
+import type { AuditRow, DecisionRow, InstanceRow } from './rows.ts';
+import {
+  auditFromRow,
+  decisionColumns,
+  decisionFromRow,
+  decisionValues,
+  instanceFromRow,
+  toJson,
+  zeroCounts,
+} from './rows.ts';
+import type { ConsentStore, NewAuditEntry } from './store.ts';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  await inTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL)');
+    const { rows } = await client.query<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');
+    const current = rows[0]?.version ?? 0;
+    for (const [index, sql] of postgresMigrations.slice(current).entries()) {
+      await client.query(sql);
+      await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [current + index + 1]);
+    }
+    await client.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
+      'ip_hash_salt',
+      randomBytes(16).toString('hex'),
+    ]);
+  });
+}
+
+const numbers = <T extends object>(row: T): T =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, k === 'day' || k === 'purpose' ? v : Number(v)])) as T;
+
+export async function openPostgresStore(connectionString: string): Promise<ConsentStore> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  pool.on('error', () => {}); // idle client errors surface on the next query instead of crashing
+  await migrate(pool);
+
+  const rows = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = [], db: Queryable = pool) =>
+    (await db.query<T>(sql, params)).rows;
+  const getInstance = async (id: string) => {
+    const [row] = await rows<InstanceRow>('SELECT * FROM instances WHERE id = $1', [id]);
+    return row ? instanceFromRow(row) : null;
+  };
+  const placeholders = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+
+  return {
+    kind: 'postgres',
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async ipHashSalt() {
+      const [row] = await rows<{ value: string }>("SELECT value FROM settings WHERE key = 'ip_hash_salt'");
+      return row!.value;
+    },
+    getInstance,
+    async ensureInstance(id, config, now) {
+      await pool.query(
+        `INSERT INTO instances (id, config, policy_version, created_at, updated_at) VALUES ($1, $2, 1, $3, $3)
+         ON CONFLICT (id) DO NOTHING`,
+        [id, toJson(config), now],
+      );
+      return (await getInstance(id))!;
+    },
+    async putInstance(id, config, now) {
+      const [row] = await rows<InstanceRow>(
+        `INSERT INTO instances (id, config, policy_version, created_at, updated_at) VALUES ($1, $2, 1, $3, $3)
+         ON CONFLICT (id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at RETURNING *`,
+        [id, toJson(config), now],
+      );
+      return instanceFromRow(row!);
+    },
+    async bumpPolicyVersion(id, now) {
+      const [row] = await rows<InstanceRow>(
+        'UPDATE instances SET policy_version = policy_version + 1, updated_at = $2 WHERE id = $1 RETURNING *',
+        [id, now],
+      );
+      return row ? instanceFromRow(row) : null;
+    },
+    listInstances: async () => (await rows<InstanceRow>('SELECT * FROM instances ORDER BY id COLLATE "C"')).map(instanceFromRow),
+
+    recordDecision: (entry: NewAuditEntry) =>
+      inTransaction(pool, async (client) => {
+        const values = decisionValues(entry);
+        const [row] = await rows<{ id: string }>(
+          `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash)
+           VALUES (${placeholders(1, 13)}) RETURNING id`,
+          [...values, entry.origin, entry.userAgent, entry.ipHash],
+          client,
+        );
+        const updates = decisionColumns
+          .split(', ')
+          .map((column) => `${column} = excluded.${column}`)
+          .join(', ');
+        await client.query(
+          `INSERT INTO decisions (${decisionColumns}) VALUES (${placeholders(1, 10)})
+           ON CONFLICT (instance_id, user_id) DO UPDATE SET ${updates}`,
+          values,
+        );
+        return { ...entry, id: Number(row!.id) };
+      }),
+    async getDecision(instanceId, userId) {
+      const [row] = await rows<DecisionRow>('SELECT * FROM decisions WHERE instance_id = $1 AND user_id = $2', [
+        instanceId,
+        userId,
+      ]);
+      return row ? decisionFromRow(row) : null;
+    },
+    getHistory: async (instanceId, userId) =>
+      (
+        await rows<AuditRow>('SELECT * FROM audit_log WHERE instance_id = $1 AND user_id = $2 ORDER BY id', [
+          instanceId,
+          userId,
+        ])
+      ).map(auditFromRow),
+    findUserIds: async (instanceId, pageUserId) =>
+      (
+        await rows<{ user_id: string }>(
+          'SELECT DISTINCT user_id COLLATE "C" AS user_id FROM audit_log WHERE instance_id = $1 AND page_user_id = $2 ORDER BY 1',
+          [instanceId, pageUserId],
+        )
+      ).map((row) => row.user_id),
+    eraseUser: (instanceId, userId) =>
+      inTransaction(pool, async (client) => ({
+        decisions:
+          (await client.query('DELETE FROM decisions WHERE instance_id = $1 AND user_id = $2', [instanceId, userId]))
+            .rowCount ?? 0,
+        auditEntries:
+          (await client.query('DELETE FROM audit_log WHERE instance_id = $1 AND user_id = $2', [instanceId, userId]))
+            .rowCount ?? 0,
+      })),
+    listAuditEntries: async (instanceId, afterId, limit) =>
+      (
+        await rows<AuditRow>('SELECT * FROM audit_log WHERE instance_id = $1 AND id > $2 ORDER BY id LIMIT $3', [
+          instanceId,
+          afterId,
+          limit,
+        ])
+      ).map(auditFromRow),
+
+    async countInstance(instanceId) {
+      const states = await rows<{ state: 'accepted' | 'rejected' | 'unknown'; n: string }>(
+        'SELECT state, COUNT(*) AS n FROM decisions WHERE instance_id = $1 GROUP BY state',
+        [instanceId],
+      );
+      const decisions = zeroCounts();
+      for (const row of states) decisions[row.state] = Number(row.n);
+      const [audit] = await rows<{ n: string }>('SELECT COUNT(*) AS n FROM audit_log WHERE instance_id = $1', [
+        instanceId,
+      ]);
+      return { users: states.reduce((sum, row) => sum + Number(row.n), 0), auditEntries: Number(audit!.n), decisions };
+    },
+    dailyDecisions: async (instanceId, since) =>
+      (
+        await rows(
+          `SELECT to_char(to_timestamp(time / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+             COUNT(*) FILTER (WHERE state = 'accepted') AS accepted,
+             COUNT(*) FILTER (WHERE state = 'rejected') AS rejected,
+             COUNT(*) FILTER (WHERE state = 'unknown') AS unknown
+           FROM audit_log WHERE instance_id = $1 AND time >= $2 GROUP BY day ORDER BY day`,
+          [instanceId, since],
+        )
+      ).map((row) => numbers(row as { day: string; accepted: number; rejected: number; unknown: number })),
+    purposeAcceptance: async (instanceId) =>
+      (
+        await rows(
+          `SELECT p.key AS purpose, COUNT(*) FILTER (WHERE p.value = 'true'::jsonb) AS accepted,
+             COUNT(*) FILTER (WHERE p.value = 'false'::jsonb) AS rejected
+           FROM decisions d, jsonb_each(d.purpose_consents) p
+           WHERE d.instance_id = $1 AND jsonb_typeof(d.purpose_consents) = 'object'
+           GROUP BY p.key ORDER BY p.key COLLATE "C"`,
+          [instanceId],
+        )
+      ).map((row) => numbers(row as { purpose: string; accepted: number; rejected: number })),
+    async recordPromptOutcome(instanceId, day, action: PromptAction) {
+      await pool.query(
+        `INSERT INTO prompt_outcomes (instance_id, day, action, count) VALUES ($1, $2, $3, 1)
+         ON CONFLICT (instance_id, day, action) DO UPDATE SET count = prompt_outcomes.count + 1`,
+        [instanceId, day, action],
+      );
+    },
+    promptOutcomes: async (instanceId, sinceDay) =>
+      (
+        await rows(
+          `SELECT day, COALESCE(SUM(count) FILTER (WHERE action = 'accept'), 0) AS accept,
+             COALESCE(SUM(count) FILTER (WHERE action = 'reject'), 0) AS reject,
+             COALESCE(SUM(count) FILTER (WHERE action = 'dismiss'), 0) AS dismiss
+           FROM prompt_outcomes WHERE instance_id = $1 AND day >= $2 GROUP BY day ORDER BY day`,
+          [instanceId, sinceDay],
+        )
+      ).map((row) => numbers(row as { day: string; accept: number; reject: number; dismiss: number })),
+    async getAdsConfig(client) {
+      const [row] = await rows<{ document: unknown }>('SELECT document FROM ads_configs WHERE client = $1', [client]);
+      return row ? row.document : null;
+    },
+    async putAdsConfig(client, document, now) {
+      await pool.query(
+        `INSERT INTO ads_configs (client, document, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (client) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at`,
+        [client, JSON.stringify(document), now],
+      );
+    },
+    async close() {
+      if (!pool.ended) await pool.end();
+    },
+  };
+}

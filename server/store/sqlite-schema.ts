@@ -1,0 +1,60 @@
+/** SQLite migrations, applied in order on open; `schema_migrations` remembers the last one. */
+export const sqliteMigrations: readonly string[] = [
+  `CREATE TABLE instances (
+     id TEXT PRIMARY KEY,
+     config TEXT NOT NULL,
+     policy_version INTEGER NOT NULL DEFAULT 1,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE decisions (
+     instance_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     page_user_id TEXT NOT NULL,
+     state TEXT NOT NULL,
+     consent_string TEXT,
+     purpose_consents TEXT,
+     consent_metadata TEXT,
+     tcf_policy_version INTEGER,
+     policy_version INTEGER NOT NULL,
+     time INTEGER NOT NULL,
+     PRIMARY KEY (instance_id, user_id)
+   );
+   CREATE TABLE audit_log (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     instance_id TEXT NOT NULL,
+     user_id TEXT NOT NULL,
+     page_user_id TEXT NOT NULL,
+     state TEXT NOT NULL,
+     consent_string TEXT,
+     purpose_consents TEXT,
+     consent_metadata TEXT,
+     tcf_policy_version INTEGER,
+     policy_version INTEGER NOT NULL,
+     time INTEGER NOT NULL,
+     origin TEXT,
+     user_agent TEXT,
+     ip_hash TEXT
+   );
+   CREATE INDEX audit_log_user ON audit_log (instance_id, user_id);
+   CREATE INDEX audit_log_page_user ON audit_log (instance_id, page_user_id);
+   CREATE INDEX audit_log_time ON audit_log (instance_id, time);
+   CREATE TRIGGER audit_log_append_only BEFORE UPDATE ON audit_log
+   BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+   CREATE TABLE prompt_outcomes (
+     instance_id TEXT NOT NULL,
+     day TEXT NOT NULL,
+     action TEXT NOT NULL,
+     count INTEGER NOT NULL,
+     PRIMARY KEY (instance_id, day, action)
+   );
+   CREATE TABLE ads_configs (
+     client TEXT PRIMARY KEY,
+     document TEXT NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE TABLE settings (
+     key TEXT PRIMARY KEY,
+     value TEXT NOT NULL
+   );`,
+];

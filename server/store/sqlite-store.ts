@@ -1,0 +1,179 @@
+/**
+ * SQLite adapter (better-sqlite3). WAL journal with `synchronous = FULL`: a commit returns
+ * only after the WAL is fsynced, so an acknowledged update survives a process kill and a
+ * power loss (docs/decisions/server-durability.md).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { PromptAction } from '../wire.ts';
+import type { AuditRow, DecisionRow, InstanceRow } from './rows.ts';
+import {
+  auditFromRow,
+  decisionColumns,
+  decisionFromRow,
+  decisionValues,
+  instanceFromRow,
+  toJson,
+  zeroCounts,
+} from './rows.ts';
+import { sqliteMigrations } from './sqlite-schema.ts';
+import type { ConsentStore, NewAuditEntry } from './store.ts';
+
+function migrate(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL)');
+  db.transaction(() => {
+    const row = db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null };
+    const current = row.version ?? 0;
+    sqliteMigrations.slice(current).forEach((sql, index) => {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (version) VALUES (?)').run(current + index + 1);
+    });
+    db.prepare('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(
+      'ip_hash_salt',
+      randomBytes(16).toString('hex'),
+    );
+  }).immediate();
+}
+
+export function openSqliteStore(file: string): ConsentStore {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+
+  const one = <T>(sql: string, ...params: unknown[]) => db.prepare(sql).get(...params) as T | undefined;
+  const all = <T>(sql: string, ...params: unknown[]) => db.prepare(sql).all(...params) as T[];
+  const getInstance = (id: string) => {
+    const row = one<InstanceRow>('SELECT * FROM instances WHERE id = ?', id);
+    return row ? instanceFromRow(row) : null;
+  };
+
+  const record = db.transaction((entry: NewAuditEntry) => {
+    const values = decisionValues(entry);
+    const info = db
+      .prepare(
+        `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+      )
+      .run(...values, entry.origin, entry.userAgent, entry.ipHash);
+    db.prepare(`INSERT OR REPLACE INTO decisions (${decisionColumns}) VALUES (?,?,?,?,?,?,?,?,?,?)`).run(...values);
+    return { ...entry, id: Number(info.lastInsertRowid) };
+  });
+
+  const erase = db.transaction((instanceId: string, userId: string) => ({
+    decisions: db.prepare('DELETE FROM decisions WHERE instance_id = ? AND user_id = ?').run(instanceId, userId).changes,
+    auditEntries: db.prepare('DELETE FROM audit_log WHERE instance_id = ? AND user_id = ?').run(instanceId, userId)
+      .changes,
+  }));
+
+  return {
+    kind: 'sqlite',
+    async ping() {
+      one('SELECT 1');
+    },
+    ipHashSalt: async () => one<{ value: string }>("SELECT value FROM settings WHERE key = 'ip_hash_salt'")!.value,
+    getInstance: async (id) => getInstance(id),
+    async ensureInstance(id, config, now) {
+      db.prepare(
+        'INSERT OR IGNORE INTO instances (id, config, policy_version, created_at, updated_at) VALUES (?, ?, 1, ?, ?)',
+      ).run(id, toJson(config), now, now);
+      return getInstance(id)!;
+    },
+    async putInstance(id, config, now) {
+      db.prepare(
+        `INSERT INTO instances (id, config, policy_version, created_at, updated_at) VALUES (?, ?, 1, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`,
+      ).run(id, toJson(config), now, now);
+      return getInstance(id)!;
+    },
+    async bumpPolicyVersion(id, now) {
+      db.prepare('UPDATE instances SET policy_version = policy_version + 1, updated_at = ? WHERE id = ?').run(now, id);
+      return getInstance(id);
+    },
+    listInstances: async () => all<InstanceRow>('SELECT * FROM instances ORDER BY id').map(instanceFromRow),
+
+    recordDecision: async (entry) => record.immediate(entry),
+    async getDecision(instanceId, userId) {
+      const row = one<DecisionRow>('SELECT * FROM decisions WHERE instance_id = ? AND user_id = ?', instanceId, userId);
+      return row ? decisionFromRow(row) : null;
+    },
+    getHistory: async (instanceId, userId) =>
+      all<AuditRow>('SELECT * FROM audit_log WHERE instance_id = ? AND user_id = ? ORDER BY id', instanceId, userId).map(
+        auditFromRow,
+      ),
+    findUserIds: async (instanceId, pageUserId) =>
+      all<{ user_id: string }>(
+        'SELECT DISTINCT user_id FROM audit_log WHERE instance_id = ? AND page_user_id = ? ORDER BY user_id',
+        instanceId,
+        pageUserId,
+      ).map((row) => row.user_id),
+    eraseUser: async (instanceId, userId) => erase.immediate(instanceId, userId),
+    listAuditEntries: async (instanceId, afterId, limit) =>
+      all<AuditRow>(
+        'SELECT * FROM audit_log WHERE instance_id = ? AND id > ? ORDER BY id LIMIT ?',
+        instanceId,
+        afterId,
+        limit,
+      ).map(auditFromRow),
+
+    async countInstance(instanceId) {
+      const states = all<{ state: 'accepted' | 'rejected' | 'unknown'; n: number }>(
+        'SELECT state, COUNT(*) AS n FROM decisions WHERE instance_id = ? GROUP BY state',
+        instanceId,
+      );
+      const decisions = zeroCounts();
+      for (const row of states) decisions[row.state] = row.n;
+      const audit = one<{ n: number }>('SELECT COUNT(*) AS n FROM audit_log WHERE instance_id = ?', instanceId)!;
+      return { users: states.reduce((sum, row) => sum + row.n, 0), auditEntries: audit.n, decisions };
+    },
+    dailyDecisions: async (instanceId, since) =>
+      all(
+        `SELECT date(time / 1000, 'unixepoch') AS day,
+           SUM(state = 'accepted') AS accepted, SUM(state = 'rejected') AS rejected, SUM(state = 'unknown') AS unknown
+         FROM audit_log WHERE instance_id = ? AND time >= ? GROUP BY day ORDER BY day`,
+        instanceId,
+        since,
+      ),
+    purposeAcceptance: async (instanceId) =>
+      all(
+        `SELECT p.key AS purpose, SUM(p.type = 'true') AS accepted, SUM(p.type = 'false') AS rejected
+         FROM decisions d, json_each(d.purpose_consents) p
+         WHERE d.instance_id = ? AND d.purpose_consents IS NOT NULL GROUP BY p.key ORDER BY p.key`,
+        instanceId,
+      ),
+    async recordPromptOutcome(instanceId, day, action: PromptAction) {
+      db.prepare(
+        `INSERT INTO prompt_outcomes (instance_id, day, action, count) VALUES (?, ?, ?, 1)
+         ON CONFLICT (instance_id, day, action) DO UPDATE SET count = count + 1`,
+      ).run(instanceId, day, action);
+    },
+    promptOutcomes: async (instanceId, sinceDay) =>
+      all(
+        `SELECT day, SUM(CASE WHEN action = 'accept' THEN count ELSE 0 END) AS accept,
+           SUM(CASE WHEN action = 'reject' THEN count ELSE 0 END) AS reject,
+           SUM(CASE WHEN action = 'dismiss' THEN count ELSE 0 END) AS dismiss
+         FROM prompt_outcomes WHERE instance_id = ? AND day >= ? GROUP BY day ORDER BY day`,
+        instanceId,
+        sinceDay,
+      ),
+    async getAdsConfig(client) {
+      const row = one<{ document: string }>('SELECT document FROM ads_configs WHERE client = ?', client);
+      return row ? JSON.parse(row.document) : null;
+    },
+    async putAdsConfig(client, document, now) {
+      db.prepare(
+        `INSERT INTO ads_configs (client, document, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (client) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at`,
+      ).run(client, JSON.stringify(document), now);
+    },
+    async close() {
+      if (!db.open) return;
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * The consent-record store: one interface, three adapters (memory, SQLite, PostgreSQL),
+ * one contract test suite (test/server/store-contract.ts).
+ */
+import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from '../../src/protocol.ts';
+import type {
+  DailyDecisions,
+  DailyPromptOutcomes,
+  InstanceCounts,
+  PromptAction,
+  PromptConfig,
+  PurposeAcceptance,
+} from '../wire.ts';
+
+/** Per-instance policy, as edited through the admin API (see docs/server.md, "Instances"). */
+export type InstanceConfig = {
+  /** `consentRequired` per geo group; the `default` entry applies when no group matches. */
+  readonly consentRequired: Readonly<Record<string, boolean>>;
+  /** Group name -> lowercase ISO country codes or presets, for requests without `matchedGeoGroup`. */
+  readonly geoGroups: Readonly<Record<string, readonly string[]>>;
+  readonly sharedData: SharedData | null;
+  readonly purposeConsentRequired: readonly string[] | null;
+  readonly xssiPrefix: string | null;
+  readonly prompt: PromptConfig | null;
+};
+
+export type InstanceRecord = {
+  readonly id: string;
+  readonly config: InstanceConfig;
+  /** Starts at 1; a bump makes every older decision stale (`expireCache: true`). */
+  readonly policyVersion: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+};
+
+/** A user's current decision for one instance. `userId` is the server's cookie id. */
+export type DecisionRecord = {
+  readonly instanceId: string;
+  readonly userId: string;
+  readonly pageUserId: string;
+  readonly state: ConsentStateValue;
+  readonly consentString: string | null;
+  readonly purposeConsents: PurposeConsents | null;
+  readonly consentMetadata: ConsentMetadata | null;
+  readonly tcfPolicyVersion: number | null;
+  readonly policyVersion: number;
+  /** Milliseconds since the epoch. */
+  readonly time: number;
+};
+
+/** One append-only audit log row. */
+export type AuditEntry = DecisionRecord & {
+  readonly id: number;
+  readonly origin: string | null;
+  readonly userAgent: string | null;
+  /** Salted SHA-256 of the client IP, hex. */
+  readonly ipHash: string | null;
+};
+
+export type NewAuditEntry = Omit<AuditEntry, 'id'>;
+
+export type ErasedCounts = { readonly decisions: number; readonly auditEntries: number };
+
+export type StoreKind = 'memory' | 'sqlite' | 'postgres';
+
+export interface ConsentStore {
+  readonly kind: StoreKind;
+  /** Throws when the database cannot answer (used by /healthz). */
+  ping(): Promise<void>;
+  /** A random salt created with the database and shared by every process using it. */
+  ipHashSalt(): Promise<string>;
+
+  getInstance(id: string): Promise<InstanceRecord | null>;
+  /** Returns the instance, creating it with `config` when missing (race-free). */
+  ensureInstance(id: string, config: InstanceConfig, now: number): Promise<InstanceRecord>;
+  /** Creates or replaces the config; the policy version is kept. */
+  putInstance(id: string, config: InstanceConfig, now: number): Promise<InstanceRecord>;
+  bumpPolicyVersion(id: string, now: number): Promise<InstanceRecord | null>;
+  listInstances(): Promise<readonly InstanceRecord[]>;
+
+  /** Appends to the audit log and replaces the current decision, atomically and durably. */
+  recordDecision(entry: NewAuditEntry): Promise<AuditEntry>;
+  getDecision(instanceId: string, userId: string): Promise<DecisionRecord | null>;
+  /** Audit entries of one user, oldest first. */
+  getHistory(instanceId: string, userId: string): Promise<readonly AuditEntry[]>;
+  findUserIds(instanceId: string, pageUserId: string): Promise<readonly string[]>;
+  eraseUser(instanceId: string, userId: string): Promise<ErasedCounts>;
+  /** Keyset page of an instance's audit log by ascending id (for streamed exports). */
+  listAuditEntries(instanceId: string, afterId: number, limit: number): Promise<readonly AuditEntry[]>;
+
+  countInstance(instanceId: string): Promise<InstanceCounts>;
+  /** Audit entries per UTC day and state, from `since` (ms) on, days ascending. */
+  dailyDecisions(instanceId: string, since: number): Promise<readonly DailyDecisions[]>;
+  /** Purpose choices among current decisions, purposes sorted by name. */
+  purposeAcceptance(instanceId: string): Promise<readonly PurposeAcceptance[]>;
+  recordPromptOutcome(instanceId: string, day: string, action: PromptAction): Promise<void>;
+  /** Hosted-prompt outcome counters from `sinceDay` (YYYY-MM-DD) on, days ascending. */
+  promptOutcomes(instanceId: string, sinceDay: string): Promise<readonly DailyPromptOutcomes[]>;
+
+  /** Auto-ads config documents kept in the database (same format as an ads-config file). */
+  getAdsConfig(client: string): Promise<unknown>;
+  putAdsConfig(client: string, document: unknown, now: number): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+export const defaultInstanceConfig: InstanceConfig = {
+  consentRequired: { default: true },
+  geoGroups: {},
+  sharedData: null,
+  purposeConsentRequired: null,
+  xssiPrefix: null,
+  prompt: null,
+};
+
+/** `YYYY-MM-DD` of a time in UTC. */
+export function utcDay(time: number): string {
+  return new Date(time).toISOString().slice(0, 10);
+}

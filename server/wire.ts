@@ -1,0 +1,52 @@
+/**
+ * Server-side wire types that src/protocol.ts does not hold: extra response fields,
+ * the hosted prompt's configuration and the admin API shapes (types only).
+ */
+import type { ConsentCheckResponse, ConsentStateValue } from '../src/protocol.ts';
+
+/** `checkConsentHref` answer as this server sends it. */
+export type CheckAnswer = ConsentCheckResponse & {
+  /** Purposes the page must ask about; AMP-compatible clients read it when their config has none. */
+  readonly purposeConsentRequired?: readonly string[];
+};
+
+/** `onUpdateHref` acknowledgement, sent only once the record is durable. */
+export type UpdateAnswer = { readonly recorded: true; readonly policyVersion: number };
+
+export type PromptPurpose = { readonly id: string; readonly label: string; readonly description?: string };
+
+export type PromptVendor = { readonly name: string; readonly url?: string; readonly purposes?: readonly string[] };
+
+/** What the hosted prompt (`/cmp/prompt.html`) shows for an instance. */
+export type PromptConfig = {
+  readonly title: string;
+  readonly message: string;
+  readonly purposes: readonly PromptPurpose[];
+  readonly vendors: readonly PromptVendor[];
+  readonly privacyPolicyUrl?: string;
+};
+
+/** Outcomes the hosted prompt reports for the dashboard (aggregate counters only). */
+export type PromptAction = 'accept' | 'reject' | 'dismiss';
+
+export type DailyDecisions = {
+  readonly day: string;
+  readonly accepted: number;
+  readonly rejected: number;
+  readonly unknown: number;
+};
+
+export type DailyPromptOutcomes = {
+  readonly day: string;
+  readonly accept: number;
+  readonly reject: number;
+  readonly dismiss: number;
+};
+
+export type PurposeAcceptance = { readonly purpose: string; readonly accepted: number; readonly rejected: number };
+
+export type InstanceCounts = {
+  readonly users: number;
+  readonly auditEntries: number;
+  readonly decisions: Readonly<Record<ConsentStateValue, number>>;
+};

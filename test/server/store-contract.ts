@@ -1,0 +1,260 @@
+/**
+ * One contract suite for every ConsentStore adapter (memory, SQLite, PostgreSQL).
+ * Each test gets a fresh, empty store from the adapter's harness.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ConsentStore, InstanceConfig, NewAuditEntry } from '../../server/store/store.ts';
+import { defaultInstanceConfig } from '../../server/store/store.ts';
+
+export type StoreHarness = {
+  /** A fresh empty store. */
+  open(): Promise<ConsentStore>;
+  /** Opens the same database again (persistent adapters only). */
+  reopen?: () => Promise<ConsentStore>;
+  /** Removes what open() created; called after the store is closed. */
+  cleanup?: () => Promise<void>;
+};
+
+const day1 = Date.UTC(2025, 0, 1, 10);
+const day2 = Date.UTC(2025, 0, 2, 23, 59);
+
+export function entry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
+  return {
+    instanceId: 'site',
+    userId: 'user-a',
+    pageUserId: 'page-a',
+    state: 'accepted',
+    consentString: null,
+    purposeConsents: null,
+    consentMetadata: null,
+    tcfPolicyVersion: null,
+    policyVersion: 1,
+    time: day1,
+    origin: 'https://news.example',
+    userAgent: 'test agent',
+    ipHash: 'ab12',
+    ...overrides,
+  };
+}
+
+const customConfig: InstanceConfig = {
+  ...defaultInstanceConfig,
+  consentRequired: { default: false, eea: true },
+  geoGroups: { eea: ['preset-eea'] },
+  sharedData: { tier: 'gold', visits: 3, subscriber: true },
+  purposeConsentRequired: ['analytics'],
+  xssiPrefix: ")]}'",
+};
+
+export function runStoreContract(name: string, harness: StoreHarness): void {
+  describe(`${name} store`, () => {
+    let store: ConsentStore;
+    beforeEach(async () => {
+      store = await harness.open();
+    });
+    afterEach(async () => {
+      await store.close();
+      await harness.cleanup?.();
+    });
+
+    it('answers ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('keeps one stable hex salt for IP hashes', async () => {
+      const salt = await store.ipHashSalt();
+      expect(salt).toMatch(/^[0-9a-f]{32}$/);
+      expect(await store.ipHashSalt()).toBe(salt);
+    });
+
+    it('returns null for an unknown instance', async () => {
+      expect(await store.getInstance('nope')).toBeNull();
+    });
+
+    it('creates an instance once with policy version 1', async () => {
+      const created = await store.ensureInstance('site', customConfig, 1000);
+      expect(created).toEqual({ id: 'site', config: customConfig, policyVersion: 1, createdAt: 1000, updatedAt: 1000 });
+      const again = await store.ensureInstance('site', defaultInstanceConfig, 2000);
+      expect(again).toEqual(created);
+    });
+
+    it('creates one instance when several requests race', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => store.ensureInstance('race', defaultInstanceConfig, i)),
+      );
+      expect(new Set(results.map((r) => r.createdAt)).size).toBe(1);
+      expect(await store.listInstances()).toHaveLength(1);
+    });
+
+    it('replaces the config and keeps the policy version', async () => {
+      await store.ensureInstance('site', defaultInstanceConfig, 1000);
+      await store.bumpPolicyVersion('site', 1500);
+      const updated = await store.putInstance('site', customConfig, 2000);
+      expect(updated).toMatchObject({ config: customConfig, policyVersion: 2, createdAt: 1000, updatedAt: 2000 });
+      expect(await store.getInstance('site')).toEqual(updated);
+    });
+
+    it('creates an instance through putInstance', async () => {
+      const created = await store.putInstance('fresh', customConfig, 3000);
+      expect(created).toEqual({ id: 'fresh', config: customConfig, policyVersion: 1, createdAt: 3000, updatedAt: 3000 });
+    });
+
+    it('bumps the policy version and returns null for an unknown instance', async () => {
+      await store.ensureInstance('site', defaultInstanceConfig, 1000);
+      expect((await store.bumpPolicyVersion('site', 2000))?.policyVersion).toBe(2);
+      expect((await store.bumpPolicyVersion('site', 3000))?.policyVersion).toBe(3);
+      expect(await store.bumpPolicyVersion('missing', 3000)).toBeNull();
+    });
+
+    it('lists instances sorted by id', async () => {
+      for (const id of ['b', 'a', 'C']) await store.ensureInstance(id, defaultInstanceConfig, 1);
+      expect((await store.listInstances()).map((i) => i.id)).toEqual(['C', 'a', 'b']);
+    });
+
+    it('records a decision and answers it as the current one', async () => {
+      const full = entry({
+        consentString: 'CPXxyz',
+        purposeConsents: { analytics: true, ads: false },
+        consentMetadata: { consentStringType: 2, gdprApplies: true, additionalConsent: '1~2' },
+        tcfPolicyVersion: 4,
+        policyVersion: 3,
+      });
+      const stored = await store.recordDecision(full);
+      expect(stored).toEqual({ ...full, id: stored.id });
+      expect(await store.getDecision('site', 'user-a')).toEqual({
+        instanceId: 'site',
+        userId: 'user-a',
+        pageUserId: 'page-a',
+        state: 'accepted',
+        consentString: 'CPXxyz',
+        purposeConsents: { analytics: true, ads: false },
+        consentMetadata: { consentStringType: 2, gdprApplies: true, additionalConsent: '1~2' },
+        tcfPolicyVersion: 4,
+        policyVersion: 3,
+        time: day1,
+      });
+    });
+
+    it('replaces the current decision with the latest update', async () => {
+      await store.recordDecision(entry({ state: 'accepted', consentString: 'one' }));
+      await store.recordDecision(entry({ state: 'rejected', time: day2 }));
+      expect(await store.getDecision('site', 'user-a')).toMatchObject({ state: 'rejected', consentString: null });
+      expect(await store.getDecision('site', 'user-b')).toBeNull();
+      expect(await store.getDecision('other', 'user-a')).toBeNull();
+    });
+
+    it('keeps every update in the history, oldest first, per user and instance', async () => {
+      const first = await store.recordDecision(entry({ state: 'accepted' }));
+      await store.recordDecision(entry({ userId: 'user-b' }));
+      await store.recordDecision(entry({ instanceId: 'other' }));
+      const second = await store.recordDecision(entry({ state: 'rejected', time: day2 }));
+      expect(second.id).toBeGreaterThan(first.id);
+      expect(await store.getHistory('site', 'user-a')).toEqual([first, second]);
+    });
+
+    it('finds the users behind a pageUserId', async () => {
+      await store.recordDecision(entry({ userId: 'u2', pageUserId: 'shared' }));
+      await store.recordDecision(entry({ userId: 'u1', pageUserId: 'shared' }));
+      await store.recordDecision(entry({ userId: 'u1', pageUserId: 'shared' }));
+      await store.recordDecision(entry({ userId: 'u3', pageUserId: 'other' }));
+      expect(await store.findUserIds('site', 'shared')).toEqual(['u1', 'u2']);
+      expect(await store.findUserIds('site', 'missing')).toEqual([]);
+    });
+
+    it('erases one user and leaves the others', async () => {
+      await store.recordDecision(entry());
+      await store.recordDecision(entry({ state: 'rejected' }));
+      const kept = await store.recordDecision(entry({ userId: 'user-b' }));
+      await store.recordDecision(entry({ instanceId: 'other' }));
+      expect(await store.eraseUser('site', 'user-a')).toEqual({ decisions: 1, auditEntries: 2 });
+      expect(await store.getDecision('site', 'user-a')).toBeNull();
+      expect(await store.getHistory('site', 'user-a')).toEqual([]);
+      expect(await store.getHistory('site', 'user-b')).toEqual([kept]);
+      expect(await store.getHistory('other', 'user-a')).toHaveLength(1);
+      expect(await store.eraseUser('site', 'user-a')).toEqual({ decisions: 0, auditEntries: 0 });
+    });
+
+    it('pages through an instance audit log by id', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 5; i++) ids.push((await store.recordDecision(entry({ userId: `u${i}` }))).id);
+      await store.recordDecision(entry({ instanceId: 'other' }));
+      const page1 = await store.listAuditEntries('site', 0, 2);
+      const page2 = await store.listAuditEntries('site', page1[1]!.id, 2);
+      const page3 = await store.listAuditEntries('site', page2[1]!.id, 2);
+      expect([...page1, ...page2, ...page3].map((e) => e.id)).toEqual(ids);
+      expect(await store.listAuditEntries('site', ids[4]!, 2)).toEqual([]);
+    });
+
+    it('counts users, audit entries and current states per instance', async () => {
+      await store.recordDecision(entry({ userId: 'a', state: 'rejected' }));
+      await store.recordDecision(entry({ userId: 'a', state: 'accepted' }));
+      await store.recordDecision(entry({ userId: 'b', state: 'rejected' }));
+      await store.recordDecision(entry({ userId: 'c', state: 'unknown' }));
+      await store.recordDecision(entry({ instanceId: 'other' }));
+      expect(await store.countInstance('site')).toEqual({
+        users: 3,
+        auditEntries: 4,
+        decisions: { accepted: 1, rejected: 1, unknown: 1 },
+      });
+      expect(await store.countInstance('none')).toEqual({
+        users: 0,
+        auditEntries: 0,
+        decisions: { accepted: 0, rejected: 0, unknown: 0 },
+      });
+    });
+
+    it('groups audit entries per UTC day from a start time', async () => {
+      await store.recordDecision(entry({ time: day1 - 86_400_000 }));
+      await store.recordDecision(entry({ time: day1, state: 'accepted' }));
+      await store.recordDecision(entry({ time: day1 + 1000, state: 'rejected' }));
+      await store.recordDecision(entry({ time: day2, state: 'unknown' }));
+      await store.recordDecision(entry({ time: day2, state: 'accepted', instanceId: 'other' }));
+      expect(await store.dailyDecisions('site', Date.UTC(2025, 0, 1))).toEqual([
+        { day: '2025-01-01', accepted: 1, rejected: 1, unknown: 0 },
+        { day: '2025-01-02', accepted: 0, rejected: 0, unknown: 1 },
+      ]);
+    });
+
+    it('counts purpose choices among current decisions only', async () => {
+      await store.recordDecision(entry({ userId: 'a', purposeConsents: { ads: true } }));
+      await store.recordDecision(entry({ userId: 'a', purposeConsents: { ads: false, analytics: true } }));
+      await store.recordDecision(entry({ userId: 'b', purposeConsents: { analytics: true } }));
+      await store.recordDecision(entry({ userId: 'c' }));
+      expect(await store.purposeAcceptance('site')).toEqual([
+        { purpose: 'ads', accepted: 0, rejected: 1 },
+        { purpose: 'analytics', accepted: 2, rejected: 0 },
+      ]);
+    });
+
+    it('counts hosted prompt outcomes per day', async () => {
+      await store.recordPromptOutcome('site', '2025-01-01', 'accept');
+      await store.recordPromptOutcome('site', '2025-01-01', 'accept');
+      await store.recordPromptOutcome('site', '2025-01-01', 'dismiss');
+      await store.recordPromptOutcome('site', '2025-01-02', 'reject');
+      await store.recordPromptOutcome('site', '2024-12-31', 'reject');
+      await store.recordPromptOutcome('other', '2025-01-01', 'reject');
+      expect(await store.promptOutcomes('site', '2025-01-01')).toEqual([
+        { day: '2025-01-01', accept: 2, reject: 0, dismiss: 1 },
+        { day: '2025-01-02', accept: 0, reject: 1, dismiss: 0 },
+      ]);
+    });
+
+    it('keeps ads config documents per client', async () => {
+      expect(await store.getAdsConfig('demo')).toBeNull();
+      await store.putAdsConfig('demo', { placements: [] }, 1);
+      await store.putAdsConfig('demo', { placements: [{ anchor: { selector: 'p' }, pos: 4, type: 1 }] }, 2);
+      expect(await store.getAdsConfig('demo')).toEqual({ placements: [{ anchor: { selector: 'p' }, pos: 4, type: 1 }] });
+    });
+
+    it.runIf(harness.reopen)('keeps instances and decisions after reopening', async () => {
+      await store.ensureInstance('site', customConfig, 1000);
+      const stored = await store.recordDecision(entry({ purposeConsents: { ads: true } }));
+      const salt = await store.ipHashSalt();
+      await store.close();
+      store = await harness.reopen!();
+      expect((await store.getInstance('site'))?.config).toEqual(customConfig);
+      expect(await store.getHistory('site', 'user-a')).toEqual([stored]);
+      expect(await store.ipHashSalt()).toBe(salt);
+    });
+  });
+}
