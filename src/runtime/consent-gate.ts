@@ -50,7 +50,9 @@ export type ConsentGate = {
 export function createConsentGate(document: Document): ConsentGate {
   let provider: ConsentProvider | null = null;
   const listeners = new Set<() => void>();
-  const notify = () => listeners.forEach((listener) => listener());
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
   let resolveProvider: (provider: ConsentProvider | null) => void;
   const providerReady = new Promise<ConsentProvider | null>((resolve) => (resolveProvider = resolve));
   const isParsed = () => document.readyState !== 'loading';
