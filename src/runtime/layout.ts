@@ -7,9 +7,7 @@ import type { Layout } from './types.ts';
 
 export type LayoutSpec = { readonly layout: Layout; readonly width?: number; readonly height?: number };
 
-const LAYOUTS: readonly Layout[] = [
-  'nodisplay', 'fixed', 'fixed-height', 'responsive', 'fill', 'container', 'flex-item', 'intrinsic',
-];
+const LAYOUTS = 'nodisplay fixed fixed-height responsive fill container flex-item intrinsic'.split(' ') as readonly Layout[];
 
 /** What each layout needs: w = width, h = height. */
 const NEEDS: Partial<Record<Layout, string>> = {
@@ -51,30 +49,15 @@ export function parseLayout(attributes: Attributes): Parsed<LayoutSpec | null> {
   return { value: spec, diagnostics: [] };
 }
 
-/** Inline styles that reserve the element's box. */
-export function layoutStyle(spec: LayoutSpec): Record<string, string> {
-  const { width: w, height: h } = spec;
-  switch (spec.layout) {
-    case 'nodisplay':
-      return { display: 'none' };
-    case 'fixed':
-      return { display: 'inline-block', position: 'relative', width: `${w}px`, height: `${h}px` };
-    case 'fixed-height':
-      return { display: 'block', position: 'relative', height: `${h}px` };
-    case 'responsive':
-      return { display: 'block', position: 'relative', width: '100%', aspectRatio: `${w} / ${h}` };
-    case 'intrinsic':
-      return { display: 'block', position: 'relative', width: '100%', maxWidth: `${w}px`, aspectRatio: `${w} / ${h}` };
-    case 'fill':
-      return { display: 'block', position: 'absolute', top: '0', left: '0', width: '100%', height: '100%' };
-    case 'flex-item':
-      return { display: 'block', position: 'relative', flex: '1 1 auto' };
-    case 'container':
-      return { display: 'block', position: 'relative' };
-  }
-}
-
-export function applyLayout(element: HTMLElement, spec: LayoutSpec): void {
-  Object.assign(element.style, layoutStyle(spec));
-  element.classList.add(`page-layout-${spec.layout}`);
+/**
+ * Reserves the element's box: display and position come from the runtime stylesheet
+ * (`.page-layout-*`), sizes from inline styles.
+ */
+export function applyLayout(element: HTMLElement, { layout, width, height }: LayoutSpec): void {
+  const style = element.style;
+  element.classList.add(`page-layout-${layout}`);
+  if (layout === 'fixed') style.width = `${width}px`;
+  if (layout === 'fixed' || layout === 'fixed-height') style.height = `${height}px`;
+  if (layout === 'responsive' || layout === 'intrinsic') style.aspectRatio = `${width}/${height}`;
+  if (layout === 'intrinsic') style.maxWidth = `${width}px`;
 }

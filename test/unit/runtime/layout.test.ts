@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutStyle, parseLayout } from '../../../src/runtime/layout.ts';
+import { applyLayout, parseLayout } from '../../../src/runtime/layout.ts';
 
 const parse = (layout: string | null, width: string | null, height: string | null) =>
   parseLayout({ layout, width, height });
@@ -41,10 +41,15 @@ describe('layout', () => {
   });
 
   it('reserves the box of each sized layout', () => {
-    expect(layoutStyle({ layout: 'fixed', width: 300, height: 250 })).toMatchObject({ width: '300px', height: '250px' });
-    expect(layoutStyle({ layout: 'fixed-height', height: 90 })).toMatchObject({ height: '90px', display: 'block' });
-    expect(layoutStyle({ layout: 'responsive', width: 16, height: 9 })).toMatchObject({ aspectRatio: '16 / 9', width: '100%' });
-    expect(layoutStyle({ layout: 'intrinsic', width: 400, height: 300 })).toMatchObject({ maxWidth: '400px' });
-    expect(layoutStyle({ layout: 'nodisplay' })).toEqual({ display: 'none' });
+    const box = (spec: Parameters<typeof applyLayout>[1]) => {
+      const element = document.createElement('div');
+      applyLayout(element, spec);
+      return { className: element.className, style: element.getAttribute('style') ?? '' };
+    };
+    expect(box({ layout: 'fixed', width: 300, height: 250 })).toEqual({ className: 'page-layout-fixed', style: 'width: 300px; height: 250px;' });
+    expect(box({ layout: 'fixed-height', height: 90 }).style).toBe('height: 90px;');
+    expect(box({ layout: 'responsive', width: 16, height: 9 }).style).toMatch(/aspect-ratio: 16 \/ 9/);
+    expect(box({ layout: 'intrinsic', width: 400, height: 300 }).style).toMatch(/max-width: 400px/);
+    expect(box({ layout: 'nodisplay' })).toEqual({ className: 'page-layout-nodisplay', style: '' });
   });
 });
