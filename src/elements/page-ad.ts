@@ -38,7 +38,9 @@ export function createPageAd(page: PageRuntime): PageElementConstructor {
       const box = document.createElement('div');
       box.className = 'page-fill page-fake-ad';
       box.setAttribute('role', 'img');
-      box.textContent = 'Ad';
+      const width = this.element.getAttribute('width');
+      const height = this.element.getAttribute('height');
+      box.textContent = width && height ? `Ad ${width}×${height}` : 'Ad';
       box.setAttribute('aria-label', 'Advertisement placeholder');
       return box;
     }
