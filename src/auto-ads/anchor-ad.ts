@@ -1,0 +1,20 @@
+/**
+ * The anchor (sticky) ad of PRODUCT 4.6: one `<page-ad sticky>` fixed to the top or bottom
+ * edge, unless the page has one already. It ignores spacing and the ad count.
+ */
+import { type Attributes, mergeAttributes } from './attributes.ts';
+
+/** Inserts the anchor ad after `host`; false when a sticky ad already exists. */
+export function insertAnchorAd(host: Element, attributes: Attributes): boolean {
+  const document = host.ownerDocument;
+  if (document.querySelector('page-ad[sticky],page-sticky-ad')) return false;
+  const merged = mergeAttributes({ layout: 'fixed-height', height: '100' }, attributes);
+  const side = merged.sticky === 'top' ? 'top' : 'bottom';
+  const ad = document.createElement('page-ad');
+  for (const [name, value] of Object.entries(merged)) ad.setAttribute(name, value);
+  ad.setAttribute('sticky', side);
+  host.after(ad);
+  // After insertion: the runtime writes the layout box when the element connects.
+  Object.assign(ad.style, { position: 'fixed', left: '0', right: '0', [side]: '0', zIndex: '2147483000' });
+  return true;
+}

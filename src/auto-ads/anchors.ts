@@ -1,0 +1,60 @@
+/**
+ * Anchor resolution (seed AnchorObj, PRODUCT 4.4): `selector` against the document, `min_c`
+ * before `index`, `index` over `all`, `sub` recursively scoped to each match; and the
+ * ancestors an ad may never be placed in. Computed style is injected.
+ */
+import type { AnchorSpec, Position } from './config.ts';
+
+/** Prefixes every top-level part of a selector list with `:scope`, so matches lie inside the root. */
+export function scopeSelector(selector: string): string {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < selector.length; i++) {
+    const char = selector[i];
+    if (char === '(' || char === '[') depth++;
+    else if (char === ')' || char === ']') depth--;
+    else if (char === ',' && depth === 0) {
+      parts.push(selector.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(selector.slice(start));
+  return parts.map((part) => ':scope ' + part.trim()).join(',');
+}
+
+/** The first selector in the anchor chain that does not parse (sub levels scoped), else undefined. */
+export function findInvalidSelector(anchor: AnchorSpec, probe: ParentNode): string | undefined {
+  for (let level: AnchorSpec | undefined = anchor; level; level = level.sub) {
+    try {
+      probe.querySelector(level === anchor ? level.selector : scopeSelector(level.selector));
+    } catch {
+      return level.selector;
+    }
+  }
+}
+
+/** Elements in document order. Selectors must have passed `findInvalidSelector`. */
+export function resolveAnchors(root: Document | Element, anchor: AnchorSpec): Element[] {
+  const selector = root.nodeType === 1 ? scopeSelector(anchor.selector) : anchor.selector;
+  let elements = [...root.querySelectorAll(selector)];
+  const minimum = anchor.minimumTextLength;
+  if (minimum > 0) elements = elements.filter((element) => (element.textContent ?? '').length >= minimum);
+  if (anchor.index !== undefined || !anchor.isAll) elements = elements.slice(anchor.index ?? 0).slice(0, 1);
+  const { sub } = anchor;
+  return sub ? elements.flatMap((element) => resolveAnchors(element, sub)) : elements;
+}
+
+const DENIED_TAGS = ['PAGE-SIDEBAR', 'PAGE-APP-BANNER', 'PAGE-AD'];
+
+/**
+ * The element that forbids a placement: a deny-listed or fixed/sticky-positioned element
+ * containing the ad's future parent (the anchor's parent for BEFORE/AFTER, else the anchor).
+ */
+export function findDeniedAncestor(anchor: Element, position: Position, isPinned: (element: Element) => boolean): Element | undefined {
+  const parent = position === 'before' || position === 'after' ? anchor.parentElement : anchor;
+  if (!parent) return anchor;
+  for (let node: Element | null = parent; node; node = node.parentElement) {
+    if (DENIED_TAGS.includes(node.tagName) || isPinned(node)) return node;
+  }
+}

@@ -1,0 +1,7 @@
+/** page-auto-ads-0.1.js: registers `<page-auto-ads>` with the runtime (the only side effect). */
+import type { PageRuntime } from '../runtime/types.ts';
+import { createAutoAdsElement } from './element.ts';
+
+type Callback = (page: PageRuntime) => void;
+const scope = self as unknown as { PAGE?: { push(callback: Callback): unknown } };
+(scope.PAGE ||= []).push((page) => page.define('page-auto-ads', createAutoAdsElement(page)));

@@ -1,0 +1,96 @@
+/**
+ * The ad-network registry (PRODUCT 4.1, 4.3): per `type`, the config URL, the attributes of
+ * inserted ads, the default constraints and the ad size. Pure.
+ */
+import type { Diagnostic, Parsed } from '../runtime/diagnostics.ts';
+import type { Attributes } from './attributes.ts';
+import { diagnostic } from './diagnostic.ts';
+import type { Constraints } from './spacing.ts';
+
+/** The element's `data-*` attributes in camel case (`data-ad-client` -> `adClient`). */
+export type NetworkData = Readonly<Record<string, string | undefined>>;
+
+export type NetworkContext = {
+  readonly data: NetworkData;
+  readonly canonicalUrl: string;
+  /** The page's own URL: relative config URLs resolve against it; same-origin is its origin. */
+  readonly pageUrl: string;
+};
+
+export type Sizing = { readonly width?: number; readonly height?: number };
+
+export type AdNetwork = {
+  /** `data-*` attributes the element must carry, as written in markup. */
+  readonly required: readonly string[];
+  readonly defaultConstraints: Constraints;
+  readonly sizing: Sizing;
+  getConfigUrl(context: NetworkContext): Parsed<string | undefined>;
+  getAttributes(data: NetworkData): Attributes;
+};
+
+const vp = (value: number) => ({ value, unit: 'vp' }) as const;
+
+/** PRODUCT 4.3: the same defaults for every network. */
+export const DEFAULT_CONSTRAINTS: Constraints = {
+  initialMinimumSpacing: vp(1),
+  subsequentMinimumSpacing: [
+    { adCount: 3, spacing: vp(2) },
+    { adCount: 6, spacing: vp(3) },
+  ],
+  maximumAdCount: 8,
+};
+
+const ok = (value: string, diagnostics: Diagnostic[] = []) => ({ value, diagnostics });
+
+/** Google's public auto-ads config endpoint, used by `adsense` and `doubleclick`. */
+function googleConfigUrl(client: string | undefined, canonicalUrl: string): Parsed<string> {
+  const query = new URLSearchParams({ client: client ?? '', plah: new URL(canonicalUrl).hostname, ama_t: 'amp', url: canonicalUrl });
+  return ok('https://pagead2.googlesyndication.com/getconfig/ama?' + query);
+}
+
+const adsense: AdNetwork = {
+  required: ['data-ad-client'],
+  defaultConstraints: DEFAULT_CONSTRAINTS,
+  sizing: {},
+  getConfigUrl: ({ data, canonicalUrl }) => googleConfigUrl(data.adClient, canonicalUrl),
+  getAttributes: ({ adClient = '', adHost, adHostChannel }) => ({
+    type: 'adsense',
+    'data-ad-client': adClient,
+    ...(adHost && { 'data-ad-host': adHost, ...(adHostChannel && { 'data-ad-host-channel': adHostChannel }) }),
+  }),
+};
+
+const doubleclick: AdNetwork = {
+  required: ['data-ad-legacy-client', 'data-slot'],
+  defaultConstraints: DEFAULT_CONSTRAINTS,
+  sizing: {},
+  getConfigUrl: ({ data, canonicalUrl }) => googleConfigUrl(data.adLegacyClient, canonicalUrl),
+  getAttributes: ({ slot = '', json }) => ({ type: 'doubleclick', 'data-slot': slot, ...(json && { json }) }),
+};
+
+/** The self-hosted network: `data-config-url` (https or same-origin) plus `client` and `url`. */
+const custom: AdNetwork = {
+  required: ['data-config-url'],
+  defaultConstraints: DEFAULT_CONSTRAINTS,
+  sizing: {},
+  getConfigUrl({ data, canonicalUrl, pageUrl }) {
+    const invalid = { value: undefined, diagnostics: [diagnostic('auto-ads-config-url-invalid', 'an https or same-origin data-config-url', data.configUrl)] };
+    let url: URL;
+    try {
+      url = new URL(data.configUrl ?? '', pageUrl);
+    } catch {
+      return invalid;
+    }
+    if (url.protocol !== 'https:' && url.origin !== new URL(pageUrl).origin) return invalid;
+    if (data.adClient) url.searchParams.set('client', data.adClient);
+    if (!url.searchParams.has('url')) url.searchParams.set('url', canonicalUrl);
+    return ok(url.href);
+  },
+  getAttributes: ({ adClient }) => ({ type: 'custom', ...(adClient && { 'data-ad-client': adClient }) }),
+};
+
+export const NETWORKS: Readonly<Record<string, AdNetwork>> = { adsense, doubleclick, custom };
+
+export function getNetwork(type: string): AdNetwork | undefined {
+  return Object.hasOwn(NETWORKS, type) ? NETWORKS[type] : undefined;
+}

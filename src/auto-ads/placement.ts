@@ -1,0 +1,68 @@
+/**
+ * The placement strategy over page boxes (PRODUCT 4.4): candidates in config order then
+ * document order, each tried once, with a final outcome. Pure: boxes come from the caller's
+ * single measure pass.
+ */
+import type { Attributes } from './attributes.ts';
+import type { PlacementSpec, Position } from './config.ts';
+import { isTooNear, type VerticalBox } from './spacing.ts';
+
+export type Outcome =
+  | 'pending'
+  | 'placed'
+  | 'too-near'
+  | 'above-scroll'
+  | 'refused'
+  | 'denied-ancestor'
+  | 'no-anchor'
+  | 'max-count';
+
+export type Candidate = {
+  readonly placement: PlacementSpec;
+  readonly anchor: Element;
+  outcome: Outcome;
+  /** Last estimated document y of the ad's top edge. */
+  y?: number;
+};
+
+export type Round = {
+  readonly candidates: readonly Candidate[];
+  readonly boxOf: (element: Element) => VerticalBox;
+  /** Every ad counted on the page (manual and placed). */
+  readonly ads: readonly VerticalBox[];
+  readonly scrollTop: number;
+  readonly minimumSpacing: number;
+  readonly maximumAdCount: number;
+};
+
+/** Where the ad would start: the anchor's top for BEFORE/FIRST_CHILD, its bottom otherwise. */
+export function estimateY(position: Position, box: VerticalBox): number {
+  return position === 'before' || position === 'first-child' ? box.top : box.bottom;
+}
+
+/**
+ * Settles pending candidates in order until one can take an ad, and returns it. Candidates
+ * passed over get their final outcome; all pending ones become `max-count` at the limit.
+ */
+export function pickCandidate(round: Round): Candidate | undefined {
+  const pending = round.candidates.filter((candidate) => candidate.outcome === 'pending');
+  if (round.ads.length >= round.maximumAdCount) {
+    for (const candidate of pending) candidate.outcome = 'max-count';
+    return;
+  }
+  for (const candidate of pending) {
+    if (!candidate.anchor.isConnected) {
+      candidate.outcome = 'no-anchor';
+      continue;
+    }
+    const y = (candidate.y = estimateY(candidate.placement.position, round.boxOf(candidate.anchor)));
+    if (y < round.scrollTop) candidate.outcome = 'above-scroll';
+    else if (isTooNear(y, round.ads, round.minimumSpacing)) candidate.outcome = 'too-near';
+    else return candidate;
+  }
+}
+
+/** Attributes of a new in-content slot before network, config and placement layers. */
+export function slotDefaults(width: number | undefined): Attributes {
+  return width === undefined ? { layout: 'fixed-height', height: '0' } : { layout: 'fixed', width: String(width), height: '0' };
+}
