@@ -1,0 +1,7 @@
+/** page-consent-0.1.js: defines `<page-consent>` once the runtime is available. */
+import type { PageRuntime } from '../runtime/types.ts';
+import { createConsentElement } from './element.ts';
+
+type Queue = { push(callback: (page: PageRuntime) => void): void };
+const scope = self as unknown as { PAGE?: Queue };
+(scope.PAGE ||= [] as Queue).push((page) => page.define('page-consent', createConsentElement(page)));

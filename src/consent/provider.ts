@@ -1,0 +1,59 @@
+/**
+ * The runtime's consent provider (gate decisions, policy states, snapshots, change
+ * subscriptions) over the element's current consent model.
+ */
+import type { ConsentProvider, ConsentSnapshot, PageRuntime, PolicyState } from '../runtime/types.ts';
+import { decide, type PolicyInput, resolvePolicy } from './policy.ts';
+import { changeStateOf, type ConsentModel } from './state.ts';
+
+export type ConsentView = PolicyInput & ConsentModel & {
+  /** false when no prompt UI exists: an undecided policy then resolves `unknown`, never hangs. */
+  readonly hasPrompt: boolean;
+};
+
+/** The `consent-change` event detail (PRODUCT 3.10). */
+export function detailOf(model: ConsentModel) {
+  const { purposeConsents, consentString, consentMetadata, sharedData } = model;
+  return { state: changeStateOf(model.state), purposeConsents, consentString, consentMetadata, sharedData };
+}
+
+function snapshotOf(model: ConsentModel): ConsentSnapshot {
+  const { kind } = model.state;
+  const isRequired = kind === 'not-required' ? false : kind === 'loading' || kind === 'waiting' || kind === 'invalid' ? undefined : true;
+  return { ...detailOf(model), isConsentRequired: isRequired };
+}
+
+/** Unknown policy ids are read as `default` (PRODUCT 3.5). */
+function policyStateOf(policyId: string, view: ConsentView): PolicyState | null {
+  const policy = policyId === '_till_responded' || policyId === '_till_accepted' || policyId === '_auto_reject' ? policyId : 'default';
+  const state = resolvePolicy(policy, view);
+  return state ?? (view.state.kind === 'unknown' && !view.hasPrompt ? 'unknown' : null);
+}
+
+/** Installs the provider; returns the function that tells subscribers about a change. */
+export function installConsentProvider(page: PageRuntime, view: () => ConsentView): () => void {
+  const listeners = new Set<() => void>();
+  const subscribe = (listener: () => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  page.setConsentProvider({
+    decide: (request) => decide(request, view()),
+    getPolicyState: (policyId) =>
+      new Promise((resolve) => {
+        const check = () => {
+          const state = policyStateOf(policyId, view());
+          if (!state) return;
+          resolve(state);
+          stop();
+        };
+        const stop = subscribe(check);
+        check();
+      }),
+    snapshot: () => snapshotOf(view()),
+    subscribe,
+  } satisfies ConsentProvider);
+  return () => {
+    for (const listener of listeners) listener();
+  };
+}
