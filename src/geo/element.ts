@@ -1,0 +1,45 @@
+/**
+ * `<page-geo>`: resolves the country, matches the configured groups, sets the classes on
+ * `<html>` and provides `geo` ({country, matchedGroups}) to `<page-consent>`.
+ */
+import type { Diagnostic } from '../runtime/diagnostics.ts';
+import type { Layout, PageRuntime } from '../runtime/types.ts';
+import { countryOf } from './country.ts';
+import { matchGroups, parseGeoConfig } from './geo-groups.ts';
+
+export type GeoService = { readonly country: string; readonly matchedGroups: readonly string[] };
+
+function readJson(element: Element): unknown {
+  try {
+    return JSON.parse(element.querySelector(':scope>script[type="application/json"]')?.textContent ?? '');
+  } catch {
+    return null;
+  }
+}
+
+export function createGeoElement(page: PageRuntime, patched: string) {
+  return class PageGeoElement extends page.PageElement {
+    override isBlockable() {
+      return false;
+    }
+
+    override isLayoutSupported(layout: Layout) {
+      return layout === 'nodisplay' || layout === 'container';
+    }
+
+    override buildCallback() {
+      const { element } = this;
+      const report = (d: Diagnostic) => page.report(element, d, 'warn');
+      const { hash, hostname } = location;
+      const allowDebug = element.hasAttribute('data-allow-debug-override');
+      const { country, isDebugIgnored } = countryOf({ hash, hostname, allowDebug, patched });
+      if (isDebugIgnored) report({ code: 'geo-debug-ignored', expected: 'a loopback host or data-allow-debug-override', got: hostname });
+      const { value: groups, diagnostics } = parseGeoConfig(readJson(element));
+      diagnostics.forEach(report);
+      const matchedGroups = matchGroups(groups, country);
+      const names = matchedGroups.map((name) => `page-geo-group-${name}`);
+      element.ownerDocument.documentElement.classList.add(`page-iso-country-${country}`, ...(names.length ? names : ['page-geo-no-group']));
+      page.provideService('geo', { country, matchedGroups } satisfies GeoService);
+    }
+  };
+}
