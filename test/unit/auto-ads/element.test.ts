@@ -1,0 +1,176 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAutoAdsElement } from '../../../src/auto-ads/element.ts';
+import { article, createFakePage, type FakePage } from './fake-page.ts';
+
+const CONFIG = {
+  placements: [{ anchor: { selector: 'article > p', all: true }, pos: 4, type: 1, attributes: { 'data-where': 'p' } }],
+  attributes: { type: 'fake', 'data-from': 'config' },
+  adConstraints: { initialMinSpacing: '400px', maxAdCount: 3 },
+};
+
+type Reply = { status?: number; body?: string } | Error;
+
+let page: FakePage;
+let fetchMock: ReturnType<typeof vi.fn>;
+
+function reply(answer: Reply) {
+  fetchMock.mockImplementation(async () => {
+    if (answer instanceof Error) throw answer;
+    return new Response(answer.body ?? '', { status: answer.status ?? 200 });
+  });
+}
+
+/** Builds `<page-auto-ads ...>` as the first child of a page with `content` and settles. */
+async function build(attributes: string, content = article(40), config: unknown = CONFIG, before = '') {
+  document.body.innerHTML = `${before}<page-auto-ads ${attributes}></page-auto-ads>${content}`;
+  if (config !== undefined) reply({ body: typeof config === 'string' ? config : JSON.stringify(config) });
+  const element = document.querySelector<HTMLElement>('page-auto-ads')!;
+  const events: unknown[] = [];
+  element.addEventListener('ads-placed', (event) => events.push((event as CustomEvent).detail));
+  const Implementation = createAutoAdsElement(page);
+  new Implementation(element, page).buildCallback();
+  await page.settle();
+  return { element, events };
+}
+
+const codes = () => page.reports.map((r) => `${r.level ?? 'error'} ${r.code}`);
+const ads = () => [...document.querySelectorAll('page-ad')];
+const CUSTOM = 'type="custom" data-config-url="/ads/config" data-ad-client="pub-1"';
+
+beforeEach(() => {
+  page = createFakePage();
+  fetchMock = vi.fn();
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  document.body.innerHTML = '';
+  document.documentElement.querySelector('page-ads-debug')?.remove();
+});
+
+describe('element', () => {
+  it('reports a missing type and fetches nothing', async () => {
+    await build('data-config-url="/c"');
+    expect(codes()).toEqual(['error auto-ads-type-missing']);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('reports an unknown type and fetches nothing', async () => {
+    await build('type="alright"');
+    expect(page.reports).toEqual([{ code: 'auto-ads-type-unknown', level: undefined, got: '"alright"' }]);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('reports a missing required data-* attribute and fetches nothing', async () => {
+    await build('type="adsense"');
+    expect(codes()).toEqual(['error auto-ads-attribute-missing']);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('reports an insecure cross-origin config URL and fetches nothing', async () => {
+    await build('type="custom" data-config-url="http://ads.example/config"');
+    expect(codes()).toEqual(['error auto-ads-config-url-invalid']);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('warns when it is not the first child of body, and still works', async () => {
+    const { events } = await build(CUSTOM, article(40), CONFIG, '<header></header>');
+    expect(page.reports).toEqual([{ code: 'auto-ads-not-first-child', level: 'warn', got: '"header"' }]);
+    expect(events).toEqual([{ adsPlaced: 3, totalAdsOnPage: 3 }]);
+  });
+
+  it('does not warn as the first child of body', async () => {
+    await build(CUSTOM);
+    expect(page.reports).toEqual([]);
+  });
+
+  it('fetches the config once with GET, CORS and no credentials', async () => {
+    await build(CUSTOM);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(new URL(url).pathname).toBe('/ads/config');
+    expect(new URL(url).searchParams.get('client')).toBe('pub-1');
+    expect(init).toMatchObject({ credentials: 'omit', mode: 'cors' });
+    expect(init.method ?? 'GET').toBe('GET');
+  });
+
+  it('waits until the document is first visible before fetching', async () => {
+    const hidden = vi.spyOn(document, 'hidden', 'get').mockReturnValue(true);
+    await build(CUSTOM);
+    expect(fetchMock).not.toHaveBeenCalled();
+    hidden.mockReturnValue(false);
+    document.dispatchEvent(new Event('visibilitychange'));
+    await page.settle();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    document.dispatchEvent(new Event('visibilitychange'));
+    await page.settle();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    hidden.mockRestore();
+  });
+
+  it.each([
+    ['a network error', new TypeError('Failed to fetch'), 'auto-ads-config-fetch-failed'],
+    ['a non-2xx answer', { status: 500, body: JSON.stringify(CONFIG) }, 'auto-ads-config-fetch-failed'],
+    ['an empty body', { body: '' }, 'auto-ads-config-invalid'],
+    ['invalid JSON', { body: '{"placements": [' }, 'auto-ads-config-invalid'],
+    ['JSON that is not an object', { body: '[1, 2]' }, 'auto-ads-config-invalid'],
+  ] as [string, Reply, string][])('reports %s once and places no ads', async (_name, answer, code) => {
+    document.body.innerHTML = '';
+    const pending = build(CUSTOM, article(40), undefined);
+    reply(answer);
+    await pending;
+    expect(codes()).toEqual([`error ${code}`]);
+    expect(ads()).toEqual([]);
+  });
+
+  it('inserts ads with merged attributes and fires ads-placed', async () => {
+    const { element, events } = await build(CUSTOM);
+    expect(ads()).toHaveLength(3);
+    const attributes = Object.fromEntries([...ads()[0]!.attributes].map((a) => [a.name, a.value]));
+    expect(attributes).toMatchObject({ layout: 'fixed-height', height: '0', type: 'fake', 'data-ad-client': 'pub-1', 'data-from': 'config', 'data-where': 'p' });
+    expect(events).toEqual([{ adsPlaced: 3, totalAdsOnPage: 3 }]);
+    expect(page.triggerAction).toHaveBeenCalledWith(element, 'ads-placed', expect.any(CustomEvent));
+  });
+
+  it('warns about config problems and keeps the valid parts', async () => {
+    await build(CUSTOM, article(40), {
+      ...CONFIG,
+      noConfigReason: 'partial',
+      placements: [{ anchor: { selector: 'p[' }, pos: 4, type: 1 }, { pos: 9 }, ...CONFIG.placements],
+    });
+    expect(codes()).toEqual(['warn auto-ads-no-config-reason', 'warn auto-ads-placement-invalid', 'warn auto-ads-selector-invalid']);
+    expect(ads()).toHaveLength(3);
+  });
+
+  it('inserts the anchor ad when optInStatus contains 2', async () => {
+    await build(CUSTOM, article(40), { ...CONFIG, optInStatus: [2], stickyAdAttributes: { 'data-no-fill': 'true' } });
+    const sticky = document.querySelector('page-ad[sticky]');
+    expect(sticky?.getAttribute('sticky')).toBe('bottom');
+    expect(sticky?.getAttribute('data-no-fill')).toBe('true');
+    expect(sticky?.getAttribute('type')).toBe('fake');
+    expect(document.querySelector('page-auto-ads')?.nextElementSibling).toBe(sticky);
+  });
+
+  it('warns and adds no anchor ad when the page has a sticky ad', async () => {
+    await build(CUSTOM, `<page-ad sticky="top" style="position:fixed"></page-ad>${article(40)}`, { ...CONFIG, optInStatus: [2] });
+    expect(document.querySelectorAll('page-ad[sticky]')).toHaveLength(1);
+    expect(codes()).toEqual(['warn auto-ads-sticky-ad-exists']);
+  });
+
+  it('draws the debug overlay when the URL asks for it', async () => {
+    location.hash = '#page-ads-debug';
+    await build(CUSTOM, article(40), { ...CONFIG, placements: [...CONFIG.placements, { anchor: { selector: '.none' }, pos: 1, type: 1 }] });
+    location.hash = '';
+    const overlay = document.querySelector('page-ads-debug');
+    expect(overlay?.parentElement).toBe(document.documentElement);
+    const labels = [...(overlay?.querySelectorAll('span') ?? [])].map((span) => span.textContent);
+    expect(labels.slice(0, 6)).toEqual(['P1 refused', 'P1 refused', 'P1 refused', 'P1 refused', 'P1 placed', 'P1 too-near']);
+    expect(overlay?.querySelector('pre')?.textContent).toContain('no anchor: placement 2 (.none)');
+  });
+
+  it('draws no overlay without the hash', async () => {
+    await build(CUSTOM);
+    expect(document.querySelector('page-ads-debug')).toBeNull();
+  });
+});

@@ -1,0 +1,207 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PlacementSpec, Position } from '../../../src/auto-ads/config.ts';
+import { DEFAULT_CONSTRAINTS } from '../../../src/auto-ads/networks.ts';
+import { type StrategyOptions, type StrategyResult, startStrategy } from '../../../src/auto-ads/strategy.ts';
+import { article, createFakePage, type FakePage, pageBox, paragraphs } from './fake-page.ts';
+
+const placement = (selector: string, patch: Partial<PlacementSpec> = {}): PlacementSpec => ({
+  anchor: { selector, index: undefined, isAll: true, minimumTextLength: 0, sub: undefined },
+  position: 'after' as Position,
+  marginTop: 0,
+  marginBottom: 0,
+  attributes: {},
+  ...patch,
+});
+
+const px = (value: number) => ({ value, unit: 'px' }) as const;
+
+type Setup = { page: FakePage; runs: StrategyResult[] };
+
+async function start(html: string, options: Partial<Omit<StrategyOptions, 'page' | 'onRun'>> = {}, prepare = (_page: FakePage) => {}): Promise<Setup> {
+  document.body.innerHTML = html;
+  const page = createFakePage();
+  prepare(page);
+  const runs: StrategyResult[] = [];
+  startStrategy({
+    page,
+    placements: [placement('article > p')],
+    constraints: DEFAULT_CONSTRAINTS,
+    attributes: { layout: 'fixed-height', height: '0', type: 'fake' },
+    height: 250,
+    width: undefined,
+    onRun: (result) => runs.push({ ...result, candidates: [...result.candidates] }),
+    ...options,
+  });
+  await page.settle();
+  return { page, runs };
+}
+
+const insertedAds = () => [...document.querySelectorAll<HTMLElement>('page-ad')];
+/** Id of the element right before each ad. */
+const adPositions = () => insertedAds().map((ad) => ad.previousElementSibling?.id ?? `first-in-${ad.parentElement?.id}`);
+const outcomes = (run: StrategyResult | undefined) => run?.candidates.map((c) => `${c.anchor.id}:${c.outcome}`);
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('strategy', () => {
+  it('places ads only where the arbiter lets them grow, spaced by the spacing in force', async () => {
+    // Viewport 500 px: 1vp = 500 px until 3 ads, 2vp until 6, then 3vp; paragraphs of 100 px.
+    const { runs } = await start(article(60));
+    const ys = insertedAds().map((ad) => pageBox(ad).top);
+    expect(adPositions()).toEqual(['p4', 'p9', 'p14', 'p24', 'p34', 'p44', 'p59']);
+    expect(ys).toEqual([500, 1250, 2000, 3250, 4500, 5750, 7500]);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ adsPlaced: 7, totalAdsOnPage: 7 });
+  });
+
+  it('allows an ad exactly at the minimum distance', async () => {
+    await start(article(12));
+    // Ad 1 spans 500-750; p9 ends at 1250: exactly 500 px (1vp) below it.
+    expect(adPositions()).toEqual(['p4', 'p9']);
+  });
+
+  it('removes refused slots from the document and does not count them', async () => {
+    const { runs } = await start(article(12));
+    expect(outcomes(runs[0])?.slice(0, 6)).toEqual(['p0:refused', 'p1:refused', 'p2:refused', 'p3:refused', 'p4:placed', 'p5:too-near']);
+    expect(insertedAds()).toHaveLength(2);
+  });
+
+  it('inserts each slot at zero height out of flow, back in flow once grown', async () => {
+    const seen: string[] = [];
+    await start(article(8), {}, (page) => {
+      page.decide = (element, box) => {
+        seen.push(`${element.getAttribute('height')} ${element.style.position} ${box.height}`);
+        return box.top >= 450;
+      };
+    });
+    expect(seen[0]).toBe('0 absolute 0');
+    const [ad] = insertedAds();
+    expect(ad?.style.position).toBe('');
+    expect(ad?.style.height).toBe('250px');
+  });
+
+  it('applies top_m and bot_m as margins through the arbiter', async () => {
+    await start(article(8), { placements: [placement('article > p', { marginTop: 10, marginBottom: 20 })] });
+    const [ad] = insertedAds();
+    expect([ad?.style.marginTop, ad?.style.marginBottom]).toEqual(['10px', '20px']);
+  });
+
+  it('puts placement attributes over the base attributes', async () => {
+    await start(article(8), { placements: [placement('article > p', { attributes: { type: 'custom', 'data-src': '/ad' } })] });
+    const [ad] = insertedAds();
+    expect(Object.fromEntries([...ad!.attributes].map((a) => [a.name, a.value]))).toMatchObject({
+      layout: 'fixed-height', height: '0', type: 'custom', 'data-src': '/ad',
+    });
+  });
+
+  it('inserts at each of the four positions', async () => {
+    const spec = (selector: string, position: Position) => placement(selector, { position });
+    document.body.innerHTML = '';
+    await start('<div id="top" data-h="2000"></div><section id="s1"><p id="a" data-h="10"></p></section><div data-h="2000"></div><section id="s2"><p data-h="10"></p></section><div data-h="2000"></div><section id="s3"><p data-h="10"></p></section><div data-h="2000"></div><section id="s4"><p id="d" data-h="10"></p></section>', {
+      placements: [spec('#s1', 'before'), spec('#s2', 'first-child'), spec('#s3', 'last-child'), spec('#s4', 'after')],
+      constraints: { ...DEFAULT_CONSTRAINTS, initialMinimumSpacing: px(0), subsequentMinimumSpacing: [] },
+    });
+    const ads = insertedAds();
+    expect(ads.map((ad) => [ad.parentElement?.id || ad.parentElement?.tagName, ad.previousElementSibling?.id ?? null, ad.nextElementSibling?.id ?? null])).toEqual([
+      ['BODY', 'top', 's1'],
+      ['s2', null, ''],
+      ['s3', '', null],
+      ['BODY', 's4', null],
+    ]);
+    expect(ads[1]?.nextElementSibling?.tagName).toBe('P');
+    expect(ads[2]?.previousElementSibling?.tagName).toBe('P');
+  });
+
+  it('tries placements in config order, then document order', async () => {
+    const { runs } = await start(article(40), {
+      placements: [placement('#p30'), placement('article > p')],
+      constraints: { initialMinimumSpacing: px(0), subsequentMinimumSpacing: [], maximumAdCount: 2 },
+    });
+    expect(adPositions()).toEqual(['p4', 'p30']);
+    expect(outcomes(runs[0])?.slice(0, 2)).toEqual(['p30:placed', 'p0:refused']);
+  });
+
+  it('counts manual ads toward maxAdCount and spacing', async () => {
+    const manual = '<page-ad id="m1" data-h="250"></page-ad>';
+    const { runs } = await start(`<article>${paragraphs(30)}${manual}${paragraphs(30, 'q')}</article>`, {
+      constraints: { initialMinimumSpacing: px(400), subsequentMinimumSpacing: [], maximumAdCount: 3 },
+    });
+    expect(runs[0]).toMatchObject({ adsPlaced: 2, totalAdsOnPage: 3 });
+    expect(insertedAds().map((ad) => ad.id || 'auto')).toEqual(['auto', 'auto', 'm1']);
+  });
+
+  it('places nothing when manual ads already reach maxAdCount', async () => {
+    const { runs } = await start('<page-ad data-h="250"></page-ad>' + article(30), {
+      constraints: { initialMinimumSpacing: px(0), subsequentMinimumSpacing: [], maximumAdCount: 1 },
+    });
+    expect(runs[0]).toMatchObject({ adsPlaced: 0, totalAdsOnPage: 1 });
+    expect(new Set(runs[0]?.candidates.map((c) => c.outcome))).toEqual(new Set(['max-count']));
+  });
+
+  it('does not count a sticky ad', async () => {
+    const { runs } = await start('<page-ad sticky="bottom" style="position:fixed"></page-ad>' + article(30), {
+      constraints: { initialMinimumSpacing: px(0), subsequentMinimumSpacing: [], maximumAdCount: 1 },
+    });
+    expect(runs[0]).toMatchObject({ adsPlaced: 1, totalAdsOnPage: 1 });
+  });
+
+  it('skips candidates above the current scroll position', async () => {
+    const { runs } = await start(article(30), {}, (page) => {
+      page.scrollTop = 1000;
+    });
+    const first = runs[0]?.candidates.findIndex((c) => c.outcome !== 'above-scroll');
+    expect(runs[0]?.candidates[first! - 1]?.anchor.id).toBe('p8');
+    expect(adPositions()[0]).toBe('p14');
+  });
+
+  it('never places into denied ancestors', async () => {
+    const { runs } = await start(`<page-sidebar><p class="x" id="in-sidebar" data-h="100"></p></page-sidebar>${article(10)}`, {
+      placements: [placement('.x, article > p')],
+    });
+    expect(outcomes(runs[0])?.[0]).toBe('in-sidebar:denied-ancestor');
+    expect(document.querySelector('page-sidebar page-ad')).toBeNull();
+  });
+
+  it('denies containers positioned fixed or sticky', async () => {
+    const { runs } = await start(`<div style="position:sticky" id="bar"><p class="x" id="in-bar" data-h="600"></p></div>${article(10)}`, {
+      placements: [placement('.x, article > p')],
+    });
+    expect(outcomes(runs[0])?.[0]).toBe('in-bar:denied-ancestor');
+  });
+
+  it('reads all candidate positions in one measure task per round', async () => {
+    const { page, runs } = await start(article(300));
+    const candidates = runs[0]?.candidates ?? [];
+    const tried = candidates.filter((c) => c.outcome === 'placed' || c.outcome === 'refused').length;
+    expect(candidates.length).toBe(300);
+    // One task to find candidates, one per insertion attempt, one that finds nothing left.
+    expect(page.measureTasks).toBe(1 + tried + 1);
+  });
+
+  it('considers content added later within the same constraints', async () => {
+    const { page, runs } = await start(article(12));
+    expect(adPositions()).toEqual(['p4', 'p9']);
+    document.querySelector('article')!.insertAdjacentHTML('beforeend', paragraphs(30, 'q'));
+    await page.settle();
+    // 2 ads: 1vp (500 px) until the third, then 2vp (1000 px).
+    expect(adPositions()).toEqual(['p4', 'p9', 'q2', 'q12', 'q22']);
+    expect(runs.map((run) => run.adsPlaced)).toEqual([2, 5]);
+    expect(runs[1]?.candidates).toHaveLength(42);
+  });
+
+  it('ignores additions inside ads', async () => {
+    const { page, runs } = await start(article(12));
+    insertedAds()[0]!.append(document.createElement('div'));
+    await page.settle();
+    expect(page.measureTasks).toBe(1 + 6 + 1);
+    expect(runs).toHaveLength(1);
+  });
+
+  it('reports placements that matched nothing', async () => {
+    const missing = placement('.missing');
+    const { runs } = await start(article(8), { placements: [missing, placement('article > p')] });
+    expect(runs[0]?.unmatched).toEqual([missing]);
+  });
+});
