@@ -14,6 +14,7 @@ export const ErrorCode = {
   notFound: 'not-found',
   cdnNotBuilt: 'cdn-not-built',
   adsClientNotFound: 'ads-client-not-found',
+  adsConfigFromFile: 'ads-config-from-file',
   instanceNotFound: 'instance-not-found',
   userNotFound: 'user-not-found',
   adminDisabled: 'admin-disabled',

@@ -1,0 +1,63 @@
+/**
+ * Server configuration from an environment map (main.ts passes process.env; nothing else
+ * reads it). Every variable, its default and its meaning is listed in docs/server.md.
+ */
+import { parseAllowedOrigins } from './cors.ts';
+import { ConfigError } from './errors.ts';
+
+export type ServerConfig = {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string | undefined;
+  readonly allowedOrigins: readonly string[];
+  readonly adminToken: string | null;
+  readonly trustedCountryHeader: string | null;
+  readonly adsConfigDir: string;
+  readonly cdnRoot: string;
+  readonly examplesRoot: string;
+  readonly trustProxy: boolean | string;
+  readonly logLevel: string;
+};
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function readPort(value: string | undefined): number {
+  if (value === undefined || value === '') return 8080;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError('port-invalid', `PORT: expected an integer from 0 to 65535, got "${value}"`);
+  }
+  return port;
+}
+
+function readTrustProxy(value: string | undefined): boolean | string {
+  if (!value || value === 'false') return false;
+  return value === 'true' ? true : value;
+}
+
+export function parseServerConfig(env: Env): ServerConfig {
+  const port = readPort(env['PORT']);
+  const logLevel = env['LOG_LEVEL'] || 'info';
+  if (!logLevels.includes(logLevel)) {
+    throw new ConfigError('log-level-invalid', `LOG_LEVEL: expected one of ${logLevels.join(', ')}, got "${logLevel}"`);
+  }
+  const adminToken = env['ADMIN_TOKEN'] || null;
+  if (adminToken !== null && adminToken.length < 16) {
+    throw new ConfigError('admin-token-weak', 'ADMIN_TOKEN: expected at least 16 characters');
+  }
+  return {
+    port,
+    host: env['HOST'] || 'localhost',
+    databaseUrl: env['DATABASE_URL'] || undefined,
+    allowedOrigins: parseAllowedOrigins(env['ALLOWED_ORIGINS'] ?? `http://localhost:${port},http://127.0.0.1:${port}`),
+    adminToken,
+    trustedCountryHeader: env['TRUSTED_COUNTRY_HEADER']?.trim().toLowerCase() || null,
+    adsConfigDir: env['ADS_CONFIG_DIR'] || './ads-config',
+    cdnRoot: env['CDN_ROOT'] || './dist/cdn',
+    examplesRoot: env['EXAMPLES_ROOT'] || './examples',
+    trustProxy: readTrustProxy(env['TRUST_PROXY']),
+    logLevel,
+  };
+}

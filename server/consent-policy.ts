@@ -1,0 +1,45 @@
+/**
+ * Pure policy decisions behind `POST /consent/check`: which geo group applies, whether
+ * consent is required there, and what the answer says about the user's stored decision.
+ */
+import { groupForCountry } from './geo-groups.ts';
+import type { DecisionRecord, InstanceConfig, InstanceRecord } from './store/store.ts';
+import type { CheckAnswer } from './wire.ts';
+
+export const defaultGroup = 'default';
+
+/** The page's `matchedGeoGroup` wins; without one, the server's country lookup is grouped. */
+export function resolveGeoGroup(config: InstanceConfig, matchedGeoGroup: string | null, country: string): string {
+  if (matchedGeoGroup !== null) return matchedGeoGroup;
+  return groupForCountry(country, config.geoGroups) ?? defaultGroup;
+}
+
+/** A group without an entry falls back to `default`; without that either, consent is required. */
+export function isConsentRequired(config: InstanceConfig, group: string): boolean {
+  return config.consentRequired[group] ?? config.consentRequired[defaultGroup] ?? true;
+}
+
+function decisionFields(decision: DecisionRecord | null, policyVersion: number): CheckAnswer {
+  if (!decision) return { consentStateValue: null, consentString: null, expireCache: false };
+  if (decision.policyVersion < policyVersion) {
+    return { consentStateValue: 'unknown', consentString: null, expireCache: true };
+  }
+  return {
+    consentStateValue: decision.state,
+    consentString: decision.consentString,
+    expireCache: false,
+    ...(decision.purposeConsents ? { purposeConsents: decision.purposeConsents } : {}),
+    ...(decision.consentMetadata ? { consentMetadata: decision.consentMetadata } : {}),
+    ...(decision.tcfPolicyVersion === null ? {} : { tcfPolicyVersion: decision.tcfPolicyVersion }),
+  };
+}
+
+export function buildCheckAnswer(instance: InstanceRecord, group: string, decision: DecisionRecord | null): CheckAnswer {
+  const { config } = instance;
+  return {
+    consentRequired: isConsentRequired(config, group),
+    ...decisionFields(decision, instance.policyVersion),
+    ...(config.sharedData ? { sharedData: config.sharedData } : {}),
+    ...(config.purposeConsentRequired ? { purposeConsentRequired: config.purposeConsentRequired } : {}),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * `npm start`: reads the environment (the only file that does), opens the store, builds the
+ * app, listens, and shuts down gracefully on SIGTERM/SIGINT: in-flight requests finish,
+ * the store is closed (SQLite checkpoints its WAL), then the process exits.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createApp } from './app.ts';
+import { parseServerConfig } from './config.ts';
+import { createGeoipLookup } from './country.ts';
+import { openStore } from './store/open-store.ts';
+
+const shutdownTimeoutMs = 10_000;
+
+function displayUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+async function main(): Promise<void> {
+  const config = parseServerConfig(process.env);
+  const store = await openStore(config.databaseUrl);
+  const app = createApp({
+    store,
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    allowedOrigins: config.allowedOrigins,
+    adminToken: config.adminToken,
+    trustedCountryHeader: config.trustedCountryHeader,
+    adsConfigDir: config.adsConfigDir,
+    countryLookup: await createGeoipLookup(),
+    cdnRoot: config.cdnRoot,
+    examplesRoot: config.examplesRoot,
+    trustProxy: config.trustProxy,
+  });
+  app.addHook('onClose', async () => store.close());
+  if (!config.adminToken) app.log.warn('admin API disabled: set ADMIN_TOKEN (16+ characters) to enable /admin/');
+  if (!existsSync(join(config.cdnRoot, 'v0.js'))) {
+    app.log.warn(`${config.cdnRoot}/v0.js is missing: CDN routes answer 404 cdn-not-built until npm run build`);
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const url = displayUrl(config.host, typeof address === 'object' && address ? address.port : config.port);
+  app.log.info({ url, store: store.kind, allowedOrigins: config.allowedOrigins }, `page server listening on ${url}`);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    setTimeout(() => {
+      app.log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, shutdownTimeoutMs).unref();
+    app.close().then(
+      () => {
+        app.log.info('closed');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(`page server did not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+/**
+ * `GET /admin/api/instances/:id/export?format=ndjson|csv[&userId=|&pageUserId=]`: an
+ * instance's audit log (or one user's), streamed in pages of 500 rows so memory stays flat.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { readEnum, readOptional } from '../fields.ts';
+import { csvHeader, toCsvLine, toNdjsonLine } from '../records-format.ts';
+import type { AuditEntry, ConsentStore } from '../store/store.ts';
+import { instanceIdOf, usersOf } from './admin-params.ts';
+import type { AppContext } from './context.ts';
+
+const pageSize = 500;
+
+async function* instanceEntries(store: ConsentStore, instanceId: string): AsyncGenerator<AuditEntry> {
+  let afterId = 0;
+  for (;;) {
+    const page = await store.listAuditEntries(instanceId, afterId, pageSize);
+    yield* page;
+    if (page.length < pageSize) return;
+    afterId = page[page.length - 1]!.id;
+  }
+}
+
+async function* userEntries(store: ConsentStore, instanceId: string, userIds: readonly string[]) {
+  for (const userId of userIds) yield* await store.getHistory(instanceId, userId);
+}
+
+async function* lines(entries: AsyncIterable<AuditEntry>, format: 'csv' | 'ndjson'): AsyncGenerator<string> {
+  if (format === 'csv') yield csvHeader();
+  for await (const entry of entries) yield format === 'csv' ? toCsvLine(entry) : toNdjsonLine(entry);
+}
+
+export function registerExportRoutes(admin: FastifyInstance, context: AppContext): void {
+  admin.get('/admin/api/instances/:id/export', async (request, reply) => {
+    const instanceId = instanceIdOf(request);
+    const query = request.query as Record<string, unknown>;
+    const format = readOptional(query['format'], (v) => readEnum(v, 'format', ['csv', 'ndjson'] as const)) ?? 'ndjson';
+    const byUser = query['userId'] !== undefined || query['pageUserId'] !== undefined;
+    const entries = byUser
+      ? userEntries(context.store, instanceId, await usersOf(context.store, instanceId, request))
+      : instanceEntries(context.store, instanceId);
+    const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
+    reply.header('Content-Disposition', `attachment; filename="${instanceId}-records.${format}"`);
+    return reply.type(type).send(Readable.from(lines(entries, format)));
+  });
+}

@@ -1,0 +1,125 @@
+/**
+ * Admin JSON API under `/admin/api/` (bearer ADMIN_TOKEN): instances and policies, users'
+ * decisions and history, erasure, statistics, ads configs. Exports live in admin-export.ts.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { adminGuard } from '../admin-auth.ts';
+import { adsClientRule, parseAdsConfigDocument } from '../ads-config.ts';
+import { instanceIdRule } from '../consent-request.ts';
+import { ErrorCode, HttpError, invalidField } from '../errors.ts';
+import { isObject, readInteger, readOptional, readString } from '../fields.ts';
+import { parseInstanceConfig } from '../instance-config.ts';
+import type { ConsentStore, InstanceRecord } from '../store/store.ts';
+import { utcDay } from '../store/store.ts';
+import { registerExportRoutes } from './admin-export.ts';
+import { existingInstance, instanceIdOf, usersOf } from './admin-params.ts';
+import { requireJsonBody } from './consent.ts';
+import type { AppContext } from './context.ts';
+
+export const adminBodyLimit = 1024 * 1024;
+const dayMs = 86_400_000;
+
+function registerInstanceRoutes(app: FastifyInstance, context: AppContext): void {
+  const { store } = context;
+  const withCounts = async (instance: InstanceRecord) => ({ ...instance, counts: await store.countInstance(instance.id) });
+
+  app.get('/admin/api/instances', async () => ({
+    instances: await Promise.all((await store.listInstances()).map(withCounts)),
+  }));
+  app.get('/admin/api/instances/:id', async (request) => withCounts(await existingInstance(store, instanceIdOf(request))));
+  app.put('/admin/api/instances/:id', async (request) => {
+    const id = instanceIdOf(request);
+    return store.putInstance(id, parseInstanceConfig(requireJsonBody(request)), context.now());
+  });
+  app.patch('/admin/api/instances/:id', async (request) => {
+    const id = instanceIdOf(request);
+    const patch = requireJsonBody(request);
+    if (!isObject(patch)) throw invalidField('body', 'a JSON object', patch);
+    const current = await existingInstance(store, id);
+    return store.putInstance(id, parseInstanceConfig({ ...current.config, ...patch }), context.now());
+  });
+  app.post('/admin/api/instances/:id/policy-version', async (request) => {
+    const id = instanceIdOf(request);
+    const bumped = await store.bumpPolicyVersion(id, context.now());
+    if (!bumped) throw new HttpError(404, ErrorCode.instanceNotFound, `id: no instance "${id}"`);
+    request.log.info({ instanceId: id, policyVersion: bumped.policyVersion }, 'policy version bumped');
+    return bumped;
+  });
+}
+
+function registerUserRoutes(app: FastifyInstance, context: AppContext): void {
+  const { store } = context;
+  app.get('/admin/api/instances/:id/users', async (request) => {
+    const instanceId = instanceIdOf(request);
+    const userIds = await usersOf(store, instanceId, request);
+    const users = await Promise.all(
+      userIds.map(async (userId) => ({
+        userId,
+        decision: await store.getDecision(instanceId, userId),
+        history: await store.getHistory(instanceId, userId),
+      })),
+    );
+    const found = users.filter((user) => user.decision || user.history.length > 0);
+    if (found.length === 0) throw new HttpError(404, ErrorCode.userNotFound, 'no records for this user');
+    return { users: found };
+  });
+  app.delete('/admin/api/instances/:id/users', async (request) => {
+    const instanceId = instanceIdOf(request);
+    const erased = { decisions: 0, auditEntries: 0 };
+    for (const userId of await usersOf(store, instanceId, request)) {
+      const counts = await store.eraseUser(instanceId, userId);
+      erased.decisions += counts.decisions;
+      erased.auditEntries += counts.auditEntries;
+    }
+    request.log.info({ instanceId, ...erased }, 'user records erased');
+    return { erased };
+  });
+  app.get('/admin/api/instances/:id/stats', async (request) => {
+    const instanceId = instanceIdOf(request);
+    const query = request.query as Record<string, unknown>;
+    const days = readOptional(query['days'], (v) => readInteger(Number(v), 'days', 1, 366)) ?? 30;
+    const since = Math.floor(context.now() / dayMs) * dayMs - (days - 1) * dayMs;
+    return {
+      instanceId,
+      days,
+      counts: await store.countInstance(instanceId),
+      decisionsPerDay: await store.dailyDecisions(instanceId, since),
+      promptOutcomesPerDay: await store.promptOutcomes(instanceId, utcDay(since)),
+      purposes: await store.purposeAcceptance(instanceId),
+    };
+  });
+}
+
+function registerAdsConfigAdminRoutes(app: FastifyInstance, context: AppContext): void {
+  const clientOf = (request: FastifyRequest) =>
+    readString((request.params as { client: string }).client, 'client', adsClientRule);
+  app.get('/admin/api/ads-config/:client', async (request) => {
+    const client = clientOf(request);
+    const fromFile = context.adsConfigs.get(client);
+    const stored = fromFile ? null : await context.store.getAdsConfig(client);
+    if (!fromFile && stored === null) throw new HttpError(404, ErrorCode.adsClientNotFound, `client: no ads config for "${client}"`);
+    return { client, source: fromFile ? 'file' : 'store', document: fromFile ?? stored };
+  });
+  app.put('/admin/api/ads-config/:client', async (request) => {
+    const client = clientOf(request);
+    if (context.adsConfigs.has(client)) {
+      throw new HttpError(409, ErrorCode.adsConfigFromFile, `client: "${client}" is defined by a file in ADS_CONFIG_DIR`);
+    }
+    const document = parseAdsConfigDocument(requireJsonBody(request));
+    await context.store.putAdsConfig(client, document, context.now());
+    return { client, source: 'store', document };
+  });
+}
+
+export function registerAdminRoutes(app: FastifyInstance, context: AppContext): void {
+  app.register(async (admin) => {
+    admin.addHook('onRoute', (route) => {
+      route.bodyLimit = adminBodyLimit;
+    });
+    admin.addHook('onRequest', adminGuard(context.adminToken));
+    registerInstanceRoutes(admin, context);
+    registerUserRoutes(admin, context);
+    registerExportRoutes(admin, context);
+    registerAdsConfigAdminRoutes(admin, context);
+  });
+}

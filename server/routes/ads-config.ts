@@ -1,0 +1,26 @@
+/**
+ * `GET /ads/config?client=...&url=...`: the auto-ads ConfigObj for the `custom` network, from
+ * ADS_CONFIG_DIR files first, then the store. Public CORS without credentials.
+ */
+import type { FastifyInstance } from 'fastify';
+import { adsClientRule, parseAdsConfigDocument, selectAdsConfig } from '../ads-config.ts';
+import { publicCors } from '../cors.ts';
+import { ErrorCode, HttpError } from '../errors.ts';
+import { readOptional, readString } from '../fields.ts';
+import type { AppContext } from './context.ts';
+
+export function registerAdsConfigRoutes(app: FastifyInstance, context: AppContext): void {
+  app.options('/ads/config', { onRequest: publicCors }, (_request, reply) => reply.code(204).send());
+
+  app.get('/ads/config', { onRequest: publicCors }, async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const client = readString(query['client'], 'client', adsClientRule);
+    const url = readOptional(query['url'], (v) => readString(v, 'url', { max: 4000 }));
+    const fromFile = context.adsConfigs.get(client);
+    const stored = fromFile ? null : await context.store.getAdsConfig(client);
+    const document = fromFile ?? (stored === null ? null : parseAdsConfigDocument(stored));
+    if (!document) throw new HttpError(404, ErrorCode.adsClientNotFound, `client: no ads config for "${client}"`);
+    reply.header('Cache-Control', 'public, max-age=60');
+    return reply.send(selectAdsConfig(document, url));
+  });
+}

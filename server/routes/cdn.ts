@@ -1,0 +1,60 @@
+/**
+ * `GET /v0.js` and `GET /v0/<name>.js` (+ `.map`) from the CDN tree, compressed, with ETag and
+ * cache headers. `page-geo-0.1.js` carries the requester's country (PRODUCT 5 and 6).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Asset } from '../cdn-assets.ts';
+import { chooseEncoding, createAssetCache, etagFor, etagMatches } from '../cdn-assets.ts';
+import { publicCors } from '../cors.ts';
+import { requestCountry } from '../country.ts';
+import { ErrorCode, HttpError } from '../errors.ts';
+import type { AppContext } from './context.ts';
+
+export const geoScript = 'page-geo-0.1.js';
+export const cdnCacheControl = 'public, max-age=300, stale-while-revalidate=3600';
+const fileNamePattern = /^[a-z0-9][a-z0-9.-]*\.js(\.map)?$/;
+
+function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, contentType: string) {
+  const encoding = chooseEncoding(request.headers['accept-encoding']);
+  const etag = etagFor(asset, encoding);
+  reply.header('ETag', etag).header('Vary', [reply.getHeader('Vary'), 'Accept-Encoding'].filter(Boolean).join(', '));
+  reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+  if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (encoding !== 'identity') reply.header('Content-Encoding', encoding);
+  return reply.type(contentType).send(asset.bodies[encoding]);
+}
+
+export function registerCdnRoutes(app: FastifyInstance, context: AppContext): void {
+  const cache = createAssetCache();
+  const root = context.cdnRoot;
+
+  async function serve(request: FastifyRequest, reply: FastifyReply, relativePath: string, name: string) {
+    if (!fileNamePattern.test(name)) throw new HttpError(404, ErrorCode.notFound, `${request.url} is not a CDN file`);
+    if (!existsSync(join(root, 'v0.js'))) {
+      throw new HttpError(404, ErrorCode.cdnNotBuilt, `${root}/v0.js is missing: run npm run build, then reload`);
+    }
+    const file = join(root, relativePath);
+    const isGeo = relativePath === `v0/${geoScript}`;
+    const asset = isGeo
+      ? await cache.getPatched(file, requestCountry(request, context))
+      : await cache.get(file);
+    if (!asset) throw new HttpError(404, ErrorCode.notFound, `${request.url} is not in the CDN tree`);
+    if (isGeo && context.trustedCountryHeader) {
+      reply.header('Cache-Control', cdnCacheControl).header('Vary', context.trustedCountryHeader);
+    } else {
+      reply.header('Cache-Control', isGeo ? 'private, max-age=300' : cdnCacheControl);
+    }
+    const type = name.endsWith('.map') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8';
+    return sendAsset(request, reply, asset, type);
+  }
+
+  for (const name of ['v0.js', 'v0.js.map']) {
+    app.get(`/${name}`, { onRequest: publicCors }, (request, reply) => serve(request, reply, name, name));
+  }
+  app.get('/v0/:name', { onRequest: publicCors }, async (request, reply) => {
+    const { name } = request.params as { name: string };
+    return serve(request, reply, `v0/${name}`, name);
+  });
+}

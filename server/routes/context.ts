@@ -1,0 +1,18 @@
+/** What every route module receives: the app's dependencies with defaults applied. */
+import type { AdsConfigDocument } from '../ads-config.ts';
+import type { CountryLookup } from '../country.ts';
+import type { ConsentStore } from '../store/store.ts';
+
+export type AppContext = {
+  readonly store: ConsentStore;
+  readonly allowedOrigins: readonly string[];
+  readonly adminToken: string | null;
+  readonly trustedCountryHeader: string | null;
+  readonly countryLookup: CountryLookup;
+  readonly adsConfigs: ReadonlyMap<string, AdsConfigDocument>;
+  readonly cdnRoot: string;
+  readonly examplesRoot: string;
+  readonly now: () => number;
+  /** Salted SHA-256 of a client IP (salt kept in the store), hex. */
+  hashIp(ip: string): Promise<string>;
+};

@@ -1,0 +1,136 @@
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { chooseEncoding, etagMatches } from '../../server/cdn-assets.ts';
+import { buildApp, geoSource, runtimeSource } from './app-harness.ts';
+
+describe('cdn routes', () => {
+  it('serves v0.js with brotli when accepted', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: '/v0.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=3600');
+    expect(response.headers.vary).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(runtimeSource);
+    expect(response.rawPayload.length).toBeLessThan(runtimeSource.length);
+  });
+
+  it('serves gzip when brotli is not accepted and identity when nothing is', async () => {
+    const { app } = await buildApp();
+    const gzipped = await app.inject({ url: '/v0.js', headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(runtimeSource);
+    const plain = await app.inject({ url: '/v0.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(runtimeSource);
+  });
+
+  it('answers 304 to a matching If-None-Match, per encoding', async () => {
+    const { app } = await buildApp();
+    const first = await app.inject({ url: '/v0/page-consent-0.1.js', headers: { 'accept-encoding': 'br' } });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+-br"$/);
+    const again = await app.inject({ url: '/v0/page-consent-0.1.js', headers: { 'accept-encoding': 'br', 'if-none-match': `W/${etag}` } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const otherEncoding = await app.inject({ url: '/v0/page-consent-0.1.js', headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    expect(otherEncoding.statusCode).toBe(200);
+  });
+
+  it('serves source maps as JSON', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: '/v0.js.map', headers: { 'accept-encoding': '' } });
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.json()).toEqual({ version: 3 });
+  });
+
+  it('serves a rebuilt file after it changes on disk', async () => {
+    const { app, dir } = await buildApp();
+    await app.inject({ url: '/v0/page-consent-0.1.js' });
+    const file = join(dir, 'cdn/v0/page-consent-0.1.js');
+    writeFileSync(file, 'console.log("rebuilt consent");');
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const response = await app.inject({ url: '/v0/page-consent-0.1.js', headers: { 'accept-encoding': '' } });
+    expect(response.body).toBe('console.log("rebuilt consent");');
+  });
+
+  it('patches the geo script with the country of the requester IP, privately cached', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: '/v0/page-geo-0.1.js', remoteAddress: '203.0.113.7', headers: { 'accept-encoding': '' } });
+    expect(response.body).toBe(geoSource.replace('{{PAGE_GEO_COUNTRY}}', 'de'));
+    expect(response.headers['cache-control']).toBe('private, max-age=300');
+    const us = await app.inject({ url: '/v0/page-geo-0.1.js', remoteAddress: '198.51.100.9', headers: { 'accept-encoding': '' } });
+    expect(us.body).toContain('"us"');
+    expect(us.headers.etag).not.toBe(response.headers.etag);
+  });
+
+  it('patches unknown for loopback and unlisted addresses', async () => {
+    const { app } = await buildApp();
+    for (const remoteAddress of ['127.0.0.1', '::1', '192.0.2.1']) {
+      const response = await app.inject({ url: '/v0/page-geo-0.1.js', remoteAddress, headers: { 'accept-encoding': 'br' } });
+      expect(brotliDecompressSync(response.rawPayload).toString(), remoteAddress).toContain('"unknown"');
+    }
+  });
+
+  it('patches the trusted header country and varies on that header', async () => {
+    const { app } = await buildApp({ trustedCountryHeader: 'CF-IPCountry' });
+    const response = await app.inject({ url: '/v0/page-geo-0.1.js', headers: { 'cf-ipcountry': 'GB', 'accept-encoding': '' } });
+    expect(response.body).toContain('"gb"');
+    expect(response.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=3600');
+    expect(response.headers.vary).toBe('cf-ipcountry, Accept-Encoding');
+    const placeholder = await app.inject({ url: '/v0/page-geo-0.1.js', headers: { 'cf-ipcountry': 'XX', 'accept-encoding': '' } });
+    expect(placeholder.body).toContain('"unknown"');
+  });
+
+  it('answers 404 not-found for a file outside the tree', async () => {
+    const { app } = await buildApp();
+    for (const url of ['/v0/missing-0.1.js', '/v0/..%2Fsecret.js', '/v0/page.css']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json().error.code, url).toBe('not-found');
+    }
+  });
+
+  it('answers 404 cdn-not-built when the CDN tree is missing', async () => {
+    const { app, dir } = await buildApp();
+    rmSync(join(dir, 'cdn'), { recursive: true });
+    const response = await app.inject({ url: '/v0.js' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error).toEqual({
+      code: 'cdn-not-built',
+      message: `${join(dir, 'cdn')}/v0.js is missing: run npm run build, then reload`,
+    });
+  });
+
+  it('answers HEAD with headers only', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ method: 'HEAD', url: '/v0.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('');
+    expect(response.headers.etag).toBeDefined();
+  });
+});
+
+describe('cdn-assets', () => {
+  it.each([
+    ['br, gzip', 'br'],
+    ['gzip', 'gzip'],
+    ['*', 'br'],
+    ['br;q=0, gzip;q=0.5', 'gzip'],
+    ['', 'identity'],
+    [undefined, 'identity'],
+    ['*;q=0, identity', 'identity'],
+  ])('chooses %s -> %s', (header, expected) => {
+    expect(chooseEncoding(header)).toBe(expected);
+  });
+
+  it('compares entity tags weakly and honours *', () => {
+    expect(etagMatches('"a", W/"b"', '"b"')).toBe(true);
+    expect(etagMatches('*', '"b"')).toBe(true);
+    expect(etagMatches('"c"', '"b"')).toBe(false);
+    expect(etagMatches(undefined, '"b"')).toBe(false);
+  });
+});

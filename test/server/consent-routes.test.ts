@@ -1,0 +1,256 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { defaultInstanceConfig } from '../../server/store/store.ts';
+import { buildApp, cookieOf, json } from './app-harness.ts';
+
+const check = (body: object) => ({ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: null, isDirty: false, ...body });
+const update = (body: object) => ({ consentInstanceId: 'site', pageUserId: 'page-1', consentStateValue: 'accepted', ...body });
+
+describe('consent routes', () => {
+  it('answers a first check with consent required and no stored state, and creates the instance', async () => {
+    const { app, store } = await buildApp();
+    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check({}) });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.json()).toEqual({ consentRequired: true, consentStateValue: null, consentString: null, expireCache: false });
+    expect((await store.getInstance('site'))?.config).toEqual(defaultInstanceConfig);
+  });
+
+  it('sets an HttpOnly SameSite=Lax cookie without Secure on a loopback host', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, host: 'localhost:8080' }, payload: check({}) });
+    const cookie = String(response.headers['set-cookie']);
+    expect(cookie).toMatch(/^page_uid=[A-Za-z0-9_-]{22}; Path=\/consent; Max-Age=34128000; HttpOnly; SameSite=Lax$/);
+  });
+
+  it('sets a Secure SameSite=None cookie on a public host', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, host: 'consent.news.example' }, payload: check({}) });
+    expect(String(response.headers['set-cookie'])).toMatch(/; HttpOnly; Secure; SameSite=None$/);
+  });
+
+  it('keeps a valid cookie and replaces a malformed one', async () => {
+    const { app } = await buildApp();
+    const kept = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie: 'a=b; page_uid=abcdefghijklmnopqrstuv' }, payload: check({}) });
+    expect(kept.headers['set-cookie']).toBeUndefined();
+    const replaced = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie: 'page_uid=bad!' }, payload: check({}) });
+    expect(String(replaced.headers['set-cookie'])).toMatch(/^page_uid=/);
+  });
+
+  it('records an update and answers it on the next check from the same cookie', async () => {
+    const { app } = await buildApp();
+    const first = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check({}) });
+    const cookie = cookieOf(first.headers['set-cookie']);
+    const recorded = await app.inject({
+      method: 'POST',
+      url: '/consent/update',
+      headers: { ...json, cookie },
+      payload: update({
+        consentString: 'CP-string',
+        purposeConsents: { analytics: true, ads: false },
+        consentMetadata: { consentStringType: 2, gdprApplies: true },
+        tcfPolicyVersion: 4,
+      }),
+    });
+    expect(recorded.statusCode).toBe(200);
+    expect(recorded.json()).toEqual({ recorded: true, policyVersion: 1 });
+    const again = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie }, payload: check({}) });
+    expect(again.json()).toEqual({
+      consentRequired: true,
+      consentStateValue: 'accepted',
+      consentString: 'CP-string',
+      expireCache: false,
+      purposeConsents: { analytics: true, ads: false },
+      consentMetadata: { consentStringType: 2, gdprApplies: true },
+      tcfPolicyVersion: 4,
+    });
+  });
+
+  it('writes the audit entry with origin, user agent and a salted IP hash', async () => {
+    const { app, store, now } = await buildApp();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/consent/update',
+      headers: { ...json, origin: 'https://news.example', 'user-agent': 'Agent/1.0' },
+      remoteAddress: '203.0.113.7',
+      payload: update({ consentStateValue: 'rejected' }),
+    });
+    const userId = cookieOf(response.headers['set-cookie']).split('=')[1]!;
+    const [entry] = await store.getHistory('site', userId);
+    const salt = await store.ipHashSalt();
+    expect(entry).toMatchObject({
+      pageUserId: 'page-1',
+      state: 'rejected',
+      consentString: null,
+      policyVersion: 1,
+      time: now.value,
+      origin: 'https://news.example',
+      userAgent: 'Agent/1.0',
+      ipHash: createHash('sha256').update(`${salt}:203.0.113.7`).digest('hex'),
+    });
+    expect(JSON.stringify(entry)).not.toContain('203.0.113.7');
+  });
+
+  it('refreshes the cookie on every update', async () => {
+    const { app } = await buildApp();
+    const cookie = 'page_uid=abcdefghijklmnopqrstuv';
+    const response = await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie }, payload: update({}) });
+    expect(cookieOf(response.headers['set-cookie'])).toBe(cookie);
+  });
+
+  it('expires the cache of a decision older than the policy version, until the user decides again', async () => {
+    const { app, store } = await buildApp();
+    const cookie = 'page_uid=abcdefghijklmnopqrstuv';
+    await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie }, payload: update({ consentString: 'old' }) });
+    await store.bumpPolicyVersion('site', 1);
+    const stale = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie }, payload: check({ consentStateValue: 'accepted' }) });
+    expect(stale.json()).toEqual({ consentRequired: true, consentStateValue: 'unknown', consentString: null, expireCache: true });
+    const renewed = await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie }, payload: update({}) });
+    expect(renewed.json()).toEqual({ recorded: true, policyVersion: 2 });
+    const fresh = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie }, payload: check({}) });
+    expect(fresh.json()).toMatchObject({ consentStateValue: 'accepted', expireCache: false });
+  });
+
+  it('leaves the client cache alone when the server has no decision for the user', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: { ...json, cookie: 'page_uid=abcdefghijklmnopqrstuv' },
+      payload: check({ consentStateValue: 'accepted', consentString: 'cached' }),
+    });
+    expect(response.json()).toMatchObject({ consentStateValue: null, expireCache: false });
+  });
+
+  it('answers consentRequired for the matched geo group, falling back to default', async () => {
+    const { app, store } = await buildApp();
+    await store.putInstance('site', { ...defaultInstanceConfig, consentRequired: { default: false, eea: true } }, 1);
+    const answer = async (matchedGeoGroup: string | null) =>
+      (await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check({ matchedGeoGroup }) })).json();
+    expect((await answer('eea')).consentRequired).toBe(true);
+    expect((await answer('us')).consentRequired).toBe(false);
+    expect((await answer(null)).consentRequired).toBe(false);
+  });
+
+  it('groups the server country lookup when the page sends no matchedGeoGroup', async () => {
+    const { app, store } = await buildApp();
+    const config = { ...defaultInstanceConfig, consentRequired: { default: false, eea: true }, geoGroups: { eea: ['preset-eea'] } };
+    await store.putInstance('site', config, 1);
+    const from = async (remoteAddress: string) =>
+      (await app.inject({ method: 'POST', url: '/consent/check', headers: json, remoteAddress, payload: check({}) })).json();
+    expect((await from('203.0.113.7')).consentRequired).toBe(true);
+    expect((await from('198.51.100.9')).consentRequired).toBe(false);
+    expect((await from('127.0.0.1')).consentRequired).toBe(false);
+  });
+
+  it('takes the country from the trusted header when configured', async () => {
+    const { app, store } = await buildApp({ trustedCountryHeader: 'CF-IPCountry' });
+    await store.putInstance('site', { ...defaultInstanceConfig, consentRequired: { default: false, fr: true }, geoGroups: { fr: ['fr'] } }, 1);
+    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, 'cf-ipcountry': 'FR' }, payload: check({}) });
+    expect(response.json().consentRequired).toBe(true);
+  });
+
+  it('sends sharedData and purposeConsentRequired from the instance', async () => {
+    const { app, store } = await buildApp();
+    const config = { ...defaultInstanceConfig, sharedData: { tier: 'gold', visits: 2 }, purposeConsentRequired: ['ads'] };
+    await store.putInstance('site', config, 1);
+    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check({}) });
+    expect(response.json()).toMatchObject({ sharedData: { tier: 'gold', visits: 2 }, purposeConsentRequired: ['ads'] });
+  });
+
+  it('prefixes the check answer with the instance xssiPrefix', async () => {
+    const { app, store } = await buildApp();
+    await store.putInstance('site', { ...defaultInstanceConfig, xssiPrefix: ")]}'\n" }, 1);
+    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check({}) });
+    expect(response.body.startsWith(")]}'\n{")).toBe(true);
+    expect(JSON.parse(response.body.slice(5)).consentRequired).toBe(true);
+  });
+
+  it('accepts null for optional fields and ignores unknown fields', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/consent/update',
+      headers: json,
+      payload: update({ consentString: null, purposeConsents: null, clientConfig: { a: 1 } }),
+    });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe('consent routes validation', () => {
+  const cases: [string, string, object, string][] = [
+    ['check', 'missing consentInstanceId', { consentInstanceId: undefined }, 'consentInstanceId: expected an id of 1-100'],
+    ['check', 'an instance id with spaces', { consentInstanceId: 'a b' }, 'consentInstanceId: expected an id'],
+    ['check', 'an unknown state', { consentStateValue: 'maybe' }, 'consentStateValue: expected one of accepted, rejected, unknown, got "maybe"'],
+    ['check', 'a numeric matchedGeoGroup', { matchedGeoGroup: 3 }, 'matchedGeoGroup: expected a string'],
+    ['check', 'a string isDirty', { isDirty: 'yes' }, 'isDirty: expected true or false'],
+    ['check', 'a non-boolean purpose', { purposeConsents: { ads: 'yes' } }, 'purposeConsents.ads: expected true or false'],
+    ['update', 'missing pageUserId', { pageUserId: undefined }, 'pageUserId: expected a string'],
+    ['update', 'a negative tcfPolicyVersion', { tcfPolicyVersion: -1 }, 'tcfPolicyVersion: expected an integer'],
+    ['update', 'a string gdprApplies', { consentMetadata: { gdprApplies: 'yes' } }, 'consentMetadata.gdprApplies: expected true or false'],
+    ['update', 'a numeric consentString', { consentString: 5 }, 'consentString: expected a string'],
+  ];
+
+  it.each(cases)('refuses a %s body with %s, naming the field, and writes nothing', async (route, _name, change, message) => {
+    const { app, store } = await buildApp();
+    const payload = route === 'check' ? check(change) : update(change);
+    const response = await app.inject({ method: 'POST', url: `/consent/${route}`, headers: json, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid-field');
+    expect(response.json().error.message).toContain(message);
+    expect(await store.listInstances()).toEqual([]);
+  });
+
+  it('refuses a JSON array body', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: '[]' });
+    expect(response.json()).toEqual({ error: { code: 'invalid-field', message: 'body: expected a JSON object, got []' } });
+  });
+
+  it('refuses malformed JSON with 400 invalid-json', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: '{"a":' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid-json');
+  });
+
+  it('refuses text/plain with 415', async () => {
+    const { app, store } = await buildApp();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/consent/update',
+      headers: { 'content-type': 'text/plain' },
+      payload: JSON.stringify(update({})),
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json().error.code).toBe('unsupported-media-type');
+    expect(await store.listInstances()).toEqual([]);
+  });
+
+  it('refuses a request without a body with 415', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ method: 'POST', url: '/consent/check' });
+    expect(response.statusCode).toBe(415);
+    expect(response.json().error.message).toBe('Content-Type: expected application/json, got nothing');
+  });
+
+  it('refuses a body over 16 KB with 413 and accepts one just under', async () => {
+    const { app, store } = await buildApp();
+    const padded = (size: number) => {
+      const base = JSON.stringify(update({ consentString: '' }));
+      return base.replace('"consentString":""', `"consentString":"${'x'.repeat(size - base.length)}"`);
+    };
+    const tooLarge = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: padded(16 * 1024 + 1) });
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json().error.code).toBe('body-too-large');
+    expect(await store.listInstances()).toEqual([]);
+    const fits = await app.inject({
+      method: 'POST',
+      url: '/consent/update',
+      headers: json,
+      payload: JSON.stringify(update({ consentString: 'x'.repeat(8000), consentMetadata: { additionalConsent: 'y'.repeat(4000) } })),
+    });
+    expect(fits.statusCode).toBe(200);
+  });
+});
