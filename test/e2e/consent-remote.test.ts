@@ -1,0 +1,261 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtProbes, consentPage, diagnosticsOf, isShown, storedValues, SVG } from './consent-fixtures.ts';
+import { launchBrowser, newPage, type Route, startServer, type TestServer } from './harness.ts';
+
+let browser: Browser;
+let server: TestServer;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startServer({ '/img.svg': SVG });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const ALL = ['open', 'default', 'till-accepted', 'till-responded', 'auto-reject'];
+const UNDECIDED = ['open', 'auto-reject'];
+const GEO = { ISOCountryGroups: { eea: ['preset-eea'], us: ['us'], other: ['mx', 'jp'], unknown: ['unknown'] } };
+
+let count = 0;
+/** A page whose checkConsentHref (`/check-N`) answers with `check`; returns the check path. */
+async function open(config: Record<string, unknown>, check: Route | null, options: { hash?: string; update?: Route } = {}) {
+  const n = ++count;
+  const checkPath = `/check-${n}`;
+  const updatePath = `/update-${n}`;
+  if (check) server.route(checkPath, check);
+  server.route(updatePath, options.update ?? { status: 204 });
+  const full = { promptUI: 'prompt', postPromptUI: 'post', ...config };
+  const withUrls = JSON.parse(JSON.stringify(full).replaceAll('CHECK', checkPath).replaceAll('UPDATE', updatePath));
+  const path = `/remote-${n}.html`;
+  server.page(path, consentPage(withUrls, { geo: config.geoOverride ? GEO : undefined }));
+  const test = await newPage(browser);
+  await test.page.goto(server.origin + path + (options.hash ?? ''));
+  await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
+  return { ...test, checkPath, updatePath, path };
+}
+
+const bodies = (path: string) => server.requestsTo(path).map((request) => JSON.parse(request.body));
+const consentOf = async (page: Page) => (await storedValues(page))['consent:site'];
+const policyState = (page: Page, policy = 'default') =>
+  page.evaluate(
+    (id) => new Promise((resolve) => (self as unknown as { PAGE: { push(f: (p: { consent: { getPolicyState(id: string): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getPolicyState(id).then(resolve))),
+    policy,
+  );
+
+describe('geo flow examples (seed)', () => {
+  const config = {
+    consentInstanceId: 'site',
+    checkConsentHref: 'CHECK',
+    consentRequired: 'remote',
+    geoOverride: { us: { consentRequired: 'remote' }, unknown: { consentRequired: true } },
+  };
+
+  it('1. consentRequired false after the merge: nothing shown, everything unblocked', async () => {
+    const { page, checkPath } = await open(
+      { consentInstanceId: 'site', consentRequired: true, geoOverride: { other: { consentRequired: false } } },
+      { body: { consentRequired: true } },
+      { hash: '#page-geo=mx' },
+    );
+    await expect.poll(() => builtProbes(page)).toEqual(ALL);
+    expect(await isShown(page, '#prompt')).toBe(false);
+    expect(await isShown(page, '#post')).toBe(false);
+    expect(server.requestsTo(checkPath)).toEqual([]);
+    expect(await policyState(page)).toBe('unknown_not_required');
+  });
+
+  it('2. consentRequired true without checkConsentHref: prompt if and only if the cache is empty', async () => {
+    const { page, checkPath } = await open(
+      { consentInstanceId: 'site', consentRequired: false, geoOverride: { eea: { consentRequired: true } } },
+      null,
+      { hash: '#page-geo=de' },
+    );
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    await page.click('#accept');
+    await page.reload();
+    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
+    await expect.poll(() => builtProbes(page)).toEqual(ALL);
+    expect(await isShown(page, '#prompt')).toBe(false);
+    expect(server.requestsTo(checkPath)).toEqual([]);
+  });
+
+  it('3. remote with an empty cache: waits for the server, prompts on required + unknown', async () => {
+    const { page, checkPath } = await open(config, { body: { consentRequired: true, consentStateValue: 'unknown' }, delay: 300 }, { hash: '#page-geo=us' });
+    expect(await isShown(page, '#prompt')).toBe(false);
+    expect(await builtProbes(page)).toEqual(['open']);
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    expect(await builtProbes(page)).toEqual(UNDECIDED);
+    expect(bodies(checkPath)).toEqual([{ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'us', isDirty: false }]);
+  });
+
+  it('3. remote with an empty cache: uses and caches a server decision', async () => {
+    const { page } = await open(config, { body: { consentRequired: true, consentStateValue: 'accepted', consentString: 'CS' } }, { hash: '#page-geo=us' });
+    await expect.poll(() => builtProbes(page)).toEqual(ALL);
+    expect(await isShown(page, '#prompt')).toBe(false);
+    expect(await consentOf(page)).toEqual({ version: 1, state: 'accepted', consentString: 'CS', purposeConsents: {} });
+  });
+
+  it('4. consentRequired true with checkConsentHref: prompt at once, the answer refreshes cache and sharedData', async () => {
+    const { page, checkPath } = await open(
+      { consentInstanceId: 'site', consentRequired: true, checkConsentHref: 'CHECK' },
+      { body: { consentRequired: true, sharedData: { tier: 'gold' } }, delay: 1500 },
+    );
+    await expect.poll(() => isShown(page, '#prompt'), { timeout: 1000 }).toBe(true);
+    expect(server.requestsTo(checkPath)).toHaveLength(1);
+    await page.click('#accept');
+    await expect.poll(() => builtProbes(page)).toEqual(ALL);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData)).toEqual({ tier: 'gold' });
+    const shared = await page.evaluate(
+      () => new Promise((resolve) => (self as unknown as { PAGE: { push(f: (p: { consent: { getSharedData(): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getSharedData().then(resolve))),
+    );
+    expect(shared).toEqual({ tier: 'gold' });
+    expect(await consentOf(page)).toMatchObject({ state: 'accepted' });
+  });
+
+  it('applies the override of the group that lists unknown to a user of unknown country', async () => {
+    const { page, checkPath } = await open(config, { body: { consentRequired: false }, delay: 1000 }, { hash: '#page-geo=unknown' });
+    await expect.poll(() => isShown(page, '#prompt'), { timeout: 900 }).toBe(true);
+    await expect.poll(() => bodies(checkPath)).toEqual([{ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'unknown', isDirty: false }]);
+  });
+});
+
+describe('remote check answers', () => {
+  const remote = { consentInstanceId: 'site', checkConsentHref: 'CHECK' };
+
+  it('is not required when the answer has no consentRequired', async () => {
+    const { page } = await open(remote, { body: {} });
+    await expect.poll(() => builtProbes(page)).toEqual(ALL);
+    expect(await isShown(page, '#prompt')).toBe(false);
+    expect(await isShown(page, '#post')).toBe(false);
+  });
+
+  it('applies a server rejected and caches it with the string and purposes', async () => {
+    const { page } = await open(remote, {
+      body: { consentRequired: true, consentStateValue: 'rejected', consentString: 'R', purposeConsents: { ads: true } },
+    });
+    await expect.poll(() => builtProbes(page)).toEqual(['open', 'till-responded', 'auto-reject']);
+    expect(await consentOf(page)).toEqual({ version: 1, state: 'rejected', consentString: 'R', purposeConsents: { ads: true } });
+  });
+
+  it('sends the cached state and clears the cache when the server says unknown', async () => {
+    const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted', consentString: 'A' } });
+    await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
+    server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'unknown' } });
+    await page.reload();
+    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
+    await expect.poll(() => consentOf(page)).toBeUndefined();
+    expect(bodies(checkPath)[1]).toEqual({ consentInstanceId: 'site', consentStateValue: 'accepted', consentString: 'A', matchedGeoGroup: null, purposeConsents: {}, isDirty: false });
+    expect(await builtProbes(page)).toEqual(ALL);
+  });
+
+  it('expireCache clears the cache, enforces the server state, and prompts on the next visit', async () => {
+    const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted' } });
+    await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
+    server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'rejected', expireCache: true } });
+    await page.reload();
+    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
+    await expect.poll(() => consentOf(page)).toBeUndefined();
+    await expect.poll(() => builtProbes(page)).toEqual(['open', 'till-responded', 'auto-reject']);
+    expect(await isShown(page, '#prompt')).toBe(false);
+    server.route(checkPath, { body: { consentRequired: true }, delay: 500 });
+    await page.reload();
+    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    expect(await builtProbes(page)).toEqual(UNDECIDED);
+  });
+
+  it('strips the xssiPrefix', async () => {
+    const { page } = await open(
+      { ...remote, xssiPrefix: ")]}'" },
+      { body: `)]}'{"consentRequired":true,"consentStateValue":"accepted"}`, headers: { 'content-type': 'application/json' } },
+    );
+    await expect.poll(() => builtProbes(page)).toEqual(ALL);
+  });
+});
+
+describe('remote check failures fail closed', () => {
+  const remote = { consentInstanceId: 'site', checkConsentHref: 'CHECK', policy: { default: { timeout: { seconds: 1, fallbackAction: 'reject' } } } };
+
+  it.each([
+    ['a 500', { status: 500, body: 'down' }, 'HTTP 500'],
+    ['invalid JSON', { body: 'not json' }, 'invalid JSON'],
+    ['a CORS refusal', { body: { consentRequired: false }, headers: { 'access-control-allow-origin': 'https://elsewhere.example' } }, 'network or CORS'],
+  ] as const)('on %s: prompt shown, nothing unblocked, timeouts run, diagnostic names the cause', async (_, reply, cause) => {
+    const cross = cause === 'network or CORS';
+    const { page, messages, checkPath } = await open(cross ? { ...remote, checkConsentHref: `${server.otherOrigin}CHECK` } : remote, reply);
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    expect(await builtProbes(page)).toEqual(UNDECIDED);
+    const [line] = diagnosticsOf(messages, 'consent-check-failed');
+    expect(line?.text).toContain(cause);
+    expect(line?.type).toBe('error');
+    expect(await policyState(page)).toBe('insufficient');
+    expect(server.requestsTo(checkPath)).toHaveLength(1);
+  });
+
+  it('on a network error', async () => {
+    const { page, messages } = await open({ ...remote, checkConsentHref: 'http://127.0.0.1:9/check' }, null);
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    await expect.poll(() => diagnosticsOf(messages, 'consent-check-failed').length).toBe(1);
+    expect(await builtProbes(page)).toEqual(UNDECIDED);
+  });
+
+  it('after 10 s without an answer', async () => {
+    const { page, messages } = await open(remote, { body: { consentRequired: false }, delay: 12_000 });
+    await page.waitForTimeout(9_000);
+    expect(await isShown(page, '#prompt')).toBe(false);
+    expect(await builtProbes(page)).toEqual(['open']);
+    await expect.poll(() => isShown(page, '#prompt'), { timeout: 3000 }).toBe(true);
+    expect(diagnosticsOf(messages, 'consent-check-failed')[0]?.text).toContain('10 s');
+    await page.waitForTimeout(3000);
+    expect(await builtProbes(page)).toEqual(UNDECIDED);
+  }, 30_000);
+});
+
+describe('update notification', () => {
+  const client = { consentInstanceId: 'site', consentRequired: true, onUpdateHref: 'UPDATE' };
+
+  it('posts each actual change once, with a pageUserId kept across visits', async () => {
+    const { page, updatePath } = await open(client, null);
+    await page.click('#accept');
+    await expect.poll(() => bodies(updatePath)).toHaveLength(1);
+    const [first] = bodies(updatePath);
+    expect(first).toEqual({ consentInstanceId: 'site', pageUserId: expect.any(String), consentStateValue: 'accepted', purposeConsents: {} });
+    expect(server.requestsTo(updatePath)[0]?.headers['content-type']).toBe('application/json');
+    await page.reload();
+    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
+    await page.click('#manage');
+    await page.click('#accept');
+    await page.waitForTimeout(300);
+    expect(bodies(updatePath)).toHaveLength(1);
+    await page.click('#manage');
+    await page.click('#reject');
+    await expect.poll(() => bodies(updatePath)).toHaveLength(2);
+    expect(bodies(updatePath)[1]).toEqual({ ...first, consentStateValue: 'rejected' });
+    await page.click('#manage');
+    await page.click('#dismiss');
+    await page.waitForTimeout(300);
+    expect(bodies(updatePath)).toHaveLength(2);
+  });
+
+  it('posts a server decision written to the cache, and nothing when the answer changes nothing', async () => {
+    const { page, updatePath, checkPath } = await open(
+      { ...client, checkConsentHref: 'CHECK' },
+      { body: { consentRequired: true, consentStateValue: 'rejected', consentString: 'S' } },
+    );
+    await expect.poll(() => bodies(updatePath)).toHaveLength(1);
+    expect(bodies(updatePath)[0]).toMatchObject({ consentStateValue: 'rejected', consentString: 'S' });
+    await page.reload();
+    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
+    await expect.poll(() => server.requestsTo(checkPath).length).toBe(2);
+    await page.waitForTimeout(300);
+    expect(bodies(updatePath)).toHaveLength(1);
+  });
+
+  it('reports an update that fails', async () => {
+    const { page, messages } = await open(client, null, { update: { status: 500 } });
+    await page.click('#accept');
+    await expect.poll(() => diagnosticsOf(messages, 'consent-update-failed').length).toBe(1);
+  });
+});
