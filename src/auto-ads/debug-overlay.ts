@@ -14,6 +14,7 @@ const COLORS: Record<Outcome, string> = {
   placed: '#080',
   'too-near': '#d60',
   'above-scroll': '#777',
+  'in-viewport': '#777',
   refused: '#c00',
   'denied-ancestor': '#80c',
   'no-anchor': '#000',

@@ -12,6 +12,7 @@ export type Outcome =
   | 'placed'
   | 'too-near'
   | 'above-scroll'
+  | 'in-viewport'
   | 'refused'
   | 'denied-ancestor'
   | 'no-anchor'
@@ -31,6 +32,7 @@ export type Round = {
   /** Every ad counted on the page (manual and placed). */
   readonly ads: readonly VerticalBox[];
   readonly scrollTop: number;
+  readonly viewportHeight: number;
   readonly minimumSpacing: number;
   readonly maximumAdCount: number;
 };
@@ -42,7 +44,8 @@ export function estimateY(position: Position, box: VerticalBox): number {
 
 /**
  * Settles pending candidates in order until one can take an ad, and returns it. Candidates
- * passed over get their final outcome; all pending ones become `max-count` at the limit.
+ * passed over get their final outcome: above the scroll position, inside the visible viewport,
+ * or too near an ad; all pending ones become `max-count` at the limit.
  */
 export function pickCandidate(round: Round): Candidate | undefined {
   const pending = round.candidates.filter((candidate) => candidate.outcome === 'pending');
@@ -57,6 +60,8 @@ export function pickCandidate(round: Round): Candidate | undefined {
     }
     const y = (candidate.y = estimateY(candidate.placement.position, round.boxOf(candidate.anchor)));
     if (y < round.scrollTop) candidate.outcome = 'above-scroll';
+    // Growing there would move visible content (the arbiter's bottom band) or show at once.
+    else if (y < round.scrollTop + round.viewportHeight) candidate.outcome = 'in-viewport';
     else if (isTooNear(y, round.ads, round.minimumSpacing)) candidate.outcome = 'too-near';
     else return candidate;
   }

@@ -89,6 +89,7 @@ export function startStrategy(options: StrategyOptions): void {
       boxOf: (element) => viewport.getPageBox(element),
       ads,
       scrollTop: viewport.getScrollTop(),
+      viewportHeight: viewport.getHeight(),
       minimumSpacing: toPixels(spacing, viewport.getHeight()),
       maximumAdCount: constraints.maximumAdCount,
     });

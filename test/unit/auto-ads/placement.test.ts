@@ -23,6 +23,7 @@ function scripted(tops: number[], position: Position = 'after') {
     boxOf: (element) => boxes.get(element)!,
     ads: [],
     scrollTop: 0,
+    viewportHeight: 500,
     minimumSpacing: 500,
     maximumAdCount: 8,
     ...patch,
@@ -53,9 +54,16 @@ describe('placement', () => {
     expect(candidates[0]?.outcome).toBe('above-scroll');
   });
 
-  it('keeps a candidate exactly at the scroll position', () => {
-    const { candidates, round } = scripted([200]);
+  it('marks candidates inside the visible viewport and passes over them', () => {
+    const { candidates, round } = scripted([200, 699, 700]);
+    expect(pickCandidate(round({ scrollTop: 300 }))).toBe(candidates[2]);
+    expect(candidates.map((c) => c.outcome)).toEqual(['in-viewport', 'in-viewport', 'pending']);
+  });
+
+  it('keeps a candidate exactly at the viewport bottom', () => {
+    const { candidates, round } = scripted([700]);
     expect(pickCandidate(round({ scrollTop: 300 }))).toBe(candidates[0]);
+    expect(candidates[0]?.y).toBe(800);
   });
 
   it('marks candidates too near an ad, with equality allowed', () => {

@@ -62,10 +62,21 @@ describe('strategy', () => {
     expect(adPositions()).toEqual(['p4', 'p9']);
   });
 
+  it('skips positions inside the first viewport without inserting anything', async () => {
+    const { page, runs } = await start(article(12));
+    expect(outcomes(runs[0])?.slice(0, 6)).toEqual(['p0:in-viewport', 'p1:in-viewport', 'p2:in-viewport', 'p3:in-viewport', 'p4:placed', 'p5:too-near']);
+    // Only the two placed slots were ever submitted to the arbiter.
+    expect(page.measureTasks).toBe(1 + 2 + 1);
+  });
+
   it('removes refused slots from the document and does not count them', async () => {
-    const { runs } = await start(article(12));
-    expect(outcomes(runs[0])?.slice(0, 6)).toEqual(['p0:refused', 'p1:refused', 'p2:refused', 'p3:refused', 'p4:placed', 'p5:too-near']);
-    expect(insertedAds()).toHaveLength(2);
+    const refused = ['p4', 'p5'];
+    const { runs } = await start(article(14), {}, (page) => {
+      page.decide = (element) => !refused.includes(element.previousElementSibling?.id ?? '');
+    });
+    expect(outcomes(runs[0])?.slice(4, 8)).toEqual(['p4:refused', 'p5:refused', 'p6:placed', 'p7:too-near']);
+    expect(adPositions()).toEqual(['p6', 'p11']);
+    expect(runs[0]).toMatchObject({ adsPlaced: 2, totalAdsOnPage: 2 });
   });
 
   it('inserts each slot at zero height out of flow, back in flow once grown', async () => {
@@ -120,7 +131,7 @@ describe('strategy', () => {
       constraints: { initialMinimumSpacing: px(0), subsequentMinimumSpacing: [], maximumAdCount: 2 },
     });
     expect(adPositions()).toEqual(['p4', 'p30']);
-    expect(outcomes(runs[0])?.slice(0, 2)).toEqual(['p30:placed', 'p0:refused']);
+    expect(outcomes(runs[0])?.slice(0, 2)).toEqual(['p30:placed', 'p0:in-viewport']);
   });
 
   it('counts manual ads toward maxAdCount and spacing', async () => {
@@ -193,9 +204,10 @@ describe('strategy', () => {
 
   it('ignores additions inside ads', async () => {
     const { page, runs } = await start(article(12));
+    const before = page.measureTasks;
     insertedAds()[0]!.append(document.createElement('div'));
     await page.settle();
-    expect(page.measureTasks).toBe(1 + 6 + 1);
+    expect(page.measureTasks).toBe(before);
     expect(runs).toHaveLength(1);
   });
 
