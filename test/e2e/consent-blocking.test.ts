@@ -1,0 +1,165 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtProbes, consentPage, diagnosticsOf, isShown, probe, requestedProbes, storedValues, SVG } from './consent-fixtures.ts';
+import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+
+let browser: Browser;
+let server: TestServer;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startServer({ '/img.svg': SVG, '/blocked.js': { body: 'window.ranExternal = (window.ranExternal || 0) + 1;', headers: { 'content-type': 'text/javascript' } } });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const CLIENT = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', postPromptUI: 'post' };
+
+let count = 0;
+async function open(config: object, options: Parameters<typeof consentPage>[1] = {}) {
+  const path = `/blocking-${++count}.html`;
+  server.page(path, consentPage(config, options));
+  const test = await newPage(browser);
+  await test.page.goto(server.origin + path);
+  await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
+  return test;
+}
+
+type Vendor = { consent: Record<string, (...args: unknown[]) => Promise<unknown>> };
+/** Calls `page.consent[method](...args)` in the page. */
+const vendor = (page: Page, method: string, ...args: unknown[]) =>
+  page.evaluate(
+    ([name, list]) =>
+      new Promise((resolve) =>
+        (self as unknown as { PAGE: { push(f: (p: Vendor) => void): void } }).PAGE.push((p) => p.consent[name as string]!(...(list as unknown[])).then(resolve)),
+      ),
+    [method, args] as const,
+  );
+
+describe('blocking policies', () => {
+  it('applies the default policy timeout with fallbackAction reject, without caching', async () => {
+    const { page } = await open({ ...CLIENT, policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } } });
+    const started = Date.now();
+    expect(await vendor(page, 'getPolicyState')).toBe('insufficient');
+    expect(Date.now() - started).toBeGreaterThan(700);
+    expect(await builtProbes(page)).toEqual(['open', 'auto-reject']);
+    expect(await isShown(page, '#prompt')).toBe(true);
+    expect((await storedValues(page))['consent:site']).toBeUndefined();
+    await page.click('#accept');
+    await expect.poll(() => builtProbes(page)).toEqual(['open', 'default', 'till-accepted', 'till-responded', 'auto-reject']);
+  });
+
+  it('resolves default to unknown after a timeout with the dismiss fallback', async () => {
+    const { page } = await open({ ...CLIENT, policy: { default: { timeout: 0.5 } } });
+    expect(await vendor(page, 'getPolicyState')).toBe('unknown');
+    expect(await vendor(page, 'getPolicyState', '_auto_reject')).toBe('insufficient');
+  });
+
+  it('resolves every policy state through the vendor API', async () => {
+    const { page } = await open(CLIENT);
+    await page.click('#reject');
+    expect(await vendor(page, 'getPolicyState')).toBe('insufficient');
+    expect(await vendor(page, 'getPolicyState', '_till_responded')).toBe('insufficient');
+    expect(await vendor(page, 'getConsentString')).toBeNull();
+    expect(await vendor(page, 'getPurposeConsents')).toEqual({});
+  });
+
+  it('resolves unknown_not_required when consent is not required', async () => {
+    const { page } = await open({ ...CLIENT, consentRequired: false });
+    expect(await vendor(page, 'getPolicyState')).toBe('unknown_not_required');
+    await expect.poll(() => builtProbes(page)).toEqual(['open', 'default', 'till-accepted', 'till-responded', 'auto-reject']);
+  });
+
+  it('never leaves getPolicyState waiting when there is no prompt UI', async () => {
+    const { page } = await open({ consentInstanceId: 'site', consentRequired: true }, { inside: '' });
+    expect(await vendor(page, 'getPolicyState')).toBe('unknown');
+    expect(await builtProbes(page)).toEqual(['open', 'auto-reject']);
+  });
+
+  it('blocks an unknown marker value like default, with a diagnostic', async () => {
+    const { page, messages } = await open(CLIENT, { body: probe('odd', 'data-block-on-consent="_sometimes"') });
+    await page.waitForTimeout(200);
+    expect(await builtProbes(page)).toEqual([]);
+    expect(diagnosticsOf(messages, 'invalid-block-policy')).toHaveLength(1);
+    await page.click('#accept');
+    await expect.poll(() => builtProbes(page)).toEqual(['odd']);
+  });
+
+  it('blocks the components listed in the page-consent-blocking meta tag', async () => {
+    const { page } = await open(CLIENT, { body: probe('meta'), head: '<meta name="page-consent-blocking" content="page-img">' });
+    await page.waitForTimeout(200);
+    expect(await builtProbes(page)).toEqual([]);
+    expect(requestedProbes(server)).not.toContain('meta');
+    await page.click('#accept');
+    await expect.poll(() => builtProbes(page)).toEqual(['meta']);
+  });
+});
+
+describe('purpose blocking', () => {
+  const inside = `<div id="prompt">
+      <button id="ads" on="tap:consent.setPurpose(ads=true)">Ads</button>
+      <button id="no-ads" on="tap:consent.setPurpose(ads=false)">No ads</button>
+      <button id="accept" on="tap:consent.accept">Accept</button>
+      <button id="reject" on="tap:consent.reject">Reject</button></div>
+    <div id="post"><button id="manage" on="tap:consent.prompt">Settings</button></div>`;
+  const body = [probe('ads-only', 'data-block-on-consent-purposes="ads"'), probe('ads-and-default', 'data-block-on-consent data-block-on-consent-purposes="ads"')].join('');
+
+  it('builds a purpose-blocked element when its purpose is accepted, even if consent is rejected', async () => {
+    const { page } = await open(CLIENT, { inside, body });
+    await page.click('#ads');
+    await page.click('#reject');
+    await expect.poll(() => builtProbes(page)).toEqual(['ads-only']);
+  });
+
+  it('needs both markers when an element has a policy and purposes', async () => {
+    const { page } = await open(CLIENT, { inside, body });
+    await page.click('#ads');
+    await page.click('#accept');
+    await expect.poll(() => builtProbes(page)).toEqual(['ads-only', 'ads-and-default']);
+  });
+
+  it('keeps purpose-blocked elements blocked when the purpose is not chosen, and unlays them on withdrawal', async () => {
+    const { page } = await open(CLIENT, { inside, body });
+    await page.click('#accept');
+    await page.waitForTimeout(200);
+    expect(await builtProbes(page)).toEqual([]);
+    await page.click('#manage');
+    await page.click('#ads');
+    await page.click('#accept');
+    await expect.poll(() => builtProbes(page)).toEqual(['ads-only', 'ads-and-default']);
+    await page.click('#manage');
+    await page.click('#no-ads');
+    await page.click('#accept');
+    await expect.poll(() => builtProbes(page)).toEqual([]);
+    expect((await storedValues(page))['consent:site']).toMatchObject({ purposeConsents: { ads: false } });
+  });
+});
+
+describe('text/plain scripts', () => {
+  const scripts = `
+    <script type="text/plain" data-block-on-consent>window.ranInline = (window.ranInline || 0) + 1;</script>
+    <script type="text/plain" data-block-on-consent src="/blocked.js"></script>
+    <script type="text/plain" data-block-on-consent="_till_responded">window.ranResponded = 1;</script>`;
+  const ran = (page: Page) => page.evaluate(() => {
+    const w = window as unknown as Record<string, number | undefined>;
+    return [w.ranInline ?? 0, w.ranExternal ?? 0, w.ranResponded ?? 0];
+  });
+
+  it('runs blocked scripts once, when consent allows them', async () => {
+    const { page } = await open(CLIENT, { body: scripts });
+    await page.waitForTimeout(200);
+    expect(await ran(page)).toEqual([0, 0, 0]);
+    expect(server.requestsTo('/blocked.js')).toHaveLength(0);
+    await page.click('#reject');
+    await expect.poll(() => ran(page)).toEqual([0, 0, 1]);
+    await page.click('#manage');
+    await page.click('#accept');
+    await expect.poll(() => ran(page)).toEqual([1, 1, 1]);
+    await page.click('#manage');
+    await page.click('#accept');
+    await page.waitForTimeout(200);
+    expect(await ran(page)).toEqual([1, 1, 1]);
+  });
+});
