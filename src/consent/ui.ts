@@ -44,7 +44,6 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
     if (host.contains(ui)) host.classList.toggle('page-consent-shown', isShown);
   };
   const openPrompt = (ui: HTMLElement) => {
-    returnFocus = doc.activeElement;
     const setDefault = (name: string, value: string) => ui.hasAttribute(name) || ui.setAttribute(name, value);
     setDefault('role', 'dialog');
     if (!ui.hasAttribute('aria-labelledby')) setDefault('aria-label', caption);
@@ -63,15 +62,17 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
     mask?.remove();
     for (const child of inert) child.inert = false;
     root.classList.remove('page-consent-locked');
-    if ((returnFocus as HTMLElement | null)?.isConnected) (returnFocus as HTMLElement).focus();
+    (returnFocus as HTMLElement | null)?.focus?.();
   };
   return (next: UiChoice) => {
     if (next === shown) return;
     const [previous, coming] = [shown, next].map((choice) => (choice === 'prompt' ? prompt : choice && post));
+    const wasPrompt = shown === 'prompt';
+    if (next === 'prompt') returnFocus = doc.activeElement;
     if (previous) setShown(previous, false);
-    if (shown === 'prompt') closePrompt();
     shown = next;
     if (coming) setShown(coming, true);
+    if (wasPrompt) closePrompt();
     if (next === 'prompt' && coming) openPrompt(coming);
   };
 }

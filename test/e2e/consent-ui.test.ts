@@ -1,0 +1,197 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtProbes, consentPage, diagnosticsOf, isShown, POST_PROMPT, PROBES, PROMPT, storedValues, SVG } from './consent-fixtures.ts';
+import { html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+
+let browser: Browser;
+let server: TestServer;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startServer({ '/img.svg': SVG });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const CLIENT = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', postPromptUI: 'post' };
+const TALL = '<div style="height:3000px"><button id="content-button" onclick="window.clicked = true">Content</button></div>';
+
+let count = 0;
+async function openHtml(markup: string, init?: string) {
+  const path = `/ui-${++count}.html`;
+  server.page(path, markup);
+  const test = await newPage(browser, { viewport: { width: 320, height: 568 } });
+  if (init) await test.page.addInitScript(init);
+  await test.page.goto(server.origin + path);
+  await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
+  return test;
+}
+const open = (config: object, options: Parameters<typeof consentPage>[1] = {}, init?: string) => openHtml(consentPage(config, options), init);
+
+describe('prompt UI', () => {
+  it('is a dialog fixed to the bottom, labelled by the caption, with focus moved in', async () => {
+    const { page } = await open({ ...CLIENT, captions: { consentPromptCaption: 'Your privacy' } }, { body: TALL });
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    const info = await page.$eval('#prompt', (prompt) => {
+      const host = prompt.parentElement!;
+      const box = host.getBoundingClientRect();
+      return {
+        role: prompt.getAttribute('role'),
+        label: prompt.getAttribute('aria-label'),
+        modal: prompt.getAttribute('aria-modal'),
+        focused: document.activeElement === prompt,
+        position: getComputedStyle(host).position,
+        bottom: Math.round(box.bottom),
+        width: Math.round(box.width),
+      };
+    });
+    expect(info).toEqual({ role: 'dialog', label: 'Your privacy', modal: null, focused: true, position: 'fixed', bottom: 568, width: 320 });
+  });
+
+  it('returns focus to the element focused before the prompt opened', async () => {
+    const { page } = await open(CLIENT, { body: TALL });
+    await page.click('#accept');
+    await page.focus('#manage');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('accept');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('manage');
+  });
+
+  it('keeps publisher roles and labels', async () => {
+    const inside = `<div id="prompt" role="alertdialog" aria-labelledby="title"><h2 id="title">Cookies</h2><button id="accept" on="tap:consent.accept">OK</button></div>`;
+    const { page } = await open(CLIENT, { inside, body: '' });
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    expect(await page.$eval('#prompt', (p) => [p.getAttribute('role'), p.getAttribute('aria-label')])).toEqual(['alertdialog', null]);
+  });
+
+  it('shows one UI at a time and nothing before the element builds', async () => {
+    const { page } = await open(CLIENT);
+    expect(await isShown(page, '#post')).toBe(false);
+    await page.click('#dismiss');
+    expect(await isShown(page, '#prompt')).toBe(false);
+    expect(await isShown(page, '#post')).toBe(true);
+  });
+
+  it('shows and hides a post-prompt UI placed elsewhere in the page', async () => {
+    const { page } = await open(CLIENT, { inside: PROMPT, body: `<footer>${POST_PROMPT}</footer>` });
+    expect(await isShown(page, '#post')).toBe(false);
+    await page.click('#accept');
+    await expect.poll(() => isShown(page, '#post')).toBe(true);
+    expect(await page.$eval('#post', (post) => getComputedStyle(post).position)).toBe('static');
+    await page.click('#manage');
+    expect(await isShown(page, '#post')).toBe(false);
+  });
+
+  it('shows no post-prompt UI when consent is not required', async () => {
+    const { page } = await open({ ...CLIENT, consentRequired: false });
+    await page.waitForTimeout(200);
+    expect(await isShown(page, '#post')).toBe(false);
+    expect(await isShown(page, '#prompt')).toBe(false);
+  });
+});
+
+describe('overlay', () => {
+  it('blocks interaction and scrolling beneath the prompt until a decision', async () => {
+    const { page } = await open({ ...CLIENT, uiConfig: { overlay: true } }, { body: TALL });
+    await expect.poll(() => isShown(page, '.page-consent-overlay')).toBe(true);
+    expect(await page.$eval('#prompt', (p) => p.getAttribute('aria-modal'))).toBe('true');
+    await page.mouse.click(10, 10);
+    await page.mouse.wheel(0, 800);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => [window.scrollY, (window as unknown as { clicked?: boolean }).clicked ?? false])).toEqual([0, false]);
+    await page.focus('#content-button').catch(() => {});
+    expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('content-button');
+    await page.click('#accept');
+    expect(await isShown(page, '.page-consent-overlay')).toBe(false);
+    await page.mouse.wheel(0, 800);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await page.click('#content-button');
+    expect(await page.evaluate(() => (window as unknown as { clicked?: boolean }).clicked)).toBe(true);
+  });
+
+  it('is absent by default', async () => {
+    const { page } = await open(CLIENT, { body: TALL });
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    expect(await page.$('.page-consent-overlay')).toBeNull();
+  });
+});
+
+describe('robustness', () => {
+  it('works for the page view when storage throws, and warns that decisions will not persist', async () => {
+    const init = `Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('denied', 'SecurityError'); } });`;
+    const { page, messages } = await open(CLIENT, {}, init);
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    await page.click('#accept');
+    await expect.poll(() => builtProbes(page)).toEqual(['open', 'default', 'till-accepted', 'till-responded', 'auto-reject']);
+    expect(diagnosticsOf(messages, 'storage-unavailable').length).toBeGreaterThan(0);
+    await page.reload();
+    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+  });
+
+  it('refuses a second consent element and keeps the first working', async () => {
+    const second = `<page-consent id="other" layout="nodisplay"><script type="application/json">{"consentInstanceId":"other","consentRequired":false}</script></page-consent>`;
+    const { page, messages } = await open(CLIENT, { body: second + PROBES });
+    await expect.poll(() => diagnosticsOf(messages, 'consent-duplicate').length).toBe(1);
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    expect(await builtProbes(page)).toEqual(['open', 'auto-reject']);
+    await page.click('#accept');
+    await expect.poll(() => builtProbes(page)).toHaveLength(5);
+    expect(Object.keys(await storedValues(page))).toEqual(['consent:site']);
+  });
+
+  it('fails closed on an invalid config: blocked elements stay blocked, nothing is stored, one error says why', async () => {
+    const { page, messages } = await open({ consentInstanceId: 'site', promptUI: 'prompt' });
+    await page.waitForTimeout(300);
+    expect(await builtProbes(page)).toEqual(['open']);
+    expect(await isShown(page, '#prompt')).toBe(false);
+    const errors = messages.filter((m) => m.type === 'error' && m.text.includes('[page-consent#consent]'));
+    expect(errors.map((m) => m.text)).toEqual([expect.stringContaining('consent-required-missing: expected consentRequired: true for a client-only setup')]);
+    expect(await storedValues(page)).toEqual({});
+  });
+
+  it.each([
+    ['no id', `<page-consent layout="nodisplay"><script type="application/json">{"consentInstanceId":"s","consentRequired":true}</script></page-consent>`, 'consent-id-missing'],
+    ['no JSON script', `<page-consent id="c" layout="nodisplay"></page-consent>`, 'consent-config-script'],
+    ['two JSON scripts', `<page-consent id="c" layout="nodisplay"><script type="application/json">{}</script><script type="application/json">{}</script></page-consent>`, 'consent-config-script'],
+    ['invalid JSON', `<page-consent id="c" layout="nodisplay"><script type="application/json">{nope</script></page-consent>`, 'consent-config-json'],
+  ])('fails closed with %s', async (_, element, code) => {
+    const { page, messages } = await openHtml(html(element + PROBES, { extensions: ['page-consent'] }));
+    await expect.poll(() => diagnosticsOf(messages, code).length).toBe(1);
+    await page.waitForTimeout(200);
+    expect(await builtProbes(page)).toEqual(['open']);
+  });
+
+  it('reports missing prompt and post-prompt elements', async () => {
+    const { messages } = await open({ ...CLIENT, promptUI: 'nope', postPromptUI: 'gone' });
+    await expect.poll(() => diagnosticsOf(messages, 'consent-prompt-missing').length).toBe(1);
+    expect(diagnosticsOf(messages, 'consent-post-prompt-missing')).toHaveLength(1);
+  });
+
+  it('reports a non-boolean action argument', async () => {
+    const inside = `<div id="prompt"><button id="bad" on="tap:consent.setPurpose(ads=1)">x</button></div>`;
+    const { page, messages } = await open(CLIENT, { inside, body: '' });
+    await page.click('#bad');
+    await expect.poll(() => diagnosticsOf(messages, 'consent-action-argument').length).toBe(1);
+  });
+
+  it('reports geoOverride without a page-geo element and uses the base config', async () => {
+    const { page, messages } = await open({ ...CLIENT, geoOverride: { eea: { consentRequired: false } } });
+    await expect.poll(() => diagnosticsOf(messages, 'consent-geo-missing').length).toBe(1);
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+  });
+
+  it('gives up waiting for page-geo after 5 s and uses the base config', async () => {
+    const body = `<page-geo layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>${PROBES}`;
+    const { page, messages } = await open({ ...CLIENT, geoOverride: { eea: { consentRequired: false } } }, { body });
+    await page.waitForTimeout(4000);
+    expect(await isShown(page, '#prompt')).toBe(false);
+    await expect.poll(() => isShown(page, '#prompt'), { timeout: 3000 }).toBe(true);
+    expect(diagnosticsOf(messages, 'consent-geo-timeout')).toHaveLength(1);
+  });
+});
