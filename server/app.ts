@@ -86,8 +86,14 @@ export function createApp(deps: AppDeps): FastifyInstance {
     return503OnClosing: true,
   });
   app.removeContentTypeParser('text/plain');
+  let isClosing = false;
+  app.addHook('preClose', async () => {
+    isClosing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
+    // Requests still in flight at shutdown release their keep-alive connection so close() can finish.
+    if (isClosing) reply.header('Connection', 'close');
   });
   app.setErrorHandler((error, request, reply) => {
     const known = toHttpError(error as { code?: string; statusCode?: number; message: string });

@@ -5,11 +5,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { adminGuard } from '../admin-auth.ts';
 import { adsClientRule, parseAdsConfigDocument } from '../ads-config.ts';
-import { instanceIdRule } from '../consent-request.ts';
 import { ErrorCode, HttpError, invalidField } from '../errors.ts';
 import { isObject, readInteger, readOptional, readString } from '../fields.ts';
 import { parseInstanceConfig } from '../instance-config.ts';
-import type { ConsentStore, InstanceRecord } from '../store/store.ts';
+import type { InstanceRecord } from '../store/store.ts';
 import { utcDay } from '../store/store.ts';
 import { registerExportRoutes } from './admin-export.ts';
 import { existingInstance, instanceIdOf, usersOf } from './admin-params.ts';

@@ -46,7 +46,7 @@ export function registerCmpRoutes(app: FastifyInstance, context: AppContext): vo
     const html = template
       .split('__NONCE__')
       .join(nonce)
-      .replace('__CONFIG__', () => scriptSafeJson({ ...prompt, outcomeUrl }));
+      .replace('"__CONFIG__"', () => scriptSafeJson({ ...prompt, outcomeUrl }));
     reply.header(
       'Content-Security-Policy',
       `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; ` +

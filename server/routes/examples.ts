@@ -36,7 +36,8 @@ async function pageTitle(file: string): Promise<string | null> {
 }
 
 async function renderIndex(dir: string, urlPath: string): Promise<string> {
-  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !e.name.startsWith('.'));
+  const all = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const entries = all.filter((e) => !e.name.startsWith('.'));
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   const items: string[] = [];
   for (const entry of entries) {
@@ -62,7 +63,7 @@ export function registerExampleRoutes(app: FastifyInstance, context: AppContext)
     const inside = file === root || file.startsWith(root + sep);
     const info = inside && !relative.split('/').some((part) => part.startsWith('.')) ? await stat(file).catch(() => null) : null;
     reply.header('Cache-Control', 'no-cache');
-    if (info?.isDirectory()) {
+    if (info?.isDirectory() || (relative === '' && !info)) {
       if (!request.url.split('?')[0]!.endsWith('/')) return reply.redirect(`${request.url.split('?')[0]}/`, 301);
       const index = join(file, 'index.html');
       if (await stat(index).then((s) => s.isFile()).catch(() => false)) {

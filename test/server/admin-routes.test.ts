@@ -1,0 +1,267 @@
+import { describe, expect, it } from 'vitest';
+import { defaultInstanceConfig } from '../../server/store/store.ts';
+import { adminToken, bearer, buildApp, json } from './app-harness.ts';
+import { entry } from './store-contract.ts';
+
+describe('admin auth', () => {
+  it('answers 404 admin-disabled when no token is configured', async () => {
+    const { app } = await buildApp({ adminToken: null });
+    const response = await app.inject({ url: '/admin/api/instances', headers: bearer });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('admin-disabled');
+  });
+
+  it.each([[undefined], ['Basic abc'], ['Bearer'], [adminToken]])(
+    'answers 401 with a challenge for Authorization %s',
+    async (authorization) => {
+      const { app } = await buildApp();
+      const headers = authorization === undefined ? {} : { authorization };
+      const response = await app.inject({ url: '/admin/api/instances', headers });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer realm="page-admin"');
+      expect(response.json().error.code).toBe('admin-unauthorized');
+    },
+  );
+
+  it('answers 403 admin-forbidden for a wrong token', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: '/admin/api/instances', headers: { authorization: 'Bearer wrong-token' } });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.code).toBe('admin-forbidden');
+  });
+
+  it('guards every admin API route', async () => {
+    const { app } = await buildApp();
+    const urls = [
+      ['GET', '/admin/api/instances/site'],
+      ['PUT', '/admin/api/instances/site'],
+      ['PATCH', '/admin/api/instances/site'],
+      ['POST', '/admin/api/instances/site/policy-version'],
+      ['GET', '/admin/api/instances/site/users?userId=u'],
+      ['DELETE', '/admin/api/instances/site/users?userId=u'],
+      ['GET', '/admin/api/instances/site/export'],
+      ['GET', '/admin/api/instances/site/stats'],
+      ['GET', '/admin/api/ads-config/demo'],
+      ['PUT', '/admin/api/ads-config/demo'],
+    ] as const;
+    for (const [method, url] of urls) {
+      const body = method === 'GET' || method === 'DELETE' ? {} : { payload: '{}' };
+      const response = await app.inject({ method, url, headers: json, ...body });
+      expect(response.statusCode, `${method} ${url}`).toBe(401);
+    }
+  });
+});
+
+describe('admin routes', () => {
+  it('creates, reads, patches and lists instances with counts', async () => {
+    const { app } = await buildApp();
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/instances/site',
+      headers: { ...bearer, ...json },
+      payload: { consentRequired: { eea: true, default: false }, geoGroups: { eea: ['preset-eea', 'CH'] }, sharedData: { tier: 'gold' } },
+    });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toMatchObject({
+      id: 'site',
+      policyVersion: 1,
+      config: { consentRequired: { default: false, eea: true }, geoGroups: { eea: ['preset-eea', 'ch'] }, sharedData: { tier: 'gold' } },
+    });
+    const patched = await app.inject({
+      method: 'PATCH',
+      url: '/admin/api/instances/site',
+      headers: { ...bearer, ...json },
+      payload: { xssiPrefix: ")]}'" },
+    });
+    expect(patched.json().config).toMatchObject({ xssiPrefix: ")]}'", sharedData: { tier: 'gold' } });
+    const one = await app.inject({ url: '/admin/api/instances/site', headers: bearer });
+    expect(one.json().counts).toEqual({ users: 0, auditEntries: 0, decisions: { accepted: 0, rejected: 0, unknown: 0 } });
+    const list = await app.inject({ url: '/admin/api/instances', headers: bearer });
+    expect(list.json().instances.map((i: { id: string }) => i.id)).toEqual(['site']);
+  });
+
+  it('answers 404 instance-not-found for unknown instances', async () => {
+    const { app } = await buildApp();
+    for (const [method, url] of [
+      ['GET', '/admin/api/instances/ghost'],
+      ['PATCH', '/admin/api/instances/ghost'],
+      ['POST', '/admin/api/instances/ghost/policy-version'],
+    ] as const) {
+      const body = method === 'GET' ? {} : { payload: '{}' };
+      const response = await app.inject({ method, url, headers: { ...bearer, ...json }, ...body });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json().error.code).toBe('instance-not-found');
+    }
+  });
+
+  it.each([
+    [{ consentRequired: { eea: 'yes' } }, 'consentRequired.eea: expected true or false'],
+    [{ geoGroups: { eea: ['europe'] } }, 'geoGroups.eea[0]: expected an ISO country code or a preset'],
+    [{ sharedData: { nested: { a: 1 } } }, 'sharedData.nested: expected a string, number or boolean'],
+    [{ prompt: { title: 'T' } }, 'prompt.message: expected a string'],
+    [{ prompt: { title: 'T', message: 'M', vendors: [{ name: 'V', url: 'javascript:alert(1)' }] } }, 'prompt.vendors[0].url: expected an http(s) URL'],
+  ])('refuses an invalid config %j with 400 naming the field', async (payload, message) => {
+    const { app, store } = await buildApp();
+    const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toContain(message);
+    expect(await store.getInstance('site')).toBeNull();
+  });
+
+  it('bumps the policy version so older decisions get expireCache', async () => {
+    const { app, store } = await buildApp();
+    await store.ensureInstance('site', defaultInstanceConfig, 1);
+    await store.recordDecision(entry({ userId: 'abcdefghijklmnopqrstuv' }));
+    const bumped = await app.inject({ method: 'POST', url: '/admin/api/instances/site/policy-version', headers: bearer });
+    expect(bumped.json().policyVersion).toBe(2);
+    const check = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: { ...json, cookie: 'page_uid=abcdefghijklmnopqrstuv' },
+      payload: { consentInstanceId: 'site', consentStateValue: 'accepted', matchedGeoGroup: null },
+    });
+    expect(check.json().expireCache).toBe(true);
+  });
+
+  it('looks up a user by userId or pageUserId with decision and history', async () => {
+    const { app, store } = await buildApp();
+    await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1', state: 'rejected' }));
+    await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1', state: 'accepted' }));
+    const byUser = await app.inject({ url: '/admin/api/instances/site/users?userId=u1', headers: bearer });
+    expect(byUser.json().users).toHaveLength(1);
+    expect(byUser.json().users[0].decision.state).toBe('accepted');
+    expect(byUser.json().users[0].history.map((h: { state: string }) => h.state)).toEqual(['rejected', 'accepted']);
+    const byPage = await app.inject({ url: '/admin/api/instances/site/users?pageUserId=p1', headers: bearer });
+    expect(byPage.json().users[0].userId).toBe('u1');
+  });
+
+  it('answers 404 user-not-found and 400 without a user parameter', async () => {
+    const { app } = await buildApp();
+    const missing = await app.inject({ url: '/admin/api/instances/site/users?userId=nobody', headers: bearer });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error.code).toBe('user-not-found');
+    const noParameter = await app.inject({ url: '/admin/api/instances/site/users', headers: bearer });
+    expect(noParameter.statusCode).toBe(400);
+    expect(noParameter.json().error.message).toMatch(/^userId: expected a userId or pageUserId/);
+  });
+
+  it('erases a user by pageUserId', async () => {
+    const { app, store } = await buildApp();
+    await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1' }));
+    await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1' }));
+    await store.recordDecision(entry({ userId: 'u2', pageUserId: 'p2' }));
+    const response = await app.inject({ method: 'DELETE', url: '/admin/api/instances/site/users?pageUserId=p1', headers: bearer });
+    expect(response.json()).toEqual({ erased: { decisions: 1, auditEntries: 2 } });
+    expect(await store.getHistory('site', 'u1')).toEqual([]);
+    expect(await store.getHistory('site', 'u2')).toHaveLength(1);
+  });
+
+  it('exports NDJSON by default, one record per line', async () => {
+    const { app, store } = await buildApp();
+    for (let i = 0; i < 3; i++) await store.recordDecision(entry({ userId: `u${i}`, purposeConsents: { ads: i > 0 } }));
+    const response = await app.inject({ url: '/admin/api/instances/site/export', headers: bearer });
+    expect(response.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="site-records.ndjson"');
+    const lines = response.body.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((l) => l.userId)).toEqual(['u0', 'u1', 'u2']);
+    expect(lines[0]).toMatchObject({ time: '2025-01-01T10:00:00.000Z', purposeConsents: { ads: false }, ipHash: 'ab12' });
+  });
+
+  it('streams an export larger than one page', async () => {
+    const { app, store } = await buildApp();
+    for (let i = 0; i < 1203; i++) await store.recordDecision(entry({ userId: `u${i}` }));
+    const response = await app.inject({ url: '/admin/api/instances/site/export?format=ndjson', headers: bearer });
+    const ids = response.body.trim().split('\n').map((line) => JSON.parse(line).id);
+    expect(ids).toHaveLength(1203);
+    expect(new Set(ids).size).toBe(1203);
+  });
+
+  it('exports CSV with a header, quoting and formula neutralising', async () => {
+    const { app, store } = await buildApp();
+    await store.recordDecision(entry({ userAgent: '=HYPERLINK("x")', consentString: 'a,b', purposeConsents: { ads: true } }));
+    const response = await app.inject({ url: '/admin/api/instances/site/export?format=csv', headers: bearer });
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const [header, row] = response.body.split('\r\n');
+    expect(header).toBe('id,time,instanceId,userId,pageUserId,state,consentString,purposeConsents,consentMetadata,tcfPolicyVersion,policyVersion,origin,userAgent,ipHash');
+    expect(row).toBe('1,2025-01-01T10:00:00.000Z,site,user-a,page-a,accepted,"a,b","{""ads"":true}",,,1,https://news.example,"\'=HYPERLINK(""x"")",ab12');
+  });
+
+  it('exports one user only when asked', async () => {
+    const { app, store } = await buildApp();
+    await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1' }));
+    await store.recordDecision(entry({ userId: 'u2', pageUserId: 'p2' }));
+    const response = await app.inject({ url: '/admin/api/instances/site/export?pageUserId=p2', headers: bearer });
+    expect(response.body.trim().split('\n').map((l) => JSON.parse(l).userId)).toEqual(['u2']);
+  });
+
+  it('refuses an unknown export format', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: '/admin/api/instances/site/export?format=xml', headers: bearer });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toBe('format: expected one of csv, ndjson, got "xml"');
+  });
+
+  it('answers statistics for the requested days', async () => {
+    const { app, store, now } = await buildApp();
+    now.value = Date.UTC(2025, 0, 2, 12);
+    await store.recordDecision(entry({ userId: 'a', time: Date.UTC(2024, 11, 1), state: 'rejected' }));
+    await store.recordDecision(entry({ userId: 'a', time: Date.UTC(2025, 0, 1, 9), purposeConsents: { ads: true } }));
+    await store.recordPromptOutcome('site', '2025-01-02', 'dismiss');
+    const response = await app.inject({ url: '/admin/api/instances/site/stats?days=7', headers: bearer });
+    expect(response.json()).toEqual({
+      instanceId: 'site',
+      days: 7,
+      counts: { users: 1, auditEntries: 2, decisions: { accepted: 1, rejected: 0, unknown: 0 } },
+      decisionsPerDay: [{ day: '2025-01-01', accepted: 1, rejected: 0, unknown: 0 }],
+      promptOutcomesPerDay: [{ day: '2025-01-02', accept: 0, reject: 0, dismiss: 1 }],
+      purposes: [{ purpose: 'ads', accepted: 1, rejected: 0 }],
+    });
+  });
+
+  it('refuses days outside 1-366', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: '/admin/api/instances/site/stats?days=0', headers: bearer });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toMatch(/^days: expected an integer from 1 to 366/);
+  });
+
+  it('stores ads configs for clients without a file, and refuses to shadow a file', async () => {
+    const { app } = await buildApp();
+    const document = { placements: [{ anchor: { selector: '.post p' }, pos: 4, type: 1 }] };
+    const put = await app.inject({ method: 'PUT', url: '/admin/api/ads-config/shop', headers: { ...bearer, ...json }, payload: document });
+    expect(put.statusCode).toBe(200);
+    const served = await app.inject({ url: '/ads/config?client=shop' });
+    expect(served.json()).toEqual(document);
+    const read = await app.inject({ url: '/admin/api/ads-config/shop', headers: bearer });
+    expect(read.json()).toMatchObject({ client: 'shop', source: 'store' });
+    const shadow = await app.inject({ method: 'PUT', url: '/admin/api/ads-config/demo', headers: { ...bearer, ...json }, payload: document });
+    expect(shadow.statusCode).toBe(409);
+    expect(shadow.json().error.code).toBe('ads-config-from-file');
+    const invalid = await app.inject({ method: 'PUT', url: '/admin/api/ads-config/shop', headers: { ...bearer, ...json }, payload: { placements: [{}] } });
+    expect(invalid.statusCode).toBe(400);
+    const missing = await app.inject({ url: '/admin/api/ads-config/nobody', headers: bearer });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('accepts admin bodies larger than the consent limit', async () => {
+    const { app } = await buildApp();
+    const vendors = Array.from({ length: 400 }, (_, i) => ({ name: `Vendor number ${i} with a long name`, url: `https://vendor${i}.example/privacy` }));
+    const payload = { prompt: { title: 'T', message: 'M', vendors } };
+    expect(JSON.stringify(payload).length).toBeGreaterThan(16 * 1024);
+    const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('serves the dashboard page without a token, with a nonce CSP and no framing', async () => {
+    const { app } = await buildApp({ adminToken: null });
+    const redirect = await app.inject({ url: '/admin' });
+    expect(redirect.statusCode).toBe(301);
+    expect(redirect.headers.location).toBe('/admin/');
+    const page = await app.inject({ url: '/admin/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    const nonce = /'nonce-([^']+)'/.exec(String(page.headers['content-security-policy']))![1]!;
+    expect(page.body).toContain(`<script nonce="${nonce}">`);
+    expect(page.body).toContain('<input id="token" type="password"');
+  });
+});

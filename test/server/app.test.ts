@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { toHttpError } from '../../server/app.ts';
+import { createMemoryStore } from '../../server/store/memory-store.ts';
+import { buildApp } from './app-harness.ts';
+
+describe('app', () => {
+  it('answers /healthz with the store kind', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', store: 'memory' });
+  });
+
+  it('answers /healthz with 503 store-unavailable when the store fails', async () => {
+    const store = { ...createMemoryStore(), ping: async () => Promise.reject(new Error('down')) };
+    const { app } = await buildApp({ store });
+    const response = await app.inject({ url: '/healthz' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error.code).toBe('store-unavailable');
+  });
+
+  it('answers unknown routes with 404 not-found in the JSON envelope', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: '/nowhere?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: { code: 'not-found', message: 'no route GET /nowhere' } });
+  });
+
+  it('answers a store failure with 500 internal-error naming the request id, without details', async () => {
+    const store = { ...createMemoryStore(), ensureInstance: async () => Promise.reject(new Error('disk on fire')) };
+    const { app } = await buildApp({ store });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req-42' },
+      payload: { consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: null },
+    });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ error: { code: 'internal-error', message: 'internal error (request req-42)' } });
+    expect(response.headers['x-request-id']).toBe('req-42');
+  });
+
+  it('gives every response a request id and nosniff', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: '/healthz' });
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('maps only Fastify parse errors onto codes and leaves the rest unknown', () => {
+    expect(toHttpError({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'x' })?.status).toBe(415);
+    expect(toHttpError({ code: 'FST_ERR_CTP_BODY_TOO_LARGE', message: 'x' })?.status).toBe(413);
+    expect(toHttpError({ statusCode: 400, message: 'Unexpected token' })?.code).toBe('invalid-json');
+    expect(toHttpError(new Error('boom'))).toBeNull();
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { parseServerConfig } from '../../server/config.ts';
+
+describe('config', () => {
+  it('has localhost-friendly defaults', () => {
+    expect(parseServerConfig({})).toEqual({
+      port: 8080,
+      host: 'localhost',
+      databaseUrl: undefined,
+      allowedOrigins: ['http://localhost:8080', 'http://127.0.0.1:8080'],
+      adminToken: null,
+      trustedCountryHeader: null,
+      adsConfigDir: './ads-config',
+      cdnRoot: './dist/cdn',
+      examplesRoot: './examples',
+      trustProxy: false,
+      logLevel: 'info',
+    });
+  });
+
+  it('derives the default allowed origins from PORT', () => {
+    expect(parseServerConfig({ PORT: '3000' }).allowedOrigins).toEqual(['http://localhost:3000', 'http://127.0.0.1:3000']);
+  });
+
+  it('reads every variable', () => {
+    const config = parseServerConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://db/page',
+      ALLOWED_ORIGINS: 'https://a.example,https://b.example',
+      ADMIN_TOKEN: 'a-long-enough-token',
+      TRUSTED_COUNTRY_HEADER: 'CF-IPCountry',
+      ADS_CONFIG_DIR: '/etc/ads',
+      TRUST_PROXY: '10.0.0.0/8',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://db/page',
+      allowedOrigins: ['https://a.example', 'https://b.example'],
+      adminToken: 'a-long-enough-token',
+      trustedCountryHeader: 'cf-ipcountry',
+      adsConfigDir: '/etc/ads',
+      trustProxy: '10.0.0.0/8',
+      logLevel: 'warn',
+    });
+    expect(parseServerConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'port-invalid: PORT: expected an integer from 0 to 65535, got "eighty"'],
+    [{ PORT: '70000' }, 'port-invalid'],
+    [{ LOG_LEVEL: 'loud' }, 'log-level-invalid'],
+    [{ ADMIN_TOKEN: 'short' }, 'admin-token-weak: ADMIN_TOKEN: expected at least 16 characters'],
+    [{ ALLOWED_ORIGINS: '*' }, 'allowed-origin-invalid'],
+  ])('refuses %j', (env, message) => {
+    expect(() => parseServerConfig(env)).toThrow(message);
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { buildCheckAnswer, isConsentRequired, resolveGeoGroup } from '../../server/consent-policy.ts';
+import { groupForCountry } from '../../server/geo-groups.ts';
+import type { DecisionRecord, InstanceRecord } from '../../server/store/store.ts';
+import { defaultInstanceConfig } from '../../server/store/store.ts';
+
+const instance: InstanceRecord = {
+  id: 'site',
+  config: { ...defaultInstanceConfig, consentRequired: { default: false, eea: true }, geoGroups: { eea: ['preset-eea'], us: ['us'] } },
+  policyVersion: 2,
+  createdAt: 0,
+  updatedAt: 0,
+};
+const decision: DecisionRecord = {
+  instanceId: 'site',
+  userId: 'u',
+  pageUserId: 'p',
+  state: 'rejected',
+  consentString: 'cs',
+  purposeConsents: null,
+  consentMetadata: null,
+  tcfPolicyVersion: null,
+  policyVersion: 2,
+  time: 0,
+};
+
+describe('consent-policy', () => {
+  it.each([
+    ['eea', 'us', 'eea'],
+    ['custom', 'de', 'custom'],
+    [null, 'de', 'eea'],
+    [null, 'us', 'us'],
+    [null, 'jp', 'default'],
+    [null, 'unknown', 'default'],
+  ])('resolves matchedGeoGroup %s with country %s to %s', (matched, country, group) => {
+    expect(resolveGeoGroup(instance.config, matched, country)).toBe(group);
+  });
+
+  it('requires consent per group, then default, then true', () => {
+    expect(isConsentRequired(instance.config, 'eea')).toBe(true);
+    expect(isConsentRequired(instance.config, 'us')).toBe(false);
+    expect(isConsentRequired({ ...instance.config, consentRequired: {} }, 'us')).toBe(true);
+  });
+
+  it('answers a current decision without expireCache and omits empty fields', () => {
+    expect(buildCheckAnswer(instance, 'eea', decision)).toEqual({
+      consentRequired: true,
+      consentStateValue: 'rejected',
+      consentString: 'cs',
+      expireCache: false,
+    });
+  });
+
+  it('expires a decision from an older policy version', () => {
+    expect(buildCheckAnswer(instance, 'eea', { ...decision, policyVersion: 1 })).toMatchObject({
+      consentStateValue: 'unknown',
+      consentString: null,
+      expireCache: true,
+    });
+  });
+
+  it('groups countries by direct code or preset, first group first', () => {
+    expect(groupForCountry('ch', { a: ['preset-eea'], b: ['ch'] })).toBe('a');
+    expect(groupForCountry('ch', { b: ['ch'], a: ['preset-eea'] })).toBe('b');
+    expect(groupForCountry('us', { ca: ['preset-us-ca'] })).toBeNull();
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * The real server process: an acknowledged update survives SIGKILL, SIGTERM finishes the
+ * request in flight, and start-up problems are reported clearly.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ServerProcess, runServer, startServer } from './server-process.ts';
+
+const adminToken = 'durability-admin-token';
+const cookie = 'page_uid=abcdefghijklmnopqrstuv';
+let dir = '';
+const running: ServerProcess[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'page-durability-'));
+});
+afterEach(() => {
+  for (const server of running.splice(0)) server.child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(extra: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: adminToken, ...extra });
+  running.push(server);
+  return server;
+}
+
+const update = (index: number) => ({
+  consentInstanceId: 'durable',
+  pageUserId: `page-${index}`,
+  consentStateValue: 'accepted',
+  purposeConsents: { ads: index % 2 === 0 },
+});
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+
+describe('server process', () => {
+  it('keeps acknowledged updates after SIGKILL and a restart', async () => {
+    const first = await start();
+    const acknowledged = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(`${first.url}/consent/update`, update(i), i === 0 ? { cookie } : {})),
+    );
+    expect(acknowledged.map((r) => r.status)).toEqual(Array(20).fill(200));
+    first.child.kill('SIGKILL');
+    expect((await first.exited()).signal).toBe('SIGKILL');
+
+    const second = await start();
+    const exported = await fetch(`${second.url}/admin/api/instances/durable/export`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const pageUserIds = (await exported.text()).trim().split('\n').map((line) => JSON.parse(line).pageUserId);
+    expect(pageUserIds.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `page-${i}`).sort());
+    const check = await post(
+      `${second.url}/consent/check`,
+      { consentInstanceId: 'durable', consentStateValue: 'unknown', matchedGeoGroup: null },
+      { cookie },
+    );
+    expect(await check.json()).toMatchObject({ consentStateValue: 'accepted', purposeConsents: { ads: true } });
+  });
+
+  it('finishes the request in flight on SIGTERM, then exits 0', async () => {
+    const server = await start();
+    const body = JSON.stringify(update(1));
+    const { port } = new URL(server.url);
+    const response = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port, method: 'POST', path: '/consent/update', headers: { 'content-type': 'application/json', 'content-length': body.length } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => {
+            text += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text, connection: res.headers.connection }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        server.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 300);
+    });
+    const { status, text, connection } = await response;
+    expect(status).toBe(200);
+    expect(connection).toBe('close');
+    expect(JSON.parse(text)).toEqual({ recorded: true, policyVersion: 1 });
+    expect(await server.exited()).toEqual({ code: 0, signal: null });
+    expect(server.lines.some((line) => line.includes('shutting down'))).toBe(true);
+  });
+
+  it('starts without ADMIN_TOKEN or a CDN build and says so', async () => {
+    const server = await startServer({ DATABASE_URL: 'memory:', CDN_ROOT: join(dir, 'no-cdn') });
+    running.push(server);
+    const log = server.lines.join('\n');
+    expect(log).toContain('admin API disabled');
+    expect(log).toContain('v0.js is missing');
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const cdn = await fetch(`${server.url}/v0.js`);
+    expect(cdn.status).toBe(404);
+    expect((await cdn.json()).error.code).toBe('cdn-not-built');
+    const admin = await fetch(`${server.url}/admin/api/instances`, { headers: { authorization: 'Bearer x' } });
+    expect((await admin.json()).error.code).toBe('admin-disabled');
+  });
+
+  it('refuses to start with an invalid ads config file, naming it', async () => {
+    writeFileSync(join(dir, 'broken.json'), JSON.stringify({ placements: [{ anchor: { selector: 'p' }, pos: 7, type: 1 }] }));
+    const server = runServer({ DATABASE_URL: 'memory:', ADS_CONFIG_DIR: dir });
+    const { code } = await server.exited();
+    expect(code).toBe(1);
+    expect(server.stderr.join('\n')).toContain(`page server did not start: ads-config-invalid: ${join(dir, 'broken.json')}: config.placements[0].pos`);
+  });
+
+  it('refuses to start with an invalid DATABASE_URL', async () => {
+    const server = runServer({ DATABASE_URL: 'mysql://user:secret@db/x' });
+    expect((await server.exited()).code).toBe(1);
+    const stderr = server.stderr.join('\n');
+    expect(stderr).toContain('database-url-invalid');
+    expect(stderr).not.toContain('secret');
+  });
+});

@@ -1,0 +1,43 @@
+/** Starts the real server (`node --import tsx server/main.ts`) as one process, for e2e tests. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export type ServerProcess = {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Every stdout line so far (JSON log lines). */
+  readonly lines: string[];
+  readonly stderr: string[];
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+};
+
+export function runServer(env: Record<string, string>): { child: ChildProcess; lines: string[]; stderr: string[]; exited: ServerProcess['exited'] } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const stderr: string[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
+  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, lines, stderr, exited: () => exit };
+}
+
+/** Resolves once the server logs its listening URL. */
+export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
+  const server = runServer(env);
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const line of server.lines) {
+      const url = line.startsWith('{') ? (JSON.parse(line) as { url?: string }).url : undefined;
+      if (url) return { ...server, url };
+    }
+    if (server.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  server.child.kill('SIGKILL');
+  throw new Error(`server did not start:\n${server.stderr.join('\n')}\n${server.lines.join('\n')}`);
+}
