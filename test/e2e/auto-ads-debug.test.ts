@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
 import { articlePage, CONFIG, IMAGE_ROUTES, PLACEMENTS, waitForPlacement } from './fixtures/auto-ads/pages.ts';
 
-export const SCREENSHOT = 'test-results/auto-ads-debug-overlay.png';
+const SCREENSHOT = 'test-results/auto-ads-debug-overlay.png';
 
 let browser: Browser;
 let server: TestServer;
