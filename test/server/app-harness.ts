@@ -16,7 +16,13 @@ export const runtimeSource = `/* runtime */ ${'console.log("page runtime");'.rep
 /** Countries by IP for the fake lookup. */
 export const countries: Record<string, string> = { '203.0.113.7': 'DE', '198.51.100.9': 'US' };
 
-export type Harness = { app: FastifyInstance; store: ConsentStore; dir: string; now: { value: number } };
+export type Harness = {
+  app: FastifyInstance;
+  store: ConsentStore;
+  dir: string;
+  now: { value: number };
+  close(): Promise<void>;
+};
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -30,7 +36,8 @@ export function writeFiles(root: string, files: Record<string, string>): void {
   }
 }
 
-export async function buildApp(overrides: Partial<AppDeps> = {}): Promise<Harness> {
+/** Closed after each test unless `keepOpen` (then the caller calls close()). */
+export async function buildApp(overrides: Partial<AppDeps> = {}, keepOpen = false): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'page-app-'));
   writeFiles(dir, {
     'cdn/v0.js': runtimeSource,
@@ -58,11 +65,12 @@ export async function buildApp(overrides: Partial<AppDeps> = {}): Promise<Harnes
     ...overrides,
   });
   await app.ready();
-  cleanups.push(async () => {
+  const close = async () => {
     await app.close();
     rmSync(dir, { recursive: true, force: true });
-  });
-  return { app, store, dir, now };
+  };
+  if (!keepOpen) cleanups.push(close);
+  return { app, store, dir, now, close };
 }
 
 export const json = { 'content-type': 'application/json' };

@@ -1,0 +1,83 @@
+/** The admin dashboard in real Chromium: token entry, counts, SVG charts, user lookup, axe. */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultInstanceConfig } from '../../server/store/store.ts';
+import { adminToken, buildApp, type Harness } from './app-harness.ts';
+import { entry } from './store-contract.ts';
+
+const chromiumPath = '/usr/bin/chromium';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const day = (d: number) => Date.UTC(2025, 5, d, 9);
+
+let browser: Browser;
+let harness: Harness;
+let origin: string;
+
+beforeAll(async () => {
+  if (!existsSync(chromiumPath)) return;
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-background-networking'] });
+  harness = await buildApp({}, true);
+  const { store } = harness;
+  await store.ensureInstance('site', defaultInstanceConfig, day(1));
+  await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1', time: day(13), purposeConsents: { ads: true, analytics: true } }));
+  await store.recordDecision(entry({ userId: 'u2', time: day(14), state: 'rejected', purposeConsents: { ads: false } }));
+  await store.recordDecision(entry({ userId: 'u3', time: day(14), state: 'accepted' }));
+  await store.recordPromptOutcome('site', '2025-06-14', 'dismiss');
+  await store.recordPromptOutcome('site', '2025-06-14', 'accept');
+  origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+});
+
+async function connect(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1024, height: 900 } });
+  await page.goto(`${origin}/admin/`);
+  await page.getByLabel('Admin token').fill(adminToken);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await page.locator('#decisions-chart svg').waitFor();
+  return page;
+}
+
+describe.skipIf(!existsSync(chromiumPath))('admin dashboard in Chromium', () => {
+  it('draws counts, per-day rates and purpose acceptance', async () => {
+    const page = await connect();
+    expect(await page.locator('#counts dd').allTextContents()).toEqual(['1', '3', '3', '2', '1', '0']);
+    expect(await page.locator('#decisions-chart svg rect').count()).toBe(2 * 3);
+    expect(await page.locator('#outcomes-chart svg rect').count()).toBe(1 * 3);
+    expect(await page.locator('#decisions-chart title').first().textContent()).toBe('2025-06-13 accepted: 1 (100%)');
+    expect(await page.locator('#purposes-chart svg text').allTextContents()).toEqual(['ads', '50%', 'analytics', '100%']);
+    await page.close();
+  });
+
+  it('shows an error for a wrong token', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${origin}/admin/`);
+    await page.getByLabel('Admin token').fill('wrong-token');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toContain('not ADMIN_TOKEN');
+    await page.close();
+  });
+
+  it('looks a user up by pageUserId', async () => {
+    const page = await connect();
+    await page.getByLabel('User id', { exact: true }).fill('p1');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect.poll(() => page.locator('#user-result').textContent()).toContain('"userId": "u1"');
+    await page.close();
+  });
+
+  it('has no axe violations once connected', async () => {
+    const page = await connect();
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(async () => {
+      const result = await (window as unknown as { axe: { run: (c: Document) => Promise<{ violations: { id: string }[] }> } }).axe.run(document);
+      return result.violations.map((v) => v.id);
+    });
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+});

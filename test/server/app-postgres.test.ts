@@ -1,0 +1,53 @@
+/** The consent flow end to end through app.inject() on a real PostgreSQL database. */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openPostgresStore } from '../../server/store/postgres-store.ts';
+import type { ConsentStore } from '../../server/store/store.ts';
+import { bearer, buildApp, cookieOf, json } from './app-harness.ts';
+
+const adminUrl = inject('postgresUrl');
+const database = `page_app_${randomBytes(6).toString('hex')}`;
+let store: ConsentStore;
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl! });
+  await client.connect();
+  await client.query(sql).finally(() => client.end());
+}
+
+beforeAll(async () => {
+  if (!adminUrl) return;
+  await admin(`CREATE DATABASE ${database}`);
+  store = await openPostgresStore(adminUrl.replace(/\/[^/]*$/, `/${database}`));
+});
+afterAll(async () => {
+  if (!adminUrl) return;
+  await store.close();
+  await admin(`DROP DATABASE IF EXISTS ${database}`);
+});
+
+describe.skipIf(!adminUrl)(`app on postgres (${inject('postgresSkipReason') ?? 'available'})`, () => {
+  it('records an update, answers it on check, and exports it', async () => {
+    const { app } = await buildApp({ store });
+    const updated = await app.inject({
+      method: 'POST',
+      url: '/consent/update',
+      headers: json,
+      payload: { consentInstanceId: 'pg-site', pageUserId: 'page-9', consentStateValue: 'accepted', purposeConsents: { ads: true } },
+    });
+    expect(updated.json()).toEqual({ recorded: true, policyVersion: 1 });
+    const cookie = cookieOf(updated.headers['set-cookie']);
+    const checked = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: { ...json, cookie },
+      payload: { consentInstanceId: 'pg-site', consentStateValue: 'unknown', matchedGeoGroup: null },
+    });
+    expect(checked.json()).toMatchObject({ consentStateValue: 'accepted', purposeConsents: { ads: true } });
+    const exported = await app.inject({ url: '/admin/api/instances/pg-site/export?format=csv', headers: bearer });
+    expect(exported.body.split('\r\n')[1]).toContain(',page-9,accepted,,"{""ads"":true}"');
+    const stats = await app.inject({ url: '/admin/api/instances/pg-site/stats', headers: bearer });
+    expect(stats.json().purposes).toEqual([{ purpose: 'ads', accepted: 1, rejected: 0 }]);
+  });
+});
