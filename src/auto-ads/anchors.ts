@@ -5,22 +5,15 @@
  */
 import type { AnchorSpec, Position } from './config.ts';
 
-/** Prefixes every top-level part of a selector list with `:scope`, so matches lie inside the root. */
+/**
+ * Prefixes every part of a selector list with `:scope`, so that matches lie inside the root.
+ * Commas inside one level of parentheses or brackets do not split.
+ */
 export function scopeSelector(selector: string): string {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < selector.length; i++) {
-    const char = selector[i];
-    if (char === '(' || char === '[') depth++;
-    else if (char === ')' || char === ']') depth--;
-    else if (char === ',' && depth === 0) {
-      parts.push(selector.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(selector.slice(start));
-  return parts.map((part) => ':scope ' + part.trim()).join(',');
+  return selector
+    .split(/,(?![^(]*\))(?![^[]*\])/)
+    .map((part) => ':scope ' + part.trim())
+    .join(',');
 }
 
 /** The first selector in the anchor chain that does not parse (sub levels scoped), else undefined. */

@@ -3,7 +3,7 @@
  * document is first visible, then hands the parsed config to the placement strategy and the
  * anchor ad. Thin: the logic lives in the pure modules next to it.
  */
-import type { Diagnostic, DiagnosticLevel } from '../runtime/diagnostics.ts';
+import type { PageElement } from '../runtime/element.ts';
 import type { PageElementConstructor, PageRuntime } from '../runtime/types.ts';
 import { insertAnchorAd } from './anchor-ad.ts';
 import { findInvalidSelector } from './anchors.ts';
@@ -30,25 +30,25 @@ const whenVisible = () =>
   });
 
 export function createAutoAdsElement(page: PageRuntime): PageElementConstructor {
-  return class PageAutoAdsElement extends page.PageElement {
-    #report = (d: Diagnostic, level?: DiagnosticLevel) => page.report(this.element, d, level);
-
+  // The base class of the runtime (PRODUCT 2), with its `report` and `dispatch` helpers.
+  const Base = page.PageElement as unknown as typeof PageElement;
+  return class PageAutoAdsElement extends Base {
     override buildCallback() {
       const { element } = this;
       const type = element.getAttribute('type');
       const network = type && getNetwork(type);
       if (!network) {
         const code = type ? 'auto-ads-type-unknown' : 'auto-ads-type-missing';
-        return this.#report(diagnostic(code, `type ${Object.keys(NETWORKS).join('|')}`, type ?? undefined));
+        return this.report(diagnostic(code, `type ${Object.keys(NETWORKS).join('|')}`, type ?? undefined));
       }
       const missing = network.required.find((name) => !element.getAttribute(name));
-      if (missing) return this.#report(diagnostic('auto-ads-attribute-missing', `a ${missing} attribute for type ${type}`, undefined));
+      if (missing) return this.report(diagnostic('auto-ads-attribute-missing', `a ${missing} attribute for type ${type}`, undefined));
       if (document.body.firstElementChild !== element) {
-        this.#report(diagnostic('auto-ads-not-first-child', 'the first child of <body>', element.parentElement?.firstElementChild?.tagName.toLowerCase()), 'warn');
+        this.report(diagnostic('auto-ads-not-first-child', 'the first child of <body>', element.parentElement?.firstElementChild?.tagName.toLowerCase()), 'warn');
       }
       const canonical = document.querySelector<HTMLLinkElement>('link[rel=canonical]')?.href || location.href;
       const url = network.getConfigUrl({ data: { ...element.dataset }, canonicalUrl: canonical, pageUrl: location.href });
-      for (const d of url.diagnostics) this.#report(d);
+      for (const d of url.diagnostics) this.report(d);
       if (url.value) this.#start(network, url.value);
     }
 
@@ -57,7 +57,7 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
       const wire = await this.#fetchConfig(url);
       if (wire === undefined) return;
       const parsed = parseAutoAdsConfig(wire, network.defaultConstraints);
-      for (const d of parsed.diagnostics) this.#report(d, parsed.value ? 'warn' : 'error');
+      for (const d of parsed.diagnostics) this.report(d, parsed.value ? 'warn' : 'error');
       if (parsed.value) this.#place(network, parsed.value);
     }
 
@@ -68,12 +68,12 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
         if (!response.ok) throw `HTTP ${response.status}`;
         text = await response.text();
       } catch (error) {
-        return this.#report(diagnostic('auto-ads-config-fetch-failed', `a 2xx answer from ${url}`, String(error)));
+        return this.report(diagnostic('auto-ads-config-fetch-failed', `a 2xx answer from ${url}`, String(error)));
       }
       try {
         return JSON.parse(text);
       } catch {
-        this.#report(diagnostic('auto-ads-config-invalid', 'a JSON object', text));
+        this.report(diagnostic('auto-ads-config-invalid', 'a JSON object', text));
       }
     }
 
@@ -81,11 +81,11 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
       const { element } = this;
       const shared = mergeAttributes(network.getAttributes({ ...element.dataset }), config.attributes);
       if (config.isAnchorAdEnabled && !insertAnchorAd(element, mergeAttributes(shared, config.stickyAttributes))) {
-        this.#report(diagnostic('auto-ads-sticky-ad-exists', 'no other sticky ad for the anchor ad', 'one'), 'warn');
+        this.report(diagnostic('auto-ads-sticky-ad-exists', 'no other sticky ad for the anchor ad', 'one'), 'warn');
       }
       const placements = config.placements.filter((placement) => {
         const invalid = findInvalidSelector(placement.anchor, document.createDocumentFragment());
-        if (invalid) this.#report(diagnostic('auto-ads-selector-invalid', 'a valid CSS selector', invalid), 'warn');
+        if (invalid) this.report(diagnostic('auto-ads-selector-invalid', 'a valid CSS selector', invalid), 'warn');
         return !invalid;
       });
       const { width, height = 250 } = network.sizing;
@@ -97,10 +97,7 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
         height,
         width,
         onRun: (result) => {
-          const detail = { adsPlaced: result.adsPlaced, totalAdsOnPage: result.totalAdsOnPage };
-          const event = new CustomEvent('ads-placed', { bubbles: true, detail });
-          element.dispatchEvent(event);
-          page.triggerAction(element, 'ads-placed', event);
+          this.dispatch('ads-placed', { adsPlaced: result.adsPlaced, totalAdsOnPage: result.totalAdsOnPage });
           if (isDebugRequested(location)) drawDebugOverlay(page, result, describeRun(result, config.constraints, placements), placements);
         },
       });

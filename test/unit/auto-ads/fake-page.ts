@@ -4,6 +4,7 @@
  * the test, and a change-size arbiter whose verdict the test chooses.
  */
 import { vi } from 'vitest';
+import type { Diagnostic, DiagnosticLevel } from '../../../src/runtime/diagnostics.ts';
 import type { Margins, PageBox, PageRuntime } from '../../../src/runtime/types.ts';
 
 const px = (value: string) => Number.parseFloat(value) || 0;
@@ -145,5 +146,13 @@ export class FakePageElement {
   }
   isBlockable(): boolean {
     return true;
+  }
+  report(d: Diagnostic, level?: DiagnosticLevel): void {
+    this.runtime.report(this.element, d, level);
+  }
+  dispatch(name: string, detail?: unknown): void {
+    const event = new CustomEvent(name, { bubbles: true, detail });
+    this.element.dispatchEvent(event);
+    this.runtime.triggerAction(this.element, name, event);
   }
 }
