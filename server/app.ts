@@ -63,13 +63,16 @@ function createContext(deps: AppDeps): AppContext {
 }
 
 /** Maps Fastify's own errors (content type, body size, JSON syntax) onto our codes. */
-export function toHttpError(error: { code?: string; statusCode?: number; message: string }): HttpError | null {
+export function toHttpError(
+  error: { code?: string; statusCode?: number; message: string },
+  bodyLimit = consentBodyLimit,
+): HttpError | null {
   if (error instanceof HttpError) return error;
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return new HttpError(415, ErrorCode.unsupportedMediaType, 'Content-Type: expected application/json');
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return new HttpError(413, ErrorCode.bodyTooLarge, `body: expected at most ${consentBodyLimit} bytes for this route`);
+    return new HttpError(413, ErrorCode.bodyTooLarge, `body: expected at most ${bodyLimit} bytes, got more`);
   }
   if (error.statusCode === 400) return new HttpError(400, ErrorCode.invalidJson, `body: expected valid JSON (${error.message})`);
   return null;
@@ -96,7 +99,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     if (isClosing) reply.header('Connection', 'close');
   });
   app.setErrorHandler((error, request, reply) => {
-    const known = toHttpError(error as { code?: string; statusCode?: number; message: string });
+    const known = toHttpError(error as { code?: string; statusCode?: number; message: string }, request.routeOptions.bodyLimit);
     if (known) return reply.code(known.status).send(errorEnvelope(known.code, known.message));
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(errorEnvelope(ErrorCode.internalError, `internal error (request ${request.id})`));

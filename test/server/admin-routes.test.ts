@@ -252,6 +252,14 @@ describe('admin routes', () => {
     expect(response.statusCode).toBe(200);
   });
 
+  it('refuses admin bodies over 1 MB with 413', async () => {
+    const { app } = await buildApp();
+    const payload = { prompt: { title: 'T', message: 'x'.repeat(1024 * 1024) } };
+    const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().error.message).toBe('body: expected at most 1048576 bytes, got more');
+  });
+
   it('serves the dashboard page without a token, with a nonce CSP and no framing', async () => {
     const { app } = await buildApp({ adminToken: null });
     const redirect = await app.inject({ url: '/admin' });
