@@ -2,33 +2,16 @@
  * `<page-consent>`: wires the pure config, state, policy, remote and UI modules to the page.
  * One element per page; never blocked by consent itself.
  */
-import type { ActionArguments, Layout, PageRuntime } from '../runtime/types.ts';
 import type { Diagnostic, DiagnosticLevel } from '../runtime/diagnostics.ts';
+import type { ActionArguments, ActionHandler, Layout, PageRuntime } from '../runtime/types.ts';
 import { type ConsentConfig, isObject, parseConsentConfig } from './config.ts';
 import { diagnose } from './diagnose.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
-import { checkConsent, checkRequestOf, notifyUpdate, updateRequestOf } from './remote.ts';
-import { type ConsentEvent, type Decision, initialModel, parseStored, reduceConsent, type StoredConsent } from './state.ts';
-import { createUi, selectUi, type UiChoice } from './ui.ts';
+import { checkConsent, checkRequestOf, notifyUpdate } from './remote.ts';
+import { type ConsentEvent, initialModel, parseStored, reduceConsent, type StoredConsent } from './state.ts';
+import { createUi, noUi } from './ui.ts';
 
 export const GEO_TIMEOUT_MS = 5_000;
-const USER_KEY = 'consent-user';
-
-type Geo = { readonly matchedGroups: readonly string[] };
-
-/** The JSON of the one `<script type="application/json">` child. */
-function readJson(element: Element, report: (d: Diagnostic) => void): unknown {
-  const scripts = element.querySelectorAll<HTMLScriptElement>(':scope>script');
-  const script = scripts[0];
-  if (scripts.length !== 1 || script?.type !== 'application/json') {
-    return report(diagnose('consent-config-script', 'one <script type="application/json"> child', scripts.length));
-  }
-  try {
-    return JSON.parse(script.text);
-  } catch {
-    report(diagnose('consent-config-json', 'valid JSON', script.text));
-  }
-}
 
 /** Boolean action arguments; any other value is reported and skipped. */
 function booleans(args: ActionArguments, report: (d: Diagnostic) => void): Record<string, boolean> {
@@ -40,42 +23,49 @@ function booleans(args: ActionArguments, report: (d: Diagnostic) => void): Recor
   return result;
 }
 
+/** The matched geo groups from `<page-geo>`, waited for at most GEO_TIMEOUT_MS. */
+async function readGeoGroups(page: PageRuntime, json: unknown, report: (d: Diagnostic, level: DiagnosticLevel) => void) {
+  if (!document.querySelector('page-geo')) {
+    if (isObject(json) && json.geoOverride) report(diagnose('consent-geo-missing', '<page-geo> for geoOverride', null), 'warn');
+    return [];
+  }
+  const timeout = new Promise((resolve) => setTimeout(resolve, GEO_TIMEOUT_MS));
+  const geo = (await Promise.race([page.whenService('geo'), timeout])) as { matchedGroups: string[] } | undefined;
+  if (!geo) report(diagnose('consent-geo-timeout', `<page-geo> within ${GEO_TIMEOUT_MS / 1000} s`, null), 'warn');
+  return geo?.matchedGroups ?? [];
+}
+
 async function startConsent(page: PageRuntime, element: HTMLElement): Promise<void> {
   const report = (d: Diagnostic, level?: DiagnosticLevel) => page.report(element, d, level);
+  const storage = page.storage;
   let model = initialModel;
   let config: ConsentConfig | null = null;
-  let render = (_ui: UiChoice) => {};
-  let prompt: HTMLElement | null = null;
-  let post: HTMLElement | null = null;
-  let lastDetail = '';
-  const notify = installConsentProvider(page, () => ({ ...model, fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!prompt }));
-  const key = () => `consent:${config?.consentInstanceId}`;
+  let render = noUi;
   let written: StoredConsent | null = null;
+  let lastDetail = '';
+  const notify = installConsentProvider(page, () => ({ ...model, fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: render.hasPrompt }));
+  const key = () => `consent:${config?.consentInstanceId}`;
 
-  const persist = () => {
-    const { saved } = model;
-    if (JSON.stringify(saved) === JSON.stringify(written)) return;
+  /** Caches a changed decision (once) and tells onUpdateHref. */
+  const persist = ({ saved }: typeof model) => {
+    if (JSON.stringify(saved) === JSON.stringify(written) || !config) return;
     written = saved;
-    if (!saved) return page.storage.remove(key());
-    page.storage.set(key(), saved);
-    const href = config?.onUpdateHref;
-    if (!href || !config) return;
-    let userId = page.storage.get(USER_KEY);
-    if (typeof userId !== 'string') page.storage.set(USER_KEY, (userId = crypto.randomUUID?.() ?? String(Math.random()).slice(2)));
-    if (typeof userId !== 'string') return;
-    const body = updateRequestOf(config.consentInstanceId, userId, saved);
-    page.expandUrl(href).then((url) => notifyUpdate(url, body, report));
+    if (!saved) return storage.remove(key());
+    storage.set(key(), saved);
+    const { consentInstanceId, onUpdateHref } = config;
+    if (!onUpdateHref) return;
+    let pageUserId = storage.get('consent-user');
+    if (typeof pageUserId !== 'string') storage.set('consent-user', (pageUserId = crypto.randomUUID?.() ?? `${Math.random()}`.slice(2)));
+    page.expandUrl(onUpdateHref).then((url) => notifyUpdate(url, { consentInstanceId, pageUserId: pageUserId as string }, saved, report));
   };
 
   const dispatch = (event: ConsentEvent) => {
-    const previous = model;
+    const { kind } = model.state;
     model = reduceConsent(model, event);
-    persist();
-    render(selectUi(model, !!prompt, !!post));
+    persist(model);
+    render(model);
     const seconds = config?.timeoutSeconds;
-    if (model.state.kind === 'unknown' && previous.state.kind !== 'unknown' && seconds != null) {
-      setTimeout(() => dispatch({ type: 'timeout' }), seconds * 1000);
-    }
+    if (model.state.kind === 'unknown' && kind !== 'unknown' && seconds != null) setTimeout(() => dispatch({ type: 'timeout' }), seconds * 1000);
     notify();
     const detail = detailOf(model);
     if (JSON.stringify(detail) === lastDetail) return;
@@ -85,47 +75,47 @@ async function startConsent(page: PageRuntime, element: HTMLElement): Promise<vo
     page.triggerAction(element, 'consent-change', change);
   };
 
-  const json = element.id ? readJson(element, report) : report(diagnose('consent-id-missing', 'an id on <page-consent>', null));
-  let geo: Geo = { matchedGroups: [] };
-  if (element.ownerDocument.querySelector('page-geo')) {
-    const timeout = new Promise((resolve) => setTimeout(resolve, GEO_TIMEOUT_MS));
-    const answer = (await Promise.race([page.whenService('geo'), timeout])) as Geo | undefined;
-    if (answer) geo = answer;
-    else report(diagnose('consent-geo-timeout', `<page-geo> within ${GEO_TIMEOUT_MS / 1000} s`, null), 'warn');
-  } else if (isObject(json) && json.geoOverride) report(diagnose('consent-geo-missing', '<page-geo> for geoOverride', null), 'warn');
-  const options = { geoGroups: geo.matchedGroups, type: element.getAttribute('type'), baseUrl: location.href };
-  const parsed = json === undefined ? null : parseConsentConfig(json, options);
-  for (const d of parsed?.diagnostics ?? []) report(d, parsed?.value ? 'warn' : 'error');
-  config = parsed?.value ?? null;
+  const scripts = element.querySelectorAll<HTMLScriptElement>(':scope>script[type="application/json"]');
+  let json: unknown;
+  try {
+    json = scripts.length === 1 ? JSON.parse(scripts[0]!.text) : undefined;
+  } catch {}
+  const geoGroups = await readGeoGroups(page, json, report);
+  const parsed = parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href });
+  const diagnostics = element.id ? parsed.diagnostics : [...parsed.diagnostics, diagnose('consent-id-missing', 'an id on <page-consent>', null)];
+  config = element.id ? parsed.value : null;
+  for (const d of diagnostics) report(d, config ? 'warn' : 'error');
   if (!config) return dispatch({ type: 'invalid' });
 
   const find = (id: string | undefined, root: ParentNode, code: string) => {
     const found = id ? root.querySelector<HTMLElement>(`#${CSS.escape(id)}`) : null;
-    if (id && !found) report(diagnose(code, `an element with id "${id}"`, null));
+    if (id && !found) report(diagnose(code, `an element with id "${id}"`, id));
     return found;
   };
-  prompt = find(config.promptUI, element, 'consent-prompt-missing');
-  post = find(config.postPromptUI, element.ownerDocument, 'consent-post-prompt-missing');
+  const prompt = find(config.promptUI, element, 'consent-prompt-missing');
+  const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
   render = createUi(element, { prompt, post, overlay: config.overlay, caption: config.consentPromptCaption });
-  const decideWith = (decision: Decision) => (args: ActionArguments) =>
+  const decideWith = (decision: 'accepted' | 'rejected') => (args: ActionArguments) =>
     dispatch({ type: 'decide', decision, purposeConsentDefault: booleans(args, report).purposeConsentDefault });
-  page.registerAction(element, 'accept', decideWith('accepted'));
-  page.registerAction(element, 'reject', decideWith('rejected'));
-  page.registerAction(element, 'dismiss', () => dispatch({ type: 'decide', decision: 'dismissed' }));
-  page.registerAction(element, 'prompt', () => dispatch({ type: 'prompt' }));
-  page.registerAction(element, 'setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
+  const actions: Record<string, ActionHandler> = {
+    accept: decideWith('accepted'),
+    reject: decideWith('rejected'),
+    dismiss: () => dispatch({ type: 'decide', decision: 'dismissed' }),
+    prompt: () => dispatch({ type: 'prompt' }),
+    setPurpose: (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }),
+  };
+  for (const [name, handler] of Object.entries(actions)) page.registerAction(element, name, handler);
   page.registerMacro('CONSENT_INFO', (field = '') => {
-    const { state, consentString, purposeConsents, consentMetadata, tcfPolicyVersion } = model;
-    const consentStateValue = state.kind === 'accepted' || state.kind === 'rejected' ? state.kind : 'unknown';
-    const info: Record<string, unknown> = { consentStateValue, consentString, purposeConsents, consentMetadata, tcfPolicyVersion, isDirty: false };
-    return JSON.stringify(info[field]) ?? '';
+    const { kind } = model.state;
+    const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
+    return JSON.stringify(({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false } as Record<string, unknown>)[field]) ?? '';
   });
 
-  written = parseStored(page.storage.get(key()));
-  const { consentInstanceId, consentRequired, checkConsentHref, matchedGeoGroup } = config;
-  dispatch({ type: 'start', stored: written, consentRequired, requiredPurposes: config.purposeConsentRequired });
+  written = parseStored(storage.get(key()));
+  const { consentInstanceId, checkConsentHref, matchedGeoGroup } = config;
+  dispatch({ type: 'start', stored: written, consentRequired: config.consentRequired, requiredPurposes: config.purposeConsentRequired });
   if (!checkConsentHref) return;
-  const request = checkRequestOf(consentInstanceId, written, matchedGeoGroup ?? geo.matchedGroups[0] ?? null);
+  const request = checkRequestOf(consentInstanceId, written, matchedGeoGroup ?? geoGroups[0] ?? null);
   const result = await checkConsent(await page.expandUrl(checkConsentHref), request, config.xssiPrefix);
   for (const d of result.diagnostics) report(d, result.value ? 'warn' : 'error');
   dispatch(result.value ? { type: 'response', response: result.value } : { type: 'failure' });

@@ -11,53 +11,35 @@ export type PolicyInput = Pick<ConsentModel, 'state' | 'purposeConsents'> & {
   readonly fallbackAction: FallbackAction;
 };
 
+const DECIDED: Readonly<Record<string, PolicyState>> = {
+  accepted: 'sufficient',
+  rejected: 'insufficient',
+  'not-required': 'unknown_not_required',
+  dismissed: 'unknown',
+  invalid: 'unknown',
+};
+
 /** The policy's state, or null while it waits (for the cache, the server or the user). */
-export function resolvePolicy(policy: BlockPolicy, input: PolicyInput): PolicyState | null {
-  const { state } = input;
-  switch (state.kind) {
-    case 'accepted':
-      return 'sufficient';
-    case 'rejected':
-      return 'insufficient';
-    case 'not-required':
-      return 'unknown_not_required';
-    case 'dismissed':
-    case 'invalid':
-      return 'unknown';
-    case 'unknown':
-      if (policy === '_auto_reject' || (policy === 'default' && state.hasTimedOut && input.fallbackAction === 'reject')) {
-        return 'insufficient';
-      }
-      return policy === 'default' && state.hasTimedOut ? 'unknown' : null;
-    case 'loading':
-    case 'waiting':
-      return null;
-  }
+export function resolvePolicy(policy: BlockPolicy, { state, fallbackAction }: PolicyInput): PolicyState | null {
+  if (state.kind !== 'unknown') return DECIDED[state.kind] ?? null;
+  const isTimedOut = policy === 'default' && state.hasTimedOut;
+  if (policy === '_auto_reject' || (isTimedOut && fallbackAction === 'reject')) return 'insufficient';
+  return isTimedOut ? 'unknown' : null;
 }
 
-/** `default` and `_till_accepted` need consent (or none required); the others any response. */
-function decidePolicy(policy: BlockPolicy, input: PolicyInput): GateDecision {
-  const state = resolvePolicy(policy, input);
-  if (state === null) return 'pending';
-  const isAnyAnswer = policy === '_till_responded' || policy === '_auto_reject';
-  return isAnyAnswer || state === 'sufficient' || state === 'unknown_not_required' ? 'allow' : 'deny';
-}
-
-/** Every listed purpose accepted; a rejected one, or a decision without them, denies. */
-function decidePurposes(purposes: readonly string[], input: PolicyInput): GateDecision {
-  const choices = purposes.map((name) => input.purposeConsents[name]);
-  if (choices.every((choice) => choice === true)) return 'allow';
-  if (choices.includes(false)) return 'deny';
+/**
+ * `default` and `_till_accepted` need consent (or none required), the others any answer;
+ * purposes need every listed purpose accepted. An element with both markers needs both; an
+ * invalid config denies everything.
+ */
+export function decide({ policy, purposes }: BlockRequest, input: PolicyInput): GateDecision {
   const { kind } = input.state;
-  return kind === 'loading' || kind === 'waiting' || kind === 'unknown' ? 'pending' : 'deny';
-}
-
-/** Both markers must allow when an element has a policy and purposes; an invalid config denies. */
-export function decide(request: BlockRequest, input: PolicyInput): GateDecision {
-  if (input.state.kind === 'invalid') return 'deny';
+  const state = policy && resolvePolicy(policy, input);
+  const isAnyAnswer = policy === '_till_responded' || policy === '_auto_reject';
+  const choices = purposes.map((name) => input.purposeConsents[name]);
   const decisions = [
-    request.policy ? decidePolicy(request.policy, input) : 'allow',
-    request.purposes.length ? decidePurposes(request.purposes, input) : 'allow',
+    !policy ? 'allow' : state === null ? 'pending' : isAnyAnswer || state === 'sufficient' || state === 'unknown_not_required' ? 'allow' : 'deny',
+    choices.every((choice) => choice) ? 'allow' : choices.includes(false) || (kind !== 'pending' && kind !== 'unknown') ? 'deny' : 'pending',
   ];
-  return decisions.includes('deny') ? 'deny' : decisions.includes('pending') ? 'pending' : 'allow';
+  return kind === 'invalid' || decisions.includes('deny') ? 'deny' : decisions.includes('pending') ? 'pending' : 'allow';
 }

@@ -19,7 +19,7 @@ export function detailOf(model: ConsentModel) {
 
 function snapshotOf(model: ConsentModel): ConsentSnapshot {
   const { kind } = model.state;
-  const isRequired = kind === 'not-required' ? false : kind === 'loading' || kind === 'waiting' || kind === 'invalid' ? undefined : true;
+  const isRequired = kind === 'not-required' ? false : kind === 'pending' || kind === 'invalid' ? undefined : true;
   return { ...detailOf(model), isConsentRequired: isRequired };
 }
 

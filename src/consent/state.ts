@@ -5,25 +5,32 @@
  */
 import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from '../protocol.ts';
 import type { ConsentChangeState } from '../runtime/types.ts';
-import { isObject } from './config.ts';
+import { checkTypes, isObject } from './config.ts';
 
-/** The stored record (one per consent instance), format version 1. */
-export type StoredConsent = {
-  readonly version: 1;
-  readonly state: 'accepted' | 'rejected';
+/** What a decision carries besides its state (cached with it, except from a dismiss). */
+export type DecisionData = {
   readonly consentString?: string | undefined;
   readonly purposeConsents?: PurposeConsents | undefined;
   readonly consentMetadata?: ConsentMetadata | undefined;
   readonly tcfPolicyVersion?: number | undefined;
 };
 
+/** The cached record (one per consent instance), format version 1. */
+export type StoredConsent = DecisionData & { readonly version: 1; readonly state: 'accepted' | 'rejected' };
+
+/** A validated checkConsentHref answer (remote.ts). */
+export type CheckResult = DecisionData & {
+  readonly consentRequired: boolean;
+  readonly consentStateValue: ConsentStateValue | null;
+  readonly expireCache?: boolean | undefined;
+  readonly sharedData?: SharedData | undefined;
+};
+
 export type ConsentState =
-  /** Config, geo or cache not read yet. */
-  | { readonly kind: 'loading' }
+  /** Before the cache is read, or while the server decides (`"remote"`, empty cache). */
+  | { readonly kind: 'pending' }
   /** Invalid config: fail closed. */
   | { readonly kind: 'invalid' }
-  /** `consentRequired: "remote"` and an empty cache: the server decides. */
-  | { readonly kind: 'waiting' }
   /** Consent required and no decision; `hasTimedOut` once the policy timeout elapsed. */
   | { readonly kind: 'unknown'; readonly hasTimedOut: boolean }
   | { readonly kind: 'accepted' }
@@ -32,33 +39,18 @@ export type ConsentState =
   /** UNKNOWN_NOT_REQUIRED: consent not required and nothing cached. */
   | { readonly kind: 'not-required' };
 
-export type ConsentModel = {
+export type ConsentModel = DecisionData & {
   readonly state: ConsentState;
   /** What the cache must hold; null: nothing. */
   readonly saved: StoredConsent | null;
-  readonly consentString: string | undefined;
-  readonly consentMetadata: ConsentMetadata | undefined;
-  readonly tcfPolicyVersion: number | undefined;
   /** Decided purpose choices (cached with the next accept/reject; used by the gate). */
   readonly purposeConsents: PurposeConsents;
   /** `setPurpose` choices of the open prompt, decided by the next accept/reject. */
   readonly pendingPurposes: PurposeConsents;
   readonly requiredPurposes: readonly string[];
-  readonly sharedData: SharedData | undefined;
+  readonly sharedData?: SharedData | undefined;
   readonly isPromptShown: boolean;
   readonly hasUserActed: boolean;
-};
-
-/** A checkConsentHref answer after validation (remote.ts). */
-export type CheckResult = {
-  readonly consentRequired: boolean;
-  readonly consentStateValue: ConsentStateValue | null;
-  readonly consentString: string | undefined;
-  readonly expireCache: boolean;
-  readonly sharedData: SharedData | undefined;
-  readonly purposeConsents: PurposeConsents | undefined;
-  readonly consentMetadata: ConsentMetadata | undefined;
-  readonly tcfPolicyVersion: number | undefined;
 };
 
 export type Decision = 'accepted' | 'rejected' | 'dismissed';
@@ -73,91 +65,58 @@ export type ConsentEvent =
     }
   | { readonly type: 'response'; readonly response: CheckResult }
   | { readonly type: 'failure' }
-  | {
-      readonly type: 'decide';
-      readonly decision: Decision;
-      readonly purposeConsentDefault?: boolean | undefined;
-      /** From a CMP message (integrations); user actions carry none. */
-      readonly consentString?: string | undefined;
-      readonly consentMetadata?: ConsentMetadata | undefined;
-      readonly tcfPolicyVersion?: number | undefined;
-    }
+  /** A user decision; a CMP message (integrations) may add its string and metadata. */
+  | (DecisionData & { readonly type: 'decide'; readonly decision: Decision; readonly purposeConsentDefault?: boolean | undefined })
   | { readonly type: 'set-purposes'; readonly purposes: PurposeConsents }
   | { readonly type: 'prompt' }
   | { readonly type: 'timeout' };
 
 export const initialModel: ConsentModel = {
-  state: { kind: 'loading' },
+  state: { kind: 'pending' },
   saved: null,
-  consentString: undefined,
-  consentMetadata: undefined,
-  tcfPolicyVersion: undefined,
   purposeConsents: {},
   pendingPurposes: {},
   requiredPurposes: [],
-  sharedData: undefined,
   isPromptShown: false,
   hasUserActed: false,
 };
 
 const UNKNOWN: ConsentState = { kind: 'unknown', hasTimedOut: false };
 
-/** A cached value read back, or null when absent or of another format. */
+const STORED_TYPES = { consentString: 'string', purposeConsents: 'object', consentMetadata: 'object', tcfPolicyVersion: 'number' };
+
+/** A cached value read back (mistyped fields dropped), or null when absent or of another format. */
 export function parseStored(value: unknown): StoredConsent | null {
-  if (!isObject(value) || value.version !== 1 || (value.state !== 'accepted' && value.state !== 'rejected')) return null;
-  const { consentString, purposeConsents, consentMetadata, tcfPolicyVersion } = value;
-  return {
-    version: 1,
-    state: value.state,
-    consentString: typeof consentString === 'string' ? consentString : undefined,
-    purposeConsents: isObject(purposeConsents) ? (purposeConsents as PurposeConsents) : undefined,
-    consentMetadata: isObject(consentMetadata) ? consentMetadata : undefined,
-    tcfPolicyVersion: typeof tcfPolicyVersion === 'number' ? tcfPolicyVersion : undefined,
-  };
+  const isDecision = isObject(value) && value.version === 1 && (value.state === 'accepted' || value.state === 'rejected');
+  return isDecision ? (checkTypes(value, STORED_TYPES, []) as StoredConsent) : null;
 }
 
-function record(model: ConsentModel, state: 'accepted' | 'rejected'): StoredConsent {
-  const { consentString, purposeConsents, consentMetadata, tcfPolicyVersion } = model;
-  return { version: 1, state, consentString, purposeConsents, consentMetadata, tcfPolicyVersion };
+/** The state carried by a decision, with its string, metadata and merged purposes, cached. */
+function decided(model: ConsentModel, state: 'accepted' | 'rejected', from: DecisionData): ConsentModel {
+  const { consentString, consentMetadata, tcfPolicyVersion } = from;
+  const purposeConsents = { ...model.purposeConsents, ...from.purposeConsents };
+  const saved: StoredConsent = { version: 1, state, consentString, purposeConsents, consentMetadata, tcfPolicyVersion };
+  const isPromptShown = model.requiredPurposes.some((name) => !(name in purposeConsents));
+  return { ...model, consentString, consentMetadata, tcfPolicyVersion, purposeConsents, state: { kind: state }, saved, isPromptShown };
 }
 
-const lacksPurposes = (model: ConsentModel) => model.requiredPurposes.some((name) => !(name in model.purposeConsents));
-
-/** The state carried by a decision, with its string, metadata and merged purposes. */
-function decided(model: ConsentModel, state: 'accepted' | 'rejected', from: Partial<CheckResult>): ConsentModel {
-  const next = {
-    ...model,
-    state: { kind: state },
-    consentString: from.consentString,
-    consentMetadata: from.consentMetadata,
-    tcfPolicyVersion: from.tcfPolicyVersion,
-    purposeConsents: { ...model.purposeConsents, ...from.purposeConsents },
-  };
-  return { ...next, isPromptShown: lacksPurposes(next), saved: record(next, state) };
-}
-
-function start(model: ConsentModel, event: Extract<ConsentEvent, { type: 'start' }>): ConsentModel {
-  const { stored, consentRequired, requiredPurposes } = event;
-  const base = { ...model, requiredPurposes };
-  if (stored) return { ...decided(base, stored.state, stored), saved: stored };
-  if (consentRequired === 'remote') return { ...base, state: { kind: 'waiting' } };
-  return consentRequired ? { ...base, state: UNKNOWN, isPromptShown: true } : { ...base, state: { kind: 'not-required' } };
+function start(model: ConsentModel, { stored, consentRequired, requiredPurposes }: Extract<ConsentEvent, { type: 'start' }>): ConsentModel {
+  const next = { ...model, requiredPurposes };
+  if (stored) return { ...decided(next, stored.state, stored), saved: stored };
+  if (consentRequired === 'remote') return next;
+  return consentRequired ? { ...next, state: UNKNOWN, isPromptShown: true } : { ...next, state: { kind: 'not-required' } };
 }
 
 /** Seed rules for the server answer; after a user action on this page only `sharedData` counts. */
 function respond(model: ConsentModel, response: CheckResult): ConsentModel {
-  let next: ConsentModel = { ...model, sharedData: response.sharedData };
   const { consentRequired, consentStateValue: value, expireCache } = response;
+  let next: ConsentModel = { ...model, sharedData: response.sharedData };
   if (model.hasUserActed) return next;
-  if (model.state.kind === 'waiting') {
-    if (!consentRequired) return { ...next, state: { kind: 'not-required' } };
-    next = { ...next, state: UNKNOWN, isPromptShown: true };
+  if (model.state.kind === 'pending') {
+    next = consentRequired ? { ...next, state: UNKNOWN, isPromptShown: true } : { ...next, state: { kind: 'not-required' } };
   }
-  if (expireCache) next = { ...next, saved: null };
-  if (!consentRequired || value === null) return next;
-  if (value === 'unknown') return { ...next, saved: null };
-  next = decided(next, value, response);
-  return expireCache ? { ...next, saved: null } : next;
+  if (consentRequired && value !== null && value !== 'unknown') next = decided(next, value, response);
+  return expireCache || (consentRequired && value === 'unknown') ? { ...next, saved: null } : next;
 }
 
 function decide(model: ConsentModel, event: Extract<ConsentEvent, { type: 'decide' }>): ConsentModel {
@@ -179,20 +138,17 @@ export function reduceConsent(model: ConsentModel, event: ConsentEvent): Consent
     case 'response':
       return respond(model, event.response);
     case 'failure':
-      return kind === 'waiting' ? { ...model, state: UNKNOWN, isPromptShown: true } : model;
+      return kind === 'pending' ? { ...model, state: UNKNOWN, isPromptShown: true } : model;
     case 'decide':
       return model.isPromptShown ? decide(model, event) : model;
     case 'set-purposes':
       return model.isPromptShown ? { ...model, pendingPurposes: { ...model.pendingPurposes, ...event.purposes } } : model;
     case 'prompt':
-      return kind === 'loading' || kind === 'invalid' || kind === 'waiting' ? model : { ...model, isPromptShown: true };
+      return kind === 'pending' || kind === 'invalid' ? model : { ...model, isPromptShown: true };
     case 'timeout':
       return kind === 'unknown' ? { ...model, state: { kind, hasTimedOut: true } } : model;
   }
 }
 
 /** The public state name (PRODUCT 3.10) of an internal state. */
-export function changeStateOf(state: ConsentState): ConsentChangeState {
-  const { kind } = state;
-  return kind === 'loading' || kind === 'invalid' || kind === 'waiting' ? 'unknown' : kind;
-}
+export const changeStateOf = ({ kind }: ConsentState): ConsentChangeState => (kind === 'pending' || kind === 'invalid' ? 'unknown' : kind);

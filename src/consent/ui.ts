@@ -15,6 +15,11 @@ const CSS =
 
 export type UiChoice = 'prompt' | 'post' | null;
 
+/** Shows the UI the model calls for; `hasPrompt` is false without a prompt UI. */
+export type Ui = ((model: ConsentModel) => void) & { readonly hasPrompt: boolean };
+
+export const noUi: Ui = Object.assign(() => {}, { hasPrompt: false });
+
 /** The prompt while it is due; else the post-prompt once consent is required or decided. */
 export function selectUi(model: ConsentModel, hasPrompt: boolean, hasPost: boolean): UiChoice {
   if (model.isPromptShown && hasPrompt) return 'prompt';
@@ -29,8 +34,8 @@ export type UiOptions = {
   readonly caption: string;
 };
 
-/** Installs the styles; returns a function that shows one UI (or none). */
-export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: UiOptions) {
+/** Installs the styles; returns the function that shows one UI (or none) for a model. */
+export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: UiOptions): Ui {
   const doc = host.ownerDocument;
   const root = doc.documentElement;
   doc.head.append(Object.assign(doc.createElement('style'), { textContent: CSS }));
@@ -64,7 +69,8 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
     root.classList.remove('page-consent-locked');
     (returnFocus as HTMLElement | null)?.focus?.();
   };
-  return (next: UiChoice) => {
+  const render = (model: ConsentModel) => {
+    const next = selectUi(model, !!prompt, !!post);
     if (next === shown) return;
     const [previous, coming] = [shown, next].map((choice) => (choice === 'prompt' ? prompt : choice && post));
     const wasPrompt = shown === 'prompt';
@@ -75,4 +81,5 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
     if (wasPrompt) closePrompt();
     if (next === 'prompt' && coming) openPrompt(coming);
   };
+  return Object.assign(render, { hasPrompt: !!prompt });
 }

@@ -32,7 +32,7 @@ export type ConsentPageOptions = {
   readonly inside?: string;
   readonly attributes?: string;
   readonly head?: string;
-  readonly geo?: object;
+  readonly geo?: object | undefined;
   readonly geoAttributes?: string;
 };
 
@@ -77,4 +77,4 @@ export async function storedValues(page: Page): Promise<Record<string, unknown>>
 }
 
 /** The console lines carrying a diagnostic code. */
-export const diagnosticsOf = (messages: readonly { text: string }[], code: string) => messages.filter((message) => message.text.includes(` ${code}:`));
+export const diagnosticsOf = <T extends { text: string }>(messages: readonly T[], code: string) => messages.filter((message) => message.text.includes(` ${code}:`));

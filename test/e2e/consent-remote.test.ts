@@ -106,7 +106,7 @@ describe('geo flow examples (seed)', () => {
     expect(server.requestsTo(checkPath)).toHaveLength(1);
     await page.click('#accept');
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData)).toEqual({ tier: 'gold' });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData), { timeout: 3000 }).toEqual({ tier: 'gold' });
     const shared = await page.evaluate(
       () => new Promise((resolve) => (self as unknown as { PAGE: { push(f: (p: { consent: { getSharedData(): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getSharedData().then(resolve))),
     );

@@ -157,9 +157,9 @@ describe('robustness', () => {
 
   it.each([
     ['no id', `<page-consent layout="nodisplay"><script type="application/json">{"consentInstanceId":"s","consentRequired":true}</script></page-consent>`, 'consent-id-missing'],
-    ['no JSON script', `<page-consent id="c" layout="nodisplay"></page-consent>`, 'consent-config-script'],
-    ['two JSON scripts', `<page-consent id="c" layout="nodisplay"><script type="application/json">{}</script><script type="application/json">{}</script></page-consent>`, 'consent-config-script'],
-    ['invalid JSON', `<page-consent id="c" layout="nodisplay"><script type="application/json">{nope</script></page-consent>`, 'consent-config-json'],
+    ['no JSON script', `<page-consent id="c" layout="nodisplay"></page-consent>`, 'consent-config-invalid'],
+    ['two JSON scripts', `<page-consent id="c" layout="nodisplay"><script type="application/json">{}</script><script type="application/json">{}</script></page-consent>`, 'consent-config-invalid'],
+    ['invalid JSON', `<page-consent id="c" layout="nodisplay"><script type="application/json">{nope</script></page-consent>`, 'consent-config-invalid'],
   ])('fails closed with %s', async (_, element, code) => {
     const { page, messages } = await openHtml(html(element + PROBES, { extensions: ['page-consent'] }));
     await expect.poll(() => diagnosticsOf(messages, code).length).toBe(1);

@@ -13,12 +13,7 @@ describe('parseConsentConfig', () => {
       value: {
         consentInstanceId: 'site',
         consentRequired: true,
-        checkConsentHref: undefined,
-        onUpdateHref: undefined,
-        promptUI: undefined,
-        postPromptUI: undefined,
         purposeConsentRequired: [],
-        xssiPrefix: undefined,
         overlay: false,
         consentPromptCaption: 'User Consent Prompt',
         buttonActionCaption: 'Focus Prompt',
@@ -66,10 +61,9 @@ describe('parseConsentConfig', () => {
     ['an empty consentInstanceId', { consentInstanceId: '', consentRequired: true }, 'consent-instance-id'],
     ['no consentRequired and no checkConsentHref', { consentInstanceId: 'site' }, 'consent-required-missing'],
     ['a bad consentRequired', { consentInstanceId: 'site', consentRequired: 'yes' }, 'consent-required-invalid'],
-    ['remote without checkConsentHref', { consentInstanceId: 'site', consentRequired: 'remote' }, 'consent-remote-href'],
+    ['remote without checkConsentHref', { consentInstanceId: 'site', consentRequired: 'remote' }, 'consent-required-invalid'],
     ['an http checkConsentHref', { ...valid, checkConsentHref: 'http://cmp.example/check' }, 'consent-url-invalid'],
     ['an http onUpdateHref', { ...valid, onUpdateHref: 'http://cmp.example/update' }, 'consent-url-invalid'],
-    ['a non-string onUpdateHref', { ...valid, onUpdateHref: 42 }, 'consent-url-invalid'],
     ['a javascript: URL', { ...valid, onUpdateHref: 'javascript:alert(1)' }, 'consent-url-invalid'],
   ])('fails closed on %s', (_, json, code) => {
     const { value, diagnostics } = parse(json);
@@ -95,7 +89,8 @@ describe('parseConsentConfig', () => {
   it('merges only the first matching geo group, in key order', () => {
     const json = { ...valid, geoOverride: { a: { promptUI: 'a' }, b: { promptUI: 'b', postPromptUI: 'b' } } };
     const { value } = parse(json, ['b', 'a']);
-    expect(value).toMatchObject({ promptUI: 'a', postPromptUI: undefined, matchedGeoGroup: 'a' });
+    expect(value).toMatchObject({ promptUI: 'a', matchedGeoGroup: 'a' });
+    expect(value?.postPromptUI).toBeUndefined();
   });
 
   it('merges nested geo objects one level deep', () => {
@@ -115,15 +110,14 @@ describe('parseConsentConfig', () => {
     expect(parse(json, ['us']).value).toMatchObject({ consentRequired: true, matchedGeoGroup: null });
   });
 
-  it('reports an invalid geoOverride and group', () => {
+  it('reports an invalid geoOverride and ignores an invalid group', () => {
     expect(codes({ ...valid, geoOverride: [] })).toEqual(['consent-field-invalid']);
-    expect(codes({ ...valid, geoOverride: { eea: true } }, ['eea'])).toEqual(['consent-field-invalid']);
+    expect(parse({ ...valid, geoOverride: { eea: true } }, ['eea']).value?.consentRequired).toBe(true);
   });
 
   it('maps the legacy promptIfUnknown to consentRequired', () => {
-    const { value, diagnostics } = parse({ consentInstanceId: 'site', promptIfUnknown: true });
-    expect(value?.consentRequired).toBe(true);
-    expect(diagnostics.map((d) => d.code)).toEqual(['consent-legacy-field']);
+    expect(parse({ consentInstanceId: 'site', promptIfUnknown: true }).value?.consentRequired).toBe(true);
+    expect(parse({ consentInstanceId: 'site', promptIfUnknown: false, checkConsentHref: '/c' }).value?.consentRequired).toBe(false);
   });
 
   it('prefers consentRequired over promptIfUnknown', () => {
@@ -132,6 +126,9 @@ describe('parseConsentConfig', () => {
 
   it.each([
     ['promptUI', 3],
+    ['onUpdateHref', 42],
+    ['checkConsentHref', true],
+    ['geoOverride', 'eea'],
     ['postPromptUI', {}],
     ['purposeConsentRequired', 'ads'],
     ['purposeConsentRequired', ['ads', 1]],
@@ -157,18 +154,23 @@ describe('parseConsentConfig', () => {
   });
 
   it.each([
-    [{ other: {} }, 'consent-policy-key'],
-    [{ _till_accepted: { timeout: 2 } }, 'consent-policy-key'],
-    [{ default: { waitFor: { another: [] } } }, 'consent-policy-wait-for'],
-    [{ default: { waitFor: [] } }, 'consent-policy-wait-for'],
-    [{ default: { timeout: -1 } }, 'consent-policy-timeout'],
-    [{ default: { timeout: '5' } }, 'consent-policy-timeout'],
-    [{ default: { timeout: { fallbackAction: 'reject', seconds: 'x' } } }, 'consent-policy-timeout'],
-    [{ default: { timeout: { seconds: 1, fallbackAction: 'accept' } } }, 'consent-policy-fallback'],
-  ])('reports policy %j', (policy, code) => {
+    [{ other: {} }, 'only policy.default'],
+    [{ _till_accepted: { timeout: 2 } }, 'only policy.default'],
+    [{ default: { timeout: -1 } }, 'timeout'],
+    [{ default: { timeout: 1e7 } }, 'timeout'],
+    [{ default: { timeout: '5' } }, 'timeout'],
+    [{ default: { timeout: { fallbackAction: 'reject' } } }, 'timeout'],
+    [{ default: { timeout: { fallbackAction: 'reject', seconds: 'x' } } }, 'timeout'],
+    [{ default: { timeout: { seconds: 1, fallbackAction: 'accept' } } }, 'fallbackAction'],
+  ])('reports policy %j and ignores what is invalid', (policy, expected) => {
     const { value, diagnostics } = parse({ ...valid, policy });
-    expect(value).not.toBeNull();
-    expect(diagnostics.map((d) => d.code)).toEqual([code]);
+    expect(value).toMatchObject({ timeoutSeconds: (policy as { default?: { timeout?: { seconds?: number } } }).default?.timeout?.seconds === 1 ? 1 : null });
+    expect(diagnostics.map((d) => d.code)).toEqual(['consent-policy-invalid']);
+    expect(diagnostics[0]?.expected).toContain(expected);
+  });
+
+  it('ignores waitFor, whose value the seed says is ignored', () => {
+    expect(parse({ ...valid, policy: { default: { waitFor: { site: [] }, timeout: 2 } } })).toMatchObject({ value: { timeoutSeconds: 2 }, diagnostics: [] });
   });
 
   it('never lets a refused fallbackAction reject', () => {

@@ -11,8 +11,7 @@ const input = (state: ConsentState, extra: Partial<PolicyInput> = {}): PolicyInp
 });
 
 const STATES: Record<string, ConsentState> = {
-  loading: { kind: 'loading' },
-  waiting: { kind: 'waiting' },
+  pending: { kind: 'pending' },
   unknown: { kind: 'unknown', hasTimedOut: false },
   accepted: { kind: 'accepted' },
   rejected: { kind: 'rejected' },
@@ -25,8 +24,7 @@ const POLICIES: BlockPolicy[] = ['default', '_till_accepted', '_till_responded',
 
 /** Expected gate decision per state, in the order of POLICIES (seed "Blocking behaviours"). */
 const TABLE: Record<string, [string, string, string, string]> = {
-  loading: ['pending', 'pending', 'pending', 'pending'],
-  waiting: ['pending', 'pending', 'pending', 'pending'],
+  pending: ['pending', 'pending', 'pending', 'pending'],
   unknown: ['pending', 'pending', 'pending', 'allow'],
   accepted: ['allow', 'allow', 'allow', 'allow'],
   rejected: ['deny', 'deny', 'allow', 'allow'],
@@ -70,8 +68,7 @@ describe('decide', () => {
   });
 
   it.each([
-    ['loading', 'pending'],
-    ['waiting', 'pending'],
+    ['pending', 'pending'],
     ['unknown', 'pending'],
     ['accepted', 'deny'],
     ['rejected', 'deny'],
@@ -102,15 +99,14 @@ describe('resolvePolicy', () => {
     ['dismissed', 'unknown'],
     ['invalid', 'unknown'],
     ['unknown', null],
-    ['loading', null],
-    ['waiting', null],
+    ['pending', null],
   ])('resolves default to %s -> %s', (name, expected) => {
     expect(resolvePolicy('default', input(STATES[name]!))).toBe(expected);
   });
 
   it('rejects automatically for _auto_reject once consent is known to be required', () => {
     expect(resolvePolicy('_auto_reject', input(STATES.unknown!))).toBe('insufficient');
-    expect(resolvePolicy('_auto_reject', input(STATES.waiting!))).toBeNull();
+    expect(resolvePolicy('_auto_reject', input(STATES.pending!))).toBeNull();
   });
 
   it.each([

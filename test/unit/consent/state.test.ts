@@ -38,8 +38,8 @@ const dismiss: ConsentEvent = { type: 'decide', decision: 'dismissed' };
 const kindOf = (model: ConsentModel) => model.state.kind;
 
 describe('reduceConsent: evaluation', () => {
-  it('starts loading with nothing saved', () => {
-    expect(kindOf(initialModel)).toBe('loading');
+  it('starts pending with nothing saved', () => {
+    expect(kindOf(initialModel)).toBe('pending');
     expect(initialModel.saved).toBeNull();
   });
 
@@ -57,7 +57,7 @@ describe('reduceConsent: evaluation', () => {
 
   it('waits for the server when consentRequired is remote and the cache is empty', () => {
     const model = run(start('remote'));
-    expect(kindOf(model)).toBe('waiting');
+    expect(kindOf(model)).toBe('pending');
     expect(model.isPromptShown).toBe(false);
   });
 
@@ -120,8 +120,8 @@ describe('reduceConsent: user actions', () => {
     expect(kindOf(run(start(false), { type: 'prompt' }, accept))).toBe('accepted');
   });
 
-  it.each(['loading', 'invalid', 'waiting'])('ignores the prompt action while %s', (kind) => {
-    const events: ConsentEvent[] = kind === 'invalid' ? [{ type: 'invalid' }] : kind === 'waiting' ? [start('remote')] : [];
+  it.each(['loading', 'invalid', 'waiting for the server'])('ignores the prompt action while %s', (kind) => {
+    const events: ConsentEvent[] = kind === 'invalid' ? [{ type: 'invalid' }] : kind === 'loading' ? [] : [start('remote')];
     expect(run(...events, { type: 'prompt' }).isPromptShown).toBe(false);
   });
 
@@ -314,9 +314,8 @@ describe('parseStored', () => {
 
 describe('changeStateOf', () => {
   it.each([
-    [{ kind: 'loading' }, 'unknown'],
+    [{ kind: 'pending' }, 'unknown'],
     [{ kind: 'invalid' }, 'unknown'],
-    [{ kind: 'waiting' }, 'unknown'],
     [{ kind: 'unknown', hasTimedOut: true }, 'unknown'],
     [{ kind: 'accepted' }, 'accepted'],
     [{ kind: 'rejected' }, 'rejected'],
