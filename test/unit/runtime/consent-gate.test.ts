@@ -27,7 +27,9 @@ function fakeProvider(decision: GateDecision): ConsentProvider & { change(): voi
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    change: () => listeners.forEach((listener) => listener()),
+    change: () => {
+      for (const listener of listeners) listener();
+    },
   };
 }
 
