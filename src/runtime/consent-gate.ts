@@ -3,6 +3,7 @@
  * The consent extension installs the real answer (a ConsentProvider); until it does, the gate
  * is open only when the page has no <page-consent> element once the document is parsed.
  */
+import { deferred } from './deferred.ts';
 import { diagnostic, type Diagnostic } from './diagnostics.ts';
 import type {
   BlockPolicy,
@@ -53,8 +54,7 @@ export function createConsentGate(document: Document): ConsentGate {
   const notify = () => {
     for (const listener of listeners) listener();
   };
-  let resolveProvider: (provider: ConsentProvider | null) => void;
-  const providerReady = new Promise<ConsentProvider | null>((resolve) => (resolveProvider = resolve));
+  const { promise: providerReady, resolve: resolveProvider } = deferred<ConsentProvider | null>();
   const isParsed = () => document.readyState !== 'loading';
   const hasConsentElement = () => document.querySelector('page-consent') !== null;
   const onParsed = () => {

@@ -4,6 +4,7 @@
  */
 import { diagnostic, type Diagnostic } from './diagnostics.ts';
 import { readBlockRequest, type ConsentGate } from './consent-gate.ts';
+import { deferredMap } from './deferred.ts';
 import { applyLayout, parseLayout } from './layout.ts';
 import type { PageElement } from './element.ts';
 import type { BlockRequest, PageElementConstructor, PageRuntime } from './types.ts';
@@ -29,16 +30,7 @@ export type LifecycleOptions = {
 export function createLifecycle({ runtime, gate, metaBlockedTags, report }: LifecycleOptions) {
   const entries = new WeakMap<Element, Entry>();
   const gated = new Set<Entry>();
-  const deferreds = new WeakMap<Element, { promise: Promise<void>; resolve: () => void }>();
-  const deferredOf = (element: Element) => {
-    let deferred = deferreds.get(element);
-    if (!deferred) {
-      let resolve = () => {};
-      const promise = new Promise<void>((done) => (resolve = done));
-      deferreds.set(element, (deferred = { promise, resolve }));
-    }
-    return deferred;
-  };
+  const deferredOf = deferredMap<Element, void>(new WeakMap());
   const fail = (entry: Entry, code: string, error: unknown) => {
     entry.phase = 'failed';
     entry.instance.element.classList.add('page-error');
