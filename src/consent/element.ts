@@ -75,6 +75,23 @@ async function startConsent(page: PageRuntime, element: HTMLElement): Promise<vo
     page.triggerAction(element, 'consent-change', change);
   };
 
+  // Actions exist from the build on; the reducer ignores them until a prompt is shown.
+  const decideWith = (decision: 'accepted' | 'rejected') => (args: ActionArguments) =>
+    dispatch({ type: 'decide', decision, purposeConsentDefault: booleans(args, report).purposeConsentDefault });
+  const actions: Record<string, ActionHandler> = {
+    accept: decideWith('accepted'),
+    reject: decideWith('rejected'),
+    dismiss: () => dispatch({ type: 'decide', decision: 'dismissed' }),
+    prompt: () => dispatch({ type: 'prompt' }),
+    setPurpose: (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }),
+  };
+  for (const [name, handler] of Object.entries(actions)) page.registerAction(element, name, handler);
+  page.registerMacro('CONSENT_INFO', (field = '') => {
+    const { kind } = model.state;
+    const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
+    return JSON.stringify(({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false } as Record<string, unknown>)[field]) ?? '';
+  });
+
   const scripts = element.querySelectorAll<HTMLScriptElement>(':scope>script[type="application/json"]');
   let json: unknown;
   try {
@@ -95,22 +112,6 @@ async function startConsent(page: PageRuntime, element: HTMLElement): Promise<vo
   const prompt = find(config.promptUI, element, 'consent-prompt-missing');
   const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
   render = createUi(element, { prompt, post, overlay: config.overlay, caption: config.consentPromptCaption });
-  const decideWith = (decision: 'accepted' | 'rejected') => (args: ActionArguments) =>
-    dispatch({ type: 'decide', decision, purposeConsentDefault: booleans(args, report).purposeConsentDefault });
-  const actions: Record<string, ActionHandler> = {
-    accept: decideWith('accepted'),
-    reject: decideWith('rejected'),
-    dismiss: () => dispatch({ type: 'decide', decision: 'dismissed' }),
-    prompt: () => dispatch({ type: 'prompt' }),
-    setPurpose: (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }),
-  };
-  for (const [name, handler] of Object.entries(actions)) page.registerAction(element, name, handler);
-  page.registerMacro('CONSENT_INFO', (field = '') => {
-    const { kind } = model.state;
-    const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
-    return JSON.stringify(({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false } as Record<string, unknown>)[field]) ?? '';
-  });
-
   written = parseStored(storage.get(key()));
   const { consentInstanceId, checkConsentHref, matchedGeoGroup } = config;
   dispatch({ type: 'start', stored: written, consentRequired: config.consentRequired, requiredPurposes: config.purposeConsentRequired });
