@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, POST_PROMPT, PROBES, PROMPT, storedValues, SVG } from './consent-fixtures.ts';
@@ -60,6 +61,15 @@ describe('prompt UI', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('accept');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('manage');
+  });
+
+  it('has no axe violations in the prompt, with and without the overlay', async () => {
+    for (const uiConfig of [{}, { overlay: true }]) {
+      const { page } = await open({ ...CLIENT, uiConfig }, { body: TALL });
+      await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+      const { violations } = await new AxeBuilder({ page }).include('#consent').analyze();
+      expect(violations.map((violation) => violation.id)).toEqual([]);
+    }
   });
 
   it('keeps publisher roles and labels', async () => {
