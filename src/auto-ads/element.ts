@@ -29,6 +29,10 @@ const whenVisible = () =>
     check();
   });
 
+/** The first scan waits for the parser, so that the first `ads-placed` covers the whole page. */
+const whenParsed = () =>
+  new Promise((resolve) => (document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', resolve) : resolve(0)));
+
 export function createAutoAdsElement(page: PageRuntime): PageElementConstructor {
   // The base class of the runtime (PRODUCT 2), with its `report` and `dispatch` helpers.
   const Base = page.PageElement as unknown as typeof PageElement;
@@ -57,6 +61,7 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
       const wire = await this.#fetchConfig(url);
       if (wire === undefined) return;
       const parsed = parseAutoAdsConfig(wire, network.defaultConstraints);
+      await whenParsed();
       for (const d of parsed.diagnostics) this.report(d, parsed.value ? 'warn' : 'error');
       if (parsed.value) this.#place(network, parsed.value);
     }

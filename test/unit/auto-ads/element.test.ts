@@ -109,6 +109,18 @@ describe('element', () => {
     hidden.mockRestore();
   });
 
+  it('scans the page only once the parser is done', async () => {
+    const state = vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+    await build(CUSTOM);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(ads()).toEqual([]);
+    state.mockReturnValue('interactive');
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+    await page.settle();
+    expect(ads()).toHaveLength(3);
+    state.mockRestore();
+  });
+
   it.each([
     ['a network error', new TypeError('Failed to fetch'), 'auto-ads-config-fetch-failed'],
     ['a non-2xx answer', { status: 500, body: JSON.stringify(CONFIG) }, 'auto-ads-config-fetch-failed'],
