@@ -1,0 +1,363 @@
+/**
+ * The example pages, served by the real server process (`node --import tsx server/main.ts` on a
+ * free port, a temporary SQLite file, ADMIN_TOKEN set), in real Chromium: each page loads
+ * without console errors or component diagnostics, its feature visibly works, it fits 320 px
+ * and passes axe; the remote-consent journey ends in the admin export (issue 5).
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServer } from '../server/server-process.ts';
+import { launchBrowser, newPage, type TestPage } from './harness.ts';
+
+const ADMIN_TOKEN = 'examples-e2e-admin-token';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PAGES = readdirSync('examples').filter((name) => name.endsWith('.html')).sort();
+
+let browser: Browser;
+let server: ServerProcess;
+let dir = '';
+const opened: TestPage[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'page-examples-'));
+  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN });
+  browser = await launchBrowser();
+});
+afterEach(async () => {
+  for (const test of opened.splice(0)) await test.context.close();
+});
+afterAll(async () => {
+  await browser?.close();
+  server?.child.kill('SIGTERM');
+  await server?.exited();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(path: string, viewport = { width: 1000, height: 800 }): Promise<TestPage> {
+  const test = await newPage(browser, { viewport });
+  opened.push(test);
+  await test.page.goto(`${server.url}/examples/${path}`);
+  return test;
+}
+
+/** Console errors, page errors, and component diagnostics at any level. */
+function problems({ messages, errors }: TestPage): string[] {
+  const logged = messages.filter((m) => m.type === 'error' || (m.type === 'warning' && m.text.startsWith('[page-')));
+  return [...logged.map((m) => `${m.type}: ${m.text}`), ...errors];
+}
+
+const stateOf = (page: Page, selector: string) => page.getAttribute(selector, 'data-state');
+const waitForState = (page: Page, selector: string, state: string) => page.waitForSelector(`${selector}[data-state="${state}"]`);
+const click = (page: Page, name: string, scope = 'body') => page.locator(scope).getByRole('button', { name, exact: true }).click();
+const shown = (page: Page, selector: string) => page.waitForSelector(selector, { state: 'visible' });
+const hidden = (page: Page, selector: string) => page.waitForSelector(selector, { state: 'hidden' });
+
+async function admin(path: string): Promise<Response> {
+  return fetch(`${server.url}/admin/api/${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+}
+
+describe('examples index', () => {
+  it('links every example page, and every link answers 200', async () => {
+    const test = await open('');
+    const links = await test.page.$$eval('main a', (anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
+    const linkedPages = new Set(links.map((href) => new URL(href).pathname.replace('/examples/', '')));
+    for (const name of PAGES.filter((name) => name !== 'index.html')) expect(linkedPages, name).toContain(name);
+    for (const href of new Set(links.map((link) => link.split('#')[0]!))) {
+      expect((await fetch(href)).status, href).toBe(200);
+    }
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('every example page', () => {
+  it.each(PAGES)('%s loads cleanly, fits 320 px and has no axe violations', async (name) => {
+    const test = await open(name, { width: 320, height: 640 });
+    await test.page.waitForLoadState('load');
+    await test.page.waitForTimeout(500);
+    const width = await test.page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, 'horizontal overflow').toBeLessThanOrEqual(320);
+    await test.page.evaluate(axeSource);
+    const violations = await test.page.evaluate(async () => {
+      type Axe = { run: (context: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+      // The anchor ad is placed by <page-auto-ads> right after itself, outside the page's landmarks.
+      const result = await (window as unknown as { axe: Axe }).axe.run({ exclude: [['page-ad[sticky]']] });
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    expect(violations).toEqual([]);
+    const html = readFileSync(join('examples', name), 'utf8');
+    expect(html, 'absolute URLs').not.toMatch(/(src|href)="https?:/);
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('client-only consent example', () => {
+  it('prompts, builds after accept, remembers, and removes after a later reject', async () => {
+    const test = await open('consent-client.html');
+    const { page } = test;
+    await shown(page, '#prompt');
+    expect(await stateOf(page, 'example-widget')).toBeNull();
+    await click(page, 'Accept');
+    await waitForState(page, 'example-widget', 'loaded');
+    await hidden(page, '#prompt');
+    await shown(page, '#settings');
+    expect(await page.textContent('[data-consent-status]')).toContain('state: accepted');
+
+    await page.reload();
+    await waitForState(page, 'example-widget', 'loaded');
+    expect(await page.isVisible('#prompt')).toBe(false);
+
+    await click(page, 'Privacy settings');
+    await shown(page, '#prompt');
+    await click(page, 'Reject');
+    await waitForState(page, 'example-widget', 'removed');
+    expect(await page.textContent('[data-consent-status]')).toContain('state: rejected');
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('remote consent example', () => {
+  it('records an accept that the admin export shows, and restores it from the server', async () => {
+    const test = await open('consent-remote.html');
+    const { page } = test;
+    await shown(page, '#prompt');
+    const update = page.waitForResponse((response) => response.url().endsWith('/consent/update'));
+    await click(page, 'Accept');
+    expect((await update).status()).toBe(200);
+    await waitForState(page, 'example-widget', 'loaded');
+    const pageUserId = (await page.textContent('[data-page-user-id]'))!;
+    expect(pageUserId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const exported = await admin('instances/examples-remote/export?format=ndjson');
+    expect(exported.status).toBe(200);
+    const records = (await exported.text()).trim().split('\n').map((line) => JSON.parse(line));
+    const record = records.find((r) => r.pageUserId === pageUserId);
+    expect(record).toMatchObject({ instanceId: 'examples-remote', state: 'accepted', origin: server.url });
+    const users = await (await admin(`instances/examples-remote/users?pageUserId=${pageUserId}`)).json();
+    expect(users.users[0].decision.state).toBe('accepted');
+
+    // The cached decision is forgotten; the server's answer (page_uid cookie) restores it.
+    const check = page.waitForResponse((response) => response.url().endsWith('/consent/check'));
+    await click(page, 'Forget the cached decision and reload');
+    expect(await (await check).json()).toMatchObject({ consentRequired: true, consentStateValue: 'accepted' });
+    await waitForState(page, 'example-widget', 'loaded');
+    await page.waitForFunction(() => document.querySelector('[data-consent-status]')?.textContent?.includes('state: accepted'));
+    expect(await page.isVisible('#prompt')).toBe(false);
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('geo example', () => {
+  it('needs no consent for an unknown country on localhost', async () => {
+    const test = await open('geo.html');
+    const { page } = test;
+    await waitForState(page, 'example-widget', 'loaded');
+    expect(await page.textContent('#geo-result')).toBe('unknown; groups: elsewhere');
+    const classes = await page.evaluate(() => document.documentElement.className);
+    expect(classes).toContain('page-iso-country-unknown');
+    expect(classes).toContain('page-geo-group-elsewhere');
+    expect(await page.isVisible('.group-note.elsewhere')).toBe(true);
+    expect(await page.isVisible('#prompt-eea')).toBe(false);
+    expect(problems(test)).toEqual([]);
+  });
+
+  it('shows the EEA prompt for #page-geo=de and the opt-out prompt for #page-geo=us', async () => {
+    const de = await open('geo.html#page-geo=de');
+    await shown(de.page, '#prompt-eea');
+    expect(await de.page.textContent('#geo-result')).toBe('de; groups: eea');
+    expect(await de.page.isVisible('.group-note.eea')).toBe(true);
+    await click(de.page, 'Accept');
+    await waitForState(de.page, 'example-widget', 'loaded');
+
+    const us = await open('geo.html#page-geo=us');
+    await shown(us.page, '#prompt-california');
+    expect(await us.page.isVisible('#prompt-eea')).toBe(false);
+    expect(await stateOf(us.page, 'example-widget')).toBeNull();
+    expect([...problems(de), ...problems(us)]).toEqual([]);
+  });
+
+  it('reloads with the new country when the debug hash changes', async () => {
+    const test = await open('geo.html');
+    await waitForState(test.page, 'example-widget', 'loaded');
+    await test.page.getByRole('link', { name: '#page-geo=de' }).click();
+    await shown(test.page, '#prompt-eea');
+    expect(await test.page.textContent('#geo-result')).toBe('de; groups: eea');
+  });
+});
+
+describe('purposes example', () => {
+  it('builds each component once its purposes are chosen', async () => {
+    const test = await open('purposes.html');
+    const { page } = test;
+    const analytics = 'example-widget[data-block-on-consent-purposes="analytics"]';
+    const ads = 'example-widget[data-block-on-consent-purposes="ads"]';
+    const both = 'example-widget[data-block-on-consent-purposes="analytics,ads"]';
+    await shown(page, '#prompt');
+    await page.getByLabel('Audience measurement').check();
+    await click(page, 'Save my choices');
+    await waitForState(page, analytics, 'loaded');
+    expect(await page.textContent('[data-consent-status]')).toContain('purposes: analytics yes, ads no');
+    expect(await stateOf(page, ads)).toBeNull();
+    expect(await stateOf(page, both)).toBeNull();
+    expect(await page.$('#purpose-ad .page-fake-ad')).toBeNull();
+
+    await click(page, 'Privacy settings');
+    await shown(page, '#prompt');
+    expect(await page.getByLabel('Audience measurement').isChecked()).toBe(true);
+    await page.getByLabel('Personalised ads').check();
+    await click(page, 'Save my choices');
+    await waitForState(page, ads, 'loaded');
+    await waitForState(page, both, 'loaded');
+    await page.waitForSelector('#purpose-ad .page-fake-ad');
+
+    await page.reload();
+    await waitForState(page, both, 'loaded');
+    expect(await page.isVisible('#prompt')).toBe(false);
+
+    await click(page, 'Privacy settings');
+    await click(page, 'Reject all');
+    await waitForState(page, analytics, 'removed');
+    await waitForState(page, ads, 'removed');
+    expect(await page.$('#purpose-ad .page-fake-ad')).toBeNull();
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('post-prompt example', () => {
+  it('shows the footer UI in place after a decision and reopens the prompt from it', async () => {
+    const test = await open('post-prompt.html');
+    const { page } = test;
+    await shown(page, '#prompt');
+    expect(await page.isVisible('#privacy-footer')).toBe(false);
+    await click(page, 'Accept');
+    await waitForState(page, 'example-widget', 'loaded');
+    await shown(page, '#privacy-footer');
+    expect(await page.$eval('#privacy-footer', (element) => getComputedStyle(element).position)).toBe('static');
+
+    await click(page, 'Change privacy settings');
+    await shown(page, '#prompt');
+    await hidden(page, '#privacy-footer');
+    await click(page, 'Reject', '#prompt');
+    await waitForState(page, 'example-widget', 'removed');
+    await shown(page, '#privacy-footer');
+
+    await click(page, 'Privacy');
+    await shown(page, '#prompt');
+    await click(page, 'Accept', '#prompt');
+    await waitForState(page, 'example-widget', 'loaded');
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('policies example', () => {
+  it('builds by policy, times the default policy out to insufficient, then follows the answers', async () => {
+    const test = await open('policies.html');
+    const { page } = test;
+    await shown(page, '#prompt');
+    await waitForState(page, '#auto-reject-widget', 'loaded');
+    expect(await page.textContent('[data-policy-state="_auto_reject"]')).toBe('insufficient');
+    expect(await page.textContent('[data-policy-state="default"]')).toBe('waiting');
+    expect(await page.textContent('#vendor')).toContain('waiting');
+
+    await page.waitForFunction(() => document.querySelector('[data-policy-state="default"]')?.textContent === 'insufficient', null, { timeout: 8_000 });
+    expect(await page.textContent('#vendor')).toBe('Vendor: non-personalised ad (policy insufficient)');
+    expect(await page.isVisible('#prompt')).toBe(true);
+    for (const id of ['#default-widget', '#till-accepted-widget', '#till-responded-widget']) expect(await stateOf(page, id), id).toBeNull();
+
+    await click(page, 'Decide later');
+    await waitForState(page, '#till-responded-widget', 'loaded');
+    expect(await stateOf(page, '#till-accepted-widget')).toBeNull();
+    expect(await stateOf(page, '#default-widget')).toBeNull();
+
+    await click(page, 'Privacy settings');
+    await click(page, 'Accept');
+    await waitForState(page, '#default-widget', 'loaded');
+    await waitForState(page, '#till-accepted-widget', 'loaded');
+    await page.waitForFunction(() => document.querySelector('[data-policy-state="_till_accepted"]')?.textContent === 'sufficient');
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('text/plain scripts example', () => {
+  it('runs _till_responded on any answer and the others in order after accept', async () => {
+    const test = await open('text-plain.html');
+    const { page } = test;
+    const log = () => page.$$eval('#script-log li', (items) => items.map((item) => item.textContent));
+    await shown(page, '#prompt');
+    expect(await log()).toEqual([]);
+    await click(page, 'Decide later');
+    await page.waitForSelector('#script-log li');
+    expect(await log()).toEqual(['Consent-aware script ran after an answer (_till_responded)']);
+
+    await click(page, 'Privacy settings');
+    await click(page, 'Accept');
+    await page.waitForFunction(() => document.querySelectorAll('#script-log li').length === 5);
+    expect(await log()).toEqual([
+      'Consent-aware script ran after an answer (_till_responded)',
+      'Inline analytics snippet ran (data-block-on-consent)',
+      'External tag tag.js loaded',
+      'Script after the tag ran; the tag had loaded: true',
+      'Module script ran (data-type="module"): string',
+    ]);
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('auto ads example', () => {
+  it.each([
+    ['desktop', { width: 1000, height: 800 }],
+    ['mobile', { width: 360, height: 640 }],
+  ])('places fake ads through the article from the demo config (%s)', async (_name, viewport) => {
+    const test = await open('auto-ads.html', viewport);
+    const { page } = test;
+    await page.waitForFunction(() => document.getElementById('ads-placed')?.textContent !== 'none yet', null, { timeout: 20_000 });
+    const ads = await page.$$eval('article page-ad', (elements) =>
+      elements.map((ad) => ({ top: ad.getBoundingClientRect().top + scrollY, height: ad.getBoundingClientRect().height })),
+    );
+    expect(ads.length).toBeGreaterThanOrEqual(3);
+    expect(ads.length).toBeLessThanOrEqual(6);
+    expect(await page.textContent('#ads-placed')).toBe(`${ads.length} placed, ${ads.length} on the page`);
+    for (const ad of ads) {
+      expect(ad.height).toBe(250);
+      expect(ad.top).toBeGreaterThanOrEqual(viewport.height);
+    }
+    const tops = ads.map((ad) => ad.top).sort((a, b) => a - b);
+    for (let i = 1; i < tops.length; i++) expect(tops[i]! - (tops[i - 1]! + 250)).toBeGreaterThanOrEqual(viewport.height);
+    expect(await page.isVisible('page-ad[sticky="bottom"] .page-fake-ad')).toBe(true);
+    await page.locator('article page-ad').first().scrollIntoViewIfNeeded();
+    await page.waitForSelector('article page-ad .page-fake-ad', { state: 'visible' });
+    expect(problems(test)).toEqual([]);
+  });
+
+  it('draws the debug overlay with #page-ads-debug, and not without', async () => {
+    const test = await open('auto-ads.html#page-ads-debug');
+    const { page } = test;
+    await page.waitForSelector('page-ads-debug pre', { timeout: 20_000 });
+    const panel = await page.textContent('page-ads-debug pre');
+    expect(panel).toContain('max 6');
+    expect(panel).toContain('spacing: 1vp, from 3 ads 2vp, from 6 ads 3vp');
+    expect(await page.$$eval('page-ads-debug span', (spans) => spans.filter((span) => span.textContent?.endsWith(' placed')).length)).toBeGreaterThanOrEqual(3);
+
+    await page.getByRole('link', { name: 'hide it' }).click();
+    await page.waitForFunction(() => document.getElementById('ads-placed')?.textContent !== 'none yet', null, { timeout: 20_000 });
+    expect(await page.$('page-ads-debug')).toBeNull();
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('built-in elements example', () => {
+  it('builds the elements and runs the actions', async () => {
+    const test = await open('builtins.html');
+    const { page } = test;
+    await page.waitForSelector('page-img img');
+    await page.waitForSelector('page-ad .page-fake-ad');
+    await page.waitForSelector('page-iframe iframe');
+    await click(page, 'Add one');
+    await page.locator('#counter-box').press('Enter');
+    await page.waitForFunction(() => document.getElementById('counter')?.textContent === '11');
+    expect(problems(test)).toEqual([]);
+  });
+});
