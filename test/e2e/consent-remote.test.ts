@@ -82,10 +82,11 @@ describe('geo flow examples (seed)', () => {
   });
 
   it('3. remote with an empty cache: waits for the server, prompts on required + unknown', async () => {
-    const { page, checkPath } = await open(config, { body: { consentRequired: true, consentStateValue: 'unknown' }, delay: 300 }, { hash: '#page-geo=us' });
+    // The answer comes late enough that a busy machine still sees the page waiting for it.
+    const { page, checkPath } = await open(config, { body: { consentRequired: true, consentStateValue: 'unknown' }, delay: 2500 }, { hash: '#page-geo=us' });
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await builtProbes(page)).toEqual(['open']);
-    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    await expect.poll(() => isShown(page, '#prompt'), { timeout: 10_000 }).toBe(true);
     expect(await builtProbes(page)).toEqual(UNDECIDED);
     expect(bodies(checkPath)).toEqual([{ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'us', isDirty: false }]);
   });
@@ -100,13 +101,14 @@ describe('geo flow examples (seed)', () => {
   it('4. consentRequired true with checkConsentHref: prompt at once, the answer refreshes cache and sharedData', async () => {
     const { page, checkPath } = await open(
       { consentInstanceId: 'site', consentRequired: true, checkConsentHref: 'CHECK' },
-      { body: { consentRequired: true, sharedData: { tier: 'gold' } }, delay: 1500 },
+      { body: { consentRequired: true, sharedData: { tier: 'gold' } }, delay: 5000 },
     );
-    await expect.poll(() => isShown(page, '#prompt'), { timeout: 1000 }).toBe(true);
+    await expect.poll(() => isShown(page, '#prompt'), { timeout: 4000 }).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData)).toBeUndefined();
     expect(server.requestsTo(checkPath)).toHaveLength(1);
     await page.click('#accept');
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData), { timeout: 3000 }).toEqual({ tier: 'gold' });
+    await expect.poll(() => page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData), { timeout: 10_000 }).toEqual({ tier: 'gold' });
     const shared = await page.evaluate(
       () => new Promise((resolve) => (self as unknown as { PAGE: { push(f: (p: { consent: { getSharedData(): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getSharedData().then(resolve))),
     );
@@ -115,8 +117,8 @@ describe('geo flow examples (seed)', () => {
   });
 
   it('applies the override of the group that lists unknown to a user of unknown country', async () => {
-    const { page, checkPath } = await open(config, { body: { consentRequired: false }, delay: 1000 }, { hash: '#page-geo=unknown' });
-    await expect.poll(() => isShown(page, '#prompt'), { timeout: 900 }).toBe(true);
+    const { page, checkPath } = await open(config, { body: { consentRequired: false }, delay: 5000 }, { hash: '#page-geo=unknown' });
+    await expect.poll(() => isShown(page, '#prompt'), { timeout: 4000 }).toBe(true);
     await expect.poll(() => bodies(checkPath)).toEqual([{ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'unknown', isDirty: false }]);
   });
 });
