@@ -29,6 +29,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          // A real browser on a shared two-core machine: polls wait up to 5 s, not vitest's 1 s.
+          expect: { poll: { timeout: 5_000, interval: 50 } },
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
