@@ -4,15 +4,14 @@
  */
 import { diagnostic } from '../runtime/diagnostics.ts';
 import type { PageElementConstructor, PageRuntime } from '../runtime/types.ts';
+import type { ContentElementClass } from './content-element.ts';
 import { createFrame } from './frame.ts';
 
 const SUPPORTED = ['custom', 'fake'];
 const SANDBOX = 'allow-scripts allow-popups allow-popups-to-escape-sandbox allow-same-origin';
 
-export function createPageAd(page: PageRuntime): PageElementConstructor {
-  return class PageAdElement extends page.PageElement {
-    #content: HTMLElement | null = null;
-
+export function createPageAd(page: PageRuntime, ContentElement: ContentElementClass): PageElementConstructor {
+  return class PageAdElement extends ContentElement {
     override buildCallback() {
       const type = this.element.getAttribute('type');
       if (!type || !SUPPORTED.includes(type)) {
@@ -22,33 +21,22 @@ export function createPageAd(page: PageRuntime): PageElementConstructor {
 
     override async layoutCallback() {
       const type = this.element.getAttribute('type');
-      if (type === 'fake') return this.#show(this.#placeholder());
+      if (type === 'fake') return this.show(this.#placeholder());
       const src = this.element.dataset.src;
       if (type !== 'custom') return;
       if (!src) return this.report(diagnostic('missing-attribute', 'a data-src attribute', src));
-      this.#show(createFrame(this, await page.expandUrl(src), SANDBOX));
-    }
-
-    override unlayoutCallback() {
-      this.#content?.remove();
-      this.#content = null;
+      this.show(createFrame(this, await page.expandUrl(src), SANDBOX));
     }
 
     #placeholder(): HTMLElement {
       const box = document.createElement('div');
-      box.className = 'page-fill page-fake-ad';
-      box.setAttribute('role', 'img');
       const width = this.element.getAttribute('width');
       const height = this.element.getAttribute('height');
-      box.textContent = width && height ? `Ad ${width}×${height}` : 'Ad';
+      box.className = 'page-fake-ad';
+      box.setAttribute('role', 'img');
       box.setAttribute('aria-label', 'Advertisement placeholder');
+      box.textContent = width && height ? `Ad ${width}×${height}` : 'Ad';
       return box;
-    }
-
-    #show(content: HTMLElement) {
-      this.unlayoutCallback();
-      this.#content = content;
-      this.element.append(content);
     }
   };
 }

@@ -1,30 +1,18 @@
 /** `<page-img src width height layout>`: an <img> child, created only when laid out. */
-import type { PageElementConstructor, PageRuntime } from '../runtime/types.ts';
+import type { PageElementConstructor } from '../runtime/types.ts';
+import type { ContentElementClass } from './content-element.ts';
 
-const COPIED = ['src', 'srcset', 'sizes', 'alt', 'referrerpolicy', 'crossorigin'];
-
-export function createPageImg(page: PageRuntime): PageElementConstructor {
-  return class PageImgElement extends page.PageElement {
-    #image: HTMLImageElement | null = null;
-
+export function createPageImg(ContentElement: ContentElementClass): PageElementConstructor {
+  return class PageImgElement extends ContentElement {
     override isLayoutSupported(layout: string) {
       return layout !== 'container';
     }
 
     override layoutCallback() {
-      const image = (this.#image = document.createElement('img'));
-      for (const name of COPIED) {
-        const value = this.element.getAttribute(name);
-        if (value !== null) image.setAttribute(name, value);
-      }
-      image.className = 'page-fill';
+      const image = document.createElement('img');
+      this.copyAttributes(image, ['src', 'srcset', 'sizes', 'alt', 'referrerpolicy', 'crossorigin']);
       image.decoding = 'async';
-      this.element.append(image);
-    }
-
-    override unlayoutCallback() {
-      this.#image?.remove();
-      this.#image = null;
+      this.show(image);
     }
   };
 }

@@ -2,6 +2,7 @@
  * v0.js: creates the runtime, defines the built-in elements and runs every extension callback
  * queued in `self.PAGE` (before or after this script loads).
  */
+import { createContentElement } from '../elements/content-element.ts';
 import { createPageAd } from '../elements/page-ad.ts';
 import { createPageIframe } from '../elements/page-iframe.ts';
 import { createPageImg } from '../elements/page-img.ts';
@@ -19,10 +20,11 @@ if (!scope.PAGE_RUNTIME) {
   const runtime = createRuntime(window);
   scope.PAGE_RUNTIME = runtime;
   installStyles(document);
-  runtime.define('page-img', createPageImg(runtime));
+  const ContentElement = createContentElement(runtime);
+  runtime.define('page-img', createPageImg(ContentElement));
   runtime.define('page-pixel', createPagePixel(runtime));
-  runtime.define('page-iframe', createPageIframe(runtime));
-  runtime.define('page-ad', createPageAd(runtime));
+  runtime.define('page-iframe', createPageIframe(ContentElement));
+  runtime.define('page-ad', createPageAd(runtime, ContentElement));
   const run = (callback: Callback) => {
     try {
       callback(runtime);

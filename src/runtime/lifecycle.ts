@@ -9,15 +9,12 @@ import { applyLayout, parseLayout } from './layout.ts';
 import type { PageElement } from './element.ts';
 import type { BlockRequest, PageElementConstructor, PageRuntime } from './types.ts';
 
-type Phase = 'waiting' | 'building' | 'built' | 'failed';
-
 type Entry = {
   readonly instance: PageElement;
   readonly request: BlockRequest | null;
-  phase: Phase;
+  phase: 'waiting' | 'building' | 'built' | 'failed';
   isLaidOut: boolean;
   isNear: boolean;
-  built: () => void;
 };
 
 export type LifecycleOptions = {
@@ -31,21 +28,24 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
   const entries = new WeakMap<Element, Entry>();
   const gated = new Set<Entry>();
   const deferredOf = deferredMap<Element, void>(new WeakMap());
-  const fail = (entry: Entry, code: string, error: unknown) => {
-    entry.phase = 'failed';
-    entry.instance.element.classList.add('page-error');
-    report(entry.instance.element, diagnostic(code, 'no exception', String(error)));
+  const isAllowed = (entry: Entry) => !entry.request || gate.decide(entry.request) === 'allow';
+
+  /** Runs one callback of an element; an exception is reported under `code` and yields false. */
+  const guard = async ({ instance }: Entry, code: string, callback: () => void | Promise<void>) => {
+    try {
+      await callback.call(instance);
+      return true;
+    } catch (error) {
+      report(instance.element, diagnostic(code, 'no exception', String(error)));
+      return false;
+    }
   };
 
   const layout = async (entry: Entry) => {
-    const allowed = !entry.request || gate.decide(entry.request) === 'allow';
-    if (entry.phase !== 'built' || entry.isLaidOut || !entry.isNear || !allowed) return;
+    if (entry.phase !== 'built' || entry.isLaidOut || !entry.isNear || !isAllowed(entry)) return;
     entry.isLaidOut = true;
-    try {
-      await entry.instance.layoutCallback();
+    if (await guard(entry, 'layout-failed', entry.instance.layoutCallback)) {
       entry.instance.element.classList.add('page-laid-out');
-    } catch (error) {
-      report(entry.instance.element, diagnostic('layout-failed', 'no exception', String(error)));
     }
   };
 
@@ -53,59 +53,41 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
     if (!entry.isLaidOut) return;
     entry.isLaidOut = false;
     entry.instance.element.classList.remove('page-laid-out');
-    try {
-      entry.instance.unlayoutCallback();
-    } catch (error) {
-      report(entry.instance.element, diagnostic('unlayout-failed', 'no exception', String(error)));
-    }
+    guard(entry, 'unlayout-failed', entry.instance.unlayoutCallback);
   };
 
   const observer = new IntersectionObserver(
     (records) => {
       for (const record of records) {
         const entry = entries.get(record.target);
-        if (!entry) continue;
-        entry.isNear = record.isIntersecting;
-        if (entry.isNear) layout(entry);
+        if (entry && (entry.isNear = record.isIntersecting)) layout(entry);
       }
     },
     { rootMargin: '100% 25%' },
   );
 
   const build = async (entry: Entry) => {
-    const { instance } = entry;
+    const { element } = entry.instance;
     entry.phase = 'building';
-    try {
-      await instance.buildCallback();
-    } catch (error) {
-      return fail(entry, 'build-failed', error);
-    }
-    entry.phase = 'built';
-    instance.element.classList.add('page-built');
-    entry.built();
-    if (instance.layout === 'nodisplay') {
-      entry.isNear = true;
-      layout(entry);
-    } else observer.observe(instance.element);
+    const isBuilt = await guard(entry, 'build-failed', entry.instance.buildCallback);
+    entry.phase = isBuilt ? 'built' : 'failed';
+    element.classList.add(isBuilt ? 'page-built' : 'page-error');
+    if (!isBuilt) return;
+    deferredOf(element).resolve();
+    if (entry.instance.layout !== 'nodisplay') return observer.observe(element);
+    entry.isNear = true;
+    layout(entry);
   };
 
   const evaluate = (entry: Entry) => {
     const decision = entry.request ? gate.decide(entry.request) : 'allow';
-    if (decision === 'allow') {
-      if (entry.phase === 'waiting') build(entry);
-      else layout(entry);
-    } else if (decision === 'deny') unlayout(entry);
+    if (decision === 'deny') unlayout(entry);
+    else if (decision === 'allow') entry.phase === 'waiting' ? build(entry) : layout(entry);
   };
 
   gate.subscribe(() => gated.forEach(evaluate));
 
-  const connect = (element: HTMLElement, Implementation: PageElementConstructor) => {
-    const known = entries.get(element);
-    if (known) {
-      if (known.request) gated.add(known);
-      if (known.phase === 'built') observer.observe(element);
-      return;
-    }
+  const create = (element: HTMLElement, Implementation: PageElementConstructor) => {
     const spec = parseLayout({
       layout: element.getAttribute('layout'),
       width: element.getAttribute('width'),
@@ -119,14 +101,19 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
     }
     instance.layout = spec.value.layout;
     applyLayout(element, spec.value);
-    const request = instance.isBlockable()
-      ? readBlockRequest(element, metaBlockedTags(), (d) => report(element, d))
-      : null;
-    const built = deferredOf(element).resolve;
-    const entry: Entry = { instance, request, phase: 'waiting', isLaidOut: false, isNear: false, built };
+    const request = instance.isBlockable() ? readBlockRequest(element, metaBlockedTags(), (d) => report(element, d)) : null;
+    const entry: Entry = { instance, request, phase: 'waiting', isLaidOut: false, isNear: false };
     entries.set(element, entry);
-    if (request) gated.add(entry);
-    evaluate(entry);
+    return entry;
+  };
+
+  const connect = (element: HTMLElement, Implementation: PageElementConstructor) => {
+    const known = entries.get(element);
+    const entry = known ?? create(element, Implementation);
+    if (!entry) return;
+    if (entry.request) gated.add(entry);
+    if (!known) evaluate(entry);
+    else if (entry.phase === 'built') observer.observe(element);
   };
 
   const disconnect = (element: HTMLElement) => {
