@@ -51,7 +51,20 @@ function problems({ messages, errors }: TestPage): string[] {
 }
 
 const stateOf = (page: Page, selector: string) => page.getAttribute(selector, 'data-state');
-const waitForState = (page: Page, selector: string, state: string) => page.waitForSelector(`${selector}[data-state="${state}"]`);
+/** Waits for a widget's state; on time-out, says what the page looked like. */
+async function waitForState(page: Page, selector: string, state: string): Promise<void> {
+  try {
+    await page.waitForSelector(`${selector}[data-state="${state}"]`, { timeout: 15_000 });
+  } catch (error) {
+    const seen = await page.evaluate((widget) => ({
+      widget: document.querySelector(widget)?.outerHTML,
+      html: document.documentElement.className,
+      consent: document.querySelector('page-consent')?.className,
+      status: document.querySelector('[data-consent-status]')?.textContent,
+    }), selector);
+    throw new Error(`${selector} never became ${state}: ${JSON.stringify(seen)}\n${error}`);
+  }
+}
 const click = (page: Page, name: string, scope = 'body') => page.locator(scope).getByRole('button', { name, exact: true }).click();
 const shown = (page: Page, selector: string) => page.waitForSelector(selector, { state: 'visible' });
 const hidden = (page: Page, selector: string) => page.waitForSelector(selector, { state: 'hidden' });
