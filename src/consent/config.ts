@@ -51,12 +51,12 @@ export const kindOf = (value: unknown): string =>
 export const isObject = (value: unknown): value is Json => kindOf(value) === 'object';
 
 /** A copy without the fields whose type differs from `types` (one diagnostic each); null counts as absent. */
-export function checkTypes(json: Json, types: Json, diagnostics: Diagnostic[], code = 'consent-field-invalid'): Record<string, unknown> {
+export function checkTypes(json: Json, types: Json, diagnostics: Diagnostic[]): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(json)) {
     if (value === null) continue;
     if (!types[key] || kindOf(value) === types[key]) result[key] = value;
-    else diagnostics.push(diagnose(code, `${key}: ${types[key]}`, value));
+    else diagnostics.push(diagnose('consent-field-invalid', `${key}: ${types[key]}`, value));
   }
   return result;
 }
@@ -116,7 +116,7 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
     diagnostics.push(diagnose(code, expected, got));
     return { value: null, diagnostics };
   };
-  if (!isObject(json)) return fail('consent-config-invalid', 'one <script type="application/json"> child with an object', json);
+  if (!isObject(json)) return fail('consent-config-invalid', 'one JSON <script> child with an object', json);
   const preset = type === null ? {} : presets[type];
   if (!preset) diagnostics.push(diagnose('consent-type-unknown', 'a known CMP type', type));
   let merged = mergeConfig(preset ?? {}, json);
@@ -131,12 +131,13 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
   if (typeof id !== 'string' || !id) return fail('consent-instance-id', 'consentInstanceId: a non-empty string', id);
   for (const key of ['checkConsentHref', 'onUpdateHref'] as const) {
     const href = config[key];
-    if (href !== undefined && !isAllowedUrl(href, baseUrl)) return fail('consent-url-invalid', `${key}: https (http on loopback only)`, href);
+    if (href !== undefined && !isAllowedUrl(href, baseUrl)) return fail('consent-url-invalid', `${key}: https (or http on loopback)`, href);
   }
   const required = config.consentRequired ?? config.promptIfUnknown ?? (checkConsentHref ? 'remote' : undefined);
-  if (required === undefined) return fail('consent-required-missing', 'consentRequired: true for a client-only setup, or a checkConsentHref', required);
-  if (required !== true && required !== false && required !== 'remote') return fail('consent-required-invalid', 'true|false|"remote"', required);
-  if (required === 'remote' && !checkConsentHref) return fail('consent-required-invalid', 'checkConsentHref with "remote"', required);
+  if (required === undefined) return fail('consent-required-missing', 'consentRequired: true, or a checkConsentHref', required);
+  if (required !== true && required !== false && (required !== 'remote' || !checkConsentHref)) {
+    return fail('consent-required-invalid', 'consentRequired: true|false, or "remote" with a checkConsentHref', required);
+  }
   const uiConfig = checkTypes((config.uiConfig ?? {}) as Json, TYPES, diagnostics);
   const captions = checkTypes((config.captions ?? {}) as Json, TYPES, diagnostics);
   return {

@@ -8,13 +8,17 @@ import { type ConsentConfig, isObject, parseConsentConfig } from './config.ts';
 import { diagnose } from './diagnose.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import { checkConsent, checkRequestOf, notifyUpdate } from './remote.ts';
-import { type ConsentEvent, initialModel, parseStored, reduceConsent, type StoredConsent } from './state.ts';
-import { createUi, noUi } from './ui.ts';
+import { type ConsentEvent, type ConsentModel, initialModel, parseStored, reduceConsent, type StoredConsent } from './state.ts';
+import { createUi, type Ui } from './ui.ts';
 
 export const GEO_TIMEOUT_MS = 5_000;
 
+/** The element implementation: the runtime's base class with its report/action/event helpers. */
+type Host = InstanceType<PageRuntime['PageElement']>;
+type Report = (d: Diagnostic, level?: DiagnosticLevel) => void;
+
 /** Boolean action arguments; any other value is reported and skipped. */
-function booleans(args: ActionArguments, report: (d: Diagnostic) => void): Record<string, boolean> {
+function booleans(args: ActionArguments, report: Report): Record<string, boolean> {
   const result: Record<string, boolean> = {};
   for (const [name, value] of Object.entries(args)) {
     if (typeof value === 'boolean') result[name] = value;
@@ -24,9 +28,9 @@ function booleans(args: ActionArguments, report: (d: Diagnostic) => void): Recor
 }
 
 /** The matched geo groups from `<page-geo>`, waited for at most GEO_TIMEOUT_MS. */
-async function readGeoGroups(page: PageRuntime, json: unknown, report: (d: Diagnostic, level: DiagnosticLevel) => void) {
+async function readGeoGroups(page: PageRuntime, json: unknown, report: Report) {
   if (!document.querySelector('page-geo')) {
-    if (isObject(json) && json.geoOverride) report(diagnose('consent-geo-missing', '<page-geo> for geoOverride', null), 'warn');
+    if (isObject(json) && json.geoOverride) report(diagnose('consent-geo-missing', '<page-geo>', null), 'warn');
     return [];
   }
   const timeout = new Promise((resolve) => setTimeout(resolve, GEO_TIMEOUT_MS));
@@ -35,23 +39,32 @@ async function readGeoGroups(page: PageRuntime, json: unknown, report: (d: Diagn
   return geo?.matchedGroups ?? [];
 }
 
-async function startConsent(page: PageRuntime, element: HTMLElement): Promise<void> {
-  const report = (d: Diagnostic, level?: DiagnosticLevel) => page.report(element, d, level);
-  const storage = page.storage;
+/** The config script's JSON; undefined unless there is exactly one valid script. */
+function readConfigJson(element: HTMLElement): unknown {
+  const scripts = element.querySelectorAll<HTMLScriptElement>(':scope>script[type="application/json"]');
+  try {
+    return scripts.length === 1 ? JSON.parse(scripts[0]!.text) : undefined;
+  } catch {}
+}
+
+async function startConsent(host: Host): Promise<void> {
+  const { element, runtime: page } = host;
+  const { storage } = page;
+  const report: Report = (d, level) => host.report(d, level);
   let model = initialModel;
   let config: ConsentConfig | null = null;
-  let render = noUi;
+  let render: Ui | undefined;
   let written: StoredConsent | null = null;
+  let key = '';
   let lastDetail = '';
-  const notify = installConsentProvider(page, () => ({ ...model, fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: render.hasPrompt }));
-  const key = () => `consent:${config?.consentInstanceId}`;
+  const notify = installConsentProvider(page, () => ({ ...model, fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }));
 
   /** Caches a changed decision (once) and tells onUpdateHref. */
-  const persist = ({ saved }: typeof model) => {
-    if (JSON.stringify(saved) === JSON.stringify(written) || !config) return;
+  const persist = ({ saved }: ConsentModel) => {
+    if (!config || JSON.stringify(saved) === JSON.stringify(written)) return;
     written = saved;
-    if (!saved) return storage.remove(key());
-    storage.set(key(), saved);
+    if (!saved) return storage.remove(key);
+    storage.set(key, saved);
     const { consentInstanceId, onUpdateHref } = config;
     if (!onUpdateHref) return;
     let pageUserId = storage.get('consent-user');
@@ -63,16 +76,13 @@ async function startConsent(page: PageRuntime, element: HTMLElement): Promise<vo
     const { kind } = model.state;
     model = reduceConsent(model, event);
     persist(model);
-    render(model);
+    render?.(model);
     const seconds = config?.timeoutSeconds;
     if (model.state.kind === 'unknown' && kind !== 'unknown' && seconds != null) setTimeout(() => dispatch({ type: 'timeout' }), seconds * 1000);
     notify();
     const detail = detailOf(model);
-    if (JSON.stringify(detail) === lastDetail) return;
-    lastDetail = JSON.stringify(detail);
-    const change = new CustomEvent('consent-change', { bubbles: true, detail });
-    element.dispatchEvent(change);
-    page.triggerAction(element, 'consent-change', change);
+    if (lastDetail === (lastDetail = JSON.stringify(detail))) return;
+    host.dispatch('consent-change', detail);
   };
 
   // Actions exist from the build on; the reducer ignores them until a prompt is shown.
@@ -85,34 +95,31 @@ async function startConsent(page: PageRuntime, element: HTMLElement): Promise<vo
     prompt: () => dispatch({ type: 'prompt' }),
     setPurpose: (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }),
   };
-  for (const [name, handler] of Object.entries(actions)) page.registerAction(element, name, handler);
+  for (const [name, handler] of Object.entries(actions)) host.registerAction(name, handler);
   page.registerMacro('CONSENT_INFO', (field = '') => {
     const { kind } = model.state;
     const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
     return JSON.stringify(({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false } as Record<string, unknown>)[field]) ?? '';
   });
 
-  const scripts = element.querySelectorAll<HTMLScriptElement>(':scope>script[type="application/json"]');
-  let json: unknown;
-  try {
-    json = scripts.length === 1 ? JSON.parse(scripts[0]!.text) : undefined;
-  } catch {}
+  const json = readConfigJson(element);
   const geoGroups = await readGeoGroups(page, json, report);
-  const parsed = parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href });
-  const diagnostics = element.id ? parsed.diagnostics : [...parsed.diagnostics, diagnose('consent-id-missing', 'an id on <page-consent>', null)];
-  config = element.id ? parsed.value : null;
+  const { value, diagnostics } = parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href });
+  config = element.id ? value : null;
   for (const d of diagnostics) report(d, config ? 'warn' : 'error');
+  if (!element.id) report(diagnose('consent-id-missing', 'an id', null));
   if (!config) return dispatch({ type: 'invalid' });
 
   const find = (id: string | undefined, root: ParentNode, code: string) => {
     const found = id ? root.querySelector<HTMLElement>(`#${CSS.escape(id)}`) : null;
-    if (id && !found) report(diagnose(code, `an element with id "${id}"`, id));
+    if (id && !found) report(diagnose(code, 'an element with that id', id));
     return found;
   };
   const prompt = find(config.promptUI, element, 'consent-prompt-missing');
   const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
   render = createUi(element, { prompt, post, overlay: config.overlay, caption: config.consentPromptCaption });
-  written = parseStored(storage.get(key()));
+  key = `consent:${config.consentInstanceId}`;
+  written = parseStored(storage.get(key));
   const { consentInstanceId, checkConsentHref, matchedGeoGroup } = config;
   dispatch({ type: 'start', stored: written, consentRequired: config.consentRequired, requiredPurposes: config.purposeConsentRequired });
   if (!checkConsentHref) return;
@@ -134,9 +141,9 @@ export function createConsentElement(page: PageRuntime) {
     }
 
     override buildCallback() {
-      if (active) return page.report(this.element, diagnose('consent-duplicate', 'one <page-consent> per page', active.id));
+      if (active) return this.report(diagnose('consent-duplicate', 'one per page', active.id));
       active = this.element;
-      startConsent(page, this.element);
+      startConsent(this);
     }
   };
 }

@@ -7,21 +7,18 @@ import type { ConsentCheckRequest, ConsentUpdateRequest, PurposeConsents } from 
 import type { Diagnostic, Parsed } from '../runtime/diagnostics.ts';
 import { checkTypes, isObject } from './config.ts';
 import { diagnose } from './diagnose.ts';
-import type { CheckResult, StoredConsent } from './state.ts';
+import { type CheckResult, STORED_TYPES, type StoredConsent } from './state.ts';
 
 export const CHECK_TIMEOUT_MS = 10_000;
 
 const TYPES = {
+  ...STORED_TYPES,
   consentRequired: 'boolean',
   promptIfUnknown: 'boolean',
   consentStateValue: 'string',
-  consentString: 'string',
   expireCache: 'boolean',
   sharedData: 'object',
-  purposeConsents: 'object',
   purposeConsent: 'object',
-  consentMetadata: 'object',
-  tcfPolicyVersion: 'number',
 };
 
 /** An answer's fields after `checkTypes`, before the seed's defaults. */
@@ -33,7 +30,7 @@ type Answer = Partial<Omit<CheckResult, 'consentStateValue'>> & {
 
 const failed = (cause: string): Parsed<null> => ({
   value: null,
-  diagnostics: [diagnose('consent-check-failed', 'a JSON answer from checkConsentHref', cause)],
+  diagnostics: [diagnose('consent-check-failed', 'a JSON answer', cause)],
 });
 
 /** Reads an answer; a non-boolean `consentRequired` fails it, other mistyped fields are ignored. */
@@ -88,7 +85,7 @@ export function checkRequestOf(consentInstanceId: string, saved: StoredConsent |
 export function notifyUpdate(url: string, update: { consentInstanceId: string; pageUserId: string }, saved: StoredConsent, report: (d: Diagnostic) => void) {
   const { version, state: consentStateValue, ...data } = saved;
   const body: ConsentUpdateRequest = { ...update, consentStateValue, ...data } as ConsentUpdateRequest;
-  const fail = (got: string) => report(diagnose('consent-update-failed', 'a 2xx answer from onUpdateHref', got));
+  const fail = (got: string) => report(diagnose('consent-update-failed', 'a 2xx answer', got));
   return post(url, body, { keepalive: true }).then(
     (response) => void (response.ok || fail(`HTTP ${response.status}`)),
     () => fail('network or CORS error'),

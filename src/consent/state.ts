@@ -83,7 +83,8 @@ export const initialModel: ConsentModel = {
 
 const UNKNOWN: ConsentState = { kind: 'unknown', hasTimedOut: false };
 
-const STORED_TYPES = { consentString: 'string', purposeConsents: 'object', consentMetadata: 'object', tcfPolicyVersion: 'number' };
+/** Field types of a cached decision (also of a server answer). */
+export const STORED_TYPES = { consentString: 'string', purposeConsents: 'object', consentMetadata: 'object', tcfPolicyVersion: 'number' };
 
 /** A cached value read back (mistyped fields dropped), or null when absent or of another format. */
 export function parseStored(value: unknown): StoredConsent | null {
@@ -95,16 +96,19 @@ export function parseStored(value: unknown): StoredConsent | null {
 function decided(model: ConsentModel, state: 'accepted' | 'rejected', from: DecisionData): ConsentModel {
   const { consentString, consentMetadata, tcfPolicyVersion } = from;
   const purposeConsents = { ...model.purposeConsents, ...from.purposeConsents };
-  const saved: StoredConsent = { version: 1, state, consentString, purposeConsents, consentMetadata, tcfPolicyVersion };
+  const data = { consentString, purposeConsents, consentMetadata, tcfPolicyVersion };
   const isPromptShown = model.requiredPurposes.some((name) => !(name in purposeConsents));
-  return { ...model, consentString, consentMetadata, tcfPolicyVersion, purposeConsents, state: { kind: state }, saved, isPromptShown };
+  return { ...model, ...data, state: { kind: state }, saved: { version: 1, state, ...data }, isPromptShown };
 }
+
+/** No decision yet: the prompt when consent is required, else UNKNOWN_NOT_REQUIRED. */
+const undecided = (model: ConsentModel, isRequired: boolean): ConsentModel =>
+  isRequired ? { ...model, state: UNKNOWN, isPromptShown: true } : { ...model, state: { kind: 'not-required' } };
 
 function start(model: ConsentModel, { stored, consentRequired, requiredPurposes }: Extract<ConsentEvent, { type: 'start' }>): ConsentModel {
   const next = { ...model, requiredPurposes };
   if (stored) return { ...decided(next, stored.state, stored), saved: stored };
-  if (consentRequired === 'remote') return next;
-  return consentRequired ? { ...next, state: UNKNOWN, isPromptShown: true } : { ...next, state: { kind: 'not-required' } };
+  return consentRequired === 'remote' ? next : undecided(next, consentRequired);
 }
 
 /** Seed rules for the server answer; after a user action on this page only `sharedData` counts. */
@@ -112,9 +116,7 @@ function respond(model: ConsentModel, response: CheckResult): ConsentModel {
   const { consentRequired, consentStateValue: value, expireCache } = response;
   let next: ConsentModel = { ...model, sharedData: response.sharedData };
   if (model.hasUserActed) return next;
-  if (model.state.kind === 'pending') {
-    next = consentRequired ? { ...next, state: UNKNOWN, isPromptShown: true } : { ...next, state: { kind: 'not-required' } };
-  }
+  if (model.state.kind === 'pending') next = undecided(next, consentRequired);
   if (consentRequired && value !== null && value !== 'unknown') next = decided(next, value, response);
   return expireCache || (consentRequired && value === 'unknown') ? { ...next, saved: null } : next;
 }
@@ -138,7 +140,7 @@ export function reduceConsent(model: ConsentModel, event: ConsentEvent): Consent
     case 'response':
       return respond(model, event.response);
     case 'failure':
-      return kind === 'pending' ? { ...model, state: UNKNOWN, isPromptShown: true } : model;
+      return kind === 'pending' ? undecided(model, true) : model;
     case 'decide':
       return model.isPromptShown ? decide(model, event) : model;
     case 'set-purposes':

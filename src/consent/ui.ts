@@ -18,8 +18,6 @@ export type UiChoice = 'prompt' | 'post' | null;
 /** Shows the UI the model calls for; `hasPrompt` is false without a prompt UI. */
 export type Ui = ((model: ConsentModel) => void) & { readonly hasPrompt: boolean };
 
-export const noUi: Ui = Object.assign(() => {}, { hasPrompt: false });
-
 /** The prompt while it is due; else the post-prompt once consent is required or decided. */
 export function selectUi(model: ConsentModel, hasPrompt: boolean, hasPost: boolean): UiChoice {
   if (model.isPromptShown && hasPrompt) return 'prompt';
