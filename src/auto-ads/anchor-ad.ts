@@ -13,6 +13,9 @@ export function insertAnchorAd(host: Element, attributes: Attributes): boolean {
   const ad = document.createElement('page-ad');
   for (const [name, value] of Object.entries(merged)) ad.setAttribute(name, value);
   ad.setAttribute('sticky', side);
+  // Outside the page's landmarks: its own labelled region for assistive technology.
+  ad.setAttribute('role', 'complementary');
+  ad.setAttribute('aria-label', merged['data-label'] ?? 'Advertisement');
   host.after(ad);
   // After insertion: the runtime writes the layout box when the element connects.
   Object.assign(ad.style, { position: 'fixed', left: '0', right: '0', [side]: '0', zIndex: '2147483000' });

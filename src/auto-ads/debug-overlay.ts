@@ -32,12 +32,18 @@ export function describeRun(result: StrategyResult, constraints: Constraints, pl
 export function drawDebugOverlay(page: PageRuntime, result: StrategyResult, panelText: string, placements: readonly PlacementSpec[]): void {
   const { viewport } = page;
   viewport.measure(() => {
+    // Labels of candidates at the same spot are stacked, so none hides another.
+    const stacked = new Map<string, number>();
     const marks = result.candidates.filter(({ anchor }) => anchor.isConnected).map(({ anchor, placement, outcome }) => {
       const box = viewport.getPageBox(anchor);
+      const top = estimateY(placement.position, box);
+      const spot = `${Math.round(top)}:${Math.round(box.left)}`;
+      const level = stacked.get(spot) ?? 0;
+      stacked.set(spot, level + 1);
       const color = COLORS[outcome] ?? '#666';
       const mark = document.createElement('div');
-      mark.style.cssText = `${STYLE}top:${estimateY(placement.position, box)}px;left:${box.left}px;width:${box.width}px;border-top:3px dashed ${color}`;
-      mark.innerHTML = `<span style="background:${color};color:#fff;padding:0 4px">P${placements.indexOf(placement) + 1} ${outcome}</span>`;
+      mark.style.cssText = `${STYLE}top:${top}px;left:${box.left}px;width:${box.width}px;border-top:3px dashed ${color}`;
+      mark.innerHTML = `<span style="background:${color};color:#fff;padding:0 4px;position:relative;top:${level * 17}px">P${placements.indexOf(placement) + 1} ${outcome}</span>`;
       return mark;
     });
     viewport.mutate(() => {

@@ -35,7 +35,7 @@ export function createPageAd(page: PageRuntime, ContentElement: ContentElementCl
       box.className = 'page-fake-ad';
       box.setAttribute('role', 'img');
       box.setAttribute('aria-label', 'Advertisement placeholder');
-      box.textContent = width && height ? `Ad ${width}×${height}` : 'Ad';
+      box.textContent = this.element.dataset.label ?? (width && height ? `Ad ${width}×${height}` : 'Ad');
       return box;
     }
   };

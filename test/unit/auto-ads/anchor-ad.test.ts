@@ -11,12 +11,18 @@ beforeEach(() => {
 const sticky = () => document.querySelector<HTMLElement>('page-ad[sticky]');
 
 describe('anchor-ad', () => {
+  it('labels the anchor ad region with its data-label', () => {
+    insertAnchorAd(host, { type: 'fake', 'data-label': 'Sponsored' });
+    expect(sticky()?.getAttribute('aria-label')).toBe('Sponsored');
+  });
+
   it('inserts a 100 px bottom ad fixed to the viewport, right after the host', () => {
     expect(insertAnchorAd(host, { type: 'fake', 'data-a': '1' })).toBe(true);
     const ad = sticky()!;
     expect(host.nextElementSibling).toBe(ad);
     expect(Object.fromEntries([...ad.attributes].filter((a) => a.name !== 'style').map((a) => [a.name, a.value]))).toEqual({
       layout: 'fixed-height', height: '100', type: 'fake', 'data-a': '1', sticky: 'bottom',
+      role: 'complementary', 'aria-label': 'Advertisement',
     });
     expect([ad.style.position, ad.style.bottom, ad.style.left, ad.style.right, ad.style.top]).toEqual(['fixed', '0px', '0px', '0px', '']);
   });
