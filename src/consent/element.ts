@@ -11,7 +11,7 @@ import { checkConsent, checkRequestOf, notifyUpdate } from './remote.ts';
 import { type ConsentEvent, type ConsentModel, initialModel, parseStored, reduceConsent, type StoredConsent } from './state.ts';
 import { createUi, type Ui } from './ui.ts';
 
-export const GEO_TIMEOUT_MS = 5_000;
+export const GEO_TIMEOUT_SECONDS = 5;
 
 /** The element implementation: the runtime's base class with its report/action/event helpers. */
 type Host = InstanceType<PageRuntime['PageElement']>;
@@ -27,15 +27,15 @@ function booleans(args: ActionArguments, report: Report): Record<string, boolean
   return result;
 }
 
-/** The matched geo groups from `<page-geo>`, waited for at most GEO_TIMEOUT_MS. */
+/** The matched geo groups from `<page-geo>`, waited for at most GEO_TIMEOUT_SECONDS. */
 async function readGeoGroups(page: PageRuntime, json: unknown, report: Report) {
   if (!document.querySelector('page-geo')) {
     if (isObject(json) && json.geoOverride) report(diagnose('consent-geo-missing', '<page-geo>', null), 'warn');
     return [];
   }
-  const timeout = new Promise((resolve) => setTimeout(resolve, GEO_TIMEOUT_MS));
+  const timeout = new Promise((resolve) => setTimeout(resolve, GEO_TIMEOUT_SECONDS * 1000));
   const geo = (await Promise.race([page.whenService('geo'), timeout])) as { matchedGroups: string[] } | undefined;
-  if (!geo) report(diagnose('consent-geo-timeout', `<page-geo> within ${GEO_TIMEOUT_MS / 1000} s`, null), 'warn');
+  if (!geo) report(diagnose('consent-geo-timeout', `<page-geo> within ${GEO_TIMEOUT_SECONDS} s`, null), 'warn');
   return geo?.matchedGroups ?? [];
 }
 
@@ -50,7 +50,7 @@ function readConfigJson(element: HTMLElement): unknown {
 async function startConsent(host: Host): Promise<void> {
   const { element, runtime: page } = host;
   const { storage } = page;
-  const report: Report = (d, level) => host.report(d, level);
+  const report: Report = host.report.bind(host);
   let model = initialModel;
   let config: ConsentConfig | null = null;
   let render: Ui | undefined;

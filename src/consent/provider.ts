@@ -4,7 +4,7 @@
  */
 import type { ConsentProvider, ConsentSnapshot, PageRuntime, PolicyState } from '../runtime/types.ts';
 import { decide, type PolicyInput, resolvePolicy } from './policy.ts';
-import { changeStateOf, type ConsentModel } from './state.ts';
+import { changeStateOf, type ConsentModel, isRequiredOf } from './state.ts';
 
 export type ConsentView = PolicyInput & ConsentModel & {
   /** false when no prompt UI exists: an undecided policy then resolves `unknown`, never hangs. */
@@ -17,11 +17,7 @@ export function detailOf(model: ConsentModel) {
   return { state: changeStateOf(model.state), purposeConsents, consentString, consentMetadata, sharedData };
 }
 
-function snapshotOf(model: ConsentModel): ConsentSnapshot {
-  const { kind } = model.state;
-  const isRequired = kind === 'not-required' ? false : kind === 'pending' || kind === 'invalid' ? undefined : true;
-  return { ...detailOf(model), isConsentRequired: isRequired };
-}
+const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state) });
 
 /** Unknown policy ids are read as `default` (PRODUCT 3.5). */
 function policyStateOf(policyId: string, view: ConsentView): PolicyState | null {

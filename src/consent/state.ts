@@ -152,5 +152,8 @@ export function reduceConsent(model: ConsentModel, event: ConsentEvent): Consent
   }
 }
 
+/** Whether consent is required (a prompt is due or a decision made); undefined until known. */
+export const isRequiredOf = ({ kind }: ConsentState): boolean | undefined => (kind === 'pending' || kind === 'invalid' ? undefined : kind !== 'not-required');
+
 /** The public state name (PRODUCT 3.10) of an internal state. */
 export const changeStateOf = ({ kind }: ConsentState): ConsentChangeState => (kind === 'pending' || kind === 'invalid' ? 'unknown' : kind);

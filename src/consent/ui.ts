@@ -4,7 +4,7 @@
  * as a dialog that takes focus and gives it back, and an optional overlay that blocks
  * interaction and scrolling beneath.
  */
-import type { ConsentModel } from './state.ts';
+import { type ConsentModel, isRequiredOf } from './state.ts';
 
 const CSS =
   'page-consent>*,.page-consent-ui{display:none!important}' +
@@ -21,8 +21,7 @@ export type Ui = ((model: ConsentModel) => void) & { readonly hasPrompt: boolean
 /** The prompt while it is due; else the post-prompt once consent is required or decided. */
 export function selectUi(model: ConsentModel, hasPrompt: boolean, hasPost: boolean): UiChoice {
   if (model.isPromptShown && hasPrompt) return 'prompt';
-  const { kind } = model.state;
-  return hasPost && (kind === 'accepted' || kind === 'rejected' || kind === 'dismissed' || kind === 'unknown') ? 'post' : null;
+  return hasPost && isRequiredOf(model.state) ? 'post' : null;
 }
 
 export type UiOptions = {
@@ -35,16 +34,27 @@ export type UiOptions = {
 /** Installs the styles; returns the function that shows one UI (or none) for a model. */
 export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: UiOptions): Ui {
   const doc = host.ownerDocument;
-  const root = doc.documentElement;
+  const locked = doc.documentElement.classList;
   doc.head.append(Object.assign(doc.createElement('style'), { textContent: CSS }));
   post?.classList.add('page-consent-ui');
   let shown: UiChoice = null;
   let returnFocus: Element | null = null;
-  let mask: HTMLElement | null = null;
+  let mask: HTMLElement | undefined;
   let inert: HTMLElement[] = [];
-  const setShown = (ui: HTMLElement, isShown: boolean) => {
-    ui.classList.toggle('page-consent-shown', isShown);
-    if (host.contains(ui)) host.classList.toggle('page-consent-shown', isShown);
+  const setShown = (choice: UiChoice, isShown: boolean) => {
+    const ui = choice === 'prompt' ? prompt : choice && post;
+    ui?.classList.toggle('page-consent-shown', isShown);
+    if (ui && host.contains(ui)) host.classList.toggle('page-consent-shown', isShown);
+  };
+  /** The overlay: a mask, the rest of the page inert, no scrolling. */
+  const setModal = (isModal: boolean) => {
+    const { body } = doc;
+    if (isModal) {
+      inert = [...body.children].filter((child): child is HTMLElement => !child.contains(host) && !(child as HTMLElement).inert);
+      mask = body.appendChild(Object.assign(doc.createElement('div'), { className: 'page-consent-overlay' }));
+    } else mask?.remove();
+    for (const child of inert) child.inert = isModal;
+    locked.toggle('page-consent-locked', isModal);
   };
   const openPrompt = (ui: HTMLElement) => {
     const setDefault = (name: string, value: string) => ui.hasAttribute(name) || ui.setAttribute(name, value);
@@ -53,31 +63,22 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
     setDefault('tabindex', '-1');
     if (overlay) {
       ui.setAttribute('aria-modal', 'true');
-      mask = doc.body.appendChild(doc.createElement('div'));
-      mask.className = 'page-consent-overlay';
-      inert = [...doc.body.children].filter((child): child is HTMLElement => !child.contains(host) && child !== mask && !(child as HTMLElement).inert);
-      for (const child of inert) child.inert = true;
-      root.classList.add('page-consent-locked');
+      setModal(true);
     }
     ui.focus();
   };
-  const closePrompt = () => {
-    mask?.remove();
-    for (const child of inert) child.inert = false;
-    root.classList.remove('page-consent-locked');
-    (returnFocus as HTMLElement | null)?.focus?.();
-  };
   const render = (model: ConsentModel) => {
     const next = selectUi(model, !!prompt, !!post);
-    if (next === shown) return;
-    const [previous, coming] = [shown, next].map((choice) => (choice === 'prompt' ? prompt : choice && post));
-    const wasPrompt = shown === 'prompt';
+    const previous = shown;
+    if (next === previous) return;
     if (next === 'prompt') returnFocus = doc.activeElement;
-    if (previous) setShown(previous, false);
-    shown = next;
-    if (coming) setShown(coming, true);
-    if (wasPrompt) closePrompt();
-    if (next === 'prompt' && coming) openPrompt(coming);
+    setShown(previous, false);
+    setShown((shown = next), true);
+    if (previous === 'prompt') {
+      setModal(false);
+      (returnFocus as HTMLElement | null)?.focus?.();
+    }
+    if (next === 'prompt') openPrompt(prompt!);
   };
   return Object.assign(render, { hasPrompt: !!prompt });
 }
