@@ -128,10 +128,10 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
   }
   const config: ConfigFields & Json = checkTypes(merged, TYPES, diagnostics);
   const { consentInstanceId: id, checkConsentHref } = config;
-  if (typeof id !== 'string' || !id) return fail('consent-instance-id', 'consentInstanceId: a non-empty string', id);
+  if (typeof id !== 'string' || !id) return fail('consent-instance-id', 'a consentInstanceId', id);
   for (const key of ['checkConsentHref', 'onUpdateHref'] as const) {
     const href = config[key];
-    if (href !== undefined && !isAllowedUrl(href, baseUrl)) return fail('consent-url-invalid', `${key}: https (or http on loopback)`, href);
+    if (href !== undefined && !isAllowedUrl(href, baseUrl)) return fail('consent-url-invalid', `${key}: an https URL`, href);
   }
   const required = config.consentRequired ?? config.promptIfUnknown ?? (checkConsentHref ? 'remote' : undefined);
   if (required === undefined) return fail('consent-required-missing', 'consentRequired: true, or a checkConsentHref', required);

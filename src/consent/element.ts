@@ -3,7 +3,7 @@
  * One element per page; never blocked by consent itself.
  */
 import type { Diagnostic, DiagnosticLevel } from '../runtime/diagnostics.ts';
-import type { ActionArguments, ActionHandler, Layout, PageRuntime } from '../runtime/types.ts';
+import type { ActionArguments, Layout, PageRuntime } from '../runtime/types.ts';
 import { type ConsentConfig, isObject, parseConsentConfig } from './config.ts';
 import { diagnose } from './diagnose.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
@@ -88,14 +88,11 @@ async function startConsent(host: Host): Promise<void> {
   // Actions exist from the build on; the reducer ignores them until a prompt is shown.
   const decideWith = (decision: 'accepted' | 'rejected') => (args: ActionArguments) =>
     dispatch({ type: 'decide', decision, purposeConsentDefault: booleans(args, report).purposeConsentDefault });
-  const actions: Record<string, ActionHandler> = {
-    accept: decideWith('accepted'),
-    reject: decideWith('rejected'),
-    dismiss: () => dispatch({ type: 'decide', decision: 'dismissed' }),
-    prompt: () => dispatch({ type: 'prompt' }),
-    setPurpose: (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }),
-  };
-  for (const [name, handler] of Object.entries(actions)) host.registerAction(name, handler);
+  host.registerAction('accept', decideWith('accepted'));
+  host.registerAction('reject', decideWith('rejected'));
+  host.registerAction('dismiss', () => dispatch({ type: 'decide', decision: 'dismissed' }));
+  host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
+  host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
   page.registerMacro('CONSENT_INFO', (field = '') => {
     const { kind } = model.state;
     const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
