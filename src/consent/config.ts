@@ -1,12 +1,11 @@
 /**
- * The `<page-consent>` config (seed "Consent configuration object", PRODUCT 3.1): CMP preset,
+ * The `<page-consent>` config (seed "Consent configuration object", PRODUCT 3.1): CMP `type`,
  * `geoOverride` merge, `consentRequired` default after the merge, legacy `promptIfUnknown`,
  * `policy.default`, URL rules. Pure: returns the typed config, or null (fail closed), with
  * diagnostics.
  */
 import type { Diagnostic, Parsed } from '../runtime/diagnostics.ts';
 import { diagnose } from './diagnose.ts';
-import { presets } from './presets.ts';
 
 export type FallbackAction = 'reject' | 'dismiss';
 
@@ -117,9 +116,9 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
     return { value: null, diagnostics };
   };
   if (!isObject(json)) return fail('consent-config-invalid', 'one JSON <script> child with an object', json);
-  const preset = type === null ? {} : presets[type];
-  if (!preset) diagnostics.push(diagnose('consent-type-unknown', 'a known CMP type', type));
-  let merged = mergeConfig(preset ?? {}, json);
+  // CMP presets (merged under the inline config) come with the CMP integrations: none is known yet.
+  if (type !== null) diagnostics.push(diagnose('consent-type-unknown', 'a known CMP type', type));
+  let merged = json;
   let matchedGeoGroup: string | null = null;
   for (const [group, over] of Object.entries(isObject(merged.geoOverride) ? merged.geoOverride : {})) {
     const { consentInstanceId, ...rest } = isObject(over) ? over : {};
