@@ -34,12 +34,13 @@ export function resolvePolicy(policy: BlockPolicy, { state, fallbackAction }: Po
  */
 export function decide({ policy, purposes }: BlockRequest, input: PolicyInput): GateDecision {
   const { kind } = input.state;
-  const state = policy && resolvePolicy(policy, input);
+  const state = policy ? resolvePolicy(policy, input) : 'sufficient';
   const isAnyAnswer = policy === '_till_responded' || policy === '_auto_reject';
   const choices = purposes.map((name) => input.purposeConsents[name]);
-  const decisions = [
-    !policy ? 'allow' : state === null ? 'pending' : isAnyAnswer || state === 'sufficient' || state === 'unknown_not_required' ? 'allow' : 'deny',
-    choices.every((choice) => choice) ? 'allow' : choices.includes(false) || (kind !== 'pending' && kind !== 'unknown') ? 'deny' : 'pending',
-  ];
-  return kind === 'invalid' || decisions.includes('deny') ? 'deny' : decisions.includes('pending') ? 'pending' : 'allow';
+  const isPurposePending = !choices.every((choice) => choice);
+  const isDenied =
+    kind === 'invalid' ||
+    (state && !isAnyAnswer && state !== 'sufficient' && state !== 'unknown_not_required') ||
+    (isPurposePending && (choices.includes(false) || (kind !== 'pending' && kind !== 'unknown')));
+  return isDenied ? 'deny' : state === null || isPurposePending ? 'pending' : 'allow';
 }
