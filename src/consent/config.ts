@@ -133,7 +133,7 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
     if (href !== undefined && !isAllowedUrl(href, baseUrl)) return fail('consent-url-invalid', `${key}: an https URL`, href);
   }
   const required = config.consentRequired ?? config.promptIfUnknown ?? (checkConsentHref ? 'remote' : undefined);
-  if (required === undefined) return fail('consent-required-missing', 'consentRequired: true, or a checkConsentHref', required);
+  if (required === undefined) return fail('consent-required-missing', 'consentRequired: true for a client-only setup, or a checkConsentHref', required);
   if (required !== true && required !== false && (required !== 'remote' || !checkConsentHref)) {
     return fail('consent-required-invalid', 'consentRequired: true|false, or "remote" with a checkConsentHref', required);
   }
