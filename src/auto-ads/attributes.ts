@@ -2,7 +2,7 @@
  * Attributes of inserted ads: the allow-list applied to config `attributes`, placement
  * `attributes` and `stickyAdAttributes`, and the merge order of every layer.
  */
-import type { Diagnostic } from '../runtime/diagnostics.ts';
+import type { Diagnostic } from '../runtime/index.ts';
 import { diagnostic } from './diagnostic.ts';
 
 export type Attributes = Readonly<Record<string, string>>;

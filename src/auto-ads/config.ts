@@ -3,7 +3,7 @@
  * readable data. Pure: every problem becomes a diagnostic and the rest of the config is kept.
  */
 import type { AutoAdsConfigWire } from '../protocol.ts';
-import type { Diagnostic, Parsed } from '../runtime/diagnostics.ts';
+import type { Diagnostic, Parsed } from '../runtime/index.ts';
 import { type Attributes, isObject, parseAttributes } from './attributes.ts';
 import { diagnostic } from './diagnostic.ts';
 import { type Constraints, parseSpacing, type SpacingRule } from './spacing.ts';

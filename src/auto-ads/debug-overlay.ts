@@ -3,7 +3,7 @@
  * its outcome, and a panel with the constraints in force. Absolutely positioned under
  * `<html>`, so it moves no content and the re-scan never sees it.
  */
-import type { PageRuntime } from '../runtime/types.ts';
+import type { PageRuntime } from '../runtime/index.ts';
 import type { PlacementSpec } from './config.ts';
 import { estimateY } from './placement.ts';
 import type { Constraints, Spacing } from './spacing.ts';

@@ -3,8 +3,7 @@
  * document is first visible, then hands the parsed config to the placement strategy and the
  * anchor ad. Thin: the logic lives in the pure modules next to it.
  */
-import type { PageElement } from '../runtime/element.ts';
-import type { PageElementConstructor, PageRuntime } from '../runtime/types.ts';
+import type { PageElementConstructor, PageRuntime } from '../runtime/index.ts';
 import { insertAnchorAd } from './anchor-ad.ts';
 import { findInvalidSelector } from './anchors.ts';
 import { mergeAttributes } from './attributes.ts';
@@ -34,9 +33,7 @@ const whenParsed = () =>
   new Promise((resolve) => (document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', resolve) : resolve(0)));
 
 export function createAutoAdsElement(page: PageRuntime): PageElementConstructor {
-  // The base class of the runtime (PRODUCT 2), with its `report` and `dispatch` helpers.
-  const Base = page.PageElement as unknown as typeof PageElement;
-  return class PageAutoAdsElement extends Base {
+  return class PageAutoAdsElement extends page.PageElement {
     override buildCallback() {
       const { element } = this;
       const type = element.getAttribute('type');

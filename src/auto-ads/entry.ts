@@ -1,5 +1,5 @@
 /** page-auto-ads-0.1.js: registers `<page-auto-ads>` with the runtime (the only side effect). */
-import type { PageRuntime } from '../runtime/types.ts';
+import type { PageRuntime } from '../runtime/index.ts';
 import { createAutoAdsElement } from './element.ts';
 
 type Callback = (page: PageRuntime) => void;

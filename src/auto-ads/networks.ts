@@ -2,7 +2,7 @@
  * The ad-network registry (PRODUCT 4.1, 4.3): per `type`, the config URL, the attributes of
  * inserted ads, the default constraints and the ad size. Pure.
  */
-import type { Diagnostic, Parsed } from '../runtime/diagnostics.ts';
+import type { Diagnostic, Parsed } from '../runtime/index.ts';
 import type { Attributes } from './attributes.ts';
 import { diagnostic } from './diagnostic.ts';
 import type { Constraints } from './spacing.ts';

@@ -3,7 +3,7 @@
  * measure task per round, inserts a zero-height out-of-flow `<page-ad>`, grows it through the
  * change-size arbiter (or removes it when refused), and runs again when content is added.
  */
-import type { PageRuntime } from '../runtime/types.ts';
+import type { PageRuntime } from '../runtime/index.ts';
 import { type Attributes, mergeAttributes } from './attributes.ts';
 import { findDeniedAncestor, resolveAnchors } from './anchors.ts';
 import type { PlacementSpec, Position } from './config.ts';

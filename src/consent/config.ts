@@ -4,7 +4,7 @@
  * `policy.default`, URL rules. Pure: returns the typed config, or null (fail closed), with
  * diagnostics.
  */
-import type { Diagnostic, Parsed } from '../runtime/diagnostics.ts';
+import type { Diagnostic, Parsed } from '../runtime/index.ts';
 import { diagnose } from './diagnose.ts';
 
 export type FallbackAction = 'reject' | 'dismiss';

@@ -2,7 +2,7 @@
  * Builds a publisher diagnostic. Extensions may import only types from the runtime, so this is
  * the extension's own small copy of `diagnostic()`: `got` is the value as short JSON.
  */
-import type { Diagnostic } from '../runtime/diagnostics.ts';
+import type { Diagnostic } from '../runtime/index.ts';
 
 export const diagnose = (code: string, expected: string, got: unknown): Diagnostic => ({
   code,

@@ -2,8 +2,7 @@
  * `<page-consent>`: wires the pure config, state, policy, remote and UI modules to the page.
  * One element per page; never blocked by consent itself.
  */
-import type { Diagnostic, DiagnosticLevel } from '../runtime/diagnostics.ts';
-import type { ActionArguments, Layout, PageRuntime } from '../runtime/types.ts';
+import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
 import { type ConsentConfig, isObject, parseConsentConfig } from './config.ts';
 import { diagnose } from './diagnose.ts';
 import { detailOf, installConsentProvider } from './provider.ts';

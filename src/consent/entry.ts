@@ -1,5 +1,5 @@
 /** page-consent-0.1.js: defines `<page-consent>` once the runtime is available. */
-import type { PageRuntime } from '../runtime/types.ts';
+import type { PageRuntime } from '../runtime/index.ts';
 import { createConsentElement } from './element.ts';
 
 type Queue = { push(callback: (page: PageRuntime) => void): void };

@@ -2,7 +2,7 @@
  * Blocking policies (seed "Blocking behaviours", PRODUCT 3.5): the policy state of the page's
  * consent, and the gate decision for an element's block request. Pure.
  */
-import type { BlockPolicy, BlockRequest, GateDecision, PolicyState } from '../runtime/types.ts';
+import type { BlockPolicy, BlockRequest, GateDecision, PolicyState } from '../runtime/index.ts';
 import type { FallbackAction } from './config.ts';
 import type { ConsentModel } from './state.ts';
 

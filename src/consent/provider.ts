@@ -2,7 +2,7 @@
  * The runtime's consent provider (gate decisions, policy states, snapshots, change
  * subscriptions) over the element's current consent model.
  */
-import type { ConsentProvider, ConsentSnapshot, PageRuntime, PolicyState } from '../runtime/types.ts';
+import type { ConsentProvider, ConsentSnapshot, PageRuntime, PolicyState } from '../runtime/index.ts';
 import { decide, type PolicyInput, resolvePolicy } from './policy.ts';
 import { changeStateOf, type ConsentModel, isRequiredOf } from './state.ts';
 

@@ -4,7 +4,7 @@
  * notification (PRODUCT 3.4).
  */
 import type { ConsentCheckRequest, ConsentUpdateRequest, PurposeConsents } from '../protocol.ts';
-import type { Diagnostic, Parsed } from '../runtime/diagnostics.ts';
+import type { Diagnostic, Parsed } from '../runtime/index.ts';
 import { checkTypes, isObject } from './config.ts';
 import { diagnose } from './diagnose.ts';
 import { type CheckResult, STORED_TYPES, type StoredConsent } from './state.ts';

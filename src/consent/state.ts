@@ -4,7 +4,7 @@
  * fallbacks. Purpose choices are merged into the earlier ones, not erased.
  */
 import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from '../protocol.ts';
-import type { ConsentChangeState } from '../runtime/types.ts';
+import type { ConsentChangeState } from '../runtime/index.ts';
 import { checkTypes, isObject } from './config.ts';
 
 /** What a decision carries besides its state (cached with it, except from a dismiss). */

@@ -2,8 +2,7 @@
  * `<page-geo>`: resolves the country, matches the configured groups, sets the classes on
  * `<html>` and provides `geo` ({country, matchedGroups}) to `<page-consent>`.
  */
-import type { Diagnostic } from '../runtime/diagnostics.ts';
-import type { Layout, PageRuntime } from '../runtime/types.ts';
+import type { Diagnostic, Layout, PageRuntime } from '../runtime/index.ts';
 import { countryOf } from './country.ts';
 import { matchGroups, parseGeoConfig } from './geo-groups.ts';
 

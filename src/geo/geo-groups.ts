@@ -2,7 +2,7 @@
  * `<page-geo>` config (PRODUCT 5): `{"ISOCountryGroups": {"eea": ["preset-eea"], ...}}` and the
  * matching of a country against its groups. Pure.
  */
-import type { Diagnostic, Parsed } from '../runtime/diagnostics.ts';
+import type { Diagnostic, Parsed } from '../runtime/index.ts';
 
 export type GeoGroups = Readonly<Record<string, readonly string[]>>;
 
