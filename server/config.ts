@@ -17,6 +17,8 @@ export type ServerConfig = {
   readonly examplesRoot: string;
   readonly trustProxy: boolean | string;
   readonly logLevel: string;
+  /** Start-up warnings (`code: text`) that main.ts logs; the server still starts. */
+  readonly warnings: readonly string[];
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -44,8 +46,9 @@ export function parseServerConfig(env: Env): ServerConfig {
     throw new ConfigError('log-level-invalid', `LOG_LEVEL: expected one of ${logLevels.join(', ')}, got "${logLevel}"`);
   }
   const adminToken = env['ADMIN_TOKEN'] || null;
+  const warnings: string[] = [];
   if (adminToken !== null && adminToken.length < 16) {
-    throw new ConfigError('admin-token-weak', 'ADMIN_TOKEN: expected at least 16 characters');
+    warnings.push('admin-token-weak: ADMIN_TOKEN: expected at least 16 characters; the admin API is enabled anyway');
   }
   return {
     port,
@@ -59,5 +62,6 @@ export function parseServerConfig(env: Env): ServerConfig {
     examplesRoot: env['EXAMPLES_ROOT'] || './examples',
     trustProxy: readTrustProxy(env['TRUST_PROXY']),
     logLevel,
+    warnings,
   };
 }

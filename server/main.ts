@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
   });
   app.addHook('onClose', async () => store.close());
+  for (const warning of config.warnings) app.log.warn(warning);
   if (!config.adminToken) app.log.warn('admin API disabled: set ADMIN_TOKEN (16+ characters) to enable /admin/');
   if (!existsSync(join(config.cdnRoot, 'v0.js'))) {
     app.log.warn(`${config.cdnRoot}/v0.js is missing: CDN routes answer 404 cdn-not-built until npm run build`);

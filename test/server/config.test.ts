@@ -15,6 +15,7 @@ describe('config', () => {
       examplesRoot: './examples',
       trustProxy: false,
       logLevel: 'info',
+      warnings: [],
     });
   });
 
@@ -48,11 +49,19 @@ describe('config', () => {
     expect(parseServerConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
   });
 
+  it('accepts a short ADMIN_TOKEN with a start-up warning', () => {
+    const config = parseServerConfig({ ADMIN_TOKEN: 'secret' });
+    expect(config.adminToken).toBe('secret');
+    expect(config.warnings).toEqual([
+      'admin-token-weak: ADMIN_TOKEN: expected at least 16 characters; the admin API is enabled anyway',
+    ]);
+    expect(parseServerConfig({ ADMIN_TOKEN: 'a-long-enough-token' }).warnings).toEqual([]);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'port-invalid: PORT: expected an integer from 0 to 65535, got "eighty"'],
     [{ PORT: '70000' }, 'port-invalid'],
     [{ LOG_LEVEL: 'loud' }, 'log-level-invalid'],
-    [{ ADMIN_TOKEN: 'short' }, 'admin-token-weak: ADMIN_TOKEN: expected at least 16 characters'],
     [{ ALLOWED_ORIGINS: '*' }, 'allowed-origin-invalid'],
   ])('refuses %j', (env, message) => {
     expect(() => parseServerConfig(env)).toThrow(message);

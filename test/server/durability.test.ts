@@ -107,6 +107,15 @@ describe('server process', () => {
     expect((await admin.json()).error.code).toBe('admin-disabled');
   });
 
+  it('starts with a short ADMIN_TOKEN, warns, and serves the admin API with it', async () => {
+    const server = await startServer({ DATABASE_URL: 'memory:', ADMIN_TOKEN: 'secret' });
+    running.push(server);
+    expect(server.lines.join('\n')).toContain('admin-token-weak');
+    const admin = await fetch(`${server.url}/admin/api/instances`, { headers: { authorization: 'Bearer secret' } });
+    expect(admin.status).toBe(200);
+    expect(await admin.json()).toEqual({ instances: [] });
+  });
+
   it('refuses to start with an invalid ads config file, naming it', async () => {
     writeFileSync(join(dir, 'broken.json'), JSON.stringify({ placements: [{ anchor: { selector: 'p' }, pos: 7, type: 1 }] }));
     const server = runServer({ DATABASE_URL: 'memory:', ADS_CONFIG_DIR: dir });
