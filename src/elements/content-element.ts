@@ -7,6 +7,8 @@ import type { PageRuntime } from '../runtime/types.ts';
 export function createContentElement(page: PageRuntime) {
   return class ContentElement extends page.PageElement {
     #content: HTMLElement | null = null;
+    /** Counts unlayouts, so that an asynchronous layout can tell it was undone meanwhile. */
+    unlaid = 0;
 
     /** Replaces the shown child; it fills the element's box. */
     show(content: HTMLElement): void {
@@ -24,6 +26,7 @@ export function createContentElement(page: PageRuntime) {
     }
 
     override unlayoutCallback() {
+      this.unlaid++;
       this.#content?.remove();
       this.#content = null;
     }

@@ -25,7 +25,9 @@ export function createPageAd(page: PageRuntime, ContentElement: ContentElementCl
       const src = this.element.dataset.src;
       if (type !== 'custom') return;
       if (!src) return this.report(diagnostic('missing-attribute', 'a data-src attribute', src));
-      this.show(createFrame(this, await page.expandUrl(src), SANDBOX));
+      const unlaid = this.unlaid;
+      const url = await page.expandUrl(src);
+      if (unlaid === this.unlaid) this.show(createFrame(this, url, SANDBOX));
     }
 
     #placeholder(): HTMLElement {

@@ -1,7 +1,7 @@
 /**
  * The action service: elements expose actions by name; one delegated listener per event type
  * runs the `on` attributes from the event target up. Calls to a `page-*` element that has not
- * registered its actions yet (not built) wait for them. Publisher mistakes and handler errors
+ * registered its actions yet wait for them until it has built. Publisher mistakes and handler errors
  * are reported, never thrown into the page.
  */
 import { type ActionArgument, type ActionCall, parseActions } from './action-parser.ts';
@@ -22,6 +22,8 @@ export type ActionsOptions = {
   readonly document: Document;
   readonly report: PageRuntime['report'];
   readonly now?: () => number;
+  /** Resolves when a `page-*` element has built; calls still waiting then name unknown actions. */
+  readonly whenBuilt: (element: Element) => Promise<unknown>;
 };
 
 type Request = { readonly source: Element; readonly action: string; readonly args: ActionArguments; readonly event: Event | null };
@@ -30,7 +32,7 @@ const INTERACTIONS = ['click', 'keydown', 'touchstart', 'pointerdown', 'change']
 /** Elements whose keyboard activation already fires a click. */
 const NATIVE_CONTROLS = 'button,input,select,textarea,a[href]';
 
-export function createActions({ document, report, now = Date.now }: ActionsOptions): ActionsService {
+export function createActions({ document, report, now = Date.now, whenBuilt }: ActionsOptions): ActionsService {
   const handlers = new WeakMap<Element, Map<string, ActionHandler>>();
   const waiting = new WeakMap<Element, Request[]>();
   const parsed = new WeakMap<Element, { text: string; calls: ReadonlyMap<string, readonly ActionCall[]> }>();
@@ -40,6 +42,11 @@ export function createActions({ document, report, now = Date.now }: ActionsOptio
   const unknownAction = (target: Element, request: Request) => {
     const names = [...(handlers.get(target)?.keys() ?? [])].join(', ') || 'none';
     report(request.source, diagnostic('unknown-action', `an action of #${target.id} (${names})`, request.action));
+  };
+
+  const flush = (target: Element) => {
+    for (const request of waiting.get(target) ?? []) unknownAction(target, request);
+    waiting.delete(target);
   };
 
   function invoke(target: Element, handler: ActionHandler, request: Request): void {
@@ -63,8 +70,11 @@ export function createActions({ document, report, now = Date.now }: ActionsOptio
     const actions = handlers.get(target);
     const handler = actions?.get(call.action);
     if (handler) invoke(target, handler, request);
-    else if (!actions && target.localName.startsWith('page-')) waiting.set(target, [...(waiting.get(target) ?? []), request]);
-    else unknownAction(target, request);
+    else if (actions || !target.localName.startsWith('page-')) unknownAction(target, request);
+    else {
+      if (!waiting.has(target)) whenBuilt(target).then(() => flush(target));
+      waiting.set(target, [...(waiting.get(target) ?? []), request]);
+    }
   }
 
   function trigger(element: Element, eventName: string, event: Event | null): void {
@@ -93,15 +103,7 @@ export function createActions({ document, report, now = Date.now }: ActionsOptio
   return {
     register(element, name, handler) {
       const actions = handlers.get(element) ?? new Map<string, ActionHandler>();
-      if (!handlers.has(element)) {
-        handlers.set(element, actions);
-        // Calls still waiting once the element has registered its actions name unknown ones.
-        queueMicrotask(() => {
-          for (const request of waiting.get(element) ?? []) unknownAction(element, request);
-          waiting.delete(element);
-        });
-      }
-      actions.set(name, handler);
+      handlers.set(element, actions.set(name, handler));
       const queued = waiting.get(element) ?? [];
       waiting.set(element, queued.filter((request) => request.action !== name));
       for (const request of queued) if (request.action === name) invoke(element, handler, request);

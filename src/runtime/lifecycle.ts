@@ -44,9 +44,10 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
   const layout = async (entry: Entry) => {
     if (entry.phase !== 'built' || entry.isLaidOut || !entry.isNear || !isAllowed(entry)) return;
     entry.isLaidOut = true;
-    if (await guard(entry, 'layout-failed', entry.instance.layoutCallback)) {
-      entry.instance.element.classList.add('page-laid-out');
-    }
+    if (!(await guard(entry, 'layout-failed', entry.instance.layoutCallback))) return;
+    // Unlaid (removed, consent withdrawn) while an asynchronous layout ran: undo what it showed.
+    if (entry.isLaidOut) entry.instance.element.classList.add('page-laid-out');
+    else guard(entry, 'unlayout-failed', entry.instance.unlayoutCallback);
   };
 
   const unlayout = (entry: Entry) => {
@@ -66,6 +67,13 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
     { rootMargin: '100% 25%' },
   );
 
+  /** Lays out near the viewport; `nodisplay` elements (never intersecting) at once. */
+  const watch = (entry: Entry) => {
+    if (entry.instance.layout !== 'nodisplay') return observer.observe(entry.instance.element);
+    entry.isNear = true;
+    layout(entry);
+  };
+
   const build = async (entry: Entry) => {
     const { element } = entry.instance;
     entry.phase = 'building';
@@ -74,9 +82,7 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
     element.classList.add(isBuilt ? 'page-built' : 'page-error');
     if (!isBuilt) return;
     deferredOf(element).resolve();
-    if (entry.instance.layout !== 'nodisplay') return observer.observe(element);
-    entry.isNear = true;
-    layout(entry);
+    watch(entry);
   };
 
   const evaluate = (entry: Entry) => {
@@ -113,7 +119,7 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
     if (!entry) return;
     if (entry.request) gated.add(entry);
     if (!known) evaluate(entry);
-    else if (entry.phase === 'built') observer.observe(element);
+    else if (entry.phase === 'built') watch(entry);
   };
 
   const disconnect = (element: HTMLElement) => {
@@ -134,7 +140,13 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
         tag,
         class extends HTMLElement {
           connectedCallback() {
-            connect(this, Implementation);
+            // A throwing constructor or isLayoutSupported is reported like a failed build.
+            try {
+              connect(this, Implementation);
+            } catch (error) {
+              this.classList.add('page-error');
+              report(this, diagnostic('build-failed', 'no exception', String(error)));
+            }
           }
           disconnectedCallback() {
             disconnect(this);

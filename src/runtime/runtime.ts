@@ -20,7 +20,7 @@ export function createRuntime(win: Window & typeof globalThis): PageRuntime {
   const doc = win.document;
   const gate = createConsentGate(doc);
   const storage = createStorage({ window: win, hostname: win.location.hostname, report });
-  const actions = createActions({ document: doc, report });
+  const actions = createActions({ document: doc, report, whenBuilt: (element) => lifecycle.whenBuilt(element) });
   const macros = createMacros({ window: win, document: doc, storage });
   const platform = browserPlatform(win);
   const viewport = createViewport({ platform, report });

@@ -15,14 +15,17 @@ function setUp(html: string, now = () => 1000) {
   const spy = vi.spyOn(document, 'addEventListener').mockImplementation((type, listener, options) =>
     add(type, listener, { ...(typeof options === 'object' ? options : {}), signal: controller.signal }),
   );
+  let markBuilt = () => {};
+  const built = new Promise<void>((resolve) => (markBuilt = resolve));
   const actions = createActions({
     document,
     now,
+    whenBuilt: () => built,
     report: (source, diagnostic) => reports.push({ source: typeof source === 'string' ? source : source.id || source.localName, diagnostic }),
   });
   actions.start();
   spy.mockRestore();
-  return { actions, reports, codes: () => reports.map((r) => r.diagnostic.code) };
+  return { actions, reports, markBuilt, codes: () => reports.map((r) => r.diagnostic.code) };
 }
 
 /** Registers `name` on the element with that id and records each call's arguments. */
@@ -135,14 +138,25 @@ describe('actions', () => {
     expect(codes()).toEqual([]);
   });
 
-  it('reports a queued call whose action the element never registers', async () => {
-    const { actions, reports } = setUp('<page-dialog id="d"></page-dialog><button id="b" on="tap:d.opne">go</button>');
+  it('reports a queued call whose action the element has not registered when it has built', async () => {
+    const { actions, reports, markBuilt } = setUp('<page-dialog id="d"></page-dialog><button id="b" on="tap:d.opne">go</button>');
     byId('b').click();
     record(actions, 'd', 'open');
+    await flush();
+    expect(reports).toEqual([]);
+    markBuilt();
     await flush();
     expect(reports).toEqual([
       { source: 'b', diagnostic: { code: 'unknown-action', expected: 'an action of #d (open)', got: '"opne"' } },
     ]);
+  });
+
+  it('reports a call to a built page element that registers no actions', async () => {
+    const { codes, markBuilt } = setUp('<page-img id="i"></page-img><button id="b" on="tap:i.open">go</button>');
+    markBuilt();
+    byId('b').click();
+    await flush();
+    expect(codes()).toEqual(['unknown-action']);
   });
 
   it('reports an unknown target id', () => {
