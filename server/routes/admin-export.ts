@@ -1,5 +1,5 @@
 /**
- * `GET /admin/api/instances/:id/export?format=ndjson|csv[&userId=|&pageUserId=]`: an
+ * `GET /admin/api/instances/:id/export?format=ndjson|csv|json[&userId=|&pageUserId=]`: an
  * instance's audit log (or one user's), streamed in pages of 500 rows so memory stays flat.
  */
 import { Readable } from 'node:stream';
@@ -26,22 +26,35 @@ async function* userEntries(store: ConsentStore, instanceId: string, userIds: re
   for (const userId of userIds) yield* await store.getHistory(instanceId, userId);
 }
 
-async function* lines(entries: AsyncIterable<AuditEntry>, format: 'csv' | 'ndjson'): AsyncGenerator<string> {
+type ExportFormat = 'csv' | 'ndjson' | 'json';
+
+const contentTypes: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+};
+
+/** CSV with a header row, NDJSON, or one JSON array (the NDJSON lines joined by commas). */
+async function* lines(entries: AsyncIterable<AuditEntry>, format: ExportFormat): AsyncGenerator<string> {
   if (format === 'csv') yield csvHeader();
-  for await (const entry of entries) yield format === 'csv' ? toCsvLine(entry) : toNdjsonLine(entry);
+  let separator = format === 'json' ? '[' : '';
+  for await (const entry of entries) {
+    yield format === 'csv' ? toCsvLine(entry) : separator + toNdjsonLine(entry);
+    if (format === 'json') separator = ',';
+  }
+  if (format === 'json') yield separator === '[' ? '[]\n' : ']\n';
 }
 
 export function registerExportRoutes(admin: FastifyInstance, context: AppContext): void {
   admin.get('/admin/api/instances/:id/export', async (request, reply) => {
     const instanceId = instanceIdOf(request);
     const query = request.query as Record<string, unknown>;
-    const format = readOptional(query['format'], (v) => readEnum(v, 'format', ['csv', 'ndjson'] as const)) ?? 'ndjson';
+    const format = readOptional(query['format'], (v) => readEnum(v, 'format', ['csv', 'ndjson', 'json'] as const)) ?? 'ndjson';
     const byUser = query['userId'] !== undefined || query['pageUserId'] !== undefined;
     const entries = byUser
       ? userEntries(context.store, instanceId, await usersOf(context.store, instanceId, request))
       : instanceEntries(context.store, instanceId);
-    const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
     reply.header('Content-Disposition', `attachment; filename="${instanceId}-records.${format}"`);
-    return reply.type(type).send(Readable.from(lines(entries, format)));
+    return reply.type(contentTypes[format]).send(Readable.from(lines(entries, format)));
   });
 }

@@ -186,6 +186,19 @@ describe('admin routes', () => {
     expect(row).toBe('1,2025-01-01T10:00:00.000Z,site,user-a,page-a,accepted,"a,b","{""ads"":true}",,,1,https://news.example,"\'=HYPERLINK(""x"")",ab12');
   });
 
+  it('exports one JSON array with format=json', async () => {
+    const { app, store } = await buildApp();
+    const empty = await app.inject({ url: '/admin/api/instances/site/export?format=json', headers: bearer });
+    expect(empty.json()).toEqual([]);
+    for (let i = 0; i < 3; i++) await store.recordDecision(entry({ userId: `u${i}` }));
+    const response = await app.inject({ url: '/admin/api/instances/site/export?format=json', headers: bearer });
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="site-records.json"');
+    const records = response.json() as { userId: string; time: string }[];
+    expect(records.map((record) => record.userId)).toEqual(['u0', 'u1', 'u2']);
+    expect(records[0]!.time).toBe('2025-01-01T10:00:00.000Z');
+  });
+
   it('exports one user only when asked', async () => {
     const { app, store } = await buildApp();
     await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1' }));
@@ -198,7 +211,7 @@ describe('admin routes', () => {
     const { app } = await buildApp();
     const response = await app.inject({ url: '/admin/api/instances/site/export?format=xml', headers: bearer });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toBe('format: expected one of csv, ndjson, got "xml"');
+    expect(response.json().error.message).toBe('format: expected one of csv, ndjson, json, got "xml"');
   });
 
   it('answers statistics for the requested days', async () => {
