@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Asset } from '../cdn-assets.ts';
 import { chooseEncoding, createAssetCache, etagFor, etagMatches } from '../cdn-assets.ts';
 import { publicCors } from '../cors.ts';
-import { requestCountry } from '../country.ts';
+import { normalizeCountry, requestCountry } from '../country.ts';
 import { ErrorCode, HttpError } from '../errors.ts';
 import type { AppContext } from './context.ts';
 
@@ -41,11 +41,11 @@ export function registerCdnRoutes(app: FastifyInstance, context: AppContext): vo
       ? await cache.getPatched(file, requestCountry(request, context))
       : await cache.get(file);
     if (!asset) throw new HttpError(404, ErrorCode.notFound, `${request.url} is not in the CDN tree`);
-    if (isGeo && context.trustedCountryHeader) {
-      reply.header('Cache-Control', cdnCacheControl).header('Vary', context.trustedCountryHeader);
-    } else {
-      reply.header('Cache-Control', isGeo ? 'private, max-age=300' : cdnCacheControl);
-    }
+    const trusted = context.trustedCountryHeader;
+    // Public only when the country came from the trusted header; an IP lookup is per client.
+    const byHeader = trusted !== null && normalizeCountry(String(request.headers[trusted] ?? '')) !== null;
+    reply.header('Cache-Control', isGeo && !byHeader ? 'private, max-age=300' : cdnCacheControl);
+    if (isGeo && trusted) reply.header('Vary', trusted);
     const type = name.endsWith('.map') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8';
     return sendAsset(request, reply, asset, type);
   }

@@ -83,6 +83,11 @@ describe('cdn routes', () => {
     expect(response.headers.vary).toBe('cf-ipcountry, Accept-Encoding');
     const placeholder = await app.inject({ url: '/v0/page-geo-0.1.js', headers: { 'cf-ipcountry': 'XX', 'accept-encoding': '' } });
     expect(placeholder.body).toContain('"unknown"');
+    expect(placeholder.headers['cache-control']).toBe('private, max-age=300');
+    const absent = await app.inject({ url: '/v0/page-geo-0.1.js', remoteAddress: '203.0.113.7', headers: { 'accept-encoding': '' } });
+    expect(absent.body).toContain('"de"');
+    expect(absent.headers['cache-control']).toBe('private, max-age=300');
+    expect(absent.headers.vary).toBe('cf-ipcountry, Accept-Encoding');
   });
 
   it('answers 404 not-found for a file outside the tree', async () => {
