@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { registerConsentMacros } from '../../../src/runtime/consent-macros.ts';
+import type { ConsentSnapshot, MacroResolver } from '../../../src/runtime/types.ts';
+
+const TEMPLATE = ['GDPR', 'GDPR_CONSENT', 'CONSENT_STATE', 'US_PRIVACY'];
+
+/** The four consent macros resolved against one snapshot (null: no consent provider). */
+async function expand(snapshot: Partial<ConsentSnapshot> | null): Promise<Record<string, string>> {
+  const resolvers = new Map<string, MacroResolver>();
+  registerConsentMacros((name, resolver) => resolvers.set(name, resolver), () => snapshot as ConsentSnapshot | null);
+  const values: Record<string, string> = {};
+  for (const name of TEMPLATE) values[name] = await resolvers.get(name)!(undefined);
+  return values;
+}
+
+describe('consent macros', () => {
+  it('are empty without a consent provider', async () => {
+    expect(await expand(null)).toEqual({ GDPR: '', GDPR_CONSENT: '', CONSENT_STATE: '', US_PRIVACY: '' });
+  });
+
+  it('give GDPR 1, the consent string and the state when consent is required', async () => {
+    expect(await expand({ state: 'accepted', consentString: 'TCF1', isConsentRequired: true })).toEqual({
+      GDPR: '1',
+      GDPR_CONSENT: 'TCF1',
+      CONSENT_STATE: 'accepted',
+      US_PRIVACY: '',
+    });
+  });
+
+  it('give GDPR 0 when consent is not required', async () => {
+    expect((await expand({ state: 'not-required', isConsentRequired: false })).GDPR).toBe('0');
+  });
+
+  it('route a US privacy string to US_PRIVACY only', async () => {
+    const snapshot = { state: 'rejected', consentString: '1YYN', consentMetadata: { consentStringType: 3 }, isConsentRequired: true } as const;
+    expect(await expand(snapshot as Partial<ConsentSnapshot>)).toEqual({
+      GDPR: '1',
+      GDPR_CONSENT: '',
+      CONSENT_STATE: 'rejected',
+      US_PRIVACY: '1YYN',
+    });
+  });
+});
