@@ -9,6 +9,8 @@ import type { ConsentModel } from './state.ts';
 export type PolicyInput = Pick<ConsentModel, 'state' | 'purposeConsents'> & {
   /** `policy.default.timeout.fallbackAction`. */
   readonly fallbackAction: FallbackAction;
+  /** false without a prompt UI: nobody can answer, so the prompt counts as skipped. */
+  readonly hasPrompt: boolean;
 };
 
 const DECIDED: Readonly<Record<string, PolicyState>> = {
@@ -19,12 +21,15 @@ const DECIDED: Readonly<Record<string, PolicyState>> = {
   invalid: 'unknown',
 };
 
-/** The policy's state, or null while it waits (for the cache, the server or the user). */
-export function resolvePolicy(policy: BlockPolicy, { state, fallbackAction }: PolicyInput): PolicyState | null {
+/**
+ * The policy's state, or null while it waits (for the cache, the server or the user). An
+ * undecided consent without a prompt UI is `unknown` at once: the prompt was skipped.
+ */
+export function resolvePolicy(policy: BlockPolicy, { state, fallbackAction, hasPrompt }: PolicyInput): PolicyState | null {
   if (state.kind !== 'unknown') return DECIDED[state.kind] ?? null;
   const isTimedOut = policy === 'default' && state.hasTimedOut;
   if (policy === '_auto_reject' || (isTimedOut && fallbackAction === 'reject')) return 'insufficient';
-  return isTimedOut ? 'unknown' : null;
+  return isTimedOut || !hasPrompt ? 'unknown' : null;
 }
 
 /**

@@ -6,10 +6,7 @@ import type { ConsentProvider, ConsentSnapshot, PageRuntime, PolicyState } from 
 import { decide, type PolicyInput, resolvePolicy } from './policy.ts';
 import { changeStateOf, type ConsentModel, isRequiredOf } from './state.ts';
 
-export type ConsentView = PolicyInput & ConsentModel & {
-  /** false when no prompt UI exists: an undecided policy then resolves `unknown`, never hangs. */
-  readonly hasPrompt: boolean;
-};
+export type ConsentView = PolicyInput & ConsentModel;
 
 /** The `consent-change` event detail (PRODUCT 3.10). */
 export function detailOf(model: ConsentModel) {
@@ -20,11 +17,8 @@ export function detailOf(model: ConsentModel) {
 const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state) });
 
 /** Unknown policy ids are read as `default` (PRODUCT 3.5). */
-function policyStateOf(policyId: string, view: ConsentView): PolicyState | null {
-  const policy = policyId === '_till_responded' || policyId === '_till_accepted' || policyId === '_auto_reject' ? policyId : 'default';
-  const state = resolvePolicy(policy, view);
-  return state ?? (view.state.kind === 'unknown' && !view.hasPrompt ? 'unknown' : null);
-}
+const policyStateOf = (policyId: string, view: ConsentView): PolicyState | null =>
+  resolvePolicy(policyId === '_till_responded' || policyId === '_till_accepted' || policyId === '_auto_reject' ? policyId : 'default', view);
 
 /** Installs the provider; returns the function that tells subscribers about a change. */
 export function installConsentProvider(page: PageRuntime, view: () => ConsentView): () => void {

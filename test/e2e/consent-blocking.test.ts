@@ -72,10 +72,11 @@ describe('blocking policies', () => {
     await expect.poll(() => builtProbes(page)).toEqual(['open', 'default', 'till-accepted', 'till-responded', 'auto-reject']);
   });
 
-  it('never leaves getPolicyState waiting when there is no prompt UI', async () => {
+  it('counts the prompt as skipped when there is no prompt UI: unknown at once, _till_responded builds', async () => {
     const { page } = await open({ consentInstanceId: 'site', consentRequired: true }, { inside: '' });
     expect(await vendor(page, 'getPolicyState')).toBe('unknown');
-    expect(await builtProbes(page)).toEqual(['open', 'auto-reject']);
+    expect(await vendor(page, 'getPolicyState', '_till_responded')).toBe('unknown');
+    await expect.poll(() => builtProbes(page)).toEqual(['open', 'till-responded', 'auto-reject']);
   });
 
   it('blocks an unknown marker value like default, with a diagnostic', async () => {

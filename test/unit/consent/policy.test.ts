@@ -7,6 +7,7 @@ const input = (state: ConsentState, extra: Partial<PolicyInput> = {}): PolicyInp
   state,
   purposeConsents: {},
   fallbackAction: 'dismiss',
+  hasPrompt: true,
   ...extra,
 });
 
@@ -54,6 +55,11 @@ describe('decide', () => {
     const timedOut = input({ kind: 'unknown', hasTimedOut: true }, { fallbackAction: 'reject' });
     expect(decide({ policy: '_till_accepted', purposes: [] }, timedOut)).toBe('pending');
     expect(decide({ policy: '_till_responded', purposes: [] }, timedOut)).toBe('pending');
+  });
+
+  it('treats an undecided consent without a prompt UI as skipped: _till_responded builds, default does not', () => {
+    const skipped = input(STATES.unknown!, { hasPrompt: false });
+    expect(POLICIES.map((policy) => decide({ policy, purposes: [] }, skipped))).toEqual(['deny', 'deny', 'allow', 'allow']);
   });
 
   it('allows purposes once every listed purpose is accepted', () => {
@@ -107,6 +113,11 @@ describe('resolvePolicy', () => {
   it('rejects automatically for _auto_reject once consent is known to be required', () => {
     expect(resolvePolicy('_auto_reject', input(STATES.unknown!))).toBe('insufficient');
     expect(resolvePolicy('_auto_reject', input(STATES.pending!))).toBeNull();
+  });
+
+  it('resolves an undecided consent without a prompt UI to unknown, except _auto_reject', () => {
+    const skipped = input(STATES.unknown!, { hasPrompt: false });
+    expect(POLICIES.map((policy) => resolvePolicy(policy, skipped))).toEqual(['unknown', 'unknown', 'unknown', 'insufficient']);
   });
 
   it.each([

@@ -43,10 +43,11 @@ describe('installConsentProvider', () => {
     expect(await provider.getPolicyState('something')).toBe('unknown_not_required');
   });
 
-  it('resolves unknown at once when no prompt UI can answer', async () => {
+  it('resolves unknown at once when no prompt UI can answer, and lets _till_responded build', async () => {
     const { provider, dispatch } = setUp(false);
     dispatch(start(true));
     expect(await provider.getPolicyState('default')).toBe('unknown');
+    expect(provider.decide({ policy: '_till_responded', purposes: [] })).toBe('allow');
   });
 
   it('resolves unknown for an invalid config', async () => {
