@@ -98,6 +98,8 @@ async function startConsent(host: Host): Promise<void> {
     return JSON.stringify(({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false } as Record<string, unknown>)[field]) ?? '';
   });
 
+  // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
+  if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
   const json = readConfigJson(element);
   const geoGroups = await readGeoGroups(page, json, report);
   const { value, diagnostics } = parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href });

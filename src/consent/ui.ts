@@ -9,7 +9,7 @@ import { type ConsentModel, isRequiredOf } from './state.ts';
 const CSS =
   'page-consent>*,.page-consent-ui{display:none!important}' +
   '.page-consent-shown{display:block!important}' +
-  'page-consent.page-consent-shown{position:fixed;bottom:0;left:0;right:0;z-index:2147483645;max-height:100vh;overflow:auto}' +
+  'page-consent{position:fixed;bottom:0;left:0;right:0;z-index:2147483645;max-height:100vh;overflow:auto}' +
   '.page-consent-overlay{position:fixed;inset:0;z-index:2147483644;background:#0004}' +
   '.page-consent-locked,.page-consent-locked body{overflow:hidden!important}';
 

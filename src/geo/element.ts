@@ -26,8 +26,10 @@ export function createGeoElement(page: PageRuntime, patched: string) {
       return layout === 'nodisplay' || layout === 'container';
     }
 
-    override buildCallback() {
+    override async buildCallback() {
       const { element } = this;
+      // The config child may not be parsed yet when the script runs first (cached scripts).
+      if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
       const report = (d: Diagnostic) => page.report(element, d, 'warn');
       const { hash, hostname } = location;
       const allowDebug = element.hasAttribute('data-allow-debug-override');

@@ -103,6 +103,14 @@ describe('prompt UI', () => {
     expect(await isShown(page, '#post')).toBe(false);
     expect(await isShown(page, '#prompt')).toBe(false);
   });
+
+  it('makes the element position:fixed once laid out, with every UI display:none until shown', async () => {
+    const { page } = await open({ ...CLIENT, consentRequired: false }, { body: '<button id="again" on="tap:consent.prompt">Privacy</button>' });
+    await expect.poll(() => page.$eval('#consent', (host) => getComputedStyle(host).position)).toBe('fixed');
+    expect(await page.$$eval('#prompt, #post', (uis) => uis.map((ui) => getComputedStyle(ui).display))).toEqual(['none', 'none']);
+    await page.click('#again');
+    await expect.poll(() => page.$$eval('#consent, #prompt, #post', (uis) => uis.map((ui) => getComputedStyle(ui).display))).toEqual(['block', 'block', 'none']);
+  });
 });
 
 describe('overlay', () => {
@@ -175,6 +183,26 @@ describe('robustness', () => {
     await expect.poll(() => diagnosticsOf(messages, code).length).toBe(1);
     await page.waitForTimeout(200);
     expect(await builtProbes(page)).toEqual(['open']);
+  });
+
+  it('reads its config and page-geo when its scripts run before the parser reaches them', async () => {
+    const slow = `/slow-${++count}.js`;
+    server.route(slow, { body: 'window.slow = 1;', headers: { 'content-type': 'text/javascript' }, delay: 800 });
+    const config = { ...CLIENT, geoOverride: { eea: { consentRequired: false } } };
+    const markup = html(
+      `<script src="${slow}"></script>
+      <page-consent id="consent" layout="nodisplay"><script type="application/json">${JSON.stringify(config)}</script>${PROMPT}${POST_PROMPT}</page-consent>
+      ${PROBES}
+      <page-geo layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>`,
+      { extensions: ['page-consent', 'page-geo'] },
+    );
+    const path = `/ui-${++count}.html`;
+    server.page(path, markup);
+    const { page, messages } = await newPage(browser);
+    await page.goto(`${server.origin}${path}#page-geo=de`);
+    await expect.poll(() => builtProbes(page)).toHaveLength(5);
+    expect(await isShown(page, '#prompt')).toBe(false);
+    expect(messages.filter((m) => m.text.includes('[page-'))).toEqual([]);
   });
 
   it('reports missing prompt and post-prompt elements', async () => {
