@@ -23,7 +23,7 @@ const prompt = {
   privacyPolicyUrl: 'https://news.example/privacy',
 };
 
-function parentPage(windowName: string): string {
+function parentPage(windowName: string, instance: string): string {
   return `<!doctype html><html lang="en"><head><title>Parent</title>
 <style>body{margin:0}iframe{position:fixed;bottom:0;left:0;width:100%;height:60vh;border:0}</style></head><body>
 <script>
@@ -33,7 +33,7 @@ const frame = document.createElement('iframe');
 frame.name = ${JSON.stringify(windowName)};
 frame.setAttribute('sandbox', 'allow-scripts allow-popups');
 frame.title = 'Consent prompt';
-frame.src = '/cmp/prompt.html?instance=site';
+frame.src = '/cmp/prompt.html?instance=${instance}';
 document.body.append(frame);
 </script></body></html>`;
 }
@@ -54,9 +54,13 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function open(clientInfo: object | string, viewport = { width: 390, height: 800 }): Promise<{ page: Page; frame: Frame }> {
+async function open(
+  clientInfo: object | string,
+  viewport = { width: 390, height: 800 },
+  instance = 'site',
+): Promise<{ page: Page; frame: Frame }> {
   const name = typeof clientInfo === 'string' ? clientInfo : JSON.stringify(clientInfo);
-  writeFileSync(join(harness.dir, 'examples/parent.html'), parentPage(name));
+  writeFileSync(join(harness.dir, 'examples/parent.html'), parentPage(name, instance));
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   await page.goto(`${origin}/examples/parent.html`);
@@ -118,6 +122,26 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium', () => {
     await page.keyboard.press('Escape');
     await waitForMessages(page, 2);
     expect((await messages(page))[1]).toEqual({ type: 'consent-response', action: 'dismiss' });
+    await page.context().close();
+  });
+
+  it('offers the page purposes from the client info when the instance lists none', async () => {
+    const clientInfo = {
+      clientConfig: { consentInstanceId: 'bare', purposeConsentRequired: ['analytics', 'ads'] },
+      purposeConsents: { ads: true, video: false },
+    };
+    const { page, frame } = await open(clientInfo, undefined, 'bare');
+    await frame.getByRole('button', { name: 'Manage choices' }).click();
+    expect(await frame.getByRole('switch', { name: 'analytics' }).isChecked()).toBe(false);
+    expect(await frame.getByRole('switch', { name: 'ads' }).isChecked()).toBe(true);
+    expect(await frame.getByRole('switch', { name: 'video' }).isChecked()).toBe(false);
+    await frame.getByRole('button', { name: 'Accept all' }).click();
+    await waitForMessages(page, 2);
+    expect((await messages(page))[1]).toEqual({
+      type: 'consent-response',
+      action: 'accept',
+      purposeConsents: { analytics: true, ads: true, video: true },
+    });
     await page.context().close();
   });
 
