@@ -11,8 +11,8 @@ import { type AutoAdsConfig, parseAutoAdsConfig } from './config.ts';
 import { describeRun, drawDebugOverlay, isDebugRequested } from './debug-overlay.ts';
 import { diagnostic } from './diagnostic.ts';
 import { type AdNetwork, getNetwork, NETWORKS } from './networks.ts';
-import { slotDefaults } from './placement.ts';
-import { startStrategy } from './strategy.ts';
+import { SLOT_DEFAULTS } from './placement.ts';
+import { createStrategy } from './strategy.ts';
 
 /** Time after which a config request is given up. */
 export const CONFIG_TIMEOUT_MS = 10_000;
@@ -34,6 +34,24 @@ const whenParsed = () =>
 
 export function createAutoAdsElement(page: PageRuntime): PageElementConstructor {
   return class PageAutoAdsElement extends page.PageElement {
+    /** Switches the placement strategy, once the config is there. */
+    #setActive?: (isActive: boolean) => void;
+    /** false after unlayout (element removed, consent withdrawn) until the next layout. */
+    #isActive = true;
+
+    override layoutCallback() {
+      this.#switch(true);
+    }
+
+    override unlayoutCallback() {
+      this.#switch(false);
+    }
+
+    #switch(isActive: boolean) {
+      this.#isActive = isActive;
+      this.#setActive?.(isActive);
+    }
+
     override buildCallback() {
       const { element } = this;
       const type = element.getAttribute('type');
@@ -44,9 +62,8 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
       }
       const missing = network.required.find((name) => !element.getAttribute(name));
       if (missing) return this.report(diagnostic('auto-ads-attribute-missing', `a ${missing} attribute for type ${type}`, undefined));
-      if (document.body.firstElementChild !== element) {
-        this.report(diagnostic('auto-ads-not-first-child', 'the first child of <body>', element.parentElement?.firstElementChild?.tagName.toLowerCase()), 'warn');
-      }
+      const first = document.body.firstElementChild;
+      if (first !== element) this.report(diagnostic('auto-ads-not-first-child', 'the first child of <body>', first?.tagName.toLowerCase()), 'warn');
       const canonical = document.querySelector<HTMLLinkElement>('link[rel=canonical]')?.href || location.href;
       const url = network.getConfigUrl({ data: { ...element.dataset }, canonicalUrl: canonical, pageUrl: location.href });
       for (const d of url.diagnostics) this.report(d);
@@ -90,19 +107,18 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
         if (invalid) this.report(diagnostic('auto-ads-selector-invalid', 'a valid CSS selector', invalid), 'warn');
         return !invalid;
       });
-      const { width, height = 250 } = network.sizing;
-      startStrategy({
+      this.#setActive = createStrategy({
         page,
         placements,
         constraints: config.constraints,
-        attributes: mergeAttributes(slotDefaults(width), shared),
-        height,
-        width,
+        attributes: mergeAttributes(SLOT_DEFAULTS, shared),
+        height: network.sizing.height ?? 250,
         onRun: (result) => {
           this.dispatch('ads-placed', { adsPlaced: result.adsPlaced, totalAdsOnPage: result.totalAdsOnPage });
           if (isDebugRequested(location)) drawDebugOverlay(page, result, describeRun(result, config.constraints, placements), placements);
         },
       });
+      this.#setActive(this.#isActive);
     }
   };
 }

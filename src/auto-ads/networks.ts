@@ -17,7 +17,8 @@ export type NetworkContext = {
   readonly pageUrl: string;
 };
 
-export type Sizing = { readonly width?: number; readonly height?: number };
+/** The height of inserted ads (default 250 px); they are as wide as their container. */
+export type Sizing = { readonly height?: number };
 
 export type AdNetwork = {
   /** `data-*` attributes the element must carry, as written in markup. */

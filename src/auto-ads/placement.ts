@@ -68,6 +68,4 @@ export function pickCandidate(round: Round): Candidate | undefined {
 }
 
 /** Attributes of a new in-content slot before network, config and placement layers. */
-export function slotDefaults(width: number | undefined): Attributes {
-  return width === undefined ? { layout: 'fixed-height', height: '0' } : { layout: 'fixed', width: String(width), height: '0' };
-}
+export const SLOT_DEFAULTS: Attributes = { layout: 'fixed-height', height: '0' };

@@ -1,7 +1,8 @@
 /**
  * Runs the placement strategy in the page: finds candidates, reads every position in one
  * measure task per round, inserts a zero-height out-of-flow `<page-ad>`, grows it through the
- * change-size arbiter (or removes it when refused), and runs again when content is added.
+ * change-size arbiter (or removes it when refused), and runs again when content is added,
+ * while it is switched on.
  */
 import type { PageRuntime } from '../runtime/index.ts';
 import { type Attributes, mergeAttributes } from './attributes.ts';
@@ -17,7 +18,6 @@ export type StrategyOptions = {
   /** Slot defaults < network < config `attributes`; placement attributes go on top. */
   readonly attributes: Attributes;
   readonly height: number;
-  readonly width: number | undefined;
   /** After every run that placed ads, and after the first one. */
   readonly onRun: (result: StrategyResult) => void;
 };
@@ -42,7 +42,8 @@ const isContentAdded = (record: MutationRecord) =>
   !(record.target as Element).closest?.('page-ad') &&
   [...record.addedNodes].some((node) => node.nodeType === 1 && !node.nodeName.startsWith('PAGE-AD'));
 
-export function startStrategy(options: StrategyOptions): void {
+/** Creates the strategy, switched off; the returned switch starts (and re-scans) or stops it. */
+export function createStrategy(options: StrategyOptions): (isActive: boolean) => void {
   const { page, constraints } = options;
   const { viewport } = page;
   const inPhase = <T>(phase: (task: () => void) => void, task: () => T) =>
@@ -61,6 +62,7 @@ export function startStrategy(options: StrategyOptions): void {
   let runs = 0;
   let requested = 0;
   let isRunning = false;
+  let isActive = false;
 
   const discover = () => {
     const pinned = new Map<Element, boolean>();
@@ -107,7 +109,7 @@ export function startStrategy(options: StrategyOptions): void {
     });
     const { marginTop: top, marginBottom: bottom } = placement;
     try {
-      await page.attemptChangeSize(ad, options.height, options.width, top || bottom ? { top, bottom } : undefined);
+      await page.attemptChangeSize(ad, options.height, undefined, top || bottom ? { top, bottom } : undefined);
       // Same frame as the size change: back in flow where the arbiter allowed the growth.
       ad.style.position = flow;
       candidate.outcome = 'placed';
@@ -125,10 +127,10 @@ export function startStrategy(options: StrategyOptions): void {
     isRunning = true;
     const before = adsPlaced;
     try {
-      for (let handled = 0; handled !== requested; ) {
+      for (let handled = 0; isActive && handled !== requested; ) {
         handled = requested;
         await inPhase(viewport.measure, discover);
-        for (let next = await inPhase(viewport.measure, pick); next; next = await inPhase(viewport.measure, pick)) await place(next);
+        for (let next = await inPhase(viewport.measure, pick); isActive && next; next = await inPhase(viewport.measure, pick)) await place(next);
       }
     } finally {
       isRunning = false;
@@ -136,6 +138,12 @@ export function startStrategy(options: StrategyOptions): void {
     if (!runs++ || adsPlaced > before) options.onRun({ adsPlaced, totalAdsOnPage, candidates, unmatched });
   };
 
-  new MutationObserver((records) => records.some(isContentAdded) && run()).observe(document.body, { childList: true, subtree: true });
-  run();
+  const observer = new MutationObserver((records) => records.some(isContentAdded) && run());
+  return (active) => {
+    if (active === isActive) return;
+    isActive = active;
+    if (!active) return observer.disconnect();
+    observer.observe(document.body, { childList: true, subtree: true });
+    run();
+  };
 }

@@ -55,4 +55,15 @@ describe('auto ads re-scan', () => {
     const { ads } = await measureAds(page);
     expect(ads).toHaveLength(8);
   });
+
+  it('places nothing in content added after the element is removed', async () => {
+    const { page } = await newPage(browser, { viewport: { width: 800, height: 600 } });
+    await page.goto(server.origin + '/feed.html');
+    await waitForPlacement(page);
+    await page.evaluate(() => document.querySelector('page-auto-ads')!.remove());
+    const html = Array.from({ length: 80 }, (_, i) => paragraph(i + 4)).join('');
+    await page.evaluate((content) => document.getElementById('feed')!.insertAdjacentHTML('beforeend', content), html);
+    await page.waitForTimeout(500);
+    expect((await measureAds(page)).ads).toEqual([]);
+  });
 });

@@ -28,9 +28,10 @@ async function build(attributes: string, content = article(40), config: unknown 
   const events: unknown[] = [];
   element.addEventListener('ads-placed', (event) => events.push((event as CustomEvent).detail));
   const Implementation = createAutoAdsElement(page);
-  new Implementation(element, page).buildCallback();
+  const instance = new Implementation(element, page);
+  instance.buildCallback();
   await page.settle();
-  return { element, events };
+  return { element, events, instance };
 }
 
 const codes = () => page.reports.map((r) => `${r.level ?? 'error'} ${r.code}`);
@@ -78,6 +79,11 @@ describe('element', () => {
     const { events } = await build(CUSTOM, article(40), CONFIG, '<header></header>');
     expect(page.reports).toEqual([{ code: 'auto-ads-not-first-child', level: 'warn', got: '"header"' }]);
     expect(events).toEqual([{ adsPlaced: 3, totalAdsOnPage: 3 }]);
+  });
+
+  it('names the first child of body when it is nested elsewhere', async () => {
+    await build(CUSTOM, article(40), CONFIG, '<main>');
+    expect(page.reports).toEqual([{ code: 'auto-ads-not-first-child', level: 'warn', got: '"main"' }]);
   });
 
   it('does not warn as the first child of body', async () => {
@@ -179,6 +185,37 @@ describe('element', () => {
     const labels = [...(overlay?.querySelectorAll('span') ?? [])].map((span) => span.textContent);
     expect(labels.slice(0, 6)).toEqual(['P1 in-viewport', 'P1 in-viewport', 'P1 in-viewport', 'P1 in-viewport', 'P1 placed', 'P1 too-near']);
     expect(overlay?.querySelector('pre')?.textContent).toContain('no anchor: placement 2 (.none)');
+  });
+
+  it('stops placing after unlayout (removal, withdrawal) and resumes on layout', async () => {
+    const config = { ...CONFIG, adConstraints: { initialMinSpacing: '400px', maxAdCount: 10 } };
+    const { element, instance } = await build(CUSTOM, article(8), config);
+    expect(ads()).toHaveLength(1);
+    element.remove();
+    instance.unlayoutCallback();
+    const more = () => document.querySelector('article')!.insertAdjacentHTML('beforeend', article(30).slice(9, -10));
+    more();
+    await page.settle();
+    expect(ads()).toHaveLength(1);
+    document.body.prepend(element);
+    instance.layoutCallback();
+    await page.settle();
+    expect(ads().length).toBeGreaterThan(1);
+  });
+
+  it('places nothing when unlaid out before the config arrives', async () => {
+    let answer = (_response: Response) => {};
+    const pending = build(CUSTOM);
+    fetchMock.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    const { instance } = await pending;
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    instance.unlayoutCallback();
+    answer(new Response(JSON.stringify(CONFIG)));
+    await page.settle();
+    expect(ads()).toEqual([]);
+    instance.layoutCallback();
+    await page.settle();
+    expect(ads()).toHaveLength(3);
   });
 
   it('draws no overlay without the hash', async () => {

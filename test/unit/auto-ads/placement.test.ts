@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlacementSpec, Position } from '../../../src/auto-ads/config.ts';
-import { type Candidate, estimateY, pickCandidate, type Round, slotDefaults } from '../../../src/auto-ads/placement.ts';
+import { type Candidate, estimateY, pickCandidate, type Round } from '../../../src/auto-ads/placement.ts';
 
 const spec = (position: Position = 'after'): PlacementSpec => ({
   anchor: { selector: 'p', index: undefined, isAll: true, minimumTextLength: 0, sub: undefined },
@@ -100,10 +100,5 @@ describe('placement', () => {
     const { candidates, round } = scripted([1000]);
     candidates[0]!.outcome = 'refused';
     expect(pickCandidate(round())).toBeUndefined();
-  });
-
-  it('starts a slot at zero height, fixed-height or fixed with a network width', () => {
-    expect(slotDefaults(undefined)).toEqual({ layout: 'fixed-height', height: '0' });
-    expect(slotDefaults(300)).toEqual({ layout: 'fixed', width: '300', height: '0' });
   });
 });

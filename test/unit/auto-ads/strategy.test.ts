@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlacementSpec, Position } from '../../../src/auto-ads/config.ts';
 import { DEFAULT_CONSTRAINTS } from '../../../src/auto-ads/networks.ts';
-import { type StrategyOptions, type StrategyResult, startStrategy } from '../../../src/auto-ads/strategy.ts';
+import { type StrategyOptions, type StrategyResult, createStrategy } from '../../../src/auto-ads/strategy.ts';
 import { article, createFakePage, type FakePage, pageBox, paragraphs } from './fake-page.ts';
 
 const placement = (selector: string, patch: Partial<PlacementSpec> = {}): PlacementSpec => ({
@@ -22,16 +22,15 @@ async function start(html: string, options: Partial<Omit<StrategyOptions, 'page'
   const page = createFakePage();
   prepare(page);
   const runs: StrategyResult[] = [];
-  startStrategy({
+  createStrategy({
     page,
     placements: [placement('article > p')],
     constraints: DEFAULT_CONSTRAINTS,
     attributes: { layout: 'fixed-height', height: '0', type: 'fake' },
     height: 250,
-    width: undefined,
     onRun: (result) => runs.push({ ...result, candidates: [...result.candidates] }),
     ...options,
-  });
+  })(true);
   await page.settle();
   return { page, runs };
 }
