@@ -101,6 +101,8 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
     const { placement } = candidate;
     const ad = document.createElement('page-ad');
     for (const [name, value] of Object.entries(mergeAttributes(options.attributes, placement.attributes))) ad.setAttribute(name, value);
+    // `sticky` in config attributes is meant for the anchor ad; here it would hide the ad from the count.
+    ad.removeAttribute('sticky');
     const flow = await inPhase(viewport.mutate, () => {
       insert[placement.position](candidate.anchor, ad);
       const position = ad.style.position;

@@ -106,6 +106,15 @@ describe('strategy', () => {
     });
   });
 
+  it('keeps sticky off in-content ads, so they count toward maxAdCount', async () => {
+    const { runs } = await start(article(60), {
+      attributes: { layout: 'fixed-height', height: '0', type: 'fake', sticky: 'top' },
+      constraints: { initialMinimumSpacing: px(0), subsequentMinimumSpacing: [], maximumAdCount: 2 },
+    });
+    expect(insertedAds().map((ad) => ad.hasAttribute('sticky'))).toEqual([false, false]);
+    expect(runs[0]).toMatchObject({ adsPlaced: 2, totalAdsOnPage: 2 });
+  });
+
   it('inserts at each of the four positions', async () => {
     const spec = (selector: string, position: Position) => placement(selector, { position });
     document.body.innerHTML = '';
