@@ -1,5 +1,5 @@
 /**
- * The hosted consent prompt `GET /cmp/prompt.html?instance=...` (promptUiSrc protocol,
+ * The hosted consent prompt `GET /cmp/prompt.html[?instance=...]` (promptUiSrc protocol,
  * PRODUCT 3.7) and `POST /cmp/outcome?instance=...&action=...`, the aggregate counter it
  * beacons for the dashboard (no cookie, no user id).
  */
@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { instanceIdRule } from '../consent-request.ts';
 import { publicCors } from '../cors.ts';
 import { ErrorCode, HttpError } from '../errors.ts';
-import { readEnum, readString } from '../fields.ts';
+import { readEnum, readOptional, readString } from '../fields.ts';
 import type { InstanceConfig } from '../store/store.ts';
 import { utcDay } from '../store/store.ts';
 import type { PromptAction, PromptConfig } from '../wire.ts';
@@ -38,10 +38,12 @@ export function scriptSafeJson(value: unknown): string {
 export function registerCmpRoutes(app: FastifyInstance, context: AppContext): void {
   app.get('/cmp/prompt.html', async (request, reply) => {
     const query = request.query as Record<string, unknown>;
-    const instanceId = readString(query['instance'], 'instance', instanceIdRule);
-    const instance = await context.store.getInstance(instanceId);
+    // Without `instance`, the generic prompt; the page script then counts outcomes for the
+    // client info's consentInstanceId.
+    const instanceId = readOptional(query['instance'], (v) => readString(v, 'instance', instanceIdRule));
+    const instance = instanceId === null ? null : await context.store.getInstance(instanceId);
     const prompt = instance?.config.prompt ?? defaultPrompt(instance?.config ?? null);
-    const outcomeUrl = `/cmp/outcome?instance=${encodeURIComponent(instanceId)}`;
+    const outcomeUrl = instanceId === null ? null : `/cmp/outcome?instance=${encodeURIComponent(instanceId)}`;
     const nonce = randomBytes(16).toString('base64');
     const html = template
       .split('__NONCE__')

@@ -44,9 +44,16 @@ describe('cmp routes', () => {
     expect(await store.getInstance('new-site')).toBeNull();
   });
 
-  it('answers 400 naming instance when it is missing', async () => {
+  it('serves the generic prompt without an instance parameter', async () => {
     const { app } = await buildApp();
     const response = await app.inject({ url: '/cmp/prompt.html' });
+    expect(response.statusCode).toBe(200);
+    expect(embeddedConfig(response.body)).toMatchObject({ title: 'Your privacy choices', purposes: [], outcomeUrl: null });
+  });
+
+  it('answers 400 naming instance when it is malformed', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: '/cmp/prompt.html?instance=a%2Fb' });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.message).toMatch(/^instance: expected an id/);
   });

@@ -33,7 +33,7 @@ const frame = document.createElement('iframe');
 frame.name = ${JSON.stringify(windowName)};
 frame.setAttribute('sandbox', 'allow-scripts allow-popups');
 frame.title = 'Consent prompt';
-frame.src = '/cmp/prompt.html?instance=${instance}';
+frame.src = '/cmp/prompt.html${instance ? `?instance=${instance}` : ''}';
 document.body.append(frame);
 </script></body></html>`;
 }
@@ -142,6 +142,19 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium', () => {
       action: 'accept',
       purposeConsents: { analytics: true, ads: true, video: true },
     });
+    await page.context().close();
+  });
+
+  it('works without an instance parameter, counting the outcome for the client info instance', async () => {
+    await harness.store.ensureInstance('from-page', defaultInstanceConfig, 1);
+    const { page, frame } = await open({ clientConfig: { consentInstanceId: 'from-page' } }, undefined, '');
+    expect((await messages(page))[0]).toMatchObject({ type: 'consent-ui', action: 'ready' });
+    await frame.getByRole('button', { name: 'Reject all' }).click();
+    await waitForMessages(page, 2);
+    expect((await messages(page))[1]).toEqual({ type: 'consent-response', action: 'reject' });
+    await expect.poll(() => harness.store.promptOutcomes('from-page', '2000-01-01')).toEqual([
+      { day: '2025-06-15', accept: 0, reject: 1, dismiss: 0 },
+    ]);
     await page.context().close();
   });
 
