@@ -69,7 +69,10 @@ function readGeoGroups(value: unknown): Record<string, readonly string[]> {
 /** Missing fields take the defaults; `consentRequired` always ends up with a `default` entry. */
 export function parseInstanceConfig(value: unknown): InstanceConfig {
   const object = readObject(value, 'body');
-  const required = readOptional(object['consentRequired'], (v) => readMap(v, 'consentRequired', readBoolean)) ?? {};
+  // A bare boolean means the same answer in every group.
+  const required = readOptional(object['consentRequired'], (v) =>
+    typeof v === 'boolean' ? { default: v } : readMap(v, 'consentRequired', readBoolean),
+  ) ?? {};
   return {
     consentRequired: { default: true, ...required },
     geoGroups: readOptional(object['geoGroups'], readGeoGroups) ?? {},

@@ -94,7 +94,26 @@ describe('admin routes', () => {
     }
   });
 
+  it('reads a boolean consentRequired as the answer for every group', async () => {
+    const { app } = await buildApp();
+    const response = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/instances/site',
+      headers: { ...bearer, ...json },
+      payload: { consentRequired: false },
+    });
+    expect(response.json().config.consentRequired).toEqual({ default: false });
+    const check = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: json,
+      payload: { consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'eea' },
+    });
+    expect(check.json().consentRequired).toBe(false);
+  });
+
   it.each([
+    [{ consentRequired: 'yes' }, 'consentRequired: expected a JSON object'],
     [{ consentRequired: { eea: 'yes' } }, 'consentRequired.eea: expected true or false'],
     [{ geoGroups: { eea: ['europe'] } }, 'geoGroups.eea[0]: expected an ISO country code or a preset'],
     [{ sharedData: { nested: { a: 1 } } }, 'sharedData.nested: expected a string, number or boolean'],
