@@ -114,11 +114,11 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
   };
 
   const connect = (element: HTMLElement, Implementation: PageElementConstructor) => {
-    const known = entries.get(element);
-    const entry = known ?? create(element, Implementation);
+    const entry = entries.get(element) ?? create(element, Implementation);
     if (!entry) return;
     if (entry.request) gated.add(entry);
-    if (!known) evaluate(entry);
+    // The gate may have opened while a waiting element was out of the document.
+    if (entry.phase === 'waiting') evaluate(entry);
     else if (entry.phase === 'built') watch(entry);
   };
 

@@ -110,6 +110,21 @@ describe('runtime contract: loading', () => {
     expect(await page.$eval('#h', (el) => el.classList.contains('page-laid-out'))).toBe(true);
   });
 
+  it('builds a blocked element that the gate allowed while it was out of the document', async () => {
+    const { page } = await open(
+      '/detached.html',
+      `${TEST_GATE}<div id="a"><page-img id="i" data-block-on-consent src="/img.svg?detached" width="10" height="10"></page-img></div>`,
+    );
+    await page.waitForFunction(() => (window as any).testGate);
+    await page.evaluate(() => {
+      const image = document.getElementById('i')!;
+      image.remove();
+      (window as any).testGate.set('allow');
+      document.getElementById('a')!.append(image);
+    });
+    await page.waitForSelector('#i img');
+  });
+
   it('reports a throwing element constructor and keeps building the others', async () => {
     const { page, messages, errors } = await open(
       '/ctor.html',
