@@ -17,7 +17,21 @@ let server: TestServer;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  server = await startServer({ ...IMAGE_ROUTES, '/ads/consent-config': { body: CONFIG } });
+  const creative = { type: 'custom', 'data-src': '/creative?gdpr=${GDPR}&state=${CONSENT_STATE}' };
+  server = await startServer({
+    ...IMAGE_ROUTES,
+    '/ads/consent-config': { body: CONFIG },
+    '/ads/macro-config': { body: { ...CONFIG, attributes: creative } },
+    '/creative': { body: '<p>ad</p>' },
+  });
+  server.page(
+    '/consent-macros.html',
+    articlePage({
+      autoAds: 'type="custom" data-config-url="/ads/macro-config" data-block-on-consent',
+      body: CONSENT + ARTICLE,
+      extensions: ['page-auto-ads', 'page-consent'],
+    }),
+  );
   server.page(
     '/consent.html',
     articlePage({
@@ -47,6 +61,32 @@ describe.skipIf(!hasConsent)('auto ads behind consent', () => {
     const [placed] = await waitForPlacement(page);
     expect(placed?.adsPlaced).toBeGreaterThan(0);
     expect(configRequests()).toBe(before + 1);
+  });
+
+  it('gives inserted custom ads the consent macros in their creative URL', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(server.origin + '/consent-macros.html');
+    await page.click('#accept');
+    await waitForPlacement(page);
+    await page.waitForFunction(() => document.querySelector('article page-ad:not(#manual-ad) iframe'));
+    const src = await page.$eval('article page-ad:not(#manual-ad) iframe', (frame) => new URL((frame as HTMLIFrameElement).src).search);
+    expect(src).toBe('?gdpr=1&state=accepted');
+  });
+
+  it('places no more ads after the user withdraws consent', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(server.origin + '/consent.html');
+    await page.click('#accept');
+    await waitForPlacement(page);
+    const count = () => page.$$eval('page-ad', (ads) => ads.length);
+    const placed = await count();
+    await page.evaluate(() => document.body.insertAdjacentHTML('afterbegin', '<button id="again" on="tap:consent.prompt">Privacy</button>'));
+    await page.click('#again');
+    await page.click('#reject');
+    const more = Array.from({ length: 60 }, (_, i) => `<p>Late paragraph ${i}: the council heard again from residents about lighting, bus routes and the old rail bridge.</p>`).join('');
+    await page.evaluate((html) => document.querySelector('article')!.insertAdjacentHTML('beforeend', html), more);
+    await page.waitForTimeout(800);
+    expect(await count()).toBe(placed);
   });
 
   it('never fetches the config when the user rejects', async () => {
