@@ -17,7 +17,9 @@ let server: TestServer;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const creative = { type: 'custom', 'data-src': '/creative?gdpr=${GDPR}&state=${CONSENT_STATE}' };
+  // The runtime's macros are written `${NAME}` in ad URLs.
+  const macro = (name: string) => '$' + `{${name}}`;
+  const creative = { type: 'custom', 'data-src': `/creative?gdpr=${macro('GDPR')}&state=${macro('CONSENT_STATE')}` };
   server = await startServer({
     ...IMAGE_ROUTES,
     '/ads/consent-config': { body: CONFIG },
