@@ -86,11 +86,11 @@ export function mergeConfig(base: Json, over: Json): Json {
   return merged;
 }
 
-/** https, or http on a loopback host (development); relative URLs resolve against `baseUrl`. */
-export function isAllowedUrl(href: string, baseUrl: string): boolean {
+/** https, or http when `isHttpAllowed` or on a loopback host (development); relative URLs resolve against `baseUrl`. */
+export function isAllowedUrl(href: string, baseUrl: string, isHttpAllowed = false): boolean {
   try {
     const { protocol, hostname } = new URL(href, baseUrl);
-    return protocol === 'https:' || (protocol === 'http:' && /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(hostname));
+    return protocol === 'https:' || (protocol === 'http:' && (isHttpAllowed || /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(hostname)));
   } catch {
     return false;
   }
@@ -130,7 +130,8 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
   if (typeof id !== 'string' || !id) return fail('consent-instance-id', 'a consentInstanceId', id);
   for (const key of ['checkConsentHref', 'onUpdateHref'] as const) {
     const href = config[key];
-    if (href !== undefined && !isAllowedUrl(href, baseUrl)) return fail('consent-url-invalid', `${key}: an https URL`, href);
+    // The seed asks https of onUpdateHref only; checkConsentHref may be any http(s) URL.
+    if (href !== undefined && !isAllowedUrl(href, baseUrl, key === 'checkConsentHref')) return fail('consent-url-invalid', `${key}: an https URL`, href);
   }
   const required = config.consentRequired ?? config.promptIfUnknown ?? (checkConsentHref ? 'remote' : undefined);
   if (required === undefined) return fail('consent-required-missing', 'consentRequired: true for a client-only setup, or a checkConsentHref', required);

@@ -62,13 +62,17 @@ describe('parseConsentConfig', () => {
     ['no consentRequired and no checkConsentHref', { consentInstanceId: 'site' }, 'consent-required-missing'],
     ['a bad consentRequired', { consentInstanceId: 'site', consentRequired: 'yes' }, 'consent-required-invalid'],
     ['remote without checkConsentHref', { consentInstanceId: 'site', consentRequired: 'remote' }, 'consent-required-invalid'],
-    ['an http checkConsentHref', { ...valid, checkConsentHref: 'http://cmp.example/check' }, 'consent-url-invalid'],
+    ['a checkConsentHref that is not http(s)', { ...valid, checkConsentHref: 'ftp://cmp.example/check' }, 'consent-url-invalid'],
     ['an http onUpdateHref', { ...valid, onUpdateHref: 'http://cmp.example/update' }, 'consent-url-invalid'],
     ['a javascript: URL', { ...valid, onUpdateHref: 'javascript:alert(1)' }, 'consent-url-invalid'],
   ])('fails closed on %s', (_, json, code) => {
     const { value, diagnostics } = parse(json);
     expect(value).toBeNull();
     expect(diagnostics.at(-1)?.code).toBe(code);
+  });
+
+  it('accepts an http checkConsentHref (the seed asks https of onUpdateHref only)', () => {
+    expect(parse({ ...valid, checkConsentHref: 'http://cmp.example/check' }).value).toMatchObject({ checkConsentHref: 'http://cmp.example/check' });
   });
 
   it('tells the publisher to set consentRequired for a client-only setup', () => {
@@ -218,5 +222,11 @@ describe('isAllowedUrl', () => {
     ['https://[bad', base, false],
   ])('%s on %s: %s', (href, from, expected) => {
     expect(isAllowedUrl(href, from)).toBe(expected);
+  });
+
+  it('allows http anywhere only when asked to, never other schemes', () => {
+    expect(isAllowedUrl('http://cmp.example/check', base, true)).toBe(true);
+    expect(isAllowedUrl('/check', 'http://news.example/page', true)).toBe(true);
+    expect(isAllowedUrl('ftp://cmp.example/check', base, true)).toBe(false);
   });
 });
