@@ -7,7 +7,10 @@ export function createFrame(owner: ContentElement, src: string, sandbox: string)
   const tokens = sandbox.split(/\s+/).filter((token) => token);
   const url = new URL(src, location.href);
   if (url.origin === location.origin && tokens.includes('allow-same-origin')) {
-    owner.report(diagnostic('unsafe-iframe-sandbox', 'a cross-origin src with allow-same-origin', src));
+    // Only a publisher's own `sandbox` is a mistake; page-ad's default is silently narrowed.
+    if (owner.element.hasAttribute('sandbox')) {
+      owner.report(diagnostic('unsafe-iframe-sandbox', 'a cross-origin src with allow-same-origin', src));
+    }
     tokens.splice(tokens.indexOf('allow-same-origin'), 1);
   }
   frame.setAttribute('sandbox', tokens.join(' '));

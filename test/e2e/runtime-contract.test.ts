@@ -208,6 +208,15 @@ describe('runtime contract: no early requests', () => {
   });
 });
 
+describe('runtime contract: built-in elements', () => {
+  it('loads a same-origin custom creative without allow-same-origin and without a diagnostic', async () => {
+    const { page, messages } = await open('/same-ad.html', '<page-ad id="ad" type="custom" width="10" height="10" data-src="/frame.html?same"></page-ad>');
+    await page.waitForSelector('#ad iframe');
+    expect(await page.$eval('#ad iframe', (f) => f.getAttribute('sandbox'))).toBe('allow-scripts allow-popups allow-popups-to-escape-sandbox');
+    expect(messages.filter((m) => m.text.includes('unsafe-iframe-sandbox'))).toEqual([]);
+  });
+});
+
 describe('runtime contract: actions', () => {
   it('reports unknown actions of built elements and malformed on attributes without exceptions', async () => {
     const { page, messages, errors } = await open(
