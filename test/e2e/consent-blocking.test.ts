@@ -40,10 +40,19 @@ const vendor = (page: Page, method: string, ...args: unknown[]) =>
 
 describe('blocking policies', () => {
   it('applies the default policy timeout with fallbackAction reject, without caching', async () => {
-    const { page } = await open({ ...CLIENT, policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } } });
-    const started = Date.now();
-    expect(await vendor(page, 'getPolicyState')).toBe('insufficient');
-    expect(Date.now() - started).toBeGreaterThan(700);
+    // Timed in the page: from the first consent-change (the undecided state, when the timer starts).
+    const head = `<script>document.addEventListener('consent-change', () => (window.undecidedAt ??= performance.now()));</script>`;
+    const { page } = await open({ ...CLIENT, policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } } }, { head });
+    const [state, elapsed] = await page.evaluate(
+      () =>
+        new Promise<[unknown, number]>((resolve) =>
+          (self as unknown as { PAGE: { push(f: (p: Vendor) => void): void } }).PAGE.push((p) =>
+            p.consent.getPolicyState!().then((value) => resolve([value, performance.now() - (window as unknown as { undecidedAt: number }).undecidedAt])),
+          ),
+        ),
+    );
+    expect(state).toBe('insufficient');
+    expect(elapsed).toBeGreaterThan(950);
     expect(await builtProbes(page)).toEqual(['open', 'auto-reject']);
     expect(await isShown(page, '#prompt')).toBe(true);
     expect((await storedValues(page))['consent:site']).toBeUndefined();
