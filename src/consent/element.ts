@@ -46,7 +46,7 @@ function readConfigJson(element: HTMLElement): unknown {
   } catch {}
 }
 
-async function startConsent(host: Host): Promise<void> {
+async function startConsent(host: Host, checked: Promise<void>): Promise<void> {
   const { element, runtime: page } = host;
   const { storage } = page;
   const report: Report = host.report.bind(host);
@@ -56,7 +56,7 @@ async function startConsent(host: Host): Promise<void> {
   let written: StoredConsent | null = null;
   let key = '';
   let lastDetail = '';
-  const notify = installConsentProvider(page, () => ({ ...model, fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }));
+  const notify = installConsentProvider(page, () => ({ ...model, fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked);
 
   /** Caches a changed decision (once) and tells onUpdateHref. */
   const persist = ({ saved }: ConsentModel) => {
@@ -141,7 +141,9 @@ export function createConsentElement(page: PageRuntime) {
     override buildCallback() {
       if (active) return this.report(diagnose('consent-duplicate', 'one per page', active.id));
       active = this.element;
-      startConsent(this);
+      let settle = () => {};
+      const checked = new Promise<void>((resolve) => (settle = resolve));
+      startConsent(this, checked).finally(settle);
     }
   };
 }

@@ -20,8 +20,11 @@ const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(mode
 const policyStateOf = (policyId: string, view: ConsentView): PolicyState | null =>
   resolvePolicy(policyId === '_till_responded' || policyId === '_till_accepted' || policyId === '_auto_reject' ? policyId : 'default', view);
 
-/** Installs the provider; returns the function that tells subscribers about a change. */
-export function installConsentProvider(page: PageRuntime, view: () => ConsentView): () => void {
+/**
+ * Installs the provider; returns the function that tells subscribers about a change.
+ * `checked` settles once the remote check is over (or was never needed).
+ */
+export function installConsentProvider(page: PageRuntime, view: () => ConsentView, checked: Promise<void>): () => void {
   const listeners = new Set<() => void>();
   const subscribe = (listener: () => void) => {
     listeners.add(listener);
@@ -41,6 +44,7 @@ export function installConsentProvider(page: PageRuntime, view: () => ConsentVie
         check();
       }),
     snapshot: () => snapshotOf(view()),
+    whenChecked: () => checked,
     subscribe,
   } satisfies ConsentProvider);
   return () => {

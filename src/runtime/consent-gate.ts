@@ -73,7 +73,11 @@ export function createConsentGate(document: Document): ConsentGate {
 
   const api: ConsentApi = {
     getPolicyState: async (policyId = 'default') => (await providerReady)?.getPolicyState(policyId) ?? null,
-    getSharedData: () => snapshotOf((snapshot) => snapshot.sharedData ?? null),
+    // sharedData comes only with the server's answer: wait for it, not just for a decision.
+    getSharedData: async () => {
+      await (await providerReady)?.whenChecked();
+      return snapshotOf((snapshot) => snapshot.sharedData ?? null);
+    },
     getConsentString: () => snapshotOf((snapshot) => snapshot.consentString ?? null),
     getPurposeConsents: () => snapshotOf((snapshot) => snapshot.purposeConsents),
     getMetadata: () => snapshotOf((snapshot) => snapshot.consentMetadata ?? null),

@@ -67,6 +67,8 @@ export type ConsentProvider = {
   /** Resolves once the policy has a decision (waits for the user, the server or a timeout). */
   getPolicyState(policyId: string): Promise<PolicyState>;
   snapshot(): ConsentSnapshot;
+  /** Resolves once the checkConsentHref answer (or its failure) is applied; at once without one. */
+  whenChecked(): Promise<void>;
   /** Called whenever any decision or the snapshot may have changed. */
   subscribe(listener: () => void): () => void;
 };

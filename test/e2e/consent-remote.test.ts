@@ -168,6 +168,17 @@ describe('remote check answers', () => {
     expect(await builtProbes(page)).toEqual(UNDECIDED);
   });
 
+  it('answers getSharedData with the server answer even when the cache already decided', async () => {
+    const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted' } });
+    await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
+    server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'accepted', sharedData: { tier: 'gold' } }, delay: 1500 });
+    await page.reload();
+    const shared = await page.evaluate(
+      () => new Promise((resolve) => (self as unknown as { PAGE: { push(f: (p: { consent: { getSharedData(): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getSharedData().then(resolve))),
+    );
+    expect(shared).toEqual({ tier: 'gold' });
+  });
+
   it('strips the xssiPrefix', async () => {
     const { page } = await open(
       { ...remote, xssiPrefix: ")]}'" },

@@ -10,6 +10,7 @@ const TEST_GATE = `<page-consent id="gate"></page-consent><script>
     const listeners = new Set();
     window.testGate = { set(next) { decision = next; listeners.forEach((l) => l()); } };
     page.setConsentProvider({
+      whenChecked: async () => {},
       decide: () => decision,
       getPolicyState: async () => (decision === 'allow' ? 'sufficient' : 'insufficient'),
       snapshot: () => ({ state: decision === 'allow' ? 'accepted' : 'rejected', consentString: 'CS1', purposeConsents: {}, isConsentRequired: true }),

@@ -4,11 +4,11 @@ import { initialModel, reduceConsent, type ConsentEvent } from '../../../src/con
 import type { ConsentProvider, PageRuntime } from '../../../src/runtime/types.ts';
 
 /** A provider over a model the test drives. */
-function setUp(hasPrompt = true) {
+function setUp(hasPrompt = true, checked: Promise<void> = Promise.resolve()) {
   let provider: ConsentProvider | undefined;
   const page = { setConsentProvider: (next: ConsentProvider) => (provider = next) } as unknown as PageRuntime;
   let view: ConsentView = { ...initialModel, fallbackAction: 'dismiss', hasPrompt };
-  const notify = installConsentProvider(page, () => view);
+  const notify = installConsentProvider(page, () => view, checked);
   const dispatch = (...events: ConsentEvent[]) => {
     view = { ...events.reduce(reduceConsent, view), fallbackAction: view.fallbackAction, hasPrompt };
     notify();
@@ -18,6 +18,20 @@ function setUp(hasPrompt = true) {
 const start = (consentRequired: boolean | 'remote'): ConsentEvent => ({ type: 'start', stored: null, consentRequired, requiredPurposes: [] });
 
 describe('installConsentProvider', () => {
+  it('tells when the remote check is over', async () => {
+    let settle = () => {};
+    const checked = new Promise<void>((resolve) => (settle = resolve));
+    const { provider } = setUp(true, checked);
+    let isChecked = false;
+    provider.whenChecked().then(() => (isChecked = true));
+    await Promise.resolve();
+    expect(isChecked).toBe(false);
+    settle();
+    await checked;
+    await Promise.resolve();
+    expect(isChecked).toBe(true);
+  });
+
   it('decides block requests from the current model', () => {
     const { provider, dispatch } = setUp();
     expect(provider.decide({ policy: 'default', purposes: [] })).toBe('pending');

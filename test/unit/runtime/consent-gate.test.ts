@@ -17,9 +17,10 @@ const snapshot: ConsentSnapshot = {
   isConsentRequired: true,
 };
 
-function fakeProvider(decision: GateDecision): ConsentProvider & { change(): void } {
+function fakeProvider(decision: GateDecision, checked: Promise<void> = Promise.resolve()): ConsentProvider & { change(): void } {
   const listeners = new Set<() => void>();
   return {
+    whenChecked: () => checked,
     decide: () => decision,
     getPolicyState: async () => 'sufficient',
     snapshot: () => snapshot,
@@ -105,6 +106,20 @@ describe('createConsentGate', () => {
     expect(await gate.api.getSharedData()).toEqual({ tier: 'gold' });
     expect(await gate.api.getConsentString()).toBe('abc');
     expect(await gate.api.getPurposeConsents()).toEqual({ ads: true });
+  });
+
+  it('answers sharedData only once the remote check is over', async () => {
+    document.body.innerHTML = '<page-consent id="c"></page-consent>';
+    const gate = createConsentGate(document);
+    let settle = () => {};
+    gate.setProvider(fakeProvider('allow', new Promise<void>((resolve) => (settle = resolve))));
+    let shared: unknown = 'pending';
+    gate.api.getSharedData().then((value) => (shared = value));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(shared).toBe('pending');
+    settle();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(shared).toEqual({ tier: 'gold' });
   });
 
   it('answers null to vendors on a page without page-consent', async () => {
