@@ -16,7 +16,7 @@ export type ActionCall = {
 
 const EVENT = /^[\w-]+$/;
 const CALL = /^([\w-]+)\.(\w+)\s*(?:\((.*)\))?$/s;
-const ARGUMENT = /^(\w+)\s*=\s*(.*)$/s;
+const ARGUMENT = /^([\p{L}\p{N}_-]+)\s*=\s*(.*)$/su;
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)$/;
 const QUOTED = /^(["'])(.*)\1$/s;
 const REFERENCE = /^event\.([\w.]+)$/;

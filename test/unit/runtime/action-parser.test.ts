@@ -28,6 +28,12 @@ describe('action-parser', () => {
     });
   });
 
+  it('accepts argument names with hyphens and non-ASCII letters', () => {
+    expect(calls('tap:consent.setPurpose(purpose-ads=true, wérbung=false)')).toEqual({
+      tap: [call('consent', 'setPurpose', { 'purpose-ads': true, wérbung: false })],
+    });
+  });
+
   it('accepts empty parentheses', () => {
     expect(calls('tap:a.b()')).toEqual({ tap: [call('a', 'b')] });
   });
