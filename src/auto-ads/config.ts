@@ -51,7 +51,7 @@ export function parseAutoAdsConfig(wire: unknown, defaults: Constraints): Parsed
   const optIn = config.optInStatus ?? [];
   if (!Array.isArray(optIn)) problems.push(diagnostic('auto-ads-field-invalid', 'optInStatus as an array', optIn));
   const value: AutoAdsConfig = {
-    placements: parsePlacements(config.placements ?? [], problems),
+    placements: parsePlacements(config.placements, problems),
     attributes: parseAttributes(config.attributes, 'attributes', problems),
     constraints: parseConstraints(config.adConstraints, defaults, problems),
     isAnchorAdEnabled: Array.isArray(optIn) && optIn.includes(2),

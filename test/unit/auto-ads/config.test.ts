@@ -86,8 +86,11 @@ describe('config', () => {
     expect(result.diagnostics.map((d) => d.code)).toEqual(['auto-ads-field-invalid', 'auto-ads-field-invalid']);
   });
 
-  it('reads missing placements as none, without a diagnostic', () => {
-    expect(parse({ optInStatus: [2] })).toMatchObject({ value: { placements: [], isAnchorAdEnabled: true }, diagnostics: [] });
+  it('reports missing placements (required by the seed) and keeps the anchor ad', () => {
+    expect(parse({ optInStatus: [2] })).toMatchObject({
+      value: { placements: [], isAnchorAdEnabled: true },
+      diagnostics: [{ code: 'auto-ads-field-invalid', expected: 'placements as an array', got: 'nothing' }],
+    });
   });
 
   it('reports placements that are not an array', () => {
@@ -115,11 +118,11 @@ describe('config', () => {
   });
 
   it('reports an optInStatus that is not an array', () => {
-    expect(parse({ optInStatus: 2 })).toMatchObject({ value: { isAnchorAdEnabled: false }, diagnostics: [{ code: 'auto-ads-field-invalid' }] });
+    expect(parse({ placements: [], optInStatus: 2 })).toMatchObject({ value: { isAnchorAdEnabled: false }, diagnostics: [{ code: 'auto-ads-field-invalid' }] });
   });
 
   it('parses attributes and stickyAdAttributes through the allow-list', () => {
-    const result = parse({ attributes: { type: 'fake', onclick: 'x' }, stickyAdAttributes: { 'data-no-fill': true, sticky: 'top' } });
+    const result = parse({ placements: [], attributes: { type: 'fake', onclick: 'x' }, stickyAdAttributes: { 'data-no-fill': true, sticky: 'top' } });
     expect(result.value).toMatchObject({ attributes: { type: 'fake' }, stickyAttributes: { 'data-no-fill': 'true', sticky: 'top' } });
     expect(result.diagnostics.map((d) => d.code)).toEqual(['auto-ads-attribute-dropped']);
   });
