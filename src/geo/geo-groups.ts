@@ -3,6 +3,7 @@
  * matching of a country against its groups. Pure.
  */
 import type { Diagnostic, Parsed } from '../runtime/index.ts';
+import { diagnostic as problem } from '../wire/diagnostic.ts';
 
 export type GeoGroups = Readonly<Record<string, readonly string[]>>;
 
@@ -16,11 +17,6 @@ export const PRESETS: Readonly<Record<string, readonly string[]>> = {
   'preset-us-ca': ['us'],
 };
 
-const problem = (code: string, expected: string, got: unknown): Diagnostic => ({
-  code,
-  expected,
-  got: JSON.stringify(got) ?? 'nothing',
-});
 
 /** Group names become class names: a letter, then letters and digits. */
 export function parseGeoConfig(json: unknown): Parsed<GeoGroups> {

@@ -1,0 +1,32 @@
+/**
+ * The one diagnostic builder of the product (PRODUCT 2, "Diagnostics"): components, the server
+ * and the validator all describe a problem as `code: expected X, got Y`, optionally with the
+ * wire field it concerns (the server's 400s name it).
+ */
+export type Diagnostic = {
+  readonly code: string;
+  readonly expected: string;
+  readonly got: string;
+  /** The wire field, as a path (`placements[0].anchor.selector`), when the problem is in one. */
+  readonly field?: string;
+};
+
+/** Pure parsers return their value together with the diagnostics they found. */
+export type Parsed<T> = { readonly value: T; readonly diagnostics: readonly Diagnostic[] };
+
+export function diagnostic(code: string, expected: string, got: unknown, field?: string): Diagnostic {
+  const built = { code, expected, got: describe(got) };
+  return field === undefined ? built : { ...built, field };
+}
+
+/** A short printable form of any value for the "got" part of a message. */
+export function describe(value: unknown): string {
+  if (typeof value === 'string') return value.length > 60 ? `"${value.slice(0, 57)}..."` : `"${value}"`;
+  if (value === undefined) return 'nothing';
+  try {
+    const text = JSON.stringify(value) ?? String(value);
+    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  } catch {
+    return String(value);
+  }
+}
