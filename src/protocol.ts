@@ -3,19 +3,9 @@
  * Field names follow the seed specification and PRODUCT.md sections 3.3, 3.4 and 4.
  */
 
-export type ConsentStateValue = 'accepted' | 'rejected' | 'unknown';
+import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from './wire/consent.ts';
 
-export type PurposeConsents = Readonly<Record<string, boolean>>;
-
-export type SharedData = Readonly<Record<string, string | number | boolean>>;
-
-/** `consentMetadata`: what a CMP says about the consent string. */
-export type ConsentMetadata = {
-  readonly consentStringType?: number;
-  readonly additionalConsent?: string;
-  readonly gdprApplies?: boolean;
-  readonly purposeOne?: boolean;
-};
+export type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from './wire/consent.ts';
 
 /** POST body sent to `checkConsentHref`. */
 export type ConsentCheckRequest = {

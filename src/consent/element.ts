@@ -3,11 +3,11 @@
  * One element per page; never blocked by consent itself.
  */
 import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
-import { type ConsentConfig, isObject, parseConsentConfig } from './config.ts';
+import { type ConsentConfig, isObject, parseConsentConfig } from '../wire/consent-config.ts';
 import { diagnose } from './diagnose.ts';
+import { lookup } from '../wire/values.ts';
+import { createConsentController } from './controller.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
-import { checkConsent, checkRequestOf, notifyUpdate } from './remote.ts';
-import { type ConsentEvent, type ConsentModel, initialModel, parseStored, reduceConsent, type StoredConsent } from './state.ts';
 import { createUi, type Ui } from './ui.ts';
 
 export const GEO_TIMEOUT_SECONDS = 5;
@@ -16,14 +16,13 @@ export const GEO_TIMEOUT_SECONDS = 5;
 type Host = InstanceType<PageRuntime['PageElement']>;
 type Report = (d: Diagnostic, level?: DiagnosticLevel) => void;
 
-/** Boolean action arguments; any other value is reported and skipped. */
+/** Boolean action arguments (own names only); any other value is reported and skipped. */
 function booleans(args: ActionArguments, report: Report): Record<string, boolean> {
-  const result: Record<string, boolean> = {};
-  for (const [name, value] of Object.entries(args)) {
-    if (typeof value === 'boolean') result[name] = value;
-    else report(diagnose('consent-action-argument', `${name}=true|false`, value));
-  }
-  return result;
+  const entries = Object.entries(args).filter(([name, value]) => {
+    if (typeof value !== 'boolean') report(diagnose('consent-action-argument', `${name}=true|false`, value));
+    return typeof value === 'boolean';
+  });
+  return Object.fromEntries(entries) as Record<string, boolean>;
 }
 
 /** The matched geo groups from `<page-geo>`, waited for at most GEO_TIMEOUT_SECONDS. */
@@ -48,54 +47,40 @@ function readConfigJson(element: HTMLElement): unknown {
 
 async function startConsent(host: Host, checked: Promise<void>): Promise<void> {
   const { element, runtime: page } = host;
-  const { storage } = page;
   const report: Report = host.report.bind(host);
-  let model = initialModel;
   let config: ConsentConfig | null = null;
   let render: Ui | undefined;
-  let written: StoredConsent | null = null;
-  let key = '';
   let lastDetail = '';
-  const notify = installConsentProvider(page, () => ({ ...model, fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked);
-
-  /** Caches a changed decision (once) and tells onUpdateHref. */
-  const persist = ({ saved }: ConsentModel) => {
-    if (!config || JSON.stringify(saved) === JSON.stringify(written)) return;
-    written = saved;
-    if (!saved) return storage.remove(key);
-    storage.set(key, saved);
-    const { consentInstanceId, onUpdateHref } = config;
-    if (!onUpdateHref) return;
-    let pageUserId = storage.get('consent-user');
-    if (typeof pageUserId !== 'string') storage.set('consent-user', (pageUserId = crypto.randomUUID?.() ?? `${Math.random()}`.slice(2)));
-    page.expandUrl(onUpdateHref).then((url) => notifyUpdate(url, { consentInstanceId, pageUserId: pageUserId as string }, saved, report));
-  };
-
-  const dispatch = (event: ConsentEvent) => {
-    const { kind } = model.state;
-    model = reduceConsent(model, event);
-    persist(model);
-    render?.(model);
-    const seconds = config?.timeoutSeconds;
-    if (model.state.kind === 'unknown' && kind !== 'unknown' && seconds != null) setTimeout(() => dispatch({ type: 'timeout' }), seconds * 1000);
-    notify();
-    const detail = detailOf(model);
-    if (lastDetail === (lastDetail = JSON.stringify(detail))) return;
-    host.dispatch('consent-change', detail);
-  };
+  const notify = installConsentProvider(page, host, () => ({ ...controller.model(), fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked);
+  const controller = createConsentController({
+    storage: page.storage,
+    fetch: (...args) => fetch(...args),
+    clock: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
+    expandUrl: (template) => page.expandUrl(template),
+    report,
+    newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
+    onChange(model) {
+      render?.(model);
+      notify();
+      const detail = detailOf(model);
+      if (lastDetail !== (lastDetail = JSON.stringify(detail))) host.dispatch('consent-change', detail);
+    },
+  });
+  const { dispatch } = controller;
 
   // Actions exist from the build on; the reducer ignores them until a prompt is shown.
   const decideWith = (decision: 'accepted' | 'rejected') => (args: ActionArguments) =>
-    dispatch({ type: 'decide', decision, purposeConsentDefault: booleans(args, report).purposeConsentDefault });
+    dispatch({ type: 'decide', decision, purposeConsentDefault: lookup(booleans(args, report), 'purposeConsentDefault') });
   host.registerAction('accept', decideWith('accepted'));
   host.registerAction('reject', decideWith('rejected'));
   host.registerAction('dismiss', () => dispatch({ type: 'decide', decision: 'dismissed' }));
   host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
   host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
   page.registerMacro('CONSENT_INFO', (field = '') => {
+    const model = controller.model();
     const { kind } = model.state;
     const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
-    return JSON.stringify(({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false } as Record<string, unknown>)[field]) ?? '';
+    return JSON.stringify(lookup<unknown>({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false }, field)) ?? '';
   });
 
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
@@ -106,25 +91,17 @@ async function startConsent(host: Host, checked: Promise<void>): Promise<void> {
   config = element.id ? value : null;
   for (const d of diagnostics) report(d, config ? 'warn' : 'error');
   if (!element.id) report(diagnose('consent-id-missing', 'an id', null));
-  if (!config) return dispatch({ type: 'invalid' });
-
-  const find = (id: string | undefined, root: ParentNode, code: string) => {
-    const found = id ? root.querySelector<HTMLElement>(`#${CSS.escape(id)}`) : null;
-    if (id && !found) report(diagnose(code, 'an element with that id', id));
-    return found;
-  };
-  const prompt = find(config.promptUI, element, 'consent-prompt-missing');
-  const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
-  render = createUi(element, { prompt, post, overlay: config.overlay, caption: config.consentPromptCaption });
-  key = `consent:${config.consentInstanceId}`;
-  written = parseStored(storage.get(key));
-  const { consentInstanceId, checkConsentHref, matchedGeoGroup } = config;
-  dispatch({ type: 'start', stored: written, consentRequired: config.consentRequired, requiredPurposes: config.purposeConsentRequired });
-  if (!checkConsentHref) return;
-  const request = checkRequestOf(consentInstanceId, written, matchedGeoGroup ?? geoGroups[0] ?? null);
-  const result = await checkConsent(await page.expandUrl(checkConsentHref), request, config.xssiPrefix);
-  for (const d of result.diagnostics) report(d, result.value ? 'warn' : 'error');
-  dispatch(result.value ? { type: 'response', response: result.value } : { type: 'failure' });
+  if (config) {
+    const find = (id: string | undefined, root: ParentNode, code: string) => {
+      const found = id ? root.querySelector<HTMLElement>(`#${CSS.escape(id)}`) : null;
+      if (id && !found) report(diagnose(code, 'an element with that id', id));
+      return found;
+    };
+    const prompt = find(config.promptUI, element, 'consent-prompt-missing');
+    const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
+    render = createUi(element, { prompt, post, overlay: config.overlay, caption: config.consentPromptCaption });
+  }
+  await controller.start(config, config?.matchedGeoGroup ?? geoGroups[0] ?? null);
 }
 
 export function createConsentElement(page: PageRuntime) {

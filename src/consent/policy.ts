@@ -3,7 +3,7 @@
  * consent, and the gate decision for an element's block request. Pure.
  */
 import type { BlockPolicy, BlockRequest, GateDecision, PolicyState } from '../runtime/index.ts';
-import type { FallbackAction } from './config.ts';
+import type { FallbackAction } from '../wire/consent-config.ts';
 import type { ConsentModel } from './state.ts';
 
 export type PolicyInput = Pick<ConsentModel, 'state' | 'purposeConsents'> & {
@@ -26,7 +26,7 @@ const DECIDED: Readonly<Record<string, PolicyState>> = {
  * undecided consent without a prompt UI is `unknown` at once: the prompt was skipped.
  */
 export function resolvePolicy(policy: BlockPolicy, { state, fallbackAction, hasPrompt }: PolicyInput): PolicyState | null {
-  if (state.kind !== 'unknown') return DECIDED[state.kind] ?? null;
+  if (state.kind !== 'unknown') return Object.hasOwn(DECIDED, state.kind) ? DECIDED[state.kind]! : null;
   const isTimedOut = policy === 'default' && state.hasTimedOut;
   if (policy === '_auto_reject' || (isTimedOut && fallbackAction === 'reject')) return 'insufficient';
   return isTimedOut || !hasPrompt ? 'unknown' : null;
@@ -41,8 +41,9 @@ export function decide({ policy, purposes }: BlockRequest, input: PolicyInput): 
   const { kind } = input.state;
   const state = policy ? resolvePolicy(policy, input) : 'sufficient';
   const isAnyAnswer = policy === '_till_responded' || policy === '_auto_reject';
-  const choices = purposes.map((name) => input.purposeConsents[name]);
-  const isPurposePending = !choices.every((choice) => choice);
+  // Own properties only, and only `true` allows: `constructor` or a mistyped value is undecided.
+  const choices = purposes.map((name) => (Object.hasOwn(input.purposeConsents, name) ? input.purposeConsents[name] : undefined));
+  const isPurposePending = !choices.every((choice) => choice === true);
   const isDenied =
     kind === 'invalid' ||
     (state && !isAnyAnswer && state !== 'sufficient' && state !== 'unknown_not_required') ||

@@ -2,7 +2,7 @@
  * The runtime's consent provider (gate decisions, policy states, snapshots, change
  * subscriptions) over the element's current consent model.
  */
-import type { ConsentProvider, ConsentSnapshot, PageRuntime, PolicyState } from '../runtime/index.ts';
+import type { ConsentProvider, ConsentSnapshot, PageElementInstance, PageRuntime, PolicyState } from '../runtime/index.ts';
 import { decide, type PolicyInput, resolvePolicy } from './policy.ts';
 import { changeStateOf, type ConsentModel, isRequiredOf } from './state.ts';
 
@@ -24,13 +24,13 @@ const policyStateOf = (policyId: string, view: ConsentView): PolicyState | null 
  * Installs the provider; returns the function that tells subscribers about a change.
  * `checked` settles once the remote check is over (or was never needed).
  */
-export function installConsentProvider(page: PageRuntime, view: () => ConsentView, checked: Promise<void>): () => void {
+export function installConsentProvider(page: PageRuntime, owner: PageElementInstance, view: () => ConsentView, checked: Promise<void>): () => void {
   const listeners = new Set<() => void>();
   const subscribe = (listener: () => void) => {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  page.setConsentProvider({
+  page.setConsentProvider(owner, {
     decide: (request) => decide(request, view()),
     getPolicyState: (policyId) =>
       new Promise((resolve) => {

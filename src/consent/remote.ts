@@ -1,78 +1,55 @@
 /**
  * Publisher endpoints: the `checkConsentHref` check (PRODUCT 3.3: 10 s time-out, any failure
  * named in one diagnostic and answered by the caller with fail-closed) and the `onUpdateHref`
- * notification (PRODUCT 3.4).
+ * notification (PRODUCT 3.4). The network and the clock are injected.
  */
-import type { ConsentCheckRequest, ConsentUpdateRequest, PurposeConsents } from '../protocol.ts';
+import type { ConsentCheckRequest, ConsentUpdateRequest } from '../protocol.ts';
 import type { Diagnostic, Parsed } from '../runtime/index.ts';
-import { checkTypes, isObject } from './config.ts';
+import { type CheckResult, parseCheckAnswer, type StoredConsent } from '../wire/consent.ts';
 import { diagnose } from './diagnose.ts';
-import { type CheckResult, STORED_TYPES, type StoredConsent } from './state.ts';
 
 export const CHECK_TIMEOUT_MS = 10_000;
 
-const TYPES = {
-  ...STORED_TYPES,
-  consentRequired: 'boolean',
-  promptIfUnknown: 'boolean',
-  consentStateValue: 'string',
-  expireCache: 'boolean',
-  sharedData: 'object',
-  purposeConsent: 'object',
+/** The timers the consent controller uses (`globalThis` in the page, fake ones in tests). */
+export type Clock = {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 };
 
-/** An answer's fields after `checkTypes`, before the seed's defaults. */
-type Answer = Partial<Omit<CheckResult, 'consentStateValue'>> & {
-  readonly consentStateValue?: string;
-  readonly promptIfUnknown?: boolean;
-  readonly purposeConsent?: PurposeConsents;
-};
+export type Network = { readonly fetch: typeof fetch; readonly clock: Clock };
 
 const failed = (cause: string): Parsed<null> => ({
   value: null,
   diagnostics: [diagnose('consent-check-failed', 'a JSON answer', cause)],
 });
 
-/** Reads an answer; a non-boolean `consentRequired` fails it, other mistyped fields are ignored. */
-export function parseCheckResponse(text: string, xssiPrefix = ''): Parsed<CheckResult | null> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text.startsWith(xssiPrefix) ? text.slice(xssiPrefix.length) : text);
-  } catch {
-    return failed('invalid JSON');
-  }
-  if (!isObject(json)) return failed('no JSON object');
-  const answer = checkTypes(json, TYPES, []) as Answer;
-  if (answer.consentRequired === undefined && json.consentRequired != null) return failed('a non-boolean consentRequired');
-  const value = answer.consentStateValue;
-  return {
-    value: {
-      ...answer,
-      consentRequired: answer.consentRequired ?? answer.promptIfUnknown ?? false,
-      consentStateValue: value === 'accepted' || value === 'rejected' || value === 'unknown' ? value : null,
-      consentString: answer.consentString || undefined,
-      purposeConsents: answer.purposeConsents ?? answer.purposeConsent,
-    },
-    diagnostics: [],
-  };
-}
-
 /** A POST of JSON with credentials. */
-const post = (url: string, body: unknown, init: RequestInit) =>
-  fetch(url, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), ...init });
+const post = (network: Network, url: string, body: unknown, init: RequestInit) =>
+  network.fetch(url, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), ...init });
 
-/** Checks with the server; resolves with the answer or a diagnostic naming the cause. */
-export async function checkConsent(url: string, body: ConsentCheckRequest, xssiPrefix?: string): Promise<Parsed<CheckResult | null>> {
+/** Checks with the server; resolves with the answer or a diagnostic naming the cause, within 10 s. */
+export async function checkConsent(network: Network, url: string, body: ConsentCheckRequest, xssiPrefix?: string): Promise<Parsed<CheckResult | null>> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), CHECK_TIMEOUT_MS);
-  try {
-    const response = await post(url, body, { signal: controller.signal });
-    return response.ok ? parseCheckResponse(await response.text(), xssiPrefix) : failed(`HTTP ${response.status}`);
-  } catch {
-    return failed(controller.signal.aborted ? 'no answer within 10 s' : 'network or CORS error');
-  } finally {
-    clearTimeout(timer);
-  }
+  let isTimedOut = false;
+  const timeout = new Promise<Parsed<null>>((resolve) => {
+    const timer = network.clock.setTimeout(() => {
+      isTimedOut = true;
+      controller.abort();
+      resolve(failed('no answer within 10 s'));
+    }, CHECK_TIMEOUT_MS);
+    controller.signal.addEventListener('abort', () => network.clock.clearTimeout(timer));
+  });
+  const answer = (async () => {
+    try {
+      const response = await post(network, url, body, { signal: controller.signal });
+      return response.ok ? parseCheckAnswer(await response.text(), xssiPrefix) : failed(`HTTP ${response.status}`);
+    } catch {
+      return failed(isTimedOut ? 'no answer within 10 s' : 'network or CORS error');
+    } finally {
+      if (!isTimedOut) controller.abort();
+    }
+  })();
+  return Promise.race([answer, timeout]);
 }
 
 /** The check body (PRODUCT 3.3) from the cached decision. */
@@ -82,11 +59,11 @@ export function checkRequestOf(consentInstanceId: string, saved: StoredConsent |
 }
 
 /** Posts a newly cached decision (PRODUCT 3.4); a failure is reported, never retried. */
-export function notifyUpdate(url: string, update: { consentInstanceId: string; pageUserId: string }, saved: StoredConsent, report: (d: Diagnostic) => void) {
+export function notifyUpdate(network: Network, url: string, update: { consentInstanceId: string; pageUserId: string }, saved: StoredConsent, report: (d: Diagnostic) => void) {
   const { version, state: consentStateValue, ...data } = saved;
   const body: ConsentUpdateRequest = { ...update, consentStateValue, ...data } as ConsentUpdateRequest;
   const fail = (got: string) => report(diagnose('consent-update-failed', 'a 2xx answer', got));
-  return post(url, body, { keepalive: true }).then(
+  return post(network, url, body, { keepalive: true }).then(
     (response) => void (response.ok || fail(`HTTP ${response.status}`)),
     () => fail('network or CORS error'),
   );

@@ -3,28 +3,10 @@
  * the client cache must hold: only accepted/rejected decisions, never dismiss or timeout
  * fallbacks. Purpose choices are merged into the earlier ones, not erased.
  */
-import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from '../protocol.ts';
 import type { ConsentChangeState } from '../runtime/index.ts';
-import { checkTypes, isObject } from './config.ts';
+import type { CheckResult, DecisionData, PurposeConsents, SharedData, StoredConsent } from '../wire/consent.ts';
 
-/** What a decision carries besides its state (cached with it, except from a dismiss). */
-export type DecisionData = {
-  readonly consentString?: string | undefined;
-  readonly purposeConsents?: PurposeConsents | undefined;
-  readonly consentMetadata?: ConsentMetadata | undefined;
-  readonly tcfPolicyVersion?: number | undefined;
-};
-
-/** The cached record (one per consent instance), format version 1. */
-export type StoredConsent = DecisionData & { readonly version: 1; readonly state: 'accepted' | 'rejected' };
-
-/** A validated checkConsentHref answer (remote.ts). */
-export type CheckResult = DecisionData & {
-  readonly consentRequired: boolean;
-  readonly consentStateValue: ConsentStateValue | null;
-  readonly expireCache?: boolean | undefined;
-  readonly sharedData?: SharedData | undefined;
-};
+export type { CheckResult, DecisionData, StoredConsent } from '../wire/consent.ts';
 
 export type ConsentState =
   /** Before the cache is read, or while the server decides (`"remote"`, empty cache). */
@@ -83,21 +65,12 @@ export const initialModel: ConsentModel = {
 
 const UNKNOWN: ConsentState = { kind: 'unknown', hasTimedOut: false };
 
-/** Field types of a cached decision (also of a server answer). */
-export const STORED_TYPES = { consentString: 'string', purposeConsents: 'object', consentMetadata: 'object', tcfPolicyVersion: 'number' };
-
-/** A cached value read back (mistyped fields dropped), or null when absent or of another format. */
-export function parseStored(value: unknown): StoredConsent | null {
-  const isDecision = isObject(value) && value.version === 1 && (value.state === 'accepted' || value.state === 'rejected');
-  return isDecision ? (checkTypes(value, STORED_TYPES, []) as StoredConsent) : null;
-}
-
 /** The state carried by a decision, with its string, metadata and merged purposes, cached. */
 function decided(model: ConsentModel, state: 'accepted' | 'rejected', from: DecisionData): ConsentModel {
   const { consentString, consentMetadata, tcfPolicyVersion } = from;
   const purposeConsents = { ...model.purposeConsents, ...from.purposeConsents };
   const data = { consentString, purposeConsents, consentMetadata, tcfPolicyVersion };
-  const isPromptShown = model.requiredPurposes.some((name) => !(name in purposeConsents));
+  const isPromptShown = model.requiredPurposes.some((name) => !Object.hasOwn(purposeConsents, name));
   return { ...model, ...data, state: { kind: state }, saved: { version: 1, state, ...data }, isPromptShown };
 }
 

@@ -1,7 +1,9 @@
 /**
  * The consent gate: the runtime asks it, per blocked element, whether the element may build.
  * The consent extension installs the real answer (a ConsentProvider); until it does, the gate
- * is open only when the page has no <page-consent> element once the document is parsed.
+ * is open only when the page has no <page-consent> element once the document is parsed. Only
+ * the `<page-consent>` element's own implementation may install it, once (PRODUCT 2): any
+ * other or later registration is refused with a diagnostic.
  */
 import { deferred } from './deferred.ts';
 import { diagnostic, type Diagnostic } from './diagnostics.ts';
@@ -43,12 +45,13 @@ export function readMetaBlockedTags(document: Document): Set<string> {
 export type ConsentGate = {
   decide(request: BlockRequest): GateDecision;
   subscribe(listener: () => void): () => void;
-  setProvider(provider: ConsentProvider): void;
+  /** `isConsentElement`: the caller is the built `<page-consent>` implementation. */
+  setProvider(provider: ConsentProvider, isConsentElement: boolean): void;
   snapshot(): ConsentSnapshot | null;
   readonly api: ConsentApi;
 };
 
-export function createConsentGate(document: Document): ConsentGate {
+export function createConsentGate(document: Document, onDiagnostic: (d: Diagnostic) => void): ConsentGate {
   let provider: ConsentProvider | null = null;
   const listeners = new Set<() => void>();
   const notify = () => {
@@ -103,7 +106,11 @@ export function createConsentGate(document: Document): ConsentGate {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    setProvider(next) {
+    setProvider(next, isConsentElement) {
+      if (provider || !isConsentElement) {
+        const got = provider ? 'a second registration' : 'a registration from another element';
+        return onDiagnostic(diagnostic('consent-provider-refused', 'one provider, from <page-consent>', got));
+      }
       provider = next;
       resolveProvider(next);
       next.subscribe(notify);

@@ -7,7 +7,7 @@ import { readBlockRequest, type ConsentGate } from './consent-gate.ts';
 import { deferredMap } from './deferred.ts';
 import { applyLayout, parseLayout } from './layout.ts';
 import type { PageElement } from './element.ts';
-import type { BlockRequest, PageElementConstructor, PageRuntime } from './types.ts';
+import type { BlockRequest, PageElementConstructor, PageElementInstance, PageRuntime } from './types.ts';
 
 type Entry = {
   readonly instance: PageElement;
@@ -155,5 +155,7 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
       );
     },
     whenBuilt: (element: Element) => deferredOf(element).promise,
+    /** Whether `instance` is the implementation the runtime created for its element. */
+    isImplementation: (instance: PageElementInstance) => entries.get(instance.element)?.instance === instance,
   };
 }

@@ -18,7 +18,7 @@ import { registerConsentMacros } from './consent-macros.ts';
 
 export function createRuntime(win: Window & typeof globalThis): PageRuntime {
   const doc = win.document;
-  const gate = createConsentGate(doc);
+  const gate = createConsentGate(doc, (d) => report('page-consent', d));
   const storage = createStorage({ window: win, hostname: win.location.hostname, report });
   const actions = createActions({ document: doc, report, whenBuilt: (element) => lifecycle.whenBuilt(element) });
   const macros = createMacros({ window: win, document: doc, storage });
@@ -40,7 +40,7 @@ export function createRuntime(win: Window & typeof globalThis): PageRuntime {
     storage,
     viewport,
     consent: gate.api,
-    setConsentProvider: gate.setProvider,
+    setConsentProvider: (owner, provider) => gate.setProvider(provider, owner.element.localName === 'page-consent' && lifecycle.isImplementation(owner)),
     attemptChangeSize,
     registerAction: actions.register,
     registerMacro: macros.register,

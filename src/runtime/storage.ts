@@ -71,7 +71,10 @@ export function createStorage({ window, hostname, report }: StorageOptions): Sto
   }
 
   return {
-    get: (name) => (cache ?? load())[name],
+    get: (name) => {
+      const values = cache ?? load();
+      return Object.hasOwn(values, name) ? values[name] : undefined;
+    },
     set: (name, value) => write((values) => void (values[name] = value)),
     remove: (name) => write((values) => void delete values[name]),
     get isPersistent() {

@@ -127,7 +127,8 @@ export type PageRuntime = {
   readonly storage: StorageService;
   readonly viewport: ViewportService;
   readonly consent: ConsentApi;
-  setConsentProvider(provider: ConsentProvider): void;
+  /** Accepted once, from the `<page-consent>` element's implementation (`owner`); refused otherwise. */
+  setConsentProvider(owner: PageElementInstance, provider: ConsentProvider): void;
   attemptChangeSize(element: HTMLElement, height: number, width?: number, margins?: Margins): Promise<void>;
   registerAction(element: Element, name: string, handler: ActionHandler): void;
   registerMacro(name: string, resolver: MacroResolver): void;

@@ -1,14 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import { detailOf, installConsentProvider, type ConsentView } from '../../../src/consent/provider.ts';
 import { initialModel, reduceConsent, type ConsentEvent } from '../../../src/consent/state.ts';
-import type { ConsentProvider, PageRuntime } from '../../../src/runtime/types.ts';
+import type { ConsentProvider, PageElementInstance, PageRuntime } from '../../../src/runtime/types.ts';
 
 /** A provider over a model the test drives. */
 function setUp(hasPrompt = true, checked: Promise<void> = Promise.resolve()) {
   let provider: ConsentProvider | undefined;
-  const page = { setConsentProvider: (next: ConsentProvider) => (provider = next) } as unknown as PageRuntime;
+  const owner = { element: document.createElement('page-consent') } as unknown as PageElementInstance;
+  const page = {
+    setConsentProvider: (from: PageElementInstance, next: ConsentProvider) => {
+      expect(from).toBe(owner);
+      provider = next;
+    },
+  } as unknown as PageRuntime;
   let view: ConsentView = { ...initialModel, fallbackAction: 'dismiss', hasPrompt };
-  const notify = installConsentProvider(page, () => view, checked);
+  const notify = installConsentProvider(page, owner, () => view, checked);
   const dispatch = (...events: ConsentEvent[]) => {
     view = { ...events.reduce(reduceConsent, view), fallbackAction: view.fallbackAction, hasPrompt };
     notify();

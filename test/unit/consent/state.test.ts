@@ -5,7 +5,6 @@ import {
   type ConsentModel,
   changeStateOf,
   initialModel,
-  parseStored,
   reduceConsent,
   type StoredConsent,
 } from '../../../src/consent/state.ts';
@@ -287,30 +286,6 @@ describe('reduceConsent: policy timeout', () => {
   });
 });
 
-describe('parseStored', () => {
-  it('reads a stored record', () => {
-    const value = { version: 1, state: 'accepted', consentString: 'x', purposeConsents: { a: true }, consentMetadata: { gdprApplies: true }, tcfPolicyVersion: 2 };
-    expect(parseStored(value)).toEqual(value);
-  });
-
-  it.each([undefined, null, 'accepted', true, { version: 2, state: 'accepted' }, { version: 1, state: 'dismissed' }, { version: 1 }])(
-    'reads %j as nothing cached',
-    (value) => {
-      expect(parseStored(value)).toBeNull();
-    },
-  );
-
-  it('drops fields of the wrong type', () => {
-    expect(parseStored({ version: 1, state: 'rejected', consentString: 3, purposeConsents: [], tcfPolicyVersion: '2' })).toEqual({
-      version: 1,
-      state: 'rejected',
-      consentString: undefined,
-      purposeConsents: undefined,
-      consentMetadata: undefined,
-      tcfPolicyVersion: undefined,
-    });
-  });
-});
 
 describe('changeStateOf', () => {
   it.each([

@@ -78,21 +78,21 @@ describe('createConsentGate', () => {
 
   it('is open once the document is parsed and has no page-consent', () => {
     document.body.innerHTML = '<page-img></page-img>';
-    expect(createConsentGate(document).decide(request)).toBe('allow');
+    expect(createConsentGate(document, () => {}).decide(request)).toBe('allow');
   });
 
   it('waits while a page-consent element has no provider yet', () => {
     document.body.innerHTML = '<page-consent id="c"></page-consent>';
-    expect(createConsentGate(document).decide(request)).toBe('pending');
+    expect(createConsentGate(document, () => {}).decide(request)).toBe('pending');
   });
 
   it('asks the provider once installed and relays its changes', () => {
     document.body.innerHTML = '<page-consent id="c"></page-consent>';
-    const gate = createConsentGate(document);
+    const gate = createConsentGate(document, () => {});
     const listener = vi.fn();
     gate.subscribe(listener);
     const provider = fakeProvider('deny');
-    gate.setProvider(provider);
+    gate.setProvider(provider, true);
     expect(gate.decide(request)).toBe('deny');
     provider.change();
     expect(listener).toHaveBeenCalledTimes(2);
@@ -100,8 +100,8 @@ describe('createConsentGate', () => {
 
   it('answers the vendor API from the provider', async () => {
     document.body.innerHTML = '<page-consent id="c"></page-consent>';
-    const gate = createConsentGate(document);
-    gate.setProvider(fakeProvider('allow'));
+    const gate = createConsentGate(document, () => {});
+    gate.setProvider(fakeProvider('allow'), true);
     expect(await gate.api.getPolicyState()).toBe('sufficient');
     expect(await gate.api.getSharedData()).toEqual({ tier: 'gold' });
     expect(await gate.api.getConsentString()).toBe('abc');
@@ -110,9 +110,9 @@ describe('createConsentGate', () => {
 
   it('answers sharedData only once the remote check is over', async () => {
     document.body.innerHTML = '<page-consent id="c"></page-consent>';
-    const gate = createConsentGate(document);
+    const gate = createConsentGate(document, () => {});
     let settle = () => {};
-    gate.setProvider(fakeProvider('allow', new Promise<void>((resolve) => (settle = resolve))));
+    gate.setProvider(fakeProvider('allow', new Promise<void>((resolve) => (settle = resolve))), true);
     let shared: unknown = 'pending';
     gate.api.getSharedData().then((value) => (shared = value));
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -124,8 +124,27 @@ describe('createConsentGate', () => {
 
   it('answers null to vendors on a page without page-consent', async () => {
     document.body.innerHTML = '';
-    const gate = createConsentGate(document);
+    const gate = createConsentGate(document, () => {});
     expect(await gate.api.getPolicyState()).toBeNull();
     expect(await gate.api.getConsentString()).toBeNull();
+  });
+
+  it('keeps the first provider and refuses a later registration with a diagnostic', () => {
+    document.body.innerHTML = '<page-consent id="c"></page-consent>';
+    const onDiagnostic = vi.fn();
+    const gate = createConsentGate(document, onDiagnostic);
+    gate.setProvider(fakeProvider('deny'), true);
+    gate.setProvider(fakeProvider('allow'), true);
+    expect(gate.decide(request)).toBe('deny');
+    expect(onDiagnostic.mock.calls[0]?.[0]).toMatchObject({ code: 'consent-provider-refused', got: '"a second registration"' });
+  });
+
+  it('refuses a provider that does not come from page-consent, even as the first', () => {
+    document.body.innerHTML = '<page-consent id="c"></page-consent>';
+    const onDiagnostic = vi.fn();
+    const gate = createConsentGate(document, onDiagnostic);
+    gate.setProvider(fakeProvider('allow'), false);
+    expect(gate.decide(request)).toBe('pending');
+    expect(onDiagnostic).toHaveBeenCalledTimes(1);
   });
 });

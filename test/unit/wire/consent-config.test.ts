@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedUrl, mergeConfig, parseConsentConfig } from '../../../src/consent/config.ts';
+import { isAllowedUrl, mergeConfig, parseConsentConfig } from '../../../src/wire/consent-config.ts';
 
 const base = 'https://news.example/article';
 const parse = (json: unknown, geoGroups: string[] = [], type: string | null = null) =>

@@ -4,12 +4,10 @@
  * `policy.default`, URL rules. Pure: returns the typed config, or null (fail closed), with
  * diagnostics.
  */
-import type { Diagnostic, Parsed } from '../runtime/index.ts';
-import { diagnose } from './diagnose.ts';
+import { type Diagnostic, diagnostic as diagnose, type Parsed } from './diagnostic.ts';
+import { isRecord, type Json, own } from './values.ts';
 
 export type FallbackAction = 'reject' | 'dismiss';
-
-type Json = Readonly<Record<string, unknown>>;
 
 /** The inline config's optional fields, once `checkTypes` has dropped the mistyped ones. */
 type ConfigFields = {
@@ -47,17 +45,18 @@ export type ConsentConfigOptions = {
 export const kindOf = (value: unknown): string =>
   Array.isArray(value) ? (value.every((item) => typeof item === 'string') ? 'string[]' : 'array') : value === null ? 'null' : typeof value;
 
-export const isObject = (value: unknown): value is Json => kindOf(value) === 'object';
+export const isObject = isRecord;
 
 /** A copy without the fields whose type differs from `types` (one diagnostic each); null counts as absent. */
 export function checkTypes(json: Json, types: Json, diagnostics: Diagnostic[]): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
+  const result: [string, unknown][] = [];
   for (const [key, value] of Object.entries(json)) {
     if (value === null) continue;
-    if (!types[key] || kindOf(value) === types[key]) result[key] = value;
-    else diagnostics.push(diagnose('consent-field-invalid', `${key}: ${types[key]}`, value));
+    const type = own(types, key);
+    if (!type || kindOf(value) === type) result.push([key, value]);
+    else diagnostics.push(diagnose('consent-field-invalid', `${key}: ${type}`, value, key));
   }
-  return result;
+  return Object.fromEntries(result);
 }
 
 const TYPES = {
@@ -79,11 +78,11 @@ const TYPES = {
 
 /** Over `base`, one level deep: nested objects are merged, everything else replaced. */
 export function mergeConfig(base: Json, over: Json): Json {
-  const merged: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    merged[key] = isObject(base[key]) && isObject(value) ? { ...base[key], ...value } : value;
-  }
-  return merged;
+  const merged = Object.entries(over).map(([key, value]) => {
+    const under = own(base, key);
+    return [key, isObject(under) && isObject(value) ? { ...under, ...value } : value];
+  });
+  return Object.fromEntries([...Object.entries(base), ...merged]);
 }
 
 /** https, or http when `isHttpAllowed` or on a loopback host (development); relative URLs resolve against `baseUrl`. */
