@@ -51,7 +51,6 @@ async function startConsent(host: Host, checked: Promise<void>): Promise<void> {
   let config: ConsentConfig | null = null;
   let render: Ui | undefined;
   let lastDetail = '';
-  const notify = installConsentProvider(page, host, () => ({ ...controller.model(), fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked);
   const controller = createConsentController({
     storage: page.storage,
     fetch: (...args) => fetch(...args),
@@ -66,6 +65,7 @@ async function startConsent(host: Host, checked: Promise<void>): Promise<void> {
       if (lastDetail !== (lastDetail = JSON.stringify(detail))) host.dispatch('consent-change', detail);
     },
   });
+  const notify = installConsentProvider(page, host, () => ({ ...controller.model(), fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked);
   const { dispatch } = controller;
 
   // Actions exist from the build on; the reducer ignores them until a prompt is shown.

@@ -156,6 +156,6 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
     },
     whenBuilt: (element: Element) => deferredOf(element).promise,
     /** Whether `instance` is the implementation the runtime created for its element. */
-    isImplementation: (instance: PageElementInstance) => entries.get(instance.element)?.instance === instance,
+    isImplementation: (instance: PageElementInstance | undefined) => !!instance && entries.get(instance.element)?.instance === instance,
   };
 }

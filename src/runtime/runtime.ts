@@ -40,7 +40,7 @@ export function createRuntime(win: Window & typeof globalThis): PageRuntime {
     storage,
     viewport,
     consent: gate.api,
-    setConsentProvider: (owner, provider) => gate.setProvider(provider, owner.element.localName === 'page-consent' && lifecycle.isImplementation(owner)),
+    setConsentProvider: (owner, provider) => gate.setProvider(provider, lifecycle.isImplementation(owner) && owner.element.localName === 'page-consent'),
     attemptChangeSize,
     registerAction: actions.register,
     registerMacro: macros.register,
