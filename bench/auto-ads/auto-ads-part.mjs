@@ -1,0 +1,82 @@
+// Part "auto-ads": generated pages of 100, 1,000 and 10,000 blocks with 10, 200 and 2,000
+// candidates; <page-auto-ads> ("ours") against the sequential baseline, interleaved run by run.
+import { launchBrowser } from '../browser/launch.mjs';
+import { PROFILES } from '../browser/profiles.mjs';
+import { startStaticServer } from '../browser/static-server.mjs';
+import { ensureBuild } from '../size/ensure-build.mjs';
+import { formatNumber, formatSummary } from '../lib/format.mjs';
+import { ratio, summarize } from '../lib/stats.mjs';
+import { MAX_AD_COUNT, serveAutoAdsPages } from './auto-ads-pages.mjs';
+import { runAutoAdsVisit } from './auto-ads-visit.mjs';
+
+export const SIZES = [
+  { blocks: 100, candidates: 10 },
+  { blocks: 1000, candidates: 200 },
+  { blocks: 10000, candidates: 2000 },
+];
+const STRATEGIES = ['ours', 'sequential'];
+const FIGURES = ['mainThreadMs', 'wallMs', 'layouts', 'forcedLayouts', 'forcedStyleRecalcs', 'adsPlaced', 'layoutShift'];
+
+function buildRows(results, sizes) {
+  return sizes.flatMap((size) => {
+    const label = `${formatNumber(size.blocks)} / ${formatNumber(size.candidates)}`;
+    const summaries = Object.fromEntries(
+      STRATEGIES.map((strategy) => {
+        const runs = results[size.blocks][strategy].filter((run) => !run.error);
+        return [strategy, { runs: results[size.blocks][strategy], figures: Object.fromEntries(FIGURES.map((figure) => [figure, summarize(runs.map((run) => run[figure]))])) }];
+      }),
+    );
+    const versus = ratio(summaries.ours.figures.mainThreadMs.median, summaries.sequential.figures.mainThreadMs.median);
+    return STRATEGIES.map((strategy) => {
+      const { runs, figures } = summaries[strategy];
+      const failed = runs.filter((run) => run.error).length;
+      return [
+        label,
+        strategy,
+        ...FIGURES.map((figure) => formatSummary(figures[figure], figure === 'layoutShift' ? 3 : undefined)),
+        strategy === 'ours' ? `${formatNumber(versus, 2)}x` : '1x',
+        `${runs.length - failed}${failed ? ` (${failed} failed)` : ''}`,
+      ];
+    });
+  });
+}
+
+export async function runAutoAdsPart({ runs, quick }) {
+  ensureBuild();
+  const sizes = quick ? SIZES.slice(0, 2) : SIZES;
+  const server = await startStaticServer();
+  const urlOf = await serveAutoAdsPages(server, sizes);
+  const browser = await launchBrowser();
+  const results = Object.fromEntries(sizes.map((size) => [size.blocks, { ours: [], sequential: [] }]));
+  try {
+    for (let run = 0; run < runs; run++) {
+      for (const size of sizes) {
+        for (const strategy of run % 2 ? [...STRATEGIES].reverse() : STRATEGIES) {
+          const result = await runAutoAdsVisit(browser, { url: urlOf(size, strategy), viewport: PROFILES.fast.viewport }).catch((error) => ({
+            error: String(error.message ?? error).split('\n')[0],
+          }));
+          if (result.error) console.warn(`auto-ads: ${size.blocks} ${strategy} run ${run + 1}: ${result.error}`);
+          results[size.blocks][strategy].push(result);
+        }
+      }
+      process.stdout.write(`auto-ads: run ${run + 1}/${runs}\r`);
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return {
+    part: 'auto-ads',
+    title: 'Auto-ads placement scaling',
+    description: `Chromium ${browser.version()}, headless, fast profile (${PROFILES.fast.viewport.width}x${PROFILES.fast.viewport.height}); one placement after every candidate, maxAdCount ${MAX_AD_COUNT}, spacing 1vp / 2vp from 3 ads / 3vp from 6 ads; window from the config response to the first ads-placed event; ${runs} runs per strategy and size, interleaved.`,
+    tables: [
+      {
+        title: 'Placement decision',
+        columns: ['blocks / candidates', 'strategy', 'main-thread ms', 'wall ms', 'layouts', 'forced layouts', 'forced style recalcs', 'ads placed', 'CLS', 'main-thread vs sequential', 'runs'],
+        rows: buildRows(results, sizes),
+        notes: ['Each cell: median / p90. Forced = inside script (a layout read after a write), not the frame\'s own rendering.'],
+      },
+    ],
+    data: { sizes, maxAdCount: MAX_AD_COUNT, runs: results },
+  };
+}

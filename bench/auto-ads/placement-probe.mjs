@@ -1,0 +1,28 @@
+// Init script of the auto-ads pages: marks when the config response arrives
+// ("bench-config-arrived", fetch wrapped) and when the first `ads-placed` event fires
+// ("bench-ads-placed"), keeps its detail and sums layout shifts.
+
+/** Runs in the page; serialised by Playwright's addInitScript. */
+export function installPlacementProbe() {
+  if (window !== window.top) return;
+  const state = { placed: null, layoutShift: 0 };
+  window.__bench = state;
+  const originalFetch = window.fetch;
+  window.fetch = function (...args) {
+    const response = originalFetch.apply(this, args);
+    if (String(args[0]?.url ?? args[0]).includes('/auto-ads/config')) response.then(() => performance.mark('bench-config-arrived'));
+    return response;
+  };
+  document.addEventListener(
+    'ads-placed',
+    (event) => {
+      if (state.placed) return;
+      performance.mark('bench-ads-placed');
+      state.placed = event.detail;
+    },
+    true,
+  );
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) state.layoutShift += entry.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+}

@@ -1,0 +1,112 @@
+// The article page of each variant, with the markup each library's own docs recommend:
+// control (no library: a plain banner and a plain async third-party script), ours
+// (README.md / docs/consent.md), vanilla-cookieconsent 3 (its CSS, a config module,
+// data-category script blocking) and klaro 0.7 (a config script, klaro.js, data-name blocking).
+import { readFileSync } from 'node:fs';
+import { articleBody, articlePage } from './article.mjs';
+
+const BANNER_TEXT = 'We and our partners use cookies for ads and measurement.';
+
+/** Whether docs/consent.md writes its prompt with the `hidden` attribute (PRODUCT 3.6). */
+export function docsUseHidden(docs = readFileSync('docs/consent.md', 'utf8')) {
+  const example = /```html\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';
+  return /<div id="[^"]+"[^>]*\shidden[\s>=]/.test(example);
+}
+
+function controlPage(thirdParty) {
+  const banner = `<div id="consent-ui" style="position:fixed;bottom:0;left:0;right:0">
+    <p>${BANNER_TEXT}</p>
+    <button onclick="this.parentNode.remove()">Accept</button>
+    <button onclick="this.parentNode.remove()">Reject</button>
+  </div>`;
+  return articlePage({ head: '', body: `${banner}\n  ${articleBody()}\n  <script async src="${thirdParty}"></script>` });
+}
+
+function oursPage(thirdParty, isHidden) {
+  const hidden = isHidden ? ' hidden' : '';
+  const head = `<script async src="/v0.js"></script>
+  <script async custom-element="page-consent" src="/v0/page-consent-0.1.js"></script>`;
+  const config = { consentInstanceId: 'bench', consentRequired: true, promptUI: 'consent-ui', postPromptUI: 'consent-settings' };
+  const element = `<page-consent id="consent" layout="nodisplay">
+    <script type="application/json">${JSON.stringify(config)}</script>
+    <div id="consent-ui"${hidden}>
+      <p>${BANNER_TEXT}</p>
+      <button on="tap:consent.accept">Accept</button>
+      <button on="tap:consent.reject">Reject</button>
+    </div>
+    <div id="consent-settings"${hidden}><button on="tap:consent.prompt">Privacy settings</button></div>
+  </page-consent>`;
+  const blocked = `<script type="text/plain" data-block-on-consent src="${thirdParty}"></script>`;
+  return articlePage({ head, body: `${element}\n  ${articleBody()}\n  ${blocked}` });
+}
+
+/** vanilla-cookieconsent's "module" set-up: the UMD bundle imported by a config module. */
+export const COOKIECONSENT_CONFIG = `import '/peers/vanilla-cookieconsent/dist/cookieconsent.umd.js';
+CookieConsent.run({
+  // Its default hides the modal from automated browsers (navigator.webdriver); the benchmark is one.
+  hideFromBots: false,
+  categories: { necessary: { enabled: true, readOnly: true }, analytics: {} },
+  language: {
+    default: 'en',
+    translations: {
+      en: {
+        consentModal: { title: 'Cookies', description: '${BANNER_TEXT}', acceptAllBtn: 'Accept', acceptNecessaryBtn: 'Reject' },
+        preferencesModal: { title: 'Privacy settings', acceptAllBtn: 'Accept', acceptNecessaryBtn: 'Reject', savePreferencesBtn: 'Save', sections: [] },
+      },
+    },
+  },
+});
+`;
+
+function cookieconsentPage(thirdParty) {
+  const head = `<link rel="stylesheet" href="/peers/vanilla-cookieconsent/dist/cookieconsent.css">
+  <script type="module" src="/fixtures/cookieconsent-config.js"></script>`;
+  const blocked = `<script type="text/plain" data-category="analytics" src="${thirdParty}"></script>`;
+  return articlePage({ head, body: `${articleBody()}\n  ${blocked}` });
+}
+
+/** klaro's annotated config.js, reduced to one service. */
+export const KLARO_CONFIG = `var klaroConfig = {
+  version: 1,
+  elementID: 'klaro',
+  storageMethod: 'cookie',
+  cookieName: 'klaro',
+  default: false,
+  mustConsent: false,
+  acceptAll: true,
+  hideDeclineAll: false,
+  translations: {
+    zz: { privacyPolicyUrl: '/privacy' },
+    en: { consentNotice: { description: '${BANNER_TEXT}' }, purposes: { analytics: 'Analytics' } },
+  },
+  services: [{ name: 'analytics', title: 'Analytics', purposes: ['analytics'] }],
+};
+`;
+
+function klaroPage(thirdParty) {
+  const head = `<script defer src="/fixtures/klaro-config.js"></script>
+  <script defer data-config="klaroConfig" src="/peers/klaro/dist/klaro.js"></script>`;
+  const blocked = `<script type="text/plain" data-type="application/javascript" data-name="analytics" data-src="${thirdParty}"></script>`;
+  return articlePage({ head, body: `${articleBody()}\n  ${blocked}` });
+}
+
+/** Per variant: page builder, the prompt to watch and the accept button to click. */
+export const VARIANTS = {
+  control: { build: controlPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: false },
+  ours: { build: oursPage, prompt: '#consent-ui', accept: '#consent-ui button[on="tap:consent.accept"]', blocks: true },
+  'vanilla-cookieconsent': { build: cookieconsentPage, prompt: '#cc-main .cm', accept: '#cc-main .cm [data-role="all"]', blocks: true },
+  klaro: { build: klaroPage, prompt: '.klaro .cookie-notice', accept: '.klaro .cookie-notice .cm-btn-success', blocks: true },
+};
+
+/** Registers every variant page on the static server; returns `{variant: url}`. */
+export function serveConsentPages(server, { isHidden }) {
+  const thirdParty = `${server.thirdPartyOrigin}/third-party.js`;
+  server.page('/fixtures/cookieconsent-config.js', COOKIECONSENT_CONFIG, 'text/javascript');
+  server.page('/fixtures/klaro-config.js', KLARO_CONFIG, 'text/javascript');
+  const urls = {};
+  for (const [name, variant] of Object.entries(VARIANTS)) {
+    server.page(`/consent/${name}.html`, variant.build(thirdParty, isHidden));
+    urls[name] = `${server.origin}/consent/${name}.html`;
+  }
+  return urls;
+}

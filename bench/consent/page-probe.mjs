@@ -1,0 +1,33 @@
+// Init script of every consent page (runs before the page's own scripts): `window.__bench`
+// records the third-party script's runs, the accept click, every animation frame in which the
+// prompt is visible (checkVisibility, polled from navigation start) and the layout shift sum.
+
+/** Runs in the page; serialised by Playwright's addInitScript. */
+export function installPageProbe({ promptSelector, visit }) {
+  if (window !== window.top) return;
+  const state = {
+    visit,
+    runs: 0,
+    runTimes: [],
+    earlyRuns: 0,
+    clickAt: null,
+    promptVisibleAt: null,
+    promptFrames: 0,
+    layoutShift: 0,
+  };
+  window.__bench = state;
+  addEventListener('click', () => (state.clickAt ??= performance.now()), true);
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) state.layoutShift += entry.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+  const options = { checkOpacity: true, checkVisibilityCSS: true, opacityProperty: true, visibilityProperty: true };
+  const poll = () => {
+    const prompt = document.querySelector(promptSelector);
+    if (prompt?.checkVisibility(options)) {
+      state.promptFrames++;
+      state.promptVisibleAt ??= performance.now();
+    }
+    requestAnimationFrame(poll);
+  };
+  requestAnimationFrame(poll);
+}
