@@ -1,14 +1,19 @@
 /**
  * Auto-ads configs (`ConfigObj`) per client. A document is either one ConfigObj for every
  * page, or `{"rules": [{"urlPattern", "config"}], "default": ConfigObj}` where the first rule
- * whose pattern matches the page URL wins (docs/decisions/server-ads-config-format.md).
+ * whose pattern matches the page URL wins (docs/decisions/server-ads-config-format.md). Every
+ * ConfigObj goes through the components' own parser, strictly: any diagnostic refuses it
+ * (docs/decisions/auto-ads-config-parser.md).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_CONSTRAINTS } from '../src/auto-ads/networks.ts';
 import type { AutoAdsConfigWire } from '../src/protocol.ts';
-import { parseAutoAdsConfig } from './ads-config-parse.ts';
-import { ConfigError, HttpError, invalidField } from './errors.ts';
+import { parseAutoAdsConfig } from '../src/wire/auto-ads-config.ts';
+import type { Diagnostic } from '../src/wire/diagnostic.ts';
+import { ConfigError, ErrorCode, HttpError, invalidField } from './errors.ts';
 import { isObject, readArray, readObject, readString } from './fields.ts';
+import { compileUrlPattern, matchUrlPattern, type UrlPattern } from './url-pattern.ts';
 
 export type AdsConfigRule = { readonly urlPattern: string; readonly config: AutoAdsConfigWire };
 
@@ -20,23 +25,42 @@ export const adsClientRule = {
   patternText: 'a client id of 1-100 letters, digits or . _ -',
 } as const;
 
+/** Patterns compiled when their document is parsed; documents stay plain JSON for the store. */
+const compiledPatterns = new WeakMap<AdsConfigRule, UrlPattern>();
+
+/** A 400 naming the field: `config.placements[0].pos: expected ..., got 9`. */
+function refuse(d: Diagnostic, prefix: string): HttpError {
+  const field = d.field === undefined ? prefix : `${prefix}.${d.field}`;
+  const expected = d.field !== undefined && d.expected.startsWith(`${d.field}: `) ? d.expected.slice(d.field.length + 2) : d.expected;
+  return new HttpError(400, ErrorCode.invalidField, `${field}: expected ${expected}, got ${d.got}`);
+}
+
+/** The ConfigObj as served, once the shared parser found nothing wrong in it. */
+function readConfig(value: unknown, field: string): AutoAdsConfigWire {
+  const [first] = parseAutoAdsConfig(value, DEFAULT_CONSTRAINTS).diagnostics;
+  if (first) throw refuse(first, field);
+  return value as AutoAdsConfigWire;
+}
+
 function readRule(value: unknown, field: string): AdsConfigRule {
   const object = readObject(value, field);
-  return {
+  const rule = {
     urlPattern: readString(object['urlPattern'], `${field}.urlPattern`, { max: 2000 }),
-    config: parseAutoAdsConfig(object['config'], `${field}.config`),
+    config: readConfig(object['config'], `${field}.config`),
   };
+  compiledPatterns.set(rule, compileUrlPattern(rule.urlPattern));
+  return rule;
 }
 
 /** Throws HttpError 400 naming the offending field. */
 export function parseAdsConfigDocument(value: unknown): AdsConfigDocument {
-  if (isObject(value) && 'placements' in value) return { rules: [], default: parseAutoAdsConfig(value, 'config') };
+  if (isObject(value) && Object.hasOwn(value, 'placements')) return { rules: [], default: readConfig(value, 'config') };
   const object = readObject(value, 'document');
-  if (!('rules' in object) && !('default' in object)) {
+  if (!Object.hasOwn(object, 'rules') && !Object.hasOwn(object, 'default')) {
     throw invalidField('document', 'a ConfigObj with placements, or {rules, default}', value);
   }
-  const rules = 'rules' in object ? readArray(object['rules'], 'rules', readRule, 1000) : [];
-  const fallback = object['default'] === undefined ? null : parseAutoAdsConfig(object['default'], 'default');
+  const rules = Object.hasOwn(object, 'rules') ? readArray(object['rules'], 'rules', readRule, 1000) : [];
+  const fallback = object['default'] === undefined ? null : readConfig(object['default'], 'default');
   return { rules, default: fallback };
 }
 
@@ -66,19 +90,11 @@ export function loadAdsConfigDir(dir: string): Map<string, AdsConfigDocument> {
   return documents;
 }
 
-function globToRegExp(glob: string): RegExp {
-  const escaped = glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`);
-}
-
 /** `/path*` patterns match the URL's path; other patterns match the whole URL without its fragment. */
-export function matchesUrlPattern(pattern: string, pageUrl: URL | null, rawUrl: string): boolean {
-  const subject = pattern.startsWith('/')
-    ? (pageUrl?.pathname ?? rawUrl)
-    : pageUrl
-      ? pageUrl.href.replace(/#.*$/, '')
-      : rawUrl;
-  return globToRegExp(pattern).test(subject);
+export function matchesUrlPattern(rule: AdsConfigRule, pageUrl: URL | null, rawUrl: string): boolean {
+  const pattern = compiledPatterns.get(rule) ?? compileUrlPattern(rule.urlPattern);
+  const subject = rule.urlPattern.startsWith('/') ? (pageUrl?.pathname ?? rawUrl) : pageUrl ? pageUrl.href.replace(/#.*$/, '') : rawUrl;
+  return matchUrlPattern(pattern, subject);
 }
 
 export function selectAdsConfig(document: AdsConfigDocument, rawUrl: string | null): AutoAdsConfigWire {
@@ -87,7 +103,7 @@ export function selectAdsConfig(document: AdsConfigDocument, rawUrl: string | nu
     try {
       pageUrl = new URL(rawUrl);
     } catch {}
-    const rule = document.rules.find((candidate) => matchesUrlPattern(candidate.urlPattern, pageUrl, rawUrl));
+    const rule = document.rules.find((candidate) => matchesUrlPattern(candidate, pageUrl, rawUrl));
     if (rule) return rule.config;
   }
   return document.default ?? { placements: [], noConfigReason: 'no rule matches this url' };

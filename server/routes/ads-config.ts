@@ -3,11 +3,23 @@
  * ADS_CONFIG_DIR files first, then the store. Public CORS without credentials.
  */
 import type { FastifyInstance } from 'fastify';
-import { adsClientRule, parseAdsConfigDocument, selectAdsConfig } from '../ads-config.ts';
+import { type AdsConfigDocument, adsClientRule, parseAdsConfigDocument, selectAdsConfig } from '../ads-config.ts';
 import { publicCors } from '../cors.ts';
 import { ErrorCode, HttpError } from '../errors.ts';
 import { readOptional, readString } from '../fields.ts';
 import type { AppContext } from './context.ts';
+
+/**
+ * A stored document was validated when the admin API stored it; one that no longer parses is
+ * the server's problem, not the page's: a 500 whose log line names the client and the field.
+ */
+function readStoredDocument(stored: unknown, client: string): AdsConfigDocument {
+  try {
+    return parseAdsConfigDocument(stored);
+  } catch (error) {
+    throw new Error(`stored ads config of "${client}" is invalid: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
 
 export function registerAdsConfigRoutes(app: FastifyInstance, context: AppContext): void {
   app.options('/ads/config', { onRequest: publicCors }, (_request, reply) => reply.code(204).send());
@@ -18,7 +30,7 @@ export function registerAdsConfigRoutes(app: FastifyInstance, context: AppContex
     const url = readOptional(query['url'], (v) => readString(v, 'url', { max: 4000 }));
     const fromFile = context.adsConfigs.get(client);
     const stored = fromFile ? null : await context.store.getAdsConfig(client);
-    const document = fromFile ?? (stored === null ? null : parseAdsConfigDocument(stored));
+    const document = fromFile ?? (stored === null ? null : readStoredDocument(stored, client));
     if (!document) throw new HttpError(404, ErrorCode.adsClientNotFound, `client: no ads config for "${client}"`);
     reply.header('Cache-Control', 'public, max-age=60');
     return reply.send(selectAdsConfig(document, url));

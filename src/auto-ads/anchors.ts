@@ -3,7 +3,7 @@
  * before `index`, `index` over `all`, `sub` recursively scoped to each match; and the
  * ancestors an ad may never be placed in. Computed style is injected.
  */
-import type { AnchorSpec, Position } from './config.ts';
+import type { AnchorSpec, Position } from '../wire/auto-ads-config.ts';
 
 /**
  * Prefixes every part of a selector list with `:scope`, so that matches lie inside the root.

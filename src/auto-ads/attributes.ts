@@ -1,39 +1,25 @@
 /**
- * Attributes of inserted ads: the allow-list applied to config `attributes`, placement
- * `attributes` and `stickyAdAttributes`, and the merge order of every layer.
+ * Attributes of inserted ads: the merge order of every layer, and the consent markers they take
+ * from the page, never from a config (PRODUCT 4.3). Config attributes are parsed in
+ * src/wire/auto-ads-attributes.ts.
  */
-import type { Diagnostic } from '../runtime/index.ts';
-import { diagnostic } from './diagnostic.ts';
+import type { Attributes } from '../wire/auto-ads-attributes.ts';
 
-export type Attributes = Readonly<Record<string, string>>;
+export type { Attributes } from '../wire/auto-ads-attributes.ts';
 
-const ALLOWED_NAME = /^(data-.+|type|layout|height|width|sticky)$/;
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Keeps allowed names with string, number or boolean values, stringified; reports the rest. */
-export function parseAttributes(value: unknown, field: string, problems: Diagnostic[]): Attributes {
-  if (value === undefined) return {};
-  if (!isObject(value)) {
-    problems.push(diagnostic('auto-ads-field-invalid', `${field} as an object`, value));
-    return {};
-  }
-  const attributes: Record<string, string> = {};
-  for (const [name, item] of Object.entries(value)) {
-    if (!ALLOWED_NAME.test(name)) {
-      problems.push(diagnostic('auto-ads-attribute-dropped', `${field} names type, layout, height, width, sticky or data-*`, name));
-    } else if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') {
-      attributes[name] = String(item);
-    } else {
-      problems.push(diagnostic('auto-ads-attribute-dropped', `${field}.${name} as a string, number or boolean`, item));
-    }
-  }
-  return attributes;
-}
+const MARKERS = ['data-block-on-consent', 'data-block-on-consent-purposes'];
 
 /** Later layers win: defaults < network < config `attributes` < placement `attributes`. */
 export function mergeAttributes(...layers: readonly Attributes[]): Attributes {
   return Object.assign({}, ...layers);
+}
+
+/** The blocking markers of `<page-auto-ads>` itself, for every ad it inserts. */
+export function readConsentMarkers(element: Element): Attributes {
+  const markers: Record<string, string> = {};
+  for (const name of MARKERS) {
+    const value = element.getAttribute(name);
+    if (value !== null) markers[name] = value;
+  }
+  return markers;
 }

@@ -4,7 +4,7 @@
  * `<html>`, so it moves no content and the re-scan never sees it.
  */
 import type { PageRuntime } from '../runtime/index.ts';
-import type { PlacementSpec } from './config.ts';
+import type { PlacementSpec } from '../wire/auto-ads-config.ts';
 import { estimateY } from './placement.ts';
 import type { Constraints, Spacing } from './spacing.ts';
 import type { StrategyResult } from './strategy.ts';

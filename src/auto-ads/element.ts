@@ -6,8 +6,8 @@
 import type { PageElementConstructor, PageRuntime } from '../runtime/index.ts';
 import { insertAnchorAd } from './anchor-ad.ts';
 import { findInvalidSelector } from './anchors.ts';
-import { mergeAttributes } from './attributes.ts';
-import { type AutoAdsConfig, parseAutoAdsConfig } from './config.ts';
+import { type AutoAdsConfig, parseAutoAdsConfig } from '../wire/auto-ads-config.ts';
+import { mergeAttributes, readConsentMarkers } from './attributes.ts';
 import { describeRun, drawDebugOverlay, isDebugRequested } from './debug-overlay.ts';
 import { diagnostic } from './diagnostic.ts';
 import { type AdNetwork, getNetwork, NETWORKS } from './networks.ts';
@@ -99,7 +99,9 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
     #place(network: AdNetwork, config: AutoAdsConfig) {
       const { element } = this;
       const shared = mergeAttributes(network.getAttributes({ ...element.dataset }), config.attributes);
-      if (config.isAnchorAdEnabled && !insertAnchorAd(element, mergeAttributes(shared, config.stickyAttributes))) {
+      // Consent markers come from the page only (PRODUCT 4.3); the config's were dropped by the parser.
+      const markers = readConsentMarkers(element);
+      if (config.isAnchorAdEnabled && !insertAnchorAd(element, mergeAttributes(shared, config.stickyAttributes, markers))) {
         this.report(diagnostic('auto-ads-sticky-ad-exists', 'no other sticky ad for the anchor ad', 'one'), 'warn');
       }
       const placements = config.placements.filter((placement) => {
@@ -111,7 +113,7 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
         page,
         placements,
         constraints: config.constraints,
-        attributes: mergeAttributes(SLOT_DEFAULTS, shared),
+        attributes: mergeAttributes(SLOT_DEFAULTS, shared, markers),
         height: network.sizing.height ?? 250,
         onRun: (result) => {
           this.dispatch('ads-placed', { adsPlaced: result.adsPlaced, totalAdsOnPage: result.totalAdsOnPage });

@@ -3,6 +3,7 @@
  * inserted ads, the default constraints and the ad size. Pure.
  */
 import type { Diagnostic, Parsed } from '../runtime/index.ts';
+import { parseLoadableUrl } from '../wire/url.ts';
 import type { Attributes } from './attributes.ts';
 import { diagnostic } from './diagnostic.ts';
 import type { Constraints } from './spacing.ts';
@@ -69,20 +70,16 @@ const doubleclick: AdNetwork = {
   getAttributes: ({ slot = '', json }) => ({ type: 'doubleclick', 'data-slot': slot, ...(json && { json }) }),
 };
 
-/** The self-hosted network: `data-config-url` (https or same-origin) plus `client` and `url`. */
+/** The self-hosted network: `data-config-url` (https, or http on the page's origin) plus `client` and `url`. */
 const custom: AdNetwork = {
   required: ['data-config-url'],
   defaultConstraints: DEFAULT_CONSTRAINTS,
   sizing: {},
   getConfigUrl({ data, canonicalUrl, pageUrl }) {
-    const invalid = { value: undefined, diagnostics: [diagnostic('auto-ads-config-url-invalid', 'an https or same-origin data-config-url', data.configUrl)] };
-    let url: URL;
-    try {
-      url = new URL(data.configUrl ?? '', pageUrl);
-    } catch {
-      return invalid;
+    const url = parseLoadableUrl(data.configUrl ?? '', pageUrl);
+    if (!url || (url.protocol !== 'https:' && url.origin !== new URL(pageUrl).origin)) {
+      return { value: undefined, diagnostics: [diagnostic('auto-ads-config-url-invalid', 'an https or same-origin http(s) data-config-url', data.configUrl)] };
     }
-    if (url.protocol !== 'https:' && url.origin !== new URL(pageUrl).origin) return invalid;
     if (data.adClient) url.searchParams.set('client', data.adClient);
     if (!url.searchParams.has('url')) url.searchParams.set('url', canonicalUrl);
     return ok(url.href);

@@ -4,7 +4,7 @@
  * single measure pass.
  */
 import type { Attributes } from './attributes.ts';
-import type { PlacementSpec, Position } from './config.ts';
+import type { PlacementSpec, Position } from '../wire/auto-ads-config.ts';
 import { isTooNear, type VerticalBox } from './spacing.ts';
 
 export type Outcome =

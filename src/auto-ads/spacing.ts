@@ -3,27 +3,12 @@
  * the page, by the number of ads already there. Pure; lengths are resolved against the
  * viewport height at the time of use.
  */
+import type { Constraints, Spacing } from '../wire/auto-ads-constraints.ts';
 
-/** A length with the seed's units: `px`, or `vp` (multiples of the viewport height). */
-export type Spacing = { readonly value: number; readonly unit: 'px' | 'vp' };
-
-export type SpacingRule = { readonly adCount: number; readonly spacing: Spacing };
-
-export type Constraints = {
-  readonly initialMinimumSpacing: Spacing;
-  /** Sorted by `adCount`, ascending. */
-  readonly subsequentMinimumSpacing: readonly SpacingRule[];
-  readonly maximumAdCount: number;
-};
+export type { Constraints, Spacing, SpacingRule } from '../wire/auto-ads-constraints.ts';
 
 /** A vertical extent in document coordinates. */
 export type VerticalBox = { readonly top: number; readonly bottom: number };
-
-/** `"500px"`, `"1.5vp"`; negative, unit-less or other units give undefined. */
-export function parseSpacing(text: unknown): Spacing | undefined {
-  const match = typeof text === 'string' ? /^(\d+(?:\.\d+)?|\.\d+)(px|vp)$/.exec(text) : null;
-  return match ? { value: Number(match[1]), unit: match[2] as Spacing['unit'] } : undefined;
-}
 
 export function toPixels(spacing: Spacing, viewportHeight: number): number {
   return spacing.unit === 'px' ? spacing.value : spacing.value * viewportHeight;

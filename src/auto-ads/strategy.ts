@@ -7,7 +7,7 @@
 import type { PageRuntime } from '../runtime/index.ts';
 import { type Attributes, mergeAttributes } from './attributes.ts';
 import { findDeniedAncestor, resolveAnchors } from './anchors.ts';
-import type { PlacementSpec, Position } from './config.ts';
+import type { PlacementSpec, Position } from '../wire/auto-ads-config.ts';
 import { type Candidate, pickCandidate } from './placement.ts';
 import { type Constraints, selectSpacing, toPixels } from './spacing.ts';
 

@@ -108,3 +108,6 @@ export function parseJsonText(text: string): unknown {
     return undefined;
   }
 }
+
+/** The same diagnostics list under another code: one parser, several kinds of problem. */
+export const withCode = (into: Collector, code: string): Collector => ({ code, diagnostics: into.diagnostics });

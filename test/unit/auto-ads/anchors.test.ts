@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { findDeniedAncestor, findInvalidSelector, resolveAnchors, scopeSelector } from '../../../src/auto-ads/anchors.ts';
-import type { AnchorSpec } from '../../../src/auto-ads/config.ts';
+import type { AnchorSpec } from '../../../src/wire/auto-ads-config.ts';
 
 const anchor = (patch: Partial<AnchorSpec> & { selector: string }): AnchorSpec => ({
   index: undefined,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PlacementSpec } from '../../../src/auto-ads/config.ts';
+import type { PlacementSpec } from '../../../src/wire/auto-ads-config.ts';
 import { describeRun, drawDebugOverlay, isDebugRequested } from '../../../src/auto-ads/debug-overlay.ts';
 import { DEFAULT_CONSTRAINTS } from '../../../src/auto-ads/networks.ts';
 import type { Candidate } from '../../../src/auto-ads/placement.ts';

@@ -157,8 +157,24 @@ describe('element', () => {
       noConfigReason: 'partial',
       placements: [{ anchor: { selector: 'p[' }, pos: 4, type: 1 }, { pos: 9 }, ...CONFIG.placements],
     });
-    expect(codes()).toEqual(['warn auto-ads-no-config-reason', 'warn auto-ads-placement-invalid', 'warn auto-ads-selector-invalid']);
+    // `{pos: 9}` has three problems (anchor, pos, type): one warning each.
+    const dropped = Array(3).fill('warn auto-ads-placement-invalid');
+    expect(codes()).toEqual(['warn auto-ads-no-config-reason', ...dropped, 'warn auto-ads-selector-invalid']);
     expect(ads()).toHaveLength(3);
+  });
+
+  it('gives inserted ads the consent markers of the element, never those of the config', async () => {
+    const weakening = { 'data-block-on-consent': '_till_responded', 'data-block-on-consent-purposes': 'none' };
+    await build(`${CUSTOM} data-block-on-consent-purposes="ads"`, article(40), {
+      ...CONFIG,
+      attributes: { ...CONFIG.attributes, ...weakening },
+      placements: [{ ...CONFIG.placements[0], attributes: weakening }],
+      optInStatus: [2],
+      stickyAdAttributes: weakening,
+    });
+    const markers = ads().map((ad) => [ad.getAttribute('data-block-on-consent'), ad.getAttribute('data-block-on-consent-purposes')]);
+    expect(markers).toEqual(Array(4).fill([null, 'ads']));
+    expect(codes()).toEqual(Array(6).fill('warn auto-ads-consent-attribute-dropped'));
   });
 
   it('inserts the anchor ad when optInStatus contains 2', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlacementSpec, Position } from '../../../src/auto-ads/config.ts';
+import type { PlacementSpec, Position } from '../../../src/wire/auto-ads-config.ts';
 import { type Candidate, estimateY, pickCandidate, type Round } from '../../../src/auto-ads/placement.ts';
 
 const spec = (position: Position = 'after'): PlacementSpec => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Constraints, distanceTo, isTooNear, parseSpacing, selectSpacing, toPixels } from '../../../src/auto-ads/spacing.ts';
+import { type Constraints, distanceTo, isTooNear, selectSpacing, toPixels } from '../../../src/auto-ads/spacing.ts';
 
 const px = (value: number) => ({ value, unit: 'px' }) as const;
 const rules = (initial: number, entries: [number, number][]): Constraints => ({
@@ -9,23 +9,6 @@ const rules = (initial: number, entries: [number, number][]): Constraints => ({
 });
 
 describe('spacing', () => {
-  it.each([
-    ['500px', px(500)],
-    ['0px', px(0)],
-    ['1.5vp', { value: 1.5, unit: 'vp' }],
-    ['.5vp', { value: 0.5, unit: 'vp' }],
-  ])('parses %s', (text, expected) => {
-    expect(parseSpacing(text)).toEqual(expected);
-  });
-
-  it.each(['-1px', '100', '10em', '', 'px', ' 10px', '1e3px'])('refuses %j', (text) => {
-    expect(parseSpacing(text)).toBeUndefined();
-  });
-
-  it('refuses a bare number', () => {
-    expect(parseSpacing(500)).toBeUndefined();
-  });
-
   it('converts vp to multiples of the viewport height and keeps px', () => {
     expect(toPixels({ value: 1.5, unit: 'vp' }, 500)).toBe(750);
     expect(toPixels(px(120), 500)).toBe(120);

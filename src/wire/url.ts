@@ -1,0 +1,17 @@
+/**
+ * The URL rule of PRODUCT 2: a component loads only `http:` and `https:` URLs, given absolute or
+ * relative to `base`. Anything else (`javascript:`, `data:`, `blob:`, `file:`, a relative URL on a
+ * `data:`/`file:` page, text that is no URL) is refused. The browser's own parser decides, so
+ * `JaVa\tScRiPt:` is seen as the browser sees it.
+ */
+
+/** The resolved URL, or undefined when it may not be loaded. */
+export function parseLoadableUrl(href: string, base: string): URL | undefined {
+  try {
+    const url = new URL(href, base);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url;
+  } catch {}
+}
+
+/** What the refusal diagnostics say was expected. */
+export const LOADABLE_URL = 'an http(s) or relative URL';
