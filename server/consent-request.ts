@@ -3,7 +3,7 @@
  * parsers of src/wire/consent.ts in strict mode: any diagnostic is a 400 naming the field.
  */
 import type { ConsentCheckRequest, ConsentUpdateRequest } from '../src/protocol.ts';
-import { parseCheckRequest as parseCheckBody, parseUpdateRequest as parseUpdateBody } from '../src/wire/consent.ts';
+import { parseCheckRequest as parseCheckBody, parseUpdateRequest as parseUpdateBody } from '../src/wire/consent-bodies.ts';
 import { strictValue } from './strict.ts';
 
 export const instanceIdRule = {

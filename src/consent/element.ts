@@ -53,9 +53,9 @@ async function startConsent(host: Host, checked: Promise<void>): Promise<void> {
   let lastDetail = '';
   const controller = createConsentController({
     storage: page.storage,
-    fetch: (...args) => fetch(...args),
-    clock: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
-    expandUrl: (template) => page.expandUrl(template),
+    fetch: (url, init) => fetch(url, init),
+    clock: self,
+    expandUrl: page.expandUrl,
     report,
     newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
     onChange(model) {

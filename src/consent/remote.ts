@@ -30,26 +30,15 @@ const post = (network: Network, url: string, body: unknown, init: RequestInit) =
 /** Checks with the server; resolves with the answer or a diagnostic naming the cause, within 10 s. */
 export async function checkConsent(network: Network, url: string, body: ConsentCheckRequest, xssiPrefix?: string): Promise<Parsed<CheckResult | null>> {
   const controller = new AbortController();
-  let isTimedOut = false;
-  const timeout = new Promise<Parsed<null>>((resolve) => {
-    const timer = network.clock.setTimeout(() => {
-      isTimedOut = true;
-      controller.abort();
-      resolve(failed('no answer within 10 s'));
-    }, CHECK_TIMEOUT_MS);
-    controller.signal.addEventListener('abort', () => network.clock.clearTimeout(timer));
-  });
-  const answer = (async () => {
-    try {
-      const response = await post(network, url, body, { signal: controller.signal });
-      return response.ok ? parseCheckAnswer(await response.text(), xssiPrefix) : failed(`HTTP ${response.status}`);
-    } catch {
-      return failed(isTimedOut ? 'no answer within 10 s' : 'network or CORS error');
-    } finally {
-      if (!isTimedOut) controller.abort();
-    }
-  })();
-  return Promise.race([answer, timeout]);
+  const timer = network.clock.setTimeout(() => controller.abort(), CHECK_TIMEOUT_MS);
+  try {
+    const response = await post(network, url, body, { signal: controller.signal });
+    return response.ok ? parseCheckAnswer(await response.text(), xssiPrefix) : failed(`HTTP ${response.status}`);
+  } catch {
+    return failed(controller.signal.aborted ? 'no answer within 10 s' : 'network or CORS error');
+  } finally {
+    network.clock.clearTimeout(timer);
+  }
 }
 
 /** The check body (PRODUCT 3.3) from the cached decision. */

@@ -111,3 +111,23 @@ export function parseJsonText(text: string): unknown {
 
 /** The same diagnostics list under another code: one parser, several kinds of problem. */
 export const withCode = (into: Collector, code: string): Collector => ({ code, diagnostics: into.diagnostics });
+
+/** Readers of an object's fields, by name. */
+export type Schema<T> = { readonly [K in keyof T]-?: Read<NonNullable<T[K]>> };
+
+/**
+ * An object read field by field: each own field named in `schema` that is present and not null
+ * is read by its reader; a field that fails is left out, unknown fields are ignored.
+ */
+export function readFields<T>(schema: Schema<T>): Read<T> {
+  return (into, value, field) => {
+    const object = readObject(into, value, field);
+    if (!object) return;
+    const entries: [string, unknown][] = [];
+    for (const key of Object.keys(schema)) {
+      const item = optional(into, object, key, schema[key as keyof T] as Read<unknown>, field ? `${field}.${key}` : key);
+      if (item !== undefined) entries.push([key, item]);
+    }
+    return Object.fromEntries(entries) as T;
+  };
+}

@@ -19,7 +19,7 @@ afterAll(async () => {
 const PURPOSE_PROBES = [probe('ads', 'data-block-on-consent-purposes="ads"'), probe('ctor', 'data-block-on-consent-purposes="constructor"'), probe('measure', 'data-block-on-consent-purposes="measure"')].join('\n');
 
 let count = 0;
-async function open(config: Record<string, unknown>, options: { check?: unknown; body?: string; head?: string; store?: unknown } = {}) {
+async function open(config: Record<string, unknown>, options: { check?: object; body?: string; head?: string; store?: unknown } = {}) {
   const n = ++count;
   if (options.check !== undefined) server.route(`/check-${n}`, { body: options.check });
   const full = { consentInstanceId: 'site', promptUI: 'prompt', ...config, ...(options.check === undefined ? {} : { checkConsentHref: `/check-${n}` }) };

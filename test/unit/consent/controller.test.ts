@@ -52,8 +52,10 @@ describe('createConsentController', () => {
   });
 
   it('fails closed after 10 s without an answer, naming the cause', async () => {
-    const never = vi.fn(() => new Promise<Response>(() => {}));
-    const { controller, advance, report } = setUp(never);
+    const never = vi.fn(
+      (_url: unknown, init?: RequestInit) => new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+    );
+    const { controller, advance, report } = setUp(never as typeof fetch);
     const started = controller.start(configOf({ checkConsentHref: 'https://cmp.example/check' }), 'eea');
     await advance(0);
     expect(never).toHaveBeenCalledTimes(1);

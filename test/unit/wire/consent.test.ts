@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../../src/consent/policy.ts';
-import { parseCheckAnswer, parseCheckRequest, parseStoredConsent, parseUpdateRequest } from '../../../src/wire/consent.ts';
+import { parseCheckAnswer, parseStoredConsent } from '../../../src/wire/consent.ts';
+import { parseCheckRequest, parseUpdateRequest } from '../../../src/wire/consent-bodies.ts';
 
 const parse = (body: unknown, prefix?: string) => parseCheckAnswer(typeof body === 'string' ? body : JSON.stringify(body), prefix);
 
