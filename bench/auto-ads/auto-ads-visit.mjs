@@ -3,7 +3,8 @@
 import { analysePlacementTrace } from './placement-trace.mjs';
 import { installPlacementProbe } from './placement-probe.mjs';
 
-const CATEGORIES = 'devtools.timeline,blink.user_timing,toplevel,v8.execute';
+// Not "toplevel": it makes Tracing.end take tens of seconds (every process flushes its tasks).
+const CATEGORIES = 'devtools.timeline,blink.user_timing,v8.execute';
 const WAIT_MS = 120_000;
 const SETTLE_MS = 200;
 
