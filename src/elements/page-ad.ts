@@ -27,7 +27,8 @@ export function createPageAd(page: PageRuntime, ContentElement: ContentElementCl
       if (!src) return this.report(diagnostic('missing-attribute', 'a data-src attribute', src));
       const unlaid = this.unlaid;
       const url = await page.expandUrl(src);
-      if (unlaid === this.unlaid) this.show(createFrame(this, url, SANDBOX));
+      const frame = unlaid === this.unlaid && createFrame(this, url, SANDBOX);
+      if (frame) this.show(frame);
     }
 
     #placeholder(): HTMLElement {

@@ -13,7 +13,8 @@ export function createPageIframe(ContentElement: ContentElementClass): PageEleme
     override layoutCallback() {
       const src = this.element.getAttribute('src');
       if (!src) return this.report(diagnostic('missing-attribute', 'a src attribute', src));
-      this.show(createFrame(this, src, this.element.getAttribute('sandbox') ?? 'allow-scripts allow-popups'));
+      const frame = createFrame(this, src, this.element.getAttribute('sandbox') ?? 'allow-scripts allow-popups');
+      if (frame) this.show(frame);
     }
   };
 }

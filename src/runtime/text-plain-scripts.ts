@@ -5,6 +5,7 @@
  */
 import type { ConsentGate } from './consent-gate.ts';
 import { readBlockRequest } from './consent-gate.ts';
+import { readLoadableUrl } from '../wire/url.ts';
 import type { Diagnostic } from './diagnostics.ts';
 
 const SELECTOR = 'script[type="text/plain"][data-block-on-consent],script[type="text/plain"][data-block-on-consent-purposes]';
@@ -43,7 +44,9 @@ export function activateScripts({ document, gate, metaBlockedTags, report }: Opt
       const request = requests.get(blocked);
       if (!request || gate.decide(request) !== 'allow') continue;
       done.add(blocked);
-      chain = chain.then(() => run(document, blocked));
+      // The URL rule (PRODUCT 2): a `src` that is not http(s) or relative is never run.
+      const src = blocked.getAttribute('src');
+      if (src === null || readLoadableUrl(src, document.baseURI, { report: (d) => report(blocked, d) })) chain = chain.then(() => run(document, blocked));
     }
   };
   gate.subscribe(scan);

@@ -4,14 +4,22 @@
  * `data:`/`file:` page, text that is no URL) is refused. The browser's own parser decides, so
  * `JaVa\tScRiPt:` is seen as the browser sees it.
  */
+import { type Diagnostic, diagnostic } from './diagnostic.ts';
+
+/** What the refusal diagnostics say was expected. */
+export const LOADABLE_URL = 'an http(s) or relative URL';
 
 /** The resolved URL, or undefined when it may not be loaded. */
 export function parseLoadableUrl(href: string, base: string): URL | undefined {
   try {
     const url = new URL(href, base);
-    if (url.protocol === 'https:' || url.protocol === 'http:') return url;
+    return /^https?:$/.test(url.protocol) ? url : undefined;
   } catch {}
 }
 
-/** What the refusal diagnostics say was expected. */
-export const LOADABLE_URL = 'an http(s) or relative URL';
+/** `parseLoadableUrl` for components: a refused URL is reported once, as `url-refused`, to `owner`. */
+export function readLoadableUrl(href: string, base: string, owner: { report(d: Diagnostic): void }): URL | undefined {
+  const url = parseLoadableUrl(href, base);
+  if (!url) owner.report(diagnostic('url-refused', LOADABLE_URL, href));
+  return url;
+}

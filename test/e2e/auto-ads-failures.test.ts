@@ -52,7 +52,7 @@ describe('auto ads failures', () => {
     ['no type', 'data-config-url="/ads/config"', '[page-auto-ads] auto-ads-type-missing: expected type adsense|doubleclick|custom, got nothing'],
     ['an unknown type', 'type="alright"', '[page-auto-ads] auto-ads-type-unknown: expected type adsense|doubleclick|custom, got "alright"'],
     ['adsense without data-ad-client', 'type="adsense" id="aa"', '[page-auto-ads#aa] auto-ads-attribute-missing: expected a data-ad-client attribute for type adsense, got nothing'],
-    ['a cross-origin http config URL', `type="custom" data-config-url="http://localhost:1/c"`, '[page-auto-ads] auto-ads-config-url-invalid: expected an https or same-origin data-config-url, got "http://localhost:1/c"'],
+    ['a cross-origin http config URL', `type="custom" data-config-url="http://localhost:1/c"`, '[page-auto-ads] auto-ads-config-url-invalid: expected an https or same-origin http(s) data-config-url, got "http://localhost:1/c"'],
   ])('reports %s and requests nothing', async (_name, autoAds, line) => {
     const before = server.requests.length;
     const { messages } = await openAndSettle(`/markup-${before}.html`, autoAds);

@@ -100,6 +100,15 @@ describe('networks', () => {
       expect(url.diagnostics.map((d) => d.code)).toEqual(['auto-ads-config-url-invalid']);
     });
 
+    it.each([
+      ['javascript:alert(1)', 'file:///home/me/page.html'],
+      ['data:application/json,{}', 'file:///home/me/page.html'],
+      ['config.json', 'file:///home/me/page.html'],
+    ])('refuses %s on a page with an opaque origin (%s)', (configUrl, pageUrl) => {
+      const url = network('custom').getConfigUrl(context({ configUrl }, pageUrl));
+      expect(url).toMatchObject({ value: undefined, diagnostics: [{ code: 'auto-ads-config-url-invalid' }] });
+    });
+
     it('gives type custom and passes data-ad-client on', () => {
       const { getAttributes } = network('custom');
       expect(getAttributes({ configUrl: '/c', adClient: 'pub-1' })).toEqual({ type: 'custom', 'data-ad-client': 'pub-1' });
