@@ -1,6 +1,7 @@
 /**
  * Prompt and post-prompt display (seed "UI visibility rules", PRODUCT 3.6): one UI at a time,
- * `display:none` until shown, fixed to the bottom (overridable by the page's CSS), the prompt
+ * `display:none` until shown, the standard `hidden` attribute removed while shown (the markup
+ * writes it, so nothing is painted before the runtime runs), fixed to the bottom (overridable by the page's CSS), the prompt
  * as a dialog that takes focus and gives it back, and an optional overlay that blocks
  * interaction and scrolling beneath.
  */
@@ -43,8 +44,9 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
   let inert: HTMLElement[] = [];
   const setShown = (choice: UiChoice, isShown: boolean) => {
     const ui = choice === 'prompt' ? prompt : choice && post;
-    ui?.classList.toggle('page-consent-shown', isShown);
-    if (ui && host.contains(ui)) host.classList.toggle('page-consent-shown', isShown);
+    if (!ui) return;
+    ui.hidden = !ui.classList.toggle('page-consent-shown', isShown);
+    if (host.contains(ui)) host.classList.toggle('page-consent-shown', isShown);
   };
   /** The overlay: a mask, the rest of the page inert, no scrolling. */
   const setModal = (isModal: boolean) => {

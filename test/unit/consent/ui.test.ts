@@ -86,12 +86,44 @@ describe('createUi', () => {
     expect(prompt.classList.contains('page-consent-shown')).toBe(false);
   });
 
+  it('removes the hidden attribute from the prompt it shows and leaves it on the post-prompt', () => {
+    prompt.hidden = post.hidden = true;
+    const render = createUi(host, { prompt, post, overlay: false, caption: 'x' });
+    render(run(start(true)));
+    expect([prompt.hidden, post.hidden]).toEqual([false, true]);
+  });
+
+  it('sets hidden again on the prompt it hides and removes it from the post-prompt it shows', () => {
+    prompt.hidden = post.hidden = true;
+    const render = createUi(host, { prompt, post, overlay: false, caption: 'x' });
+    render(run(start(true)));
+    render(run(start(true), decide('accepted')));
+    expect([prompt.hidden, post.hidden]).toEqual([true, false]);
+  });
+
+  it('sets hidden on a shown UI whose markup lacked it once it hides it', () => {
+    const render = createUi(host, { prompt, post, overlay: false, caption: 'x' });
+    render(run(start(true)));
+    expect(prompt.hidden).toBe(false);
+    render(run(start(false)));
+    expect(prompt.hidden).toBe(true);
+  });
+
+  it('keeps hidden on every UI while nothing is due', () => {
+    prompt.hidden = post.hidden = true;
+    const render = createUi(host, { prompt, post, overlay: false, caption: 'x' });
+    render(run(start(false)));
+    expect([prompt.hidden, post.hidden]).toEqual([true, true]);
+  });
+
   it('marks a post-prompt outside the element and shows it in place', () => {
     const elsewhere = document.getElementById('main')!;
     const render = createUi(host, { prompt, post: elsewhere, overlay: false, caption: 'x' });
     expect(elsewhere.classList.contains('page-consent-ui')).toBe(true);
+    elsewhere.hidden = true;
     render(run(start(true), decide('rejected')));
     expect(elsewhere.classList.contains('page-consent-shown')).toBe(true);
+    expect(elsewhere.hidden).toBe(false);
     expect(host.classList.contains('page-consent-shown')).toBe(false);
   });
 
