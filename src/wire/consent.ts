@@ -8,7 +8,6 @@ import {
   collector,
   drop,
   type Json,
-  own,
   parseJsonText,
   type Read,
   readBoolean,

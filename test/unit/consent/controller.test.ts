@@ -9,7 +9,10 @@ function fakeClock() {
   const timers = new Map<number, { at: number; callback: () => void }>();
   let next = 0;
   const clock: Clock = {
-    setTimeout: (callback, ms) => (timers.set(++next, { at: now + ms, callback }), next),
+    setTimeout: (callback, ms) => {
+      timers.set(++next, { at: now + ms, callback });
+      return next;
+    },
     clearTimeout: (handle) => void timers.delete(handle as number),
   };
   const advance = async (ms: number) => {
