@@ -3,13 +3,16 @@
  * dependencies and tested through `app.inject()`. Reading the environment and listening
  * belong to main.ts.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AdsConfigDocument } from './ads-config.ts';
 import { loadAdsConfigDir } from './ads-config.ts';
 import type { CountryLookup } from './country.ts';
 import { errorEnvelope, ErrorCode, HttpError } from './errors.ts';
+import { handleClientError, sendFrameworkError, toHttpError } from './framework-errors.ts';
+import { createRouteRateLimit, registerRateLimit } from './rate-limit.ts';
+import { createRequestId } from './request-id.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAdminPageRoutes } from './routes/admin-page.ts';
 import { registerAdsConfigRoutes } from './routes/ads-config.ts';
@@ -41,6 +44,12 @@ export type AppDeps = {
   /** Fastify `trustProxy`: true (trust every hop) or a comma list of load balancer addresses/CIDRs. */
   readonly trustProxy?: boolean | string;
   readonly now?: () => number;
+  /** Requests per client IP per minute on /consent/* and /cmp/outcome; 0 disables. Default 600. */
+  readonly rateLimitPerMinute?: number;
+  /** Instances created on first use, at most. Default 1,000. */
+  readonly maxAutoInstances?: number;
+  /** True while the process drains before shutting down: /healthz answers 503. */
+  readonly isDraining?: () => boolean;
 };
 
 function createContext(deps: AppDeps): AppContext {
@@ -55,27 +64,14 @@ function createContext(deps: AppDeps): AppContext {
     cdnRoot: resolve(deps.cdnRoot ?? 'dist/cdn'),
     examplesRoot: resolve(deps.examplesRoot ?? 'examples'),
     now: deps.now ?? Date.now,
+    rateLimit: createRouteRateLimit(deps.rateLimitPerMinute ?? 600),
+    maxAutoInstances: deps.maxAutoInstances ?? 1000,
+    isDraining: deps.isDraining ?? (() => false),
     async hashIp(ip) {
       salt ??= deps.store.ipHashSalt();
       return createHash('sha256').update(`${await salt}:${ip}`).digest('hex');
     },
   };
-}
-
-/** Maps Fastify's own errors (content type, body size, JSON syntax) onto our codes. */
-export function toHttpError(
-  error: { code?: string; statusCode?: number; message: string },
-  bodyLimit = consentBodyLimit,
-): HttpError | null {
-  if (error instanceof HttpError) return error;
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return new HttpError(415, ErrorCode.unsupportedMediaType, 'Content-Type: expected application/json');
-  }
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return new HttpError(413, ErrorCode.bodyTooLarge, `body: expected at most ${bodyLimit} bytes, got more`);
-  }
-  if (error.statusCode === 400) return new HttpError(400, ErrorCode.invalidJson, `body: expected valid JSON (${error.message})`);
-  return null;
 }
 
 export function createApp(deps: AppDeps): FastifyInstance {
@@ -84,19 +80,24 @@ export function createApp(deps: AppDeps): FastifyInstance {
     logger: deps.logger ?? false,
     trustProxy: deps.trustProxy ?? false,
     bodyLimit: consentBodyLimit,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
-    return503OnClosing: true,
+    genReqId: createRequestId,
+    // Requests arriving while the app closes get our own 503 `shutting-down` (below), not Fastify's.
+    return503OnClosing: false,
+    frameworkErrors: sendFrameworkError,
+    clientErrorHandler: handleClientError,
   });
   app.removeContentTypeParser('text/plain');
   let isClosing = false;
   app.addHook('preClose', async () => {
     isClosing = true;
   });
+  app.addHook('onRequest', async () => {
+    if (isClosing) throw new HttpError(503, ErrorCode.shuttingDown, 'the server is shutting down: retry on another instance');
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
-    // Requests still in flight at shutdown release their keep-alive connection so close() can finish.
-    if (isClosing) reply.header('Connection', 'close');
+    // While draining or closing, each response releases its keep-alive connection so close() cuts none.
+    if (isClosing || context.isDraining()) reply.header('Connection', 'close');
   });
   app.setErrorHandler((error, request, reply) => {
     const known = toHttpError(error as { code?: string; statusCode?: number; message: string }, request.routeOptions.bodyLimit);
@@ -107,13 +108,17 @@ export function createApp(deps: AppDeps): FastifyInstance {
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(errorEnvelope(ErrorCode.notFound, `no route ${request.method} ${request.url.split('?')[0]}`)),
   );
-  registerHealthRoutes(app, context);
-  registerCdnRoutes(app, context);
-  registerConsentRoutes(app, context);
-  registerAdsConfigRoutes(app, context);
-  registerCmpRoutes(app, context);
-  registerAdminPageRoutes(app);
-  registerAdminRoutes(app, context);
-  registerExampleRoutes(app, context);
+  registerRateLimit(app);
+  // Declared after the rate-limit plugin has loaded, so the routes that opt in get its hook.
+  app.register(async (routes) => {
+    registerHealthRoutes(routes, context);
+    registerCdnRoutes(routes, context);
+    registerConsentRoutes(routes, context);
+    registerAdsConfigRoutes(routes, context);
+    registerCmpRoutes(routes, context);
+    registerAdminPageRoutes(routes);
+    registerAdminRoutes(routes, context);
+    registerExampleRoutes(routes, context);
+  });
   return app;
 }

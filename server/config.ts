@@ -17,6 +17,12 @@ export type ServerConfig = {
   readonly examplesRoot: string;
   readonly trustProxy: boolean | string;
   readonly logLevel: string;
+  /** Requests per client IP per minute on /consent/* and /cmp/outcome; 0 disables the limit. */
+  readonly rateLimitPerMinute: number;
+  /** Instances created on first use, at most. */
+  readonly maxAutoInstances: number;
+  /** How long /healthz answers 503 after SIGTERM before the server closes. */
+  readonly shutdownDrainMs: number;
   /** Start-up warnings (`code: text`) that main.ts logs; the server still starts. */
   readonly warnings: readonly string[];
 };
@@ -32,6 +38,18 @@ function readPort(value: string | undefined): number {
     throw new ConfigError('port-invalid', `PORT: expected an integer from 0 to 65535, got "${value}"`);
   }
   return port;
+}
+
+type CountRule = { readonly name: string; readonly code: string; readonly fallback: number; readonly max: number };
+
+/** A non-negative integer variable; empty or absent takes the fallback. */
+function readCount(value: string | undefined, rule: CountRule): number {
+  if (value === undefined || value.trim() === '') return rule.fallback;
+  const count = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(count) || count > rule.max) {
+    throw new ConfigError(rule.code, `${rule.name}: expected an integer from 0 to ${rule.max}, got "${value}"`);
+  }
+  return count;
 }
 
 function readTrustProxy(value: string | undefined): boolean | string {
@@ -62,6 +80,15 @@ export function parseServerConfig(env: Env): ServerConfig {
     examplesRoot: env['EXAMPLES_ROOT'] || './examples',
     trustProxy: readTrustProxy(env['TRUST_PROXY']),
     logLevel,
+    rateLimitPerMinute: readCount(env['RATE_LIMIT_PER_MINUTE'], {
+      name: 'RATE_LIMIT_PER_MINUTE', code: 'rate-limit-invalid', fallback: 600, max: 1_000_000,
+    }),
+    maxAutoInstances: readCount(env['MAX_AUTO_INSTANCES'], {
+      name: 'MAX_AUTO_INSTANCES', code: 'max-auto-instances-invalid', fallback: 1000, max: 10_000_000,
+    }),
+    shutdownDrainMs: readCount(env['SHUTDOWN_DRAIN_MS'], {
+      name: 'SHUTDOWN_DRAIN_MS', code: 'shutdown-drain-invalid', fallback: 5000, max: 600_000,
+    }),
     warnings,
   };
 }

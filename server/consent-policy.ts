@@ -2,6 +2,7 @@
  * Pure policy decisions behind `POST /consent/check`: which geo group applies, whether
  * consent is required there, and what the answer says about the user's stored decision.
  */
+import { own } from '../src/wire/values.ts';
 import { groupForCountry } from './geo-groups.ts';
 import type { DecisionRecord, InstanceConfig, InstanceRecord } from './store/store.ts';
 import type { CheckAnswer } from './wire.ts';
@@ -14,9 +15,13 @@ export function resolveGeoGroup(config: InstanceConfig, matchedGeoGroup: string 
   return groupForCountry(country, config.geoGroups) ?? defaultGroup;
 }
 
-/** A group without an entry falls back to `default`; without that either, consent is required. */
+/**
+ * A group without an entry falls back to `default`; without that either, consent is required.
+ * Groups are own keys only: `constructor` or `__proto__` from a request is just a name.
+ */
 export function isConsentRequired(config: InstanceConfig, group: string): boolean {
-  return config.consentRequired[group] ?? config.consentRequired[defaultGroup] ?? true;
+  const required = own(config.consentRequired, group) ?? own(config.consentRequired, defaultGroup);
+  return typeof required === 'boolean' ? required : true;
 }
 
 function decisionFields(decision: DecisionRecord | null, policyVersion: number): CheckAnswer {

@@ -22,6 +22,11 @@ export const ErrorCode = {
   adminForbidden: 'admin-forbidden',
   storeUnavailable: 'store-unavailable',
   internalError: 'internal-error',
+  rateLimited: 'rate-limited',
+  instanceCapReached: 'instance-cap-reached',
+  invalidUrl: 'invalid-url',
+  badRequest: 'bad-request',
+  shuttingDown: 'shutting-down',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

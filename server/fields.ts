@@ -1,8 +1,12 @@
 /**
  * Small field readers for request bodies and query strings. Each throws an HttpError (400,
  * `invalid-field`) that names the field, so a handler either gets typed data or writes nothing.
+ * Every string read here is plain text (no NUL, no lone surrogate), which every store accepts.
  */
+import { isPlainText } from '../src/wire/values.ts';
 import { invalidField } from './errors.ts';
+
+export const plainTextExpected = 'text without NUL or lone surrogates';
 
 export type Json = Readonly<Record<string, unknown>>;
 
@@ -23,6 +27,13 @@ export function readString(value: unknown, field: string, rule: StringRule): str
     throw invalidField(field, expected, value);
   }
   if (rule.pattern && !rule.pattern.test(value)) throw invalidField(field, expected, value);
+  if (!isPlainText(value)) throw invalidField(field, plainTextExpected, value);
+  return value;
+}
+
+/** Any string value (empty allowed) that is plain text. */
+export function readPlainText(value: string, field: string): string {
+  if (!isPlainText(value)) throw invalidField(field, plainTextExpected, value);
   return value;
 }
 
@@ -60,12 +71,11 @@ export function readMap<T>(
   const object = readObject(value, field);
   const entries = Object.entries(object);
   if (entries.length > maxKeys) throw invalidField(field, `at most ${maxKeys} keys`, `${entries.length} keys`);
-  const result: Record<string, T> = {};
-  for (const [key, item] of entries) {
-    if (key.length === 0 || key.length > 100) throw invalidField(field, 'keys of 1-100 characters', key);
-    result[key] = read(item, `${field}.${key}`);
+  for (const [key] of entries) {
+    if (key.length === 0 || key.length > 100 || !isPlainText(key)) throw invalidField(field, 'keys of 1-100 characters of plain text', key);
   }
-  return result;
+  // fromEntries defines own properties, so `__proto__` stays an ordinary key.
+  return Object.fromEntries(entries.map(([key, item]) => [key, read(item, `${field}.${key}`)]));
 }
 
 export function readArray<T>(

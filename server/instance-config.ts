@@ -1,7 +1,7 @@
 /** Parser for the instance config documents of the admin API (PUT/PATCH /admin/api/instances/:id). */
 import type { SharedData } from '../src/protocol.ts';
 import { invalidField } from './errors.ts';
-import { readArray, readBoolean, readMap, readObject, readOptional, readString } from './fields.ts';
+import { readArray, readBoolean, readMap, readObject, readOptional, readPlainText, readString } from './fields.ts';
 import { geoGroupEntryPattern } from './geo-groups.ts';
 import type { InstanceConfig } from './store/store.ts';
 import type { PromptConfig, PromptPurpose, PromptVendor } from './wire.ts';
@@ -15,9 +15,8 @@ function readUrl(value: unknown, field: string): string {
 }
 
 function readSharedValue(value: unknown, field: string): string | number | boolean {
-  if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
-    return value;
-  }
+  if (typeof value === 'string') return readPlainText(value, field);
+  if (typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return value;
   throw invalidField(field, 'a string, number or boolean', value);
 }
 

@@ -1,16 +1,18 @@
 /**
  * `npm start`: reads the environment (the only file that does), opens the store, builds the
- * app, listens, and shuts down gracefully on SIGTERM/SIGINT: in-flight requests finish,
- * the store is closed (SQLite checkpoints its WAL), then the process exits.
+ * app, listens, and shuts down gracefully: SIGTERM drains first (/healthz answers 503 for
+ * SHUTDOWN_DRAIN_MS while the other routes keep serving), SIGINT does not; then in-flight
+ * requests finish, the store is closed (SQLite checkpoints its WAL) and the process exits.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { parseServerConfig } from './config.ts';
 import { createGeoipLookup } from './country.ts';
+import { createShutdown } from './shutdown.ts';
 import { openStore } from './store/open-store.ts';
 
-const shutdownTimeoutMs = 10_000;
+const closeTimeoutMs = 10_000;
 
 function displayUrl(host: string, port: number): string {
   const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
@@ -20,6 +22,7 @@ function displayUrl(host: string, port: number): string {
 async function main(): Promise<void> {
   const config = parseServerConfig(process.env);
   const store = await openStore(config.databaseUrl);
+  const shutdown = createShutdown(() => app, { closeTimeoutMs, exit: (code) => process.exit(code) });
   const app = createApp({
     store,
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
@@ -31,6 +34,9 @@ async function main(): Promise<void> {
     cdnRoot: config.cdnRoot,
     examplesRoot: config.examplesRoot,
     trustProxy: config.trustProxy,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    maxAutoInstances: config.maxAutoInstances,
+    isDraining: shutdown.isDraining,
   });
   app.addHook('onClose', async () => store.close());
   for (const warning of config.warnings) app.log.warn(warning);
@@ -44,28 +50,8 @@ async function main(): Promise<void> {
   const url = displayUrl(config.host, typeof address === 'object' && address ? address.port : config.port);
   app.log.info({ url, store: store.kind, allowedOrigins: config.allowedOrigins }, `page server listening on ${url}`);
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    setTimeout(() => {
-      app.log.error('shutdown timed out; exiting');
-      process.exit(1);
-    }, shutdownTimeoutMs).unref();
-    app.close().then(
-      () => {
-        app.log.info('closed');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown.begin('SIGTERM', config.shutdownDrainMs));
+  process.on('SIGINT', () => shutdown.begin('SIGINT', 0));
 }
 
 main().catch((error: unknown) => {

@@ -6,16 +6,18 @@ export const csvColumns = [
   'consentMetadata', 'tcfPolicyVersion', 'policyVersion', 'origin', 'userAgent', 'ipHash',
 ] as const;
 
-/** Quotes when needed; a leading = + - @ tab or CR is neutralised so no cell runs as a formula. */
+/**
+ * One RFC 4180 cell, always quoted (inner quotes doubled), so no separator a spreadsheet guesses
+ * (`,` `;` tab) splits it. A leading = + - @ tab or CR gets a `'` so no cell runs as a formula.
+ */
 export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 export function csvHeader(): string {
-  return `${csvColumns.join(',')}\r\n`;
+  return `${csvColumns.map(csvCell).join(',')}\r\n`;
 }
 
 export function toCsvLine(entry: AuditEntry): string {

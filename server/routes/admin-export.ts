@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { readEnum, readOptional } from '../fields.ts';
 import { csvHeader, toCsvLine, toNdjsonLine } from '../records-format.ts';
 import type { AuditEntry, ConsentStore } from '../store/store.ts';
-import { instanceIdOf, usersOf } from './admin-params.ts';
+import { allUsersOf, instanceIdOf, userSelectorOf } from './admin-params.ts';
 import type { AppContext } from './context.ts';
 
 const pageSize = 500;
@@ -22,8 +22,16 @@ async function* instanceEntries(store: ConsentStore, instanceId: string): AsyncG
   }
 }
 
-async function* userEntries(store: ConsentStore, instanceId: string, userIds: readonly string[]) {
-  for (const userId of userIds) yield* await store.getHistory(instanceId, userId);
+async function* userEntries(store: ConsentStore, instanceId: string, userIds: AsyncIterable<string>) {
+  for await (const userId of userIds) {
+    let after = 0;
+    for (;;) {
+      const page = await store.getHistory(instanceId, userId, { after, limit: pageSize });
+      yield* page;
+      if (page.length < pageSize) break;
+      after = page[page.length - 1]!.id;
+    }
+  }
 }
 
 type ExportFormat = 'csv' | 'ndjson' | 'json';
@@ -52,7 +60,7 @@ export function registerExportRoutes(admin: FastifyInstance, context: AppContext
     const format = readOptional(query['format'], (v) => readEnum(v, 'format', ['csv', 'ndjson', 'json'] as const)) ?? 'ndjson';
     const byUser = query['userId'] !== undefined || query['pageUserId'] !== undefined;
     const entries = byUser
-      ? userEntries(context.store, instanceId, await usersOf(context.store, instanceId, request))
+      ? userEntries(context.store, instanceId, allUsersOf(context.store, instanceId, userSelectorOf(request)))
       : instanceEntries(context.store, instanceId);
     reply.header('Content-Disposition', `attachment; filename="${instanceId}-records.${format}"`);
     return reply.type(contentTypes[format]).send(Readable.from(lines(entries, format)));

@@ -3,7 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import { instanceIdRule } from '../consent-request.ts';
 import { ErrorCode, HttpError, invalidField } from '../errors.ts';
 import { readOptional, readString } from '../fields.ts';
+import { type ListQuery, probePage, takePage } from '../pagination.ts';
 import type { ConsentStore, InstanceRecord } from '../store/store.ts';
+
+const scanPageSize = 500;
 
 export function instanceIdOf(request: FastifyRequest): string {
   return readString((request.params as { id: string }).id, 'id', instanceIdRule);
@@ -15,12 +18,37 @@ export async function existingInstance(store: ConsentStore, id: string): Promise
   return instance;
 }
 
-/** `?userId=` or `?pageUserId=` -> the server user ids it designates. */
-export async function usersOf(store: ConsentStore, instanceId: string, request: FastifyRequest): Promise<string[]> {
+type UserSelector = { readonly userId: string } | { readonly pageUserId: string };
+
+/** `?userId=` or `?pageUserId=`: which user(s) a request designates. */
+export function userSelectorOf(request: FastifyRequest): UserSelector {
   const query = request.query as Record<string, unknown>;
   const userId = readOptional(query['userId'], (v) => readString(v, 'userId', { max: 100 }));
-  if (userId !== null) return [userId];
+  if (userId !== null) return { userId };
   const pageUserId = readOptional(query['pageUserId'], (v) => readString(v, 'pageUserId', { max: 200 }));
   if (pageUserId === null) throw invalidField('userId', 'a userId or pageUserId query parameter', undefined);
-  return [...(await store.findUserIds(instanceId, pageUserId))];
+  return { pageUserId };
+}
+
+/** One page of the server user ids a selector designates. */
+export async function pageOfUsers(
+  store: ConsentStore,
+  instanceId: string,
+  selector: UserSelector,
+  list: ListQuery,
+): Promise<{ items: string[]; nextCursor: string | null }> {
+  if ('userId' in selector) return { items: list.cursor === '' ? [selector.userId] : [], nextCursor: null };
+  const ids = await store.findUserIds(instanceId, selector.pageUserId, probePage(list.cursor, list.limit));
+  return takePage(ids, list.limit, (id) => id);
+}
+
+/** Every server user id a selector designates, read page by page (erasure and exports). */
+export async function* allUsersOf(store: ConsentStore, instanceId: string, selector: UserSelector): AsyncGenerator<string> {
+  let cursor = '';
+  for (;;) {
+    const page = await pageOfUsers(store, instanceId, selector, { limit: scanPageSize, cursor });
+    yield* page.items;
+    if (page.nextCursor === null) return;
+    cursor = page.nextCursor;
+  }
 }

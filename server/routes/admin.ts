@@ -8,10 +8,11 @@ import { adsClientRule, parseAdsConfigDocument } from '../ads-config.ts';
 import { ErrorCode, HttpError, invalidField } from '../errors.ts';
 import { isObject, readInteger, readOptional, readString } from '../fields.ts';
 import { parseInstanceConfig } from '../instance-config.ts';
-import type { InstanceRecord } from '../store/store.ts';
+import { probePage, readListQuery, takePage } from '../pagination.ts';
+import type { ConsentStore, InstanceRecord } from '../store/store.ts';
 import { utcDay } from '../store/store.ts';
 import { registerExportRoutes } from './admin-export.ts';
-import { existingInstance, instanceIdOf, usersOf } from './admin-params.ts';
+import { allUsersOf, existingInstance, instanceIdOf, pageOfUsers, userSelectorOf } from './admin-params.ts';
 import { requireJsonBody } from './consent.ts';
 import type { AppContext } from './context.ts';
 
@@ -22,9 +23,11 @@ function registerInstanceRoutes(app: FastifyInstance, context: AppContext): void
   const { store } = context;
   const withCounts = async (instance: InstanceRecord) => ({ ...instance, counts: await store.countInstance(instance.id) });
 
-  app.get('/admin/api/instances', async () => ({
-    instances: await Promise.all((await store.listInstances()).map(withCounts)),
-  }));
+  app.get('/admin/api/instances', async (request) => {
+    const list = readListQuery(request.query as Record<string, unknown>);
+    const page = takePage(await store.listInstances(probePage(list.cursor, list.limit)), list.limit, (i) => i.id);
+    return { instances: await Promise.all(page.items.map(withCounts)), nextCursor: page.nextCursor };
+  });
   app.get('/admin/api/instances/:id', async (request) => withCounts(await existingInstance(store, instanceIdOf(request))));
   app.put('/admin/api/instances/:id', async (request) => {
     const id = instanceIdOf(request);
@@ -46,26 +49,33 @@ function registerInstanceRoutes(app: FastifyInstance, context: AppContext): void
   });
 }
 
+/** A user's decision and the first `limit` entries of their history (`moreHistory` when it goes on). */
+async function readUser(store: ConsentStore, instanceId: string, userId: string, limit: number) {
+  const history = await store.getHistory(instanceId, userId, probePage(0, limit));
+  return {
+    userId,
+    decision: await store.getDecision(instanceId, userId),
+    history: history.slice(0, limit),
+    moreHistory: history.length > limit,
+  };
+}
+
 function registerUserRoutes(app: FastifyInstance, context: AppContext): void {
   const { store } = context;
   app.get('/admin/api/instances/:id/users', async (request) => {
     const instanceId = instanceIdOf(request);
-    const userIds = await usersOf(store, instanceId, request);
-    const users = await Promise.all(
-      userIds.map(async (userId) => ({
-        userId,
-        decision: await store.getDecision(instanceId, userId),
-        history: await store.getHistory(instanceId, userId),
-      })),
-    );
+    const list = readListQuery(request.query as Record<string, unknown>);
+    const page = await pageOfUsers(store, instanceId, userSelectorOf(request), list);
+    const users = await Promise.all(page.items.map((userId) => readUser(store, instanceId, userId, list.limit)));
     const found = users.filter((user) => user.decision || user.history.length > 0);
-    if (found.length === 0) throw new HttpError(404, ErrorCode.userNotFound, 'no records for this user');
-    return { users: found };
+    if (found.length === 0 && list.cursor === '') throw new HttpError(404, ErrorCode.userNotFound, 'no records for this user');
+    return { users: found, nextCursor: page.nextCursor };
   });
   app.delete('/admin/api/instances/:id/users', async (request) => {
     const instanceId = instanceIdOf(request);
+    const selector = userSelectorOf(request);
     const erased = { decisions: 0, auditEntries: 0 };
-    for (const userId of await usersOf(store, instanceId, request)) {
+    for await (const userId of allUsersOf(store, instanceId, selector)) {
       const counts = await store.eraseUser(instanceId, userId);
       erased.decisions += counts.decisions;
       erased.auditEntries += counts.auditEntries;

@@ -33,7 +33,9 @@ export function registerCdnRoutes(app: FastifyInstance, context: AppContext): vo
   async function serve(request: FastifyRequest, reply: FastifyReply, relativePath: string, name: string) {
     if (!fileNamePattern.test(name)) throw new HttpError(404, ErrorCode.notFound, `${request.url} is not a CDN file`);
     if (!existsSync(join(root, 'v0.js'))) {
-      throw new HttpError(404, ErrorCode.cdnNotBuilt, `${root}/v0.js is missing: run npm run build, then reload`);
+      // The path is for the log only: error messages never reveal the server's file system.
+      request.log.warn({ cdnRoot: root }, 'CDN tree not built: v0.js is missing');
+      throw new HttpError(404, ErrorCode.cdnNotBuilt, 'the CDN tree is not built (v0.js is missing): run npm run build, then reload');
     }
     const file = join(root, relativePath);
     const isGeo = relativePath === `v0/${geoScript}`;

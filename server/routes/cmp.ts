@@ -58,7 +58,7 @@ export function registerCmpRoutes(app: FastifyInstance, context: AppContext): vo
     return reply.type('text/html; charset=utf-8').send(html);
   });
 
-  app.post('/cmp/outcome', { onRequest: publicCors }, async (request, reply) => {
+  app.post('/cmp/outcome', { onRequest: publicCors, config: { rateLimit: context.rateLimit } }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const instanceId = readString(query['instance'], 'instance', instanceIdRule);
     const action = readEnum(query['action'], 'action', promptActions);

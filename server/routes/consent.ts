@@ -3,12 +3,12 @@
  * credentialed CORS for ALLOWED_ORIGINS, the user id cookie and JSON-only 16 KB bodies.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ensureAutoInstance } from '../auto-instance.ts';
 import { buildCheckAnswer, resolveGeoGroup } from '../consent-policy.ts';
 import { parseCheckRequest, parseUpdateRequest } from '../consent-request.ts';
 import { credentialedCors } from '../cors.ts';
 import { requestCountry, unknownCountry } from '../country.ts';
 import { ErrorCode, HttpError } from '../errors.ts';
-import { defaultInstanceConfig } from '../store/store.ts';
 import { newUserId, readUserId, serializeUserCookie } from '../user-cookie.ts';
 import type { UpdateAnswer } from '../wire.ts';
 import type { AppContext } from './context.ts';
@@ -33,14 +33,18 @@ function userIdFor(request: FastifyRequest, reply: FastifyReply, refresh: boolea
 
 export function registerConsentRoutes(app: FastifyInstance, context: AppContext): void {
   const { store } = context;
-  const options = { onRequest: credentialedCors(context.allowedOrigins), bodyLimit: consentBodyLimit };
+  const options = {
+    onRequest: credentialedCors(context.allowedOrigins),
+    bodyLimit: consentBodyLimit,
+    config: { rateLimit: context.rateLimit },
+  };
 
   app.options('/consent/check', options, (_request, reply) => reply.code(204).send());
   app.options('/consent/update', options, (_request, reply) => reply.code(204).send());
 
   app.post('/consent/check', options, async (request, reply) => {
     const body = parseCheckRequest(requireJsonBody(request));
-    const instance = await store.ensureInstance(body.consentInstanceId, defaultInstanceConfig, context.now());
+    const instance = await ensureAutoInstance(context, body.consentInstanceId);
     const country = body.matchedGeoGroup === null ? requestCountry(request, context) : unknownCountry;
     const group = resolveGeoGroup(instance.config, body.matchedGeoGroup, country);
     const hadCookie = readUserId(request.headers.cookie) !== null;
@@ -53,7 +57,7 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
 
   app.post('/consent/update', options, async (request, reply) => {
     const body = parseUpdateRequest(requireJsonBody(request));
-    const instance = await store.ensureInstance(body.consentInstanceId, defaultInstanceConfig, context.now());
+    const instance = await ensureAutoInstance(context, body.consentInstanceId);
     const userId = userIdFor(request, reply, true);
     await store.recordDecision({
       instanceId: instance.id,

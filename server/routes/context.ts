@@ -1,6 +1,7 @@
 /** What every route module receives: the app's dependencies with defaults applied. */
 import type { AdsConfigDocument } from '../ads-config.ts';
 import type { CountryLookup } from '../country.ts';
+import type { RouteRateLimit } from '../rate-limit.ts';
 import type { ConsentStore } from '../store/store.ts';
 
 export type AppContext = {
@@ -13,6 +14,12 @@ export type AppContext = {
   readonly cdnRoot: string;
   readonly examplesRoot: string;
   readonly now: () => number;
+  /** `config.rateLimit` of the routes limited per client IP (/consent/*, /cmp/outcome). */
+  readonly rateLimit: RouteRateLimit;
+  /** Instances created on first use, at most (MAX_AUTO_INSTANCES). */
+  readonly maxAutoInstances: number;
+  /** True during the drain after SIGTERM. */
+  readonly isDraining: () => boolean;
   /** Salted SHA-256 of a client IP (salt kept in the store), hex. */
   hashIp(ip: string): Promise<string>;
 };

@@ -58,7 +58,8 @@ export function registerExampleRoutes(app: FastifyInstance, context: AppContext)
   app.get('/', (_request, reply) => reply.redirect('/examples/'));
   app.get('/examples', (_request, reply) => reply.redirect('/examples/', 301));
   app.get('/examples/*', async (request, reply: FastifyReply) => {
-    const relative = decodeURIComponent((request.params as { '*': string })['*']);
+    // The router has already decoded the path once; decoding again would turn `%25` into a bad escape.
+    const relative = (request.params as { '*': string })['*'];
     const file = resolve(root, relative);
     const inside = file === root || file.startsWith(root + sep);
     const info = inside && !relative.split('/').some((part) => part.startsWith('.')) ? await stat(file).catch(() => null) : null;
@@ -73,6 +74,8 @@ export function registerExampleRoutes(app: FastifyInstance, context: AppContext)
     }
     if (!info?.isFile()) throw new HttpError(404, ErrorCode.notFound, `no example file ${request.url}`);
     reply.header('Last-Modified', info.mtime.toUTCString());
-    return reply.type(contentTypes[extname(file)] ?? 'application/octet-stream').send(createReadStream(file));
+    const extension = extname(file);
+    const type = Object.hasOwn(contentTypes, extension) ? contentTypes[extension]! : 'application/octet-stream';
+    return reply.type(type).send(createReadStream(file));
   });
 }

@@ -1,6 +1,7 @@
 /** In-memory store for tests and throwaway demos (`DATABASE_URL=memory:`). Nothing survives a restart. */
 import { randomBytes } from 'node:crypto';
 import type { DailyDecisions, DailyPromptOutcomes, PromptAction, PurposeAcceptance } from '../wire.ts';
+import { guardPlainText } from './plain-text-guard.ts';
 import type {
   AuditEntry,
   ConsentStore,
@@ -9,13 +10,15 @@ import type {
   InstanceRecord,
   NewAuditEntry,
 } from './store.ts';
-import { utcDay } from './store.ts';
+import { defaultPageLimit, utcDay } from './store.ts';
 
 const key = (instanceId: string, userId: string) => `${instanceId}\u0000${userId}`;
 
 export function createMemoryStore(): ConsentStore {
   const salt = randomBytes(16).toString('hex');
   const instances = new Map<string, InstanceRecord>();
+  /** Ids of the instances created on first use and not configured since. */
+  const autoCreated = new Set<string>();
   const decisions = new Map<string, DecisionRecord>();
   let audit: AuditEntry[] = [];
   const outcomes = new Map<string, number>();
@@ -25,16 +28,18 @@ export function createMemoryStore(): ConsentStore {
   const forInstance = (instanceId: string) => audit.filter((entry) => entry.instanceId === instanceId);
   const decisionsOf = (instanceId: string) => [...decisions.values()].filter((d) => d.instanceId === instanceId);
 
-  return {
+  return guardPlainText({
     kind: 'memory',
     ping: async () => {},
     ipHashSalt: async () => salt,
     getInstance: async (id) => instances.get(id) ?? null,
-    async ensureInstance(id, config, now) {
+    async ensureInstance(id, config, now, maxAutoInstances = Number.POSITIVE_INFINITY) {
       const existing = instances.get(id);
       if (existing) return existing;
+      if (autoCreated.size >= maxAutoInstances) return null;
       const record = { id, config, policyVersion: 1, createdAt: now, updatedAt: now };
       instances.set(id, record);
+      autoCreated.add(id);
       return record;
     },
     async putInstance(id: string, config: InstanceConfig, now: number) {
@@ -43,6 +48,7 @@ export function createMemoryStore(): ConsentStore {
         ? { ...existing, config, updatedAt: now }
         : { id, config, policyVersion: 1, createdAt: now, updatedAt: now };
       instances.set(id, record);
+      autoCreated.delete(id);
       return record;
     },
     async bumpPolicyVersion(id, now) {
@@ -52,7 +58,11 @@ export function createMemoryStore(): ConsentStore {
       instances.set(id, record);
       return record;
     },
-    listInstances: async () => [...instances.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    listInstances: async ({ after, limit } = { after: '', limit: defaultPageLimit }) =>
+      [...instances.values()]
+        .filter((instance) => instance.id > after)
+        .sort((a, b) => (a.id < b.id ? -1 : 1))
+        .slice(0, limit),
 
     async recordDecision(entry: NewAuditEntry) {
       const stored = { ...entry, id: nextId++ };
@@ -62,10 +72,13 @@ export function createMemoryStore(): ConsentStore {
       return stored;
     },
     getDecision: async (instanceId, userId) => decisions.get(key(instanceId, userId)) ?? null,
-    getHistory: async (instanceId, userId) => forInstance(instanceId).filter((entry) => entry.userId === userId),
-    async findUserIds(instanceId, pageUserId) {
-      const ids = forInstance(instanceId).filter((entry) => entry.pageUserId === pageUserId);
-      return [...new Set(ids.map((entry) => entry.userId))].sort();
+    getHistory: async (instanceId, userId, { after, limit } = { after: 0, limit: Number.POSITIVE_INFINITY }) =>
+      forInstance(instanceId)
+        .filter((entry) => entry.userId === userId && entry.id > after)
+        .slice(0, limit),
+    async findUserIds(instanceId, pageUserId, { after, limit } = { after: '', limit: defaultPageLimit }) {
+      const ids = forInstance(instanceId).filter((entry) => entry.pageUserId === pageUserId && entry.userId > after);
+      return [...new Set(ids.map((entry) => entry.userId))].sort().slice(0, limit);
     },
     async eraseUser(instanceId, userId) {
       const before = audit.length;
@@ -133,5 +146,5 @@ export function createMemoryStore(): ConsentStore {
       adsConfigs.set(client, structuredClone(document));
     },
     close: async () => {},
-  };
+  });
 }

@@ -59,7 +59,13 @@ export const postgresMigrations: readonly string[] = [
      key TEXT PRIMARY KEY,
      value TEXT NOT NULL
    );`,
+  // Instances created on first use count toward MAX_AUTO_INSTANCES until an admin configures them.
+  `ALTER TABLE instances ADD COLUMN auto_created BOOLEAN NOT NULL DEFAULT false;
+   CREATE INDEX instances_auto_created ON instances (auto_created);`,
 ];
 
 /** Arbitrary constant identifying this application's migration lock. */
 export const migrationLockKey = 7_402_115;
+
+/** Serialises the count-then-insert of instances created on first use (MAX_AUTO_INSTANCES). */
+export const autoInstanceLockKey = 7_402_116;

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { PromptAction } from '../wire.ts';
-import { migrationLockKey, postgresMigrations } from './postgres-schema.ts';
+import { guardPlainText } from './plain-text-guard.ts';
+import { autoInstanceLockKey, migrationLockKey, postgresMigrations } from './postgres-schema.ts';
 import type { AuditRow, DecisionRow, InstanceRow } from './rows.ts';
 import {
   auditFromRow,
@@ -17,7 +18,8 @@ import {
   toJson,
   zeroCounts,
 } from './rows.ts';
-import type { ConsentStore, NewAuditEntry } from './store.ts';
+import type { ConsentStore, InstanceConfig, InstanceRecord, NewAuditEntry } from './store.ts';
+import { defaultPageLimit } from './store.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -63,14 +65,27 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
 
   const rows = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = [], db: Queryable = pool) =>
     (await db.query<T>(sql, params)).rows;
-  const getInstance = async (id: string) => {
-    const [row] = await rows<InstanceRow>('SELECT * FROM instances WHERE id = $1', [id]);
+  const getInstance = async (id: string, db: Queryable = pool) => {
+    const [row] = await rows<InstanceRow>('SELECT * FROM instances WHERE id = $1', [id], db);
     return row ? instanceFromRow(row) : null;
   };
+  /** Counts and inserts under an advisory lock, so racing first uses cannot pass the cap together. */
+  const createAutoInstance = (id: string, config: InstanceConfig, now: number, cap: number) =>
+    inTransaction(pool, async (client): Promise<InstanceRecord | null> => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [autoInstanceLockKey]);
+      const [row] = await rows<InstanceRow>(
+        `INSERT INTO instances (id, config, policy_version, created_at, updated_at, auto_created)
+         SELECT $1, $2, 1, $3, $3, true WHERE (SELECT COUNT(*) FROM instances WHERE auto_created) < $4
+         ON CONFLICT (id) DO NOTHING RETURNING *`,
+        [id, toJson(config), now, cap],
+        client,
+      );
+      return row ? instanceFromRow(row) : getInstance(id, client);
+    });
   const placeholders = (from: number, count: number) =>
     Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
-  return {
+  return guardPlainText({
     kind: 'postgres',
     async ping() {
       await pool.query('SELECT 1');
@@ -79,19 +94,23 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
       const [row] = await rows<{ value: string }>("SELECT value FROM settings WHERE key = 'ip_hash_salt'");
       return row!.value;
     },
-    getInstance,
-    async ensureInstance(id, config, now) {
+    getInstance: (id) => getInstance(id),
+    async ensureInstance(id, config, now, maxAutoInstances = Number.POSITIVE_INFINITY) {
+      const existing = await getInstance(id);
+      if (existing) return existing;
+      if (Number.isFinite(maxAutoInstances)) return createAutoInstance(id, config, now, maxAutoInstances);
       await pool.query(
-        `INSERT INTO instances (id, config, policy_version, created_at, updated_at) VALUES ($1, $2, 1, $3, $3)
-         ON CONFLICT (id) DO NOTHING`,
+        `INSERT INTO instances (id, config, policy_version, created_at, updated_at, auto_created)
+         VALUES ($1, $2, 1, $3, $3, true) ON CONFLICT (id) DO NOTHING`,
         [id, toJson(config), now],
       );
-      return (await getInstance(id))!;
+      return getInstance(id);
     },
     async putInstance(id, config, now) {
       const [row] = await rows<InstanceRow>(
-        `INSERT INTO instances (id, config, policy_version, created_at, updated_at) VALUES ($1, $2, 1, $3, $3)
-         ON CONFLICT (id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at RETURNING *`,
+        `INSERT INTO instances (id, config, policy_version, created_at, updated_at, auto_created) VALUES ($1, $2, 1, $3, $3, false)
+         ON CONFLICT (id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at, auto_created = false
+         RETURNING *`,
         [id, toJson(config), now],
       );
       return instanceFromRow(row!);
@@ -103,7 +122,13 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
       );
       return row ? instanceFromRow(row) : null;
     },
-    listInstances: async () => (await rows<InstanceRow>('SELECT * FROM instances ORDER BY id COLLATE "C"')).map(instanceFromRow),
+    listInstances: async ({ after, limit } = { after: '', limit: defaultPageLimit }) =>
+      (
+        await rows<InstanceRow>('SELECT * FROM instances WHERE id COLLATE "C" > $1 ORDER BY id COLLATE "C" LIMIT $2', [
+          after,
+          limit,
+        ])
+      ).map(instanceFromRow),
 
     recordDecision: (entry: NewAuditEntry) =>
       inTransaction(pool, async (client) => {
@@ -132,18 +157,19 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
       ]);
       return row ? decisionFromRow(row) : null;
     },
-    getHistory: async (instanceId, userId) =>
+    getHistory: async (instanceId, userId, { after, limit } = { after: 0, limit: Number.POSITIVE_INFINITY }) =>
       (
-        await rows<AuditRow>('SELECT * FROM audit_log WHERE instance_id = $1 AND user_id = $2 ORDER BY id', [
-          instanceId,
-          userId,
-        ])
+        await rows<AuditRow>(
+          'SELECT * FROM audit_log WHERE instance_id = $1 AND user_id = $2 AND id > $3 ORDER BY id LIMIT $4',
+          [instanceId, userId, after, Number.isFinite(limit) ? limit : null],
+        )
       ).map(auditFromRow),
-    findUserIds: async (instanceId, pageUserId) =>
+    findUserIds: async (instanceId, pageUserId, { after, limit } = { after: '', limit: defaultPageLimit }) =>
       (
         await rows<{ user_id: string }>(
-          'SELECT DISTINCT user_id COLLATE "C" AS user_id FROM audit_log WHERE instance_id = $1 AND page_user_id = $2 ORDER BY 1',
-          [instanceId, pageUserId],
+          `SELECT DISTINCT user_id COLLATE "C" AS user_id FROM audit_log
+           WHERE instance_id = $1 AND page_user_id = $2 AND user_id COLLATE "C" > $3 ORDER BY 1 LIMIT $4`,
+          [instanceId, pageUserId, after, limit],
         )
       ).map((row) => row.user_id),
     eraseUser: (instanceId, userId) =>
@@ -229,5 +255,5 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
     async close() {
       if (!pool.ended) await pool.end();
     },
-  };
+  });
 }

@@ -57,4 +57,7 @@ export const sqliteMigrations: readonly string[] = [
      key TEXT PRIMARY KEY,
      value TEXT NOT NULL
    );`,
+  // Instances created on first use count toward MAX_AUTO_INSTANCES until an admin configures them.
+  `ALTER TABLE instances ADD COLUMN auto_created INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX instances_auto_created ON instances (auto_created);`,
 ];

@@ -19,7 +19,9 @@ import {
   zeroCounts,
 } from './rows.ts';
 import { sqliteMigrations } from './sqlite-schema.ts';
+import { guardPlainText } from './plain-text-guard.ts';
 import type { ConsentStore, NewAuditEntry } from './store.ts';
+import { defaultPageLimit } from './store.ts';
 
 function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL)');
@@ -70,23 +72,26 @@ export function openSqliteStore(file: string): ConsentStore {
       .changes,
   }));
 
-  return {
+  return guardPlainText({
     kind: 'sqlite',
     async ping() {
       one('SELECT 1');
     },
     ipHashSalt: async () => one<{ value: string }>("SELECT value FROM settings WHERE key = 'ip_hash_salt'")!.value,
     getInstance: async (id) => getInstance(id),
-    async ensureInstance(id, config, now) {
+    async ensureInstance(id, config, now, maxAutoInstances = Number.POSITIVE_INFINITY) {
+      const cap = Number.isFinite(maxAutoInstances) ? maxAutoInstances : -1;
+      // One statement: the count and the insert cannot interleave with another writer.
       db.prepare(
-        'INSERT OR IGNORE INTO instances (id, config, policy_version, created_at, updated_at) VALUES (?, ?, 1, ?, ?)',
-      ).run(id, toJson(config), now, now);
-      return getInstance(id)!;
+        `INSERT OR IGNORE INTO instances (id, config, policy_version, created_at, updated_at, auto_created)
+         SELECT ?, ?, 1, ?, ?, 1 WHERE ? < 0 OR (SELECT COUNT(*) FROM instances WHERE auto_created = 1) < ?`,
+      ).run(id, toJson(config), now, now, cap, cap);
+      return getInstance(id);
     },
     async putInstance(id, config, now) {
       db.prepare(
-        `INSERT INTO instances (id, config, policy_version, created_at, updated_at) VALUES (?, ?, 1, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`,
+        `INSERT INTO instances (id, config, policy_version, created_at, updated_at, auto_created) VALUES (?, ?, 1, ?, ?, 0)
+         ON CONFLICT (id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at, auto_created = 0`,
       ).run(id, toJson(config), now, now);
       return getInstance(id)!;
     },
@@ -94,22 +99,30 @@ export function openSqliteStore(file: string): ConsentStore {
       db.prepare('UPDATE instances SET policy_version = policy_version + 1, updated_at = ? WHERE id = ?').run(now, id);
       return getInstance(id);
     },
-    listInstances: async () => all<InstanceRow>('SELECT * FROM instances ORDER BY id').map(instanceFromRow),
+    listInstances: async ({ after, limit } = { after: '', limit: defaultPageLimit }) =>
+      all<InstanceRow>('SELECT * FROM instances WHERE id > ? ORDER BY id LIMIT ?', after, limit).map(instanceFromRow),
 
     recordDecision: async (entry) => record.immediate(entry),
     async getDecision(instanceId, userId) {
       const row = one<DecisionRow>('SELECT * FROM decisions WHERE instance_id = ? AND user_id = ?', instanceId, userId);
       return row ? decisionFromRow(row) : null;
     },
-    getHistory: async (instanceId, userId) =>
-      all<AuditRow>('SELECT * FROM audit_log WHERE instance_id = ? AND user_id = ? ORDER BY id', instanceId, userId).map(
-        auditFromRow,
-      ),
-    findUserIds: async (instanceId, pageUserId) =>
+    getHistory: async (instanceId, userId, { after, limit } = { after: 0, limit: -1 }) =>
+      all<AuditRow>(
+        'SELECT * FROM audit_log WHERE instance_id = ? AND user_id = ? AND id > ? ORDER BY id LIMIT ?',
+        instanceId,
+        userId,
+        after,
+        Number.isFinite(limit) ? limit : -1,
+      ).map(auditFromRow),
+    findUserIds: async (instanceId, pageUserId, { after, limit } = { after: '', limit: defaultPageLimit }) =>
       all<{ user_id: string }>(
-        'SELECT DISTINCT user_id FROM audit_log WHERE instance_id = ? AND page_user_id = ? ORDER BY user_id',
+        `SELECT DISTINCT user_id FROM audit_log WHERE instance_id = ? AND page_user_id = ? AND user_id > ?
+         ORDER BY user_id LIMIT ?`,
         instanceId,
         pageUserId,
+        after,
+        limit,
       ).map((row) => row.user_id),
     eraseUser: async (instanceId, userId) => erase.immediate(instanceId, userId),
     listAuditEntries: async (instanceId, afterId, limit) =>
@@ -175,5 +188,5 @@ export function openSqliteStore(file: string): ConsentStore {
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },
-  };
+  });
 }

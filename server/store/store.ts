@@ -63,6 +63,12 @@ export type ErasedCounts = { readonly decisions: number; readonly auditEntries: 
 
 export type StoreKind = 'memory' | 'sqlite' | 'postgres';
 
+/** A keyset page: the items after `after` in the list's order, at most `limit` of them. */
+export type Page<Cursor> = { readonly after: Cursor; readonly limit: number };
+
+/** Every list without a page argument stops here. */
+export const defaultPageLimit = 1000;
+
 export interface ConsentStore {
   readonly kind: StoreKind;
   /** Throws when the database cannot answer (used by /healthz). */
@@ -71,19 +77,25 @@ export interface ConsentStore {
   ipHashSalt(): Promise<string>;
 
   getInstance(id: string): Promise<InstanceRecord | null>;
-  /** Returns the instance, creating it with `config` when missing (race-free). */
-  ensureInstance(id: string, config: InstanceConfig, now: number): Promise<InstanceRecord>;
-  /** Creates or replaces the config; the policy version is kept. */
+  /**
+   * Returns the instance, creating it with `config` when missing (race-free, "created on first
+   * use"); null, writing nothing, when it is missing and `maxAutoInstances` instances created
+   * this way (and not configured through putInstance since) exist already.
+   */
+  ensureInstance(id: string, config: InstanceConfig, now: number, maxAutoInstances?: number): Promise<InstanceRecord | null>;
+  /** Creates or replaces the config; the policy version is kept. The instance no longer counts as created on first use. */
   putInstance(id: string, config: InstanceConfig, now: number): Promise<InstanceRecord>;
   bumpPolicyVersion(id: string, now: number): Promise<InstanceRecord | null>;
-  listInstances(): Promise<readonly InstanceRecord[]>;
+  /** Instances by id in code-unit order, after `page.after` (default: from the start, 1,000). */
+  listInstances(page?: Page<string>): Promise<readonly InstanceRecord[]>;
 
   /** Appends to the audit log and replaces the current decision, atomically and durably. */
   recordDecision(entry: NewAuditEntry): Promise<AuditEntry>;
   getDecision(instanceId: string, userId: string): Promise<DecisionRecord | null>;
-  /** Audit entries of one user, oldest first. */
-  getHistory(instanceId: string, userId: string): Promise<readonly AuditEntry[]>;
-  findUserIds(instanceId: string, pageUserId: string): Promise<readonly string[]>;
+  /** Audit entries of one user, oldest first, with ids after `page.after` (default: all). */
+  getHistory(instanceId: string, userId: string, page?: Page<number>): Promise<readonly AuditEntry[]>;
+  /** The user ids that sent `pageUserId`, in code-unit order after `page.after` (default: from the start, 1,000). */
+  findUserIds(instanceId: string, pageUserId: string, page?: Page<string>): Promise<readonly string[]>;
   eraseUser(instanceId: string, userId: string): Promise<ErasedCounts>;
   /** Keyset page of an instance's audit log by ascending id (for streamed exports). */
   listAuditEntries(instanceId: string, afterId: number, limit: number): Promise<readonly AuditEntry[]>;

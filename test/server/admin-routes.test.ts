@@ -154,6 +154,68 @@ describe('admin routes', () => {
     expect(byPage.json().users[0].userId).toBe('u1');
   });
 
+  it('pages the instance list with limit and cursor', async () => {
+    const { app, store } = await buildApp();
+    for (const id of ['e', 'c', 'a', 'd', 'b']) await store.putInstance(id, defaultInstanceConfig, 1);
+    const ids: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const page = (await app.inject({ url: `/admin/api/instances?limit=2${query}`, headers: bearer })).json();
+      ids.push(page.instances.map((i: { id: string }) => i.id));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(ids).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    const all = (await app.inject({ url: '/admin/api/instances', headers: bearer })).json();
+    expect(all.instances).toHaveLength(5);
+    expect(all.nextCursor).toBeNull();
+  });
+
+  it('answers at most 100 instances by default and at most 1000 on request', async () => {
+    const { app, store } = await buildApp();
+    for (let i = 0; i < 101; i++) await store.putInstance(`i${String(i).padStart(3, '0')}`, defaultInstanceConfig, 1);
+    const page = (await app.inject({ url: '/admin/api/instances', headers: bearer })).json();
+    expect(page.instances).toHaveLength(100);
+    expect(page.nextCursor).toBe('i099');
+  });
+
+  it.each([
+    ['limit=0', /^limit: expected an integer from 1 to 1000, got "0"/],
+    ['limit=1001', /^limit: expected an integer from 1 to 1000/],
+    ['limit=ten', /^limit: expected an integer from 1 to 1000/],
+    [`cursor=${'x'.repeat(201)}`, /^cursor: expected a string of 1-200 characters/],
+  ])('refuses the list query %s with 400 naming the parameter', async (query, message) => {
+    const { app } = await buildApp();
+    const response = await app.inject({ url: `/admin/api/instances?${query}`, headers: bearer });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid-field');
+    expect(response.json().error.message).toMatch(message);
+  });
+
+  it('pages the users behind a pageUserId and caps each history at the limit', async () => {
+    const { app, store } = await buildApp();
+    for (const userId of ['u3', 'u1', 'u2']) await store.recordDecision(entry({ userId, pageUserId: 'shared' }));
+    await store.recordDecision(entry({ userId: 'u1', pageUserId: 'shared', state: 'rejected' }));
+    const first = (await app.inject({ url: '/admin/api/instances/site/users?pageUserId=shared&limit=1', headers: bearer })).json();
+    expect(first.users.map((u: { userId: string }) => u.userId)).toEqual(['u1']);
+    expect(first.users[0].history).toHaveLength(1);
+    expect(first.users[0].moreHistory).toBe(true);
+    expect(first.users[0].decision.state).toBe('rejected');
+    const second = (
+      await app.inject({ url: `/admin/api/instances/site/users?pageUserId=shared&limit=2&cursor=${first.nextCursor}`, headers: bearer })
+    ).json();
+    expect(second.users.map((u: { userId: string }) => u.userId)).toEqual(['u2', 'u3']);
+    expect(second.nextCursor).toBeNull();
+    expect(second.users[0].moreHistory).toBe(false);
+  });
+
+  it('erases every user behind a pageUserId, beyond one page', async () => {
+    const { app, store } = await buildApp();
+    for (let i = 0; i < 505; i++) await store.recordDecision(entry({ userId: `u${i}`, pageUserId: 'many' }));
+    const response = await app.inject({ method: 'DELETE', url: '/admin/api/instances/site/users?pageUserId=many', headers: bearer });
+    expect(response.json()).toEqual({ erased: { decisions: 505, auditEntries: 505 } });
+  });
+
   it('answers 404 user-not-found and 400 without a user parameter', async () => {
     const { app } = await buildApp();
     const missing = await app.inject({ url: '/admin/api/instances/site/users?userId=nobody', headers: bearer });
@@ -195,14 +257,29 @@ describe('admin routes', () => {
     expect(new Set(ids).size).toBe(1203);
   });
 
-  it('exports CSV with a header, quoting and formula neutralising', async () => {
+  it('exports CSV with a header, every cell quoted and formulas neutralised', async () => {
     const { app, store } = await buildApp();
     await store.recordDecision(entry({ userAgent: '=HYPERLINK("x")', consentString: 'a,b', purposeConsents: { ads: true } }));
     const response = await app.inject({ url: '/admin/api/instances/site/export?format=csv', headers: bearer });
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const [header, row] = response.body.split('\r\n');
-    expect(header).toBe('id,time,instanceId,userId,pageUserId,state,consentString,purposeConsents,consentMetadata,tcfPolicyVersion,policyVersion,origin,userAgent,ipHash');
-    expect(row).toBe('1,2025-01-01T10:00:00.000Z,site,user-a,page-a,accepted,"a,b","{""ads"":true}",,,1,https://news.example,"\'=HYPERLINK(""x"")",ab12');
+    expect(header).toBe(
+      '"id","time","instanceId","userId","pageUserId","state","consentString","purposeConsents","consentMetadata","tcfPolicyVersion","policyVersion","origin","userAgent","ipHash"',
+    );
+    expect(row).toBe(
+      '"1","2025-01-01T10:00:00.000Z","site","user-a","page-a","accepted","a,b","{""ads"":true}","","","1","https://news.example","\'=HYPERLINK(""x"")","ab12"',
+    );
+  });
+
+  it('keeps a semicolon-led formula inside one quoted CSV cell', async () => {
+    const { app, store } = await buildApp();
+    await store.recordDecision(entry({ pageUserId: ";=cmd|' /C calc'!A0", consentString: '+1', userAgent: '@SUM(A1)' }));
+    const response = await app.inject({ url: '/admin/api/instances/site/export?format=csv', headers: bearer });
+    const row = response.body.split('\r\n')[1]!;
+    expect(row).toContain(`,";=cmd|' /C calc'!A0",`);
+    expect(row).toContain(`,"'+1",`);
+    expect(row).toContain(`,"'@SUM(A1)",`);
+    expect(row.split('","')).toHaveLength(14);
   });
 
   it('exports one JSON array with format=json', async () => {

@@ -46,8 +46,22 @@ describe.skipIf(!adminUrl)(`app on postgres (${inject('postgresSkipReason') ?? '
     });
     expect(checked.json()).toMatchObject({ consentStateValue: 'accepted', purposeConsents: { ads: true } });
     const exported = await app.inject({ url: '/admin/api/instances/pg-site/export?format=csv', headers: bearer });
-    expect(exported.body.split('\r\n')[1]).toContain(',page-9,accepted,,"{""ads"":true}"');
+    expect(exported.body.split('\r\n')[1]).toContain('"page-9","accepted","","{""ads"":true}"');
     const stats = await app.inject({ url: '/admin/api/instances/pg-site/stats', headers: bearer });
     expect(stats.json().purposes).toEqual([{ purpose: 'ads', accepted: 1, rejected: 0 }]);
+  });
+
+  it.each([
+    ['NUL', 'p\u0000'],
+    ['a lone surrogate', 'p\uD800'],
+  ])('answers %s in a body string with 400 naming the field, not 500, and writes nothing', async (_name, bad) => {
+    const { app } = await buildApp({ store });
+    const payload = JSON.stringify({ consentInstanceId: 'pg-strings', pageUserId: bad, consentStateValue: 'accepted' });
+    const response = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({ code: 'invalid-field', message: expect.stringMatching(/^pageUserId: /) });
+    expect(await store.getInstance('pg-strings')).toBeNull();
+    const lookup = await app.inject({ url: '/admin/api/instances/pg-site/users?userId=p%00', headers: bearer });
+    expect(lookup.statusCode).toBe(400);
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { toHttpError } from '../../server/app.ts';
 import { createMemoryStore } from '../../server/store/memory-store.ts';
 import { buildApp } from './app-harness.ts';
 
@@ -45,12 +44,5 @@ describe('app', () => {
     const response = await app.inject({ url: '/healthz' });
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-  });
-
-  it('maps only Fastify parse errors onto codes and leaves the rest unknown', () => {
-    expect(toHttpError({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'x' })?.status).toBe(415);
-    expect(toHttpError({ code: 'FST_ERR_CTP_BODY_TOO_LARGE', message: 'x' })?.status).toBe(413);
-    expect(toHttpError({ statusCode: 400, message: 'Unexpected token' })?.code).toBe('invalid-json');
-    expect(toHttpError(new Error('boom'))).toBeNull();
   });
 });

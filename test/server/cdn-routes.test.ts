@@ -99,15 +99,16 @@ describe('cdn routes', () => {
     }
   });
 
-  it('answers 404 cdn-not-built when the CDN tree is missing', async () => {
+  it('answers 404 cdn-not-built when the CDN tree is missing, without revealing its path', async () => {
     const { app, dir } = await buildApp();
     rmSync(join(dir, 'cdn'), { recursive: true });
     const response = await app.inject({ url: '/v0.js' });
     expect(response.statusCode).toBe(404);
     expect(response.json().error).toEqual({
       code: 'cdn-not-built',
-      message: `${join(dir, 'cdn')}/v0.js is missing: run npm run build, then reload`,
+      message: 'the CDN tree is not built (v0.js is missing): run npm run build, then reload',
     });
+    expect(response.body).not.toContain(dir);
   });
 
   it('answers HEAD with headers only', async () => {

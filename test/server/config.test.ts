@@ -15,6 +15,9 @@ describe('config', () => {
       examplesRoot: './examples',
       trustProxy: false,
       logLevel: 'info',
+      rateLimitPerMinute: 600,
+      maxAutoInstances: 1000,
+      shutdownDrainMs: 5000,
       warnings: [],
     });
   });
@@ -34,6 +37,9 @@ describe('config', () => {
       ADS_CONFIG_DIR: '/etc/ads',
       TRUST_PROXY: '10.0.0.0/8',
       LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      MAX_AUTO_INSTANCES: '25',
+      SHUTDOWN_DRAIN_MS: '1500',
     });
     expect(config).toMatchObject({
       port: 0,
@@ -45,6 +51,9 @@ describe('config', () => {
       adsConfigDir: '/etc/ads',
       trustProxy: '10.0.0.0/8',
       logLevel: 'warn',
+      rateLimitPerMinute: 0,
+      maxAutoInstances: 25,
+      shutdownDrainMs: 1500,
     });
     expect(parseServerConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
   });
@@ -63,6 +72,10 @@ describe('config', () => {
     [{ PORT: '70000' }, 'port-invalid'],
     [{ LOG_LEVEL: 'loud' }, 'log-level-invalid'],
     [{ ALLOWED_ORIGINS: '*' }, 'allowed-origin-invalid'],
+    [{ RATE_LIMIT_PER_MINUTE: '-1' }, 'rate-limit-invalid: RATE_LIMIT_PER_MINUTE: expected an integer from 0 to 1000000, got "-1"'],
+    [{ RATE_LIMIT_PER_MINUTE: 'lots' }, 'rate-limit-invalid'],
+    [{ MAX_AUTO_INSTANCES: '1.5' }, 'max-auto-instances-invalid: MAX_AUTO_INSTANCES: expected an integer from 0 to 10000000'],
+    [{ SHUTDOWN_DRAIN_MS: '5s' }, 'shutdown-drain-invalid: SHUTDOWN_DRAIN_MS: expected an integer from 0 to 600000, got "5s"'],
   ])('refuses %j', (env, message) => {
     expect(() => parseServerConfig(env)).toThrow(message);
   });

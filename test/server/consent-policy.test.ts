@@ -64,4 +64,26 @@ describe('consent-policy', () => {
     expect(groupForCountry('ch', { b: ['ch'], a: ['preset-eea'] })).toBe('b');
     expect(groupForCountry('us', { ca: ['preset-us-ca'] })).toBe('ca');
   });
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'treats the group name %s as an ordinary name without an entry',
+    (group) => {
+      expect(isConsentRequired(instance.config, group)).toBe(false);
+      expect(isConsentRequired({ ...instance.config, consentRequired: {} }, group)).toBe(true);
+      expect(buildCheckAnswer(instance, group, null).consentRequired).toBe(false);
+    },
+  );
+
+  it('answers an own entry named like an Object.prototype property', () => {
+    const consentRequired = JSON.parse('{"default": false, "__proto__": true, "constructor": true}') as Record<string, boolean>;
+    const config = { ...instance.config, consentRequired };
+    expect(isConsentRequired(config, '__proto__')).toBe(true);
+    expect(isConsentRequired(config, 'constructor')).toBe(true);
+    expect(isConsentRequired(config, 'toString')).toBe(false);
+  });
+
+  it('matches presets by own name only', () => {
+    expect(groupForCountry('de', { g: ['constructor', 'toString', '__proto__', 'valueOf'] })).toBeNull();
+    expect(groupForCountry('de', { g: ['constructor'], eea: ['preset-eea'] })).toBe('eea');
+  });
 });

@@ -64,7 +64,8 @@ describe('server process', () => {
   });
 
   it('finishes the request in flight on SIGTERM, then exits 0', async () => {
-    const server = await start();
+    // The drain ends while the request is in flight, so it is still running when the app closes.
+    const server = await start({ SHUTDOWN_DRAIN_MS: '100' });
     const body = JSON.stringify(update(1));
     const { port } = new URL(server.url);
     const response = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
@@ -113,7 +114,7 @@ describe('server process', () => {
     expect(server.lines.join('\n')).toContain('admin-token-weak');
     const admin = await fetch(`${server.url}/admin/api/instances`, { headers: { authorization: 'Bearer secret' } });
     expect(admin.status).toBe(200);
-    expect(await admin.json()).toEqual({ instances: [] });
+    expect(await admin.json()).toEqual({ instances: [], nextCursor: null });
   });
 
   it('refuses to start with an invalid ads config file, naming it', async () => {

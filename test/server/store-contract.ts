@@ -82,7 +82,7 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       const results = await Promise.all(
         Array.from({ length: 5 }, (_, i) => store.ensureInstance('race', defaultInstanceConfig, i)),
       );
-      expect(new Set(results.map((r) => r.createdAt)).size).toBe(1);
+      expect(new Set(results.map((r) => r?.createdAt)).size).toBe(1);
       expect(await store.listInstances()).toHaveLength(1);
     });
 
@@ -244,6 +244,84 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       await store.putAdsConfig('demo', { placements: [] }, 1);
       await store.putAdsConfig('demo', { placements: [{ anchor: { selector: 'p' }, pos: 4, type: 1 }] }, 2);
       expect(await store.getAdsConfig('demo')).toEqual({ placements: [{ anchor: { selector: 'p' }, pos: 4, type: 1 }] });
+    });
+
+    it('refuses to create an instance on first use beyond the cap, writing nothing', async () => {
+      expect(await store.ensureInstance('a', defaultInstanceConfig, 1, 2)).not.toBeNull();
+      expect(await store.ensureInstance('b', defaultInstanceConfig, 2, 2)).not.toBeNull();
+      expect(await store.ensureInstance('c', defaultInstanceConfig, 3, 2)).toBeNull();
+      expect(await store.getInstance('c')).toBeNull();
+      expect((await store.listInstances()).map((i) => i.id)).toEqual(['a', 'b']);
+      expect((await store.ensureInstance('a', defaultInstanceConfig, 4, 2))?.createdAt).toBe(1);
+      expect(await store.ensureInstance('none', defaultInstanceConfig, 5, 0)).toBeNull();
+    });
+
+    it('creates no more than the cap when first uses race', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => store.ensureInstance(`race-${i}`, defaultInstanceConfig, i, 5)),
+      );
+      expect(results.filter((r) => r !== null)).toHaveLength(5);
+      expect(await store.listInstances()).toHaveLength(5);
+    });
+
+    it('counts only instances created on first use and not configured since', async () => {
+      await store.putInstance('configured', customConfig, 1);
+      expect(await store.ensureInstance('auto', defaultInstanceConfig, 2, 1)).not.toBeNull();
+      expect(await store.ensureInstance('refused', defaultInstanceConfig, 3, 1)).toBeNull();
+      await store.putInstance('auto', customConfig, 4);
+      expect(await store.ensureInstance('now-allowed', defaultInstanceConfig, 5, 1)).not.toBeNull();
+    });
+
+    it('pages instances by id', async () => {
+      for (const id of ['d', 'b', 'e', 'a', 'c']) await store.putInstance(id, defaultInstanceConfig, 1);
+      expect((await store.listInstances({ after: '', limit: 2 })).map((i) => i.id)).toEqual(['a', 'b']);
+      expect((await store.listInstances({ after: 'b', limit: 2 })).map((i) => i.id)).toEqual(['c', 'd']);
+      expect((await store.listInstances({ after: 'd', limit: 2 })).map((i) => i.id)).toEqual(['e']);
+    });
+
+    it('pages the users behind a pageUserId and a user history', async () => {
+      for (const userId of ['u3', 'u1', 'u2']) await store.recordDecision(entry({ userId, pageUserId: 'shared' }));
+      expect(await store.findUserIds('site', 'shared', { after: '', limit: 2 })).toEqual(['u1', 'u2']);
+      expect(await store.findUserIds('site', 'shared', { after: 'u2', limit: 2 })).toEqual(['u3']);
+      const first = await store.recordDecision(entry({ userId: 'u1', state: 'rejected' }));
+      const history = await store.getHistory('site', 'u1', { after: 0, limit: 1 });
+      expect(history).toHaveLength(1);
+      expect(await store.getHistory('site', 'u1', { after: history[0]!.id, limit: 5 })).toEqual([first]);
+    });
+
+    it.each([
+      ['NUL', 'a\u0000b'],
+      ['a lone surrogate', 'a\uD800b'],
+    ])('refuses %s in every stored string with invalid-field naming it, and writes nothing', async (_name, bad) => {
+      const refused = { status: 400, code: 'invalid-field' };
+      await expect(store.recordDecision(entry({ pageUserId: bad }))).rejects.toMatchObject({
+        ...refused,
+        message: expect.stringMatching(/^pageUserId: expected text without NUL or lone surrogates/),
+      });
+      await expect(store.recordDecision(entry({ purposeConsents: { [bad]: true } }))).rejects.toMatchObject(refused);
+      await expect(store.recordDecision(entry({ consentMetadata: { additionalConsent: bad } }))).rejects.toMatchObject({
+        message: expect.stringMatching(/^consentMetadata\.additionalConsent: /),
+      });
+      await expect(store.ensureInstance(bad, defaultInstanceConfig, 1)).rejects.toMatchObject(refused);
+      await expect(store.putInstance('site', { ...customConfig, sharedData: { tier: bad } }, 1)).rejects.toMatchObject({
+        message: expect.stringMatching(/^config\.sharedData\.tier: /),
+      });
+      await expect(store.putAdsConfig('demo', { placements: [{ anchor: { selector: bad } }] }, 1)).rejects.toMatchObject({
+        message: expect.stringMatching(/^document\.placements\[0\]\.anchor\.selector: /),
+      });
+      await expect(store.recordPromptOutcome(bad, '2025-01-01', 'accept')).rejects.toMatchObject(refused);
+      await expect(store.getDecision('site', bad)).rejects.toMatchObject(refused);
+      await expect(store.findUserIds('site', bad)).rejects.toMatchObject(refused);
+      expect(await store.listInstances()).toEqual([]);
+      expect(await store.listAuditEntries('site', 0, 10)).toEqual([]);
+      expect(await store.getAdsConfig('demo')).toBeNull();
+    });
+
+    it('keeps well-formed text: emoji, accents and every other control character', async () => {
+      const text = 'caf\u00e9 \u{1F600} \u0001\t\n';
+      const stored = await store.recordDecision(entry({ pageUserId: text, purposeConsents: { [text]: true } }));
+      expect(await store.getHistory('site', 'user-a')).toEqual([stored]);
+      expect(stored.pageUserId).toBe(text);
     });
 
     it.runIf(harness.reopen)('keeps instances and decisions after reopening', async () => {

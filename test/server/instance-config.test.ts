@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { isConsentRequired } from '../../server/consent-policy.ts';
+import { parseInstanceConfig } from '../../server/instance-config.ts';
+
+describe('instance-config', () => {
+  it('keeps group names such as __proto__ and constructor as own keys', () => {
+    const config = parseInstanceConfig(JSON.parse('{"consentRequired": {"__proto__": false, "constructor": false}}'));
+    expect(Object.hasOwn(config.consentRequired, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(config.consentRequired)).toBe(Object.prototype);
+    expect(isConsentRequired(config, '__proto__')).toBe(false);
+    expect(isConsentRequired(config, 'constructor')).toBe(false);
+    expect(isConsentRequired(config, 'toString')).toBe(true);
+    expect(JSON.parse(JSON.stringify(config.consentRequired))).toEqual(JSON.parse('{"default": true, "__proto__": false, "constructor": false}'));
+  });
+
+  it.each([
+    ['sharedData', { sharedData: { tier: 'a\u0000b' } }, /^sharedData\.tier: expected text without NUL or lone surrogates/],
+    ['a sharedData key', { sharedData: { ['t\u0000']: 'x' } }, /^sharedData: expected keys of 1-100 characters of plain text/],
+    ['xssiPrefix', { xssiPrefix: ')]}\uDC00' }, /^xssiPrefix: expected text without NUL or lone surrogates/],
+    ['a prompt title', { prompt: { title: 'a\uD800', message: 'm' } }, /^prompt\.title: /],
+  ])('refuses NUL or a lone surrogate in %s, naming the field', (_name, body, message) => {
+    expect(() => parseInstanceConfig(body)).toThrow(message);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { buildApp, bearer, json } from './app-harness.ts';
+
+const check = { consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: null };
+const update = { consentInstanceId: 'site', pageUserId: 'page-1', consentStateValue: 'accepted' };
+
+describe('rate-limit', () => {
+  it('answers 429 rate-limited with Retry-After once a client IP exceeds its budget on /consent/check', async () => {
+    const { app } = await buildApp({ rateLimitPerMinute: 3 });
+    const send = () => app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check });
+    for (let i = 0; i < 3; i++) expect((await send()).statusCode).toBe(200);
+    const limited = await send();
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(limited.json()).toEqual({
+      error: { code: 'rate-limited', message: expect.stringMatching(/^too many requests from this client: at most 3 per minute; retry in /) },
+    });
+  });
+
+  it('limits /consent/update and /cmp/outcome and writes nothing when limited', async () => {
+    const { app, store } = await buildApp({ rateLimitPerMinute: 2 });
+    const sendUpdate = () => app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: update });
+    await sendUpdate();
+    await sendUpdate();
+    expect((await sendUpdate()).statusCode).toBe(429);
+    expect((await store.countInstance('site')).auditEntries).toBe(2);
+    const outcome = () => app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept' });
+    expect((await outcome()).statusCode).toBe(204);
+    expect((await outcome()).statusCode).toBe(204);
+    expect((await outcome()).statusCode).toBe(429);
+  });
+
+  it('counts each client IP separately', async () => {
+    const { app } = await buildApp({ rateLimitPerMinute: 1 });
+    const send = (remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check, remoteAddress });
+    expect((await send('203.0.113.7')).statusCode).toBe(200);
+    expect((await send('203.0.113.7')).statusCode).toBe(429);
+    expect((await send('198.51.100.9')).statusCode).toBe(200);
+  });
+
+  it('leaves the CDN, examples, healthz and admin routes unlimited', async () => {
+    const { app } = await buildApp({ rateLimitPerMinute: 1 });
+    for (const url of ['/healthz', '/v0.js', '/examples/first.html', '/admin/api/instances']) {
+      for (let i = 0; i < 3; i++) expect((await app.inject({ url, headers: bearer })).statusCode).toBe(200);
+    }
+  });
+
+  it('is disabled by a limit of 0', async () => {
+    const { app } = await buildApp({ rateLimitPerMinute: 0 });
+    for (let i = 0; i < 20; i++) {
+      expect((await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check })).statusCode).toBe(200);
+    }
+  });
+});
