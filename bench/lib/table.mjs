@@ -13,7 +13,7 @@ export function formatConsoleTable({ title, columns, rows, notes = [] }) {
 const escapeCell = (cell) => String(cell).replaceAll('|', '\\|');
 
 export function formatMarkdownTable({ title, columns, rows, notes = [] }) {
-  const align = columns.map((_, index) => (index === 0 ? '---' : '---:'));
+  const align = columns.map((_, index) => (rows.some((row) => isNumeric(String(row[index]))) ? '---:' : '---'));
   return [
     `### ${title}`,
     '',
