@@ -20,7 +20,7 @@ const POLICIES: readonly BlockPolicy[] = ['_till_responded', '_till_accepted', '
 
 /** Reads the blocking markers of an element or `text/plain` script. */
 export function readBlockRequest(
-  element: Element,
+  element: Pick<Element, 'getAttribute' | 'tagName'>,
   metaBlockedTags: ReadonlySet<string>,
   onDiagnostic: (d: Diagnostic) => void,
 ): BlockRequest | null {

@@ -1,0 +1,75 @@
+/**
+ * `page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]`:
+ * validates, prints the findings, and returns the exit code (1 on any error, 2 on bad usage).
+ */
+import { readFile } from 'node:fs/promises';
+import { find } from './finding.ts';
+import { type Format, formatReports, type Report } from './format-findings.ts';
+import { describeReadError, readSource } from './read-source.ts';
+import { validateAdsConfig } from './validate-ads-config.ts';
+import { validatePage } from './validate-page.ts';
+
+export type CliIo = {
+  readonly stdin: AsyncIterable<string | Uint8Array>;
+  write(text: string): void;
+  writeError(text: string): void;
+};
+
+export const USAGE = 'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]';
+
+type Options = { readonly target?: string; readonly adsConfig?: string; readonly format: Format };
+
+/** The options, or null when the arguments are not a valid invocation. */
+export function parseArguments(args: readonly string[]): Options | null {
+  let options: { target?: string; adsConfig?: string; format: Format } = { format: 'text' };
+  for (let index = 0; index < args.length; index += 1) {
+    const [flag, inline] = (args[index] ?? '').split(/=(.*)/s, 2);
+    const value = () => inline ?? args[(index += 1)];
+    if (flag === '--format') {
+      const format = value();
+      if (format !== 'text' && format !== 'json') return null;
+      options = { ...options, format };
+    } else if (flag === '--ads-config') {
+      const path = value();
+      if (!path) return null;
+      options = { ...options, adsConfig: path };
+    } else if (options.target === undefined && (flag === '-' || !flag?.startsWith('-'))) options = { ...options, target: args[index] ?? '' };
+    else return null;
+  }
+  return options.target === undefined && options.adsConfig === undefined ? null : options;
+}
+
+const unreadable = (name: string, error: unknown): Report => ({
+  name,
+  findings: [find('validate-input-unreadable', 'a readable page or config', describeReadError(error), { line: 1, column: 1 })],
+});
+
+async function checkPage(target: string, io: CliIo): Promise<Report> {
+  try {
+    const source = await readSource(target, io.stdin);
+    return { name: source.name, findings: validatePage(source.text, source.baseUrl) };
+  } catch (error) {
+    return unreadable(target === '-' ? '<stdin>' : target, error);
+  }
+}
+
+async function checkAdsConfig(path: string): Promise<Report> {
+  try {
+    return { name: path, findings: validateAdsConfig(await readFile(path, 'utf8')) };
+  } catch (error) {
+    return unreadable(path, error);
+  }
+}
+
+export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  const options = parseArguments(args);
+  if (!options) {
+    io.writeError(`${USAGE}\n`);
+    return 2;
+  }
+  const reports: Report[] = [];
+  if (options.target !== undefined) reports.push(await checkPage(options.target, io));
+  if (options.adsConfig !== undefined) reports.push(await checkAdsConfig(options.adsConfig));
+  io.write(`${formatReports(reports, options.format)}\n`);
+  return reports.some(({ findings }) => findings.some(({ severity }) => severity === 'error')) ? 1 : 0;
+}
