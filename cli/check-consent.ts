@@ -75,7 +75,7 @@ export function checkConsent(page: Page): ConsentCheck {
     // A problem only the group's merge shows is reported with the group's name.
     for (const d of parsed.diagnostics.filter((d) => !seen.has(JSON.stringify(d)))) {
       seen.add(JSON.stringify(d));
-      findings.push(toFinding(group === null || d.field ? d : { ...d, field: `geoOverride.${group}` }, at));
+      findings.push(toFinding(group === null ? d : { ...d, expected: `${d.expected} (geoOverride group ${group})` }, at));
     }
     if (parsed.value) configs.push(parsed.value);
   }

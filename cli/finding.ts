@@ -11,7 +11,7 @@ export type Severity = 'error' | 'warning';
 export type Finding = {
   readonly severity: Severity;
   readonly code: string;
-  /** `expected X, got Y`. */
+  /** `expected X, got Y`, as the components print it (wire parsers name the field in X). */
   readonly message: string;
   readonly line: number;
   readonly column: number;
@@ -46,8 +46,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
 export const severityOf = (code: string): Severity => (WARNING_CODES.has(code) ? 'warning' : 'error');
 
 export function toFinding(d: Diagnostic, at: Position, severity: Severity = severityOf(d.code)): Finding {
-  const field = d.field === undefined ? '' : `${d.field}: `;
-  return { severity, code: d.code, message: `${field}expected ${d.expected}, got ${d.got}`, ...at };
+  return { severity, code: d.code, message: `expected ${d.expected}, got ${d.got}`, ...at };
 }
 
 /** A finding built from its parts (validator-only rules). */

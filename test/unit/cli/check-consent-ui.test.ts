@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { codesOf } from './codes.ts';
+import { breakPage } from './pages.ts';
+
+describe('checkConsentUi', () => {
+  it('warns about a prompt or post-prompt written without hidden', () => {
+    expect(codesOf(breakPage('<div id="prompt" hidden>', '<div id="prompt">'))).toEqual(['validate-ui-not-hidden@warning']);
+    expect(codesOf(breakPage('<div id="settings" hidden>', '<div id="settings">'))).toEqual(['validate-ui-not-hidden@warning']);
+  });
+
+  it('warns about a prompt that offers accept without reject', () => {
+    expect(codesOf(breakPage('<button on="tap:consent.reject">Reject</button>', ''))).toEqual(['validate-reject-missing@warning']);
+  });
+
+  it('counts a reject action on any event of any element inside the prompt', () => {
+    const page = breakPage('<button on="tap:consent.reject">Reject</button>', '<span role="button" on="tap:other.hide;tap:consent.reject">No</span>');
+    expect(codesOf(page)).toEqual([]);
+  });
+
+  it('ignores a reject action that targets another element', () => {
+    expect(codesOf(breakPage('tap:consent.reject', 'tap:elsewhere.reject'))).toEqual(['validate-reject-missing@warning']);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../cli/finding.ts';
+import { formatJson, formatText } from '../../../cli/format-findings.ts';
+
+const error: Finding = { severity: 'error', code: 'url-refused', message: 'expected an http(s) or relative URL, got "data:x"', line: 3, column: 7 };
+const warning: Finding = { severity: 'warning', code: 'validate-reject-missing', message: 'expected a reject action, got accept only', line: 9, column: 1 };
+
+describe('formatFindings', () => {
+  it('writes one line per finding plus a summary', () => {
+    expect(formatText([{ name: 'page.html', findings: [error, warning] }])).toBe(
+      [
+        'page.html:3:7 error url-refused: expected an http(s) or relative URL, got "data:x"',
+        'page.html:9:1 warning validate-reject-missing: expected a reject action, got accept only',
+        'page.html: 1 error, 1 warning',
+      ].join('\n'),
+    );
+  });
+
+  it('writes JSON as an array of findings, naming the file only when there are several', () => {
+    expect(JSON.parse(formatJson([{ name: 'page.html', findings: [error] }]))).toEqual([error]);
+    const both = JSON.parse(formatJson([{ name: 'page.html', findings: [error] }, { name: 'ads.json', findings: [warning] }]));
+    expect(both).toEqual([{ ...error, file: 'page.html' }, { ...warning, file: 'ads.json' }]);
+  });
+});

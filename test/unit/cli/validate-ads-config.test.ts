@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { validateAdsConfig } from '../../../cli/validate-ads-config.ts';
+
+const VALID = {
+  placements: [{ anchor: { selector: 'main p', index: 2 }, pos: 4, type: 1, style: { top_m: 10 } }],
+  attributes: { 'data-ad-client': 'ca-pub-1' },
+  adConstraints: { initialMinSpacing: '1vp', subsequentMinSpacing: [{ adCount: 3, spacing: '2vp' }], maxAdCount: 5 },
+};
+
+describe('validateAdsConfig', () => {
+  it('finds nothing in a valid config', () => {
+    expect(validateAdsConfig(JSON.stringify(VALID))).toEqual([]);
+  });
+
+  it('reports text that is not JSON', () => {
+    expect(validateAdsConfig('{"placements": [').map(({ code }) => code)).toEqual(['auto-ads-config-invalid']);
+  });
+
+  it('reports every problem of the shared parser as an error naming its field', () => {
+    const config = { ...VALID, placements: [{ ...VALID.placements[0], pos: 7 }], attributes: { onclick: 'x' } };
+    const findings = validateAdsConfig(JSON.stringify(config));
+    expect(findings.map(({ code, severity }) => `${code}@${severity}`)).toEqual(['auto-ads-placement-invalid@error', 'auto-ads-attribute-dropped@error']);
+    expect(findings[0]?.message).toMatch(/^expected placements\[0\]\.pos: 1 \(BEFORE\).*, got 7$/);
+  });
+});
