@@ -35,7 +35,7 @@ describe('auto ads failures', () => {
   it.each([
     ['a 500 answer', '/ads/500', 'auto-ads-config-fetch-failed: expected a 2xx answer from', 'got "HTTP 500"'],
     ['an empty body', '/ads/empty', 'auto-ads-config-invalid: expected a JSON object', 'got ""'],
-    ['invalid JSON', '/ads/broken', 'auto-ads-config-invalid: expected a JSON object', 'got "{\\"placements\\": ["'],
+    ['invalid JSON', '/ads/broken', 'auto-ads-config-invalid: expected a JSON object', 'got "{"placements": ["'],
     ['a refused connection', 'https://127.0.0.1:1/ads', 'auto-ads-config-fetch-failed: expected a 2xx answer from', 'got "TypeError: Failed to fetch"'],
   ])('logs one error for %s and places no ads', async (_name, url, start, end) => {
     const path = `/fail-${url.replace(/\W/g, '')}.html`;
