@@ -5,7 +5,7 @@
  */
 import { type ConsentStateValue, CONSENT_STATES, DECISION, type DecisionData } from './consent.ts';
 import { diagnostic, type Parsed } from './diagnostic.ts';
-import { collector, type Json, own, readBoolean, readFields, readOneOf, readText, type Schema } from './values.ts';
+import { collector, isRecord, type Json, own, readBoolean, readFields, readOneOf, readText, type Schema } from './values.ts';
 
 /** Request bodies (PRODUCT 3.3, 3.4) as the server reads them; unknown fields are ignored. */
 export type CheckRequest = DecisionData & {
@@ -22,13 +22,15 @@ export type UpdateRequest = DecisionData & {
 };
 
 
+/** A body reader: every field of `schema`, with `required` ones reported when missing. */
 const readBody = <T>(schema: Schema<T>, required: readonly (keyof T & string)[]) => {
   const read = readFields<T>(schema);
   return (json: unknown): Parsed<T | null> => {
+    if (!isRecord(json)) return { value: null, diagnostics: [diagnostic('invalid-field', 'body: a JSON object', json, 'body')] };
     const into = collector('invalid-field');
-    const body = read(into, json, '');
-    for (const key of body ? required : []) if (!Object.hasOwn(body!, key)) schema[key](into, own(json as Json, key) ?? undefined, key);
-    return { value: into.diagnostics.length ? null : (body as T), diagnostics: into.diagnostics.length || body ? into.diagnostics : [diagnostic('invalid-field', 'body: a JSON object', json, 'body')] };
+    const body = read(into, json, '') as T & Json;
+    for (const key of required) if (!Object.hasOwn(body, key)) schema[key](into, own(json, key) ?? undefined, key);
+    return { value: into.diagnostics.length ? null : body, diagnostics: into.diagnostics };
   };
 };
 
