@@ -1,5 +1,5 @@
 /**
- * Scripts (PRODUCT 1): `v0.js` on every page, and for each extension the page uses exactly its
+ * Scripts (PRODUCT 1): `v0.js` on every page that uses a component or a blocking marker, and for each extension the page uses exactly its
  * `<script async custom-element="page-x" src=".../v0/page-x-0.1.js">`, none it does not use.
  */
 import { find, type Finding } from './finding.ts';
@@ -53,7 +53,8 @@ export function checkScripts(page: Page): Finding[] {
       checkExtension(script, name, page, findings);
     }
   }
-  if (!hasRuntime) findings.push(find('validate-runtime-missing', '<script async src=".../v0.js">', 'no v0.js script', { line: 1, column: 1 }));
+  const usesRuntime = page.elements.some((element) => element.tagName.startsWith('page-') || hasAttribute(element, 'data-block-on-consent'));
+  if (!hasRuntime && usesRuntime) findings.push(find('validate-runtime-missing', '<script async src=".../v0.js">', 'no v0.js script', { line: 1, column: 1 }));
   for (const [name, users] of Object.entries(EXTENSIONS)) {
     const user = page.elements.find((element) => users.includes(element.tagName));
     if (user && !loaded.has(name)) {

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { validatePage } from '../../../cli/validate-page.ts';
 import { codesOf } from './codes.ts';
 import { breakPage } from './pages.ts';
 
 describe('checkScripts', () => {
   it('requires v0.js', () => {
     expect(codesOf(breakPage(/<script async src="[^"]*v0\.js"><\/script>/, ''))).toEqual(['validate-runtime-missing@error']);
+  });
+
+  it('asks nothing of a page without components or blocking markers', () => {
+    const page = '<!doctype html><html lang="en"><head><title>t</title></head><body><p>Text</p></body></html>';
+    expect(validatePage(page, 'https://example.invalid/')).toEqual([]);
   });
 
   it('warns about a script that is not async', () => {
