@@ -80,4 +80,16 @@ describe.skipIf(!existsSync(chromiumPath))('admin dashboard in Chromium', () => 
     expect(violations).toEqual([]);
     await page.close();
   });
+
+  // Last: it adds instances to the shared store.
+  it('lists every instance in the picker, following the list pages', async () => {
+    for (let i = 0; i < 1001; i++) await harness.store.putInstance(`extra-${String(i).padStart(4, '0')}`, defaultInstanceConfig, day(2));
+    const page = await browser.newPage();
+    await page.goto(`${origin}/admin/`);
+    await page.getByLabel('Admin token').fill(adminToken);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => page.locator('#instance option').count(), { timeout: 15_000 }).toBe(1002);
+    expect(await page.locator('#instance option').last().textContent()).toBe('site');
+    await page.close();
+  });
 });

@@ -65,7 +65,7 @@ const checkBody = JSON.stringify({ consentInstanceId: 'drain', consentStateValue
 
 describe('shutdown', () => {
   it('drains on SIGTERM: keep-alive requests all get 2xx, /healthz 503, in-flight requests finish, exit 0', async () => {
-    const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, SHUTDOWN_DRAIN_MS: '1500' });
+    const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, SHUTDOWN_DRAIN_MS: '3000', RATE_LIMIT_PER_MINUTE: '0' });
     running.push(server);
     const port = Number(new URL(server.url).port);
     const agent = new Agent({ keepAlive: true, maxSockets: 16 });
@@ -81,6 +81,7 @@ describe('shutdown', () => {
         try {
           const answer = await send(port, { method: 'POST', path: '/consent/check', agent, bodyParts: [checkBody] });
           statuses.push(answer.status);
+          if (answer.status !== 200) failures.push(`${Date.now() - sigtermAt} ms after SIGTERM: ${answer.status} ${answer.body}`);
         } catch (error) {
           failures.push(`${Date.now() - sigtermAt} ms after SIGTERM: ${String(error)}`);
         }
@@ -92,12 +93,14 @@ describe('shutdown', () => {
     stopAt = sigtermAt + 900;
     server.child.kill('SIGTERM');
     await sleep(300);
-    const health = await send(port, { path: '/healthz' });
-    const other = await send(port, { path: '/examples/' });
     // Starts during the drain and is still uploading when the drain ends and the app closes.
     const update = JSON.stringify({ consentInstanceId: 'drain', pageUserId: 'slow', consentStateValue: 'accepted' });
     const parts = [update.slice(0, 10), update.slice(10)];
-    const slow = send(port, { method: 'POST', path: '/consent/update', bodyParts: parts, pauseMs: 1700 });
+    const slow = send(port, { method: 'POST', path: '/consent/update', bodyParts: parts, pauseMs: 3300 }).catch(
+      (error: unknown): Answer => ({ status: 0, body: String(error), connection: undefined }),
+    );
+    const health = await send(port, { path: '/healthz' });
+    const other = await send(port, { path: '/examples/' });
     await Promise.all(loops);
     agent.destroy();
 
@@ -112,7 +115,7 @@ describe('shutdown', () => {
     expect(JSON.parse(slowAnswer.body)).toEqual({ recorded: true, policyVersion: 1 });
     expect(await server.exited()).toEqual({ code: 0, signal: null });
     const log = server.lines.join('\n');
-    expect(log).toContain('shutting down: /healthz answers 503 for 1500 ms');
+    expect(log).toContain('shutting down: /healthz answers 503 for 3000 ms');
     expect(log).toContain('drain over');
   });
 
