@@ -8,6 +8,8 @@ const ENTRIES = [
   ['src/consent/entry.ts', 'v0/page-consent-0.1'],
   ['src/auto-ads/entry.ts', 'v0/page-auto-ads-0.1'],
   ['src/geo/entry.ts', 'v0/page-geo-0.1'],
+  ['src/consent-tcf/entry.ts', 'v0/page-consent-tcf-0.1'],
+  ['src/consent-gpp/entry.ts', 'v0/page-consent-gpp-0.1'],
 ];
 
 const entryPoints = ENTRIES.filter(([source]) => existsSync(source)).map(([source, out]) => ({ in: source, out }));

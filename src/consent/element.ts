@@ -8,6 +8,7 @@ import { diagnose } from './diagnose.ts';
 import { lookup } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
+import { startSignals } from './signals.ts';
 import { createUi, type Ui } from './ui.ts';
 
 export const GEO_TIMEOUT_SECONDS = 5;
@@ -45,11 +46,12 @@ function readConfigJson(element: HTMLElement): unknown {
   } catch {}
 }
 
-async function startConsent(host: Host, checked: Promise<void>): Promise<void> {
+async function startConsent(host: Host, checked: Promise<void>, scriptUrl: string): Promise<void> {
   const { element, runtime: page } = host;
   const report: Report = host.report.bind(host);
   let config: ConsentConfig | null = null;
   let render: Ui | undefined;
+  let signal: ReturnType<typeof startSignals> | undefined;
   let lastDetail = '';
   const controller = createConsentController({
     storage: page.storage,
@@ -60,6 +62,7 @@ async function startConsent(host: Host, checked: Promise<void>): Promise<void> {
     newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
     onChange(model) {
       render?.(model);
+      signal?.(model);
       notify();
       const detail = detailOf(model);
       if (lastDetail !== (lastDetail = JSON.stringify(detail))) host.dispatch('consent-change', detail);
@@ -92,6 +95,8 @@ async function startConsent(host: Host, checked: Promise<void>): Promise<void> {
   for (const d of diagnostics) report(d, config ? 'warn' : 'error');
   if (!element.id) report(diagnose('consent-id-missing', 'an id', null));
   if (config) {
+    signal = startSignals(page, config, report, scriptUrl);
+    signal(controller.model());
     const find = (id: string | undefined, root: ParentNode, code: string) => {
       const found = id ? root.querySelector<HTMLElement>(`#${CSS.escape(id)}`) : null;
       if (id && !found) report(diagnose(code, 'an element with that id', id));
@@ -104,7 +109,7 @@ async function startConsent(host: Host, checked: Promise<void>): Promise<void> {
   await controller.start(config, config?.matchedGeoGroup ?? geoGroups[0] ?? null);
 }
 
-export function createConsentElement(page: PageRuntime) {
+export function createConsentElement(page: PageRuntime, scriptUrl = '') {
   let active: Element | null = null;
   return class PageConsentElement extends page.PageElement {
     override isBlockable() {
@@ -120,7 +125,7 @@ export function createConsentElement(page: PageRuntime) {
       active = this.element;
       let settle = () => {};
       const checked = new Promise<void>((resolve) => (settle = resolve));
-      startConsent(this, checked).finally(settle);
+      startConsent(this, checked, scriptUrl).finally(settle);
     }
   };
 }

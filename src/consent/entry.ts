@@ -4,4 +4,6 @@ import { createConsentElement } from './element.ts';
 
 type Queue = { push(callback: (page: PageRuntime) => void): void };
 const scope = self as unknown as { PAGE?: Queue };
-(scope.PAGE ||= [] as Queue).push((page) => page.define('page-consent', createConsentElement(page)));
+// Known only while this script runs: the directory the lazy TCF and GPP bundles load from.
+const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? document.querySelector<HTMLScriptElement>('script[custom-element="page-consent"]')?.src ?? '';
+(scope.PAGE ||= [] as Queue).push((page) => page.define('page-consent', createConsentElement(page, scriptUrl)));

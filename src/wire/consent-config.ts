@@ -16,6 +16,14 @@ type ConfigFields = {
   readonly promptUI?: string;
   readonly postPromptUI?: string;
   readonly xssiPrefix?: string;
+  /** Signals for ad tech (PRODUCT 3.9), checked further in src/consent/signals.ts. */
+  readonly exposesTcfApi?: boolean;
+  readonly exposesGppApi?: boolean;
+  readonly cmpId?: number;
+  readonly cmpVersion?: number;
+  readonly gpc?: string;
+  readonly consentModeMapping?: Json;
+  readonly consentModeOptions?: Json;
 };
 
 export type ConsentConfig = ConfigFields & {
@@ -74,6 +82,13 @@ const TYPES = {
   policy: 'object',
   geoOverride: 'object',
   promptIfUnknown: 'boolean',
+  exposesTcfApi: 'boolean',
+  exposesGppApi: 'boolean',
+  cmpId: 'number',
+  cmpVersion: 'number',
+  gpc: 'string',
+  consentModeMapping: 'object',
+  consentModeOptions: 'object',
 };
 
 /** Over `base`, one level deep: nested objects are merged, everything else replaced. */

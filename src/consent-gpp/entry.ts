@@ -1,0 +1,8 @@
+/** page-consent-gpp-0.1.js: the full GPP CMP API, loaded by `<page-consent>` with `exposesGppApi`. */
+import type { PageRuntime } from '../runtime/index.ts';
+import { SIGNALS_SERVICE, type SignalSource } from '../consent/signal-source.ts';
+import { startGppApi } from './gpp-api.ts';
+
+type Queue = { push(callback: (page: PageRuntime) => void): void };
+const scope = self as unknown as { PAGE?: Queue };
+(scope.PAGE ||= [] as Queue).push((page) => page.whenService(SIGNALS_SERVICE).then((source) => startGppApi(source as SignalSource)));

@@ -1,0 +1,213 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consentPage, diagnosticsOf } from './consent-fixtures.ts';
+import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { encodeGppString, encodeTcString } from './consent-signals-strings.ts';
+
+let browser: Browser;
+let server: TestServer;
+let tcString: string;
+let gppString: string;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startServer();
+  tcString = encodeTcString();
+  gppString = await encodeGppString();
+  server.page(
+    '/child.html',
+    `<!doctype html><script>
+      window.replies = [];
+      addEventListener('message', (event) => event.data && event.data.__tcfapiReturn && replies.push(event.data.__tcfapiReturn));
+      let host = window;
+      while (host !== top && !host.frames.__tcfapiLocator) host = host.parent;
+      const locator = host.parent.frames.__tcfapiLocator ? host.parent : host;
+      window.ask = () => locator.postMessage({ __tcfapiCall: { command: 'getTCData', version: 2, callId: 'c1' } }, '*');
+    </script>`,
+  );
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+let count = 0;
+/** A page whose checkConsentHref answers `answer`, with the signal fields of `config`. */
+async function open(config: object, answer: object, body = '', delay = 0) {
+  const n = ++count;
+  server.route(`/check-${n}`, { body: answer, delay });
+  const full = { consentInstanceId: 'site', checkConsentHref: `/check-${n}`, promptUI: 'prompt', postPromptUI: 'post', ...config };
+  server.page(`/signals-${n}.html`, consentPage(full, { body }));
+  const test = await newPage(browser);
+  await test.page.goto(`${server.origin}/signals-${n}.html`);
+  await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
+  return test;
+}
+
+const TCF = { exposesTcfApi: true, cmpId: 10, cmpVersion: 3 };
+const accepted = (consentString: string, consentMetadata: object) => ({ consentRequired: true, consentStateValue: 'accepted', consentString, consentMetadata });
+
+type Reply = { data: Record<string, unknown>; success: boolean };
+const tcfCall = (page: Page, command: string) =>
+  page.evaluate(
+    (name) => new Promise<Reply>((resolve) => (window as never as { __tcfapi: Function }).__tcfapi(name, 2, (data: never, success: boolean) => resolve({ data, success }))),
+    command,
+  ) as Promise<Reply>;
+
+describe('TCF (__tcfapi)', () => {
+  it('answers getTCData with the decoded sections of the TC string, the config ids and the metadata', async () => {
+    const { page } = await open(TCF, { ...accepted(tcString, { consentStringType: 2, gdprApplies: true, additionalConsent: '1~1.35' }), tcfPolicyVersion: 5 });
+    const { data, success } = await tcfCall(page, 'getTCData');
+    expect(success).toBe(true);
+    expect(data).toMatchObject({ tcString, gdprApplies: true, addtlConsent: '1~1.35', cmpId: 10, cmpVersion: 3, tcfPolicyVersion: 5, eventStatus: 'tcloaded' });
+    expect(data.purpose).toMatchObject({ consents: { 1: true, 2: true, 7: true } });
+    expect((data.purpose as { consents: Record<string, boolean> }).consents[3]).toBeFalsy();
+    expect(data.vendor).toMatchObject({ consents: { 32: true, 755: true } });
+    expect((data.vendor as { consents: Record<string, boolean> }).consents[800]).toBeFalsy();
+    expect(data.specialFeatureOptins).toMatchObject({ 1: true });
+    expect((await tcfCall(page, 'ping')).data).toMatchObject({ cmpLoaded: true, gdprApplies: true, cmpId: 10 });
+  });
+
+  it('answers a cross-origin child frame through the __tcfapiLocator frame', async () => {
+    const { page } = await open(TCF, accepted(tcString, { consentStringType: 2, gdprApplies: true }), `<iframe src="${server.otherOrigin}/child.html"></iframe>`);
+    await tcfCall(page, 'ping');
+    const child = page.frames().find((frame) => frame.url().endsWith('/child.html'))!;
+    await child.waitForFunction(() => 'ask' in window);
+    await child.evaluate(() => (window as never as { ask(): void }).ask());
+    const replies = await child.waitForFunction(() => (window as never as { replies: unknown[] }).replies[0]);
+    expect(await replies.jsonValue()).toMatchObject({ success: true, callId: 'c1', returnValue: { tcString, cmpId: 10, purpose: { consents: { 1: true } } } });
+  });
+
+  it('calls an addEventListener callback at once, then on the prompt and after the decision', async () => {
+    const { page } = await open(TCF, accepted(tcString, { consentStringType: 2, gdprApplies: true }));
+    await page.evaluate(() => {
+      const scope = window as never as { events: unknown[]; __tcfapi: Function };
+      scope.events = [];
+      scope.__tcfapi('addEventListener', 2, (data: { eventStatus: string; tcString: string }) => scope.events.push([data.eventStatus, data.tcString]));
+    });
+    await page.waitForFunction(() => (window as never as { events: unknown[] }).events.length === 1);
+    await page.click('#manage');
+    await page.click('#reject');
+    await page.waitForFunction(() => (window as never as { events: unknown[] }).events.length === 3);
+    expect(await page.evaluate(() => (window as never as { events: unknown[] }).events)).toEqual([
+      ['tcloaded', tcString],
+      ['cmpuishown', tcString],
+      ['useractioncomplete', ''],
+    ]);
+  });
+
+  it('reports a TC string that does not decode and answers without decoded sections', async () => {
+    const { page, messages } = await open(TCF, accepted('not-a-tc-string', { consentStringType: 2, gdprApplies: true }));
+    const { data } = await tcfCall(page, 'getTCData');
+    expect(data).toMatchObject({ tcString: 'not-a-tc-string', gdprApplies: true });
+    expect(data.purpose).toBeUndefined();
+    expect(data.vendor).toBeUndefined();
+    expect(diagnosticsOf(messages, 'consent-tcf-string-invalid')).toHaveLength(1);
+  });
+
+  it('answers gdprApplies false without a string when the metadata says GDPR does not apply', async () => {
+    const { page } = await open(TCF, accepted(tcString, { consentStringType: 2, gdprApplies: false }));
+    const { data } = await tcfCall(page, 'getTCData');
+    expect(data).toMatchObject({ gdprApplies: false });
+    expect(data.tcString).toBeUndefined();
+  });
+
+  it('installs no API without cmpId and reports it', async () => {
+    const { page, messages } = await open({ exposesTcfApi: true }, accepted(tcString, { consentStringType: 2 }));
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe('undefined');
+    expect(diagnosticsOf(messages, 'consent-cmp-id-missing')).toHaveLength(1);
+  });
+
+  it('loads no framework bundle without exposesTcfApi', async () => {
+    const bundles = () => server.requestsTo('/v0/page-consent-tcf-0.1.js').length + server.requestsTo('/v0/page-consent-gpp-0.1.js').length;
+    const before = bundles();
+    const { page } = await open({}, accepted(tcString, { consentStringType: 2 }));
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe('undefined');
+    expect(bundles()).toBe(before);
+  });
+});
+
+describe('GPP (__gpp)', () => {
+  const GPP = { exposesGppApi: true, cmpId: 10, cmpVersion: 3 };
+  const gpp = (page: Page, command: string, parameter?: string) =>
+    page.evaluate(
+      ([name, value]) =>
+        new Promise<unknown>((resolve) => (window as never as { __gpp: Function }).__gpp(name, (data: unknown, success: boolean) => resolve({ data, success }), value)),
+      [command, parameter] as const,
+    );
+
+  it('serves the usnat section of the GPP string and its applicable sections', async () => {
+    const { page } = await open(GPP, accepted(gppString, { consentStringType: 4, gppSectionId: '7' }));
+    await page.waitForFunction(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) => resolve(data.signalStatus === 'ready'))));
+    expect(await gpp(page, 'ping')).toMatchObject({ data: { gppString, applicableSections: [7], signalStatus: 'ready', cmpId: 10, gppVersion: '1.1' } });
+    expect(await gpp(page, 'hasSection', 'usnat')).toEqual({ data: true, success: true });
+    expect(await gpp(page, 'getField', 'usnat.SaleOptOut')).toEqual({ data: 1, success: true });
+    expect(await gpp(page, 'getSection', 'usnat')).toMatchObject({ data: { SaleOptOut: 1, SharingNotice: 1 } });
+  });
+
+  it('tells listeners listenerRegistered, then signalStatus ready once the state is known', async () => {
+    const { page } = await open(GPP, accepted(gppString, { consentStringType: 4, gppSectionId: '7' }), '', 400);
+    await page.evaluate(() => {
+      const scope = window as never as { events: unknown[]; __gpp: Function };
+      scope.events = [];
+      scope.__gpp('addEventListener', (data: { eventName: string; data: unknown; pingData: { signalStatus: string } }) => scope.events.push([data.eventName, data.data, data.pingData.signalStatus]));
+    });
+    await page.waitForFunction(() => (window as never as { events: unknown[][] }).events.some((event) => event[1] === 'ready'));
+    const events = (await page.evaluate(() => (window as never as { events: unknown[][] }).events)) as unknown[][];
+    expect(events[0]?.[0]).toBe('listenerRegistered');
+    expect(events[0]?.[2]).toBe('not ready');
+    expect(events.map((event) => event[0])).toContain('sectionChange');
+    expect(events.at(-1)).toEqual(['signalStatus', 'ready', 'ready']);
+  });
+});
+
+describe('US privacy (__uspapi)', () => {
+  it('serves a US privacy string, and fails without one', async () => {
+    const { page } = await open({}, accepted('1YNN', { consentStringType: 3 }));
+    const ask = () =>
+      page.evaluate(() => new Promise((resolve) => (window as never as { __uspapi: Function }).__uspapi('getUSPData', 1, (data: unknown, success: boolean) => resolve({ data, success }))));
+    await page.waitForFunction(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.some((event) => event.state === 'accepted'));
+    expect(await ask()).toEqual({ data: { version: 1, uspString: '1YNN' }, success: true });
+    const other = await open({}, accepted(tcString, { consentStringType: 2 }));
+    expect(await other.page.evaluate(() => new Promise((resolve) => (window as never as { __uspapi: Function }).__uspapi('getUSPData', 1, (_: unknown, success: boolean) => resolve(success))))).toBe(false);
+  });
+});
+
+describe('Consent Mode v2', () => {
+  const MODE = {
+    consentModeMapping: { ad_storage: 'consent', analytics_storage: 'purpose:analytics', security_storage: 'granted' },
+    consentModeOptions: { waitForUpdate: 500, adsDataRedaction: true, urlPassthrough: true },
+  };
+  const dataLayer = (page: Page) => page.evaluate(() => (window as never as { dataLayer: ArrayLike<unknown>[] }).dataLayer.map((entry) => Array.from(entry)));
+
+  it('pushes the default first, then an update for each decision', async () => {
+    const { page } = await open(MODE, { consentRequired: true, consentStateValue: 'unknown' });
+    await page.click('#accept');
+    await page.waitForFunction(() => (window as never as { dataLayer: unknown[] }).dataLayer.length === 4);
+    await page.click('#manage');
+    await page.click('#reject');
+    await page.waitForFunction(() => (window as never as { dataLayer: unknown[] }).dataLayer.length === 5);
+    expect(await dataLayer(page)).toEqual([
+      ['consent', 'default', { ad_storage: 'denied', analytics_storage: 'denied', security_storage: 'granted', wait_for_update: 500 }],
+      ['set', 'ads_data_redaction', true],
+      ['set', 'url_passthrough', true],
+      ['consent', 'update', { ad_storage: 'granted', analytics_storage: 'denied', security_storage: 'granted' }],
+      ['consent', 'update', { ad_storage: 'denied', analytics_storage: 'denied', security_storage: 'granted' }],
+    ]);
+  });
+
+  it('grants a purpose-mapped type from the purpose consents and reports an invalid mapping', async () => {
+    const { page, messages } = await open(
+      { consentModeMapping: { analytics_storage: 'purpose:analytics', ad_storage: 'yes', cookies: 'consent' } },
+      { ...accepted('', {}), purposeConsents: { analytics: true } },
+    );
+    await page.waitForFunction(() => (window as never as { dataLayer: unknown[] }).dataLayer.length === 2);
+    expect(await dataLayer(page)).toEqual([
+      ['consent', 'default', { analytics_storage: 'denied' }],
+      ['consent', 'update', { analytics_storage: 'granted' }],
+    ]);
+    expect(diagnosticsOf(messages, 'consent-mode-mapping-invalid')).toHaveLength(2);
+  });
+});
