@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { DEFAULT_CONSTRAINTS } from '../src/auto-ads/networks.ts';
 import type { AutoAdsConfigWire } from '../src/protocol.ts';
 import { parseAutoAdsConfig } from '../src/wire/auto-ads-config.ts';
-import type { Diagnostic } from '../src/wire/diagnostic.ts';
-import { ConfigError, ErrorCode, HttpError, invalidField } from './errors.ts';
+import { ConfigError, HttpError, invalidField } from './errors.ts';
+import { strictValue } from './strict.ts';
 import { isObject, readArray, readObject, readString } from './fields.ts';
 import { compileUrlPattern, matchUrlPattern, type UrlPattern } from './url-pattern.ts';
 
@@ -28,17 +28,9 @@ export const adsClientRule = {
 /** Patterns compiled when their document is parsed; documents stay plain JSON for the store. */
 const compiledPatterns = new WeakMap<AdsConfigRule, UrlPattern>();
 
-/** A 400 naming the field: `config.placements[0].pos: expected ..., got 9`. */
-function refuse(d: Diagnostic, prefix: string): HttpError {
-  const field = d.field === undefined ? prefix : `${prefix}.${d.field}`;
-  const expected = d.field !== undefined && d.expected.startsWith(`${d.field}: `) ? d.expected.slice(d.field.length + 2) : d.expected;
-  return new HttpError(400, ErrorCode.invalidField, `${field}: expected ${expected}, got ${d.got}`);
-}
-
 /** The ConfigObj as served, once the shared parser found nothing wrong in it. */
 function readConfig(value: unknown, field: string): AutoAdsConfigWire {
-  const [first] = parseAutoAdsConfig(value, DEFAULT_CONSTRAINTS).diagnostics;
-  if (first) throw refuse(first, field);
+  strictValue(parseAutoAdsConfig(value, DEFAULT_CONSTRAINTS), field);
   return value as AutoAdsConfigWire;
 }
 

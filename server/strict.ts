@@ -2,13 +2,19 @@
  * Strict mode of the shared wire parsers (src/wire): the server refuses any input with a
  * diagnostic, as a 400 `invalid-field` naming the field, and writes nothing.
  */
-import type { Parsed } from '../src/wire/diagnostic.ts';
+import type { Diagnostic, Parsed } from '../src/wire/diagnostic.ts';
 import { ErrorCode, HttpError } from './errors.ts';
 
-export function strictValue<T>({ value, diagnostics }: Parsed<T | null | undefined>): T {
-  const [first] = diagnostics;
-  if (!first && value !== null && value !== undefined) return value;
-  const field = first?.field ?? 'body';
-  const expected = first?.expected.replace(`${field}: `, '') ?? 'a valid value';
-  throw new HttpError(400, ErrorCode.invalidField, `${field}: expected ${expected}, got ${first?.got ?? 'nothing'}`);
+/** The 400 for one diagnostic; `prefix` names where the parsed value sits (`config.placements[0].pos`). */
+export function refuseField(d: Diagnostic | undefined, prefix?: string): HttpError {
+  const inner = d?.field || undefined;
+  const field = prefix && inner ? `${prefix}.${inner}` : (prefix ?? inner ?? 'body');
+  const expected = d ? (inner && d.expected.startsWith(`${inner}: `) ? d.expected.slice(inner.length + 2) : d.expected) : 'a valid value';
+  return new HttpError(400, ErrorCode.invalidField, `${field}: expected ${expected}, got ${d?.got ?? 'nothing'}`);
+}
+
+/** The parsed value, or the first diagnostic thrown as a 400. */
+export function strictValue<T>({ value, diagnostics }: Parsed<T | null | undefined>, prefix?: string): T {
+  if (diagnostics.length || value === null || value === undefined) throw refuseField(diagnostics[0], prefix);
+  return value;
 }
