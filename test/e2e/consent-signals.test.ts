@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentPage, diagnosticsOf } from './consent-fixtures.ts';
-import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { readFileSync } from 'node:fs';
+import { CDN_ROOT, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
 import { encodeGppString, encodeTcString } from './consent-signals-strings.ts';
 
 let browser: Browser;
@@ -160,6 +161,27 @@ describe('GPP (__gpp)', () => {
     expect(events[0]?.[2]).toBe('not ready');
     expect(events.map((event) => event[0])).toContain('sectionChange');
     expect(events.at(-1)).toEqual(['signalStatus', 'ready', 'ready']);
+  });
+});
+
+describe('framework bundles', () => {
+  it('load from the directory of the consent script, and a failed load is reported', async () => {
+    const consentScript = readFileSync(`${CDN_ROOT}/v0/page-consent-0.1.js`, 'utf8');
+    server.route('/lib/page-consent-0.1.js', { body: consentScript, headers: { 'content-type': 'text/javascript' } });
+    server.route('/check-lib', { body: accepted(tcString, { consentStringType: 2 }) });
+    const config = { consentInstanceId: 'site', checkConsentHref: '/check-lib', exposesTcfApi: true, cmpId: 10, cmpVersion: 1 };
+    server.page('/lib.html', consentPage(config).replace('/v0/page-consent-0.1.js', '/lib/page-consent-0.1.js'));
+    const { page, messages } = await newPage(browser);
+    await page.goto(`${server.origin}/lib.html`);
+    await page.waitForFunction(() => document.querySelector('script[src$="/lib/page-consent-tcf-0.1.js"]'));
+    await expect.poll(() => diagnosticsOf(messages, 'consent-signals-load-failed').length).toBe(1);
+    expect(server.requestsTo('/lib/page-consent-tcf-0.1.js')).toHaveLength(1);
+  });
+
+  it('reports a GPP string that does not decode', async () => {
+    const { page, messages } = await open({ exposesGppApi: true, cmpId: 10, cmpVersion: 3 }, accepted('DBABLA~###', { consentStringType: 4, gppSectionId: '7' }));
+    await page.waitForFunction(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) => resolve(data.signalStatus === 'ready'))));
+    expect(diagnosticsOf(messages, 'consent-gpp-string-invalid')).toHaveLength(1);
   });
 });
 

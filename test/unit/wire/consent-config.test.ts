@@ -230,3 +230,21 @@ describe('isAllowedUrl', () => {
     expect(isAllowedUrl('ftp://cmp.example/check', base, true)).toBe(false);
   });
 });
+
+describe('consent-config signal fields', () => {
+  const base = { consentInstanceId: 'site', consentRequired: true };
+  const parse = (json: object) => parseConsentConfig(json, { geoGroups: [], baseUrl: 'https://example.com/' });
+
+  it('keeps the signal fields of the right type', () => {
+    const fields = { exposesTcfApi: true, exposesGppApi: true, cmpId: 10, cmpVersion: 2, gpc: 'reject', consentModeMapping: { ad_storage: 'consent' }, consentModeOptions: { waitForUpdate: 500 } };
+    expect(parse({ ...base, ...fields }).value).toMatchObject(fields);
+  });
+
+  it('drops mistyped signal fields with consent-field-invalid', () => {
+    const { value, diagnostics } = parse({ ...base, exposesTcfApi: 'true', cmpId: '10', consentModeMapping: ['ad_storage'] });
+    expect(value).not.toHaveProperty('exposesTcfApi');
+    expect(value).not.toHaveProperty('cmpId');
+    expect(value).not.toHaveProperty('consentModeMapping');
+    expect(diagnostics.map((d) => d.code)).toEqual(['consent-field-invalid', 'consent-field-invalid', 'consent-field-invalid']);
+  });
+});
