@@ -1,6 +1,7 @@
 /**
  * The anchor (sticky) ad of PRODUCT 4.6: one `<page-ad sticky>` fixed to the top or bottom
- * edge, unless the page has one already. It ignores spacing and the ad count.
+ * edge, unless the page has one already, at most 30% of the viewport high, with a close
+ * button that removes it for the page view. It ignores spacing and the ad count.
  */
 import { type Attributes, mergeAttributes } from './attributes.ts';
 
@@ -18,6 +19,19 @@ export function insertAnchorAd(host: Element, attributes: Attributes): boolean {
   ad.setAttribute('aria-label', merged['data-label'] ?? 'Advertisement');
   host.after(ad);
   // After insertion: the runtime writes the layout box when the element connects.
-  Object.assign(ad.style, { position: 'fixed', left: '0', right: '0', [side]: '0', zIndex: '2147483000' });
+  Object.assign(ad.style, { position: 'fixed', left: '0', right: '0', [side]: '0', zIndex: '2147483000', maxHeight: '30vh' });
+  ad.append(createCloseButton(ad));
   return true;
+}
+
+/** A real button (focusable, Enter and Space) above the ad's content; removing the ad unlays it. */
+function createCloseButton(ad: Element): HTMLButtonElement {
+  const button = ad.ownerDocument.createElement('button');
+  button.type = 'button';
+  button.className = 'page-anchor-ad-close';
+  button.setAttribute('aria-label', 'Close ad');
+  button.textContent = '×';
+  button.style.cssText = 'position:absolute;top:0;right:0;z-index:1;min-width:32px;min-height:32px;font:20px/1 sans-serif';
+  button.addEventListener('click', () => ad.remove());
+  return button;
 }

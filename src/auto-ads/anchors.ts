@@ -51,3 +51,8 @@ export function findDeniedAncestor(anchor: Element, position: Position, isPinned
     if (DENIED_TAGS.includes(node.tagName) || isPinned(node)) return node;
   }
 }
+
+/** An anchor inside (or on) an element marked `data-no-auto-ads` takes no placement. */
+export function isExcluded(anchor: Element): boolean {
+  return anchor.closest('[data-no-auto-ads]') !== null;
+}

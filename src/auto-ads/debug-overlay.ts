@@ -9,7 +9,7 @@ import { estimateY } from './placement.ts';
 import type { Constraints, Spacing } from './spacing.ts';
 import type { StrategyResult } from './strategy.ts';
 
-const COLORS: Record<string, string> = { placed: '#080', 'too-near': '#d60', refused: '#c00' };
+const COLORS: Record<string, string> = { placed: '#080', 'too-near': '#d60', refused: '#c00', density: '#80c', excluded: '#06c' };
 const STYLE = 'position:absolute;z-index:2147483647;pointer-events:none;font:bold 12px/16px monospace;';
 const format = (spacing: Spacing) => spacing.value + spacing.unit;
 
@@ -24,6 +24,8 @@ export function describeRun(result: StrategyResult, constraints: Constraints, pl
     'page-auto-ads debug',
     `ads: ${result.totalAdsOnPage} on page, ${result.adsPlaced} placed, max ${constraints.maximumAdCount}`,
     `spacing: ${format(constraints.initialMinimumSpacing)}${rules.join('')}`,
+    ...(result.density === undefined ? [] : [`density: ${Math.round(result.density * 100)}% of the main content (limit 30%)`]),
+    ...result.candidates.filter((candidate) => candidate.outcome === 'excluded').slice(0, 1).map(() => 'excluded: anchors inside data-no-auto-ads'),
     ...result.unmatched.map((placement) => `no anchor: placement ${placements.indexOf(placement) + 1} (${placement.anchor.selector})`),
   ].join('\n');
 }

@@ -11,7 +11,7 @@ import { mergeAttributes, readConsentMarkers } from './attributes.ts';
 import { describeRun, drawDebugOverlay, isDebugRequested } from './debug-overlay.ts';
 import { diagnostic } from './diagnostic.ts';
 import { type AdNetwork, getNetwork, NETWORKS } from './networks.ts';
-import { SLOT_DEFAULTS } from './placement.ts';
+import { countSkipped, SLOT_DEFAULTS } from './placement.ts';
 import { createStrategy } from './strategy.ts';
 
 /** Time after which a config request is given up. */
@@ -114,9 +114,10 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
         placements,
         constraints: config.constraints,
         attributes: mergeAttributes(SLOT_DEFAULTS, shared, markers),
-        height: network.sizing.height ?? 250,
+        height: () => network.sizing({ width: page.viewport.getWidth(), height: page.viewport.getHeight() }),
         onRun: (result) => {
-          this.dispatch('ads-placed', { adsPlaced: result.adsPlaced, totalAdsOnPage: result.totalAdsOnPage });
+          const { adsPlaced, totalAdsOnPage, density } = result;
+          this.dispatch('ads-placed', { adsPlaced, totalAdsOnPage, skipped: countSkipped(result.candidates), density });
           if (isDebugRequested(location)) drawDebugOverlay(page, result, describeRun(result, config.constraints, placements), placements);
         },
       });

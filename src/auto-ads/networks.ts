@@ -18,8 +18,18 @@ export type NetworkContext = {
   readonly pageUrl: string;
 };
 
-/** The height of inserted ads (default 250 px); they are as wide as their container. */
-export type Sizing = { readonly height?: number };
+/** The height of inserted ads for a viewport size; they are as wide as their container. */
+export type Sizing = (viewport: { readonly width: number; readonly height: number }) => number;
+
+/** PRODUCT 4.4: 250 px, whatever the viewport. */
+export const fixedHeight: Sizing = () => 250;
+
+/**
+ * AdSense's full-width responsive slots: under 488 px of viewport width, the height follows the
+ * width (width / 1.2), at least 100 px and at most 300 px or the viewport height; else 250 px.
+ */
+export const responsiveHeight: Sizing = ({ width, height }) =>
+  width < 488 ? Math.max(100, Math.min(Math.round(width / 1.2), 300, height)) : 250;
 
 export type AdNetwork = {
   /** `data-*` attributes the element must carry, as written in markup. */
@@ -53,7 +63,7 @@ function googleConfigUrl(client: string | undefined, canonicalUrl: string): Pars
 const adsense: AdNetwork = {
   required: ['data-ad-client'],
   defaultConstraints: DEFAULT_CONSTRAINTS,
-  sizing: {},
+  sizing: responsiveHeight,
   getConfigUrl: ({ data, canonicalUrl }) => googleConfigUrl(data.adClient, canonicalUrl),
   getAttributes: ({ adClient = '', adHost, adHostChannel }) => ({
     type: 'adsense',
@@ -65,7 +75,7 @@ const adsense: AdNetwork = {
 const doubleclick: AdNetwork = {
   required: ['data-ad-legacy-client', 'data-slot'],
   defaultConstraints: DEFAULT_CONSTRAINTS,
-  sizing: {},
+  sizing: fixedHeight,
   getConfigUrl: ({ data, canonicalUrl }) => googleConfigUrl(data.adLegacyClient, canonicalUrl),
   getAttributes: ({ slot = '', json }) => ({ type: 'doubleclick', 'data-slot': slot, ...(json && { json }) }),
 };
@@ -74,7 +84,7 @@ const doubleclick: AdNetwork = {
 const custom: AdNetwork = {
   required: ['data-config-url'],
   defaultConstraints: DEFAULT_CONSTRAINTS,
-  sizing: {},
+  sizing: fixedHeight,
   getConfigUrl({ data, canonicalUrl, pageUrl }) {
     const url = parseLoadableUrl(data.configUrl ?? '', pageUrl);
     if (!url || (url.protocol !== 'https:' && url.origin !== new URL(pageUrl).origin)) {

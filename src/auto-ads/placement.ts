@@ -5,6 +5,7 @@
  */
 import type { Attributes } from './attributes.ts';
 import type { PlacementSpec, Position } from '../wire/auto-ads-config.ts';
+import { type Density, isWithinDensity } from './density.ts';
 import { isTooNear, type VerticalBox } from './spacing.ts';
 
 export type Outcome =
@@ -16,7 +17,9 @@ export type Outcome =
   | 'refused'
   | 'denied-ancestor'
   | 'no-anchor'
-  | 'max-count';
+  | 'max-count'
+  | 'excluded'
+  | 'density';
 
 export type Candidate = {
   readonly placement: PlacementSpec;
@@ -35,6 +38,10 @@ export type Round = {
   readonly viewportHeight: number;
   readonly minimumSpacing: number;
   readonly maximumAdCount: number;
+  /** The height the ad will take. */
+  readonly adHeight: number;
+  /** Present where the density rule applies (narrow viewports). */
+  readonly density?: Density | undefined;
 };
 
 /** Where the ad would start: the anchor's top for BEFORE/FIRST_CHILD, its bottom otherwise. */
@@ -45,7 +52,7 @@ export function estimateY(position: Position, box: VerticalBox): number {
 /**
  * Settles pending candidates in order until one can take an ad, and returns it. Candidates
  * passed over get their final outcome: above the scroll position, inside the visible viewport,
- * or too near an ad; all pending ones become `max-count` at the limit.
+ * too near an ad, or over the density limit; all pending ones become `max-count` at the limit.
  */
 export function pickCandidate(round: Round): Candidate | undefined {
   const pending = round.candidates.filter((candidate) => candidate.outcome === 'pending');
@@ -63,8 +70,16 @@ export function pickCandidate(round: Round): Candidate | undefined {
     // Growing there would move visible content (the arbiter's bottom band) or show at once.
     else if (y < round.scrollTop + round.viewportHeight) candidate.outcome = 'in-viewport';
     else if (isTooNear(y, round.ads, round.minimumSpacing)) candidate.outcome = 'too-near';
+    else if (round.density && !isWithinDensity(round.density, round.adHeight)) candidate.outcome = 'density';
     else return candidate;
   }
+}
+
+/** How many candidates ended with each outcome other than `placed` (the `skipped` of `ads-placed`). */
+export function countSkipped(candidates: readonly Candidate[]): Record<string, number> {
+  const skipped: Record<string, number> = {};
+  for (const { outcome } of candidates) if (outcome !== 'placed' && outcome !== 'pending') skipped[outcome] = (skipped[outcome] ?? 0) + 1;
+  return skipped;
 }
 
 /** Attributes of a new in-content slot before network, config and placement layers. */

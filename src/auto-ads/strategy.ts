@@ -6,7 +6,8 @@
  */
 import type { PageRuntime } from '../runtime/index.ts';
 import { type Attributes, mergeAttributes } from './attributes.ts';
-import { findDeniedAncestor, resolveAnchors } from './anchors.ts';
+import { findDeniedAncestor, isExcluded, resolveAnchors } from './anchors.ts';
+import { DENSITY_MAX_VIEWPORT_WIDTH, type Density, densityOf, findMainContent } from './density.ts';
 import type { PlacementSpec, Position } from '../wire/auto-ads-config.ts';
 import { type Candidate, pickCandidate } from './placement.ts';
 import { type Constraints, selectSpacing, toPixels } from './spacing.ts';
@@ -17,7 +18,8 @@ export type StrategyOptions = {
   readonly constraints: Constraints;
   /** Slot defaults < network < config `attributes`; placement attributes go on top. */
   readonly attributes: Attributes;
-  readonly height: number;
+  /** The height of the next inserted ad (network sizing for the current viewport). */
+  readonly height: () => number;
   /** After every run that placed ads, and after the first one. */
   readonly onRun: (result: StrategyResult) => void;
 };
@@ -28,6 +30,8 @@ export type StrategyResult = {
   readonly candidates: readonly Candidate[];
   /** Placements whose anchor matched nothing in the last scan. */
   readonly unmatched: readonly PlacementSpec[];
+  /** The share of the main content taken by ads at the last round, where the density rule applies. */
+  readonly density?: number | undefined;
 };
 
 const insert: Record<Position, (anchor: Element, ad: Element) => void> = {
@@ -59,6 +63,7 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
   let unmatched: PlacementSpec[] = [];
   let adsPlaced = 0;
   let totalAdsOnPage = 0;
+  let density: number | undefined;
   let runs = 0;
   let requested = 0;
   let isRunning = false;
@@ -76,17 +81,29 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
       if (!anchors.length) unmatched.push(placement);
       for (const anchor of anchors.filter((element) => !known.has(element))) {
         known.add(anchor);
-        const isDenied = findDeniedAncestor(anchor, placement.position, isPinned);
-        candidates.push({ placement, anchor, outcome: isDenied ? 'denied-ancestor' : 'pending' });
+        const outcome = isExcluded(anchor) ? 'excluded' : findDeniedAncestor(anchor, placement.position, isPinned) ? 'denied-ancestor' : 'pending';
+        candidates.push({ placement, anchor, outcome });
       }
     }
+  };
+
+  /** The density figures on narrow viewports: every ad's height (a sticky one once) and the main content's. */
+  const measureDensity = (ads: readonly { height: number }[]): Density | undefined => {
+    if (viewport.getWidth() >= DENSITY_MAX_VIEWPORT_WIDTH) return;
+    const sticky = document.querySelector('page-ad[sticky]');
+    const adHeight = ads.reduce((sum, ad) => sum + ad.height, sticky ? viewport.getPageBox(sticky).height : 0);
+    return { adHeight, contentHeight: viewport.getPageBox(findMainContent(document)).height };
   };
 
   const pick = () => {
     const ads = [...document.querySelectorAll('page-ad:not([sticky])')].map((ad) => viewport.getPageBox(ad));
     totalAdsOnPage = ads.length;
     const spacing = selectSpacing(constraints, ads.length);
+    const figures = measureDensity(ads);
+    density = figures && densityOf(figures);
     return pickCandidate({
+      adHeight: options.height(),
+      density: figures,
       candidates,
       boxOf: (element) => viewport.getPageBox(element),
       ads,
@@ -111,7 +128,7 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
     });
     const { marginTop: top, marginBottom: bottom } = placement;
     try {
-      await page.attemptChangeSize(ad, options.height, undefined, top || bottom ? { top, bottom } : undefined);
+      await page.attemptChangeSize(ad, options.height(), undefined, top || bottom ? { top, bottom } : undefined);
       // Same frame as the size change: back in flow where the arbiter allowed the growth.
       ad.style.position = flow;
       candidate.outcome = 'placed';
@@ -137,7 +154,7 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
     } finally {
       isRunning = false;
     }
-    if (!runs++ || adsPlaced > before) options.onRun({ adsPlaced, totalAdsOnPage, candidates, unmatched });
+    if (!runs++ || adsPlaced > before) options.onRun({ adsPlaced, totalAdsOnPage, candidates, unmatched, density });
   };
 
   const observer = new MutationObserver((records) => records.some(isContentAdded) && run());

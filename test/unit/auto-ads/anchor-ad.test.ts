@@ -11,6 +11,19 @@ beforeEach(() => {
 const sticky = () => document.querySelector<HTMLElement>('page-ad[sticky]');
 
 describe('anchor-ad', () => {
+  it('caps the anchor ad at 30% of the viewport height', () => {
+    insertAnchorAd(host, { type: 'fake', height: '400' });
+    expect(sticky()?.style.maxHeight).toBe('30vh');
+  });
+
+  it('has a labelled close button that removes the ad', () => {
+    insertAnchorAd(host, { type: 'fake' });
+    const button = sticky()!.querySelector('button')!;
+    expect([button.type, button.getAttribute('aria-label')]).toEqual(['button', 'Close ad']);
+    button.click();
+    expect(sticky()).toBeNull();
+  });
+
   it('labels the anchor ad region with its data-label', () => {
     insertAnchorAd(host, { type: 'fake', 'data-label': 'Sponsored' });
     expect(sticky()?.getAttribute('aria-label')).toBe('Sponsored');

@@ -78,7 +78,7 @@ describe('element', () => {
   it('warns when it is not the first child of body, and still works', async () => {
     const { events } = await build(CUSTOM, article(40), CONFIG, '<header></header>');
     expect(page.reports).toEqual([{ code: 'auto-ads-not-first-child', level: 'warn', got: '"header"' }]);
-    expect(events).toEqual([{ adsPlaced: 3, totalAdsOnPage: 3 }]);
+    expect(events).toMatchObject([{ adsPlaced: 3, totalAdsOnPage: 3 }]);
   });
 
   it('names the first child of body when it is nested elsewhere', async () => {
@@ -147,7 +147,7 @@ describe('element', () => {
     expect(ads()).toHaveLength(3);
     const attributes = Object.fromEntries([...ads()[0]!.attributes].map((a) => [a.name, a.value]));
     expect(attributes).toMatchObject({ layout: 'fixed-height', height: '0', type: 'fake', 'data-ad-client': 'pub-1', 'data-from': 'config', 'data-where': 'p' });
-    expect(events).toEqual([{ adsPlaced: 3, totalAdsOnPage: 3 }]);
+    expect(events).toMatchObject([{ adsPlaced: 3, totalAdsOnPage: 3 }]);
     expect(page.triggerAction).toHaveBeenCalledWith(element, 'ads-placed', expect.any(CustomEvent));
   });
 

@@ -41,6 +41,8 @@ export type FakePage = PageRuntime & {
   settle(): Promise<void>;
   scrollTop: number;
   viewportHeight: number;
+  /** Default 1024 (the density rule applies below 768). */
+  viewportWidth: number;
   /** Measure tasks queued by callers other than the fake arbiter. */
   measureTasks: number;
   /** The arbiter's verdict; the default applies at or below the bottom 10% of the viewport. */
@@ -57,6 +59,7 @@ export function createFakePage(): FakePage {
     version: 'test',
     scrollTop: 0,
     viewportHeight: 500,
+    viewportWidth: 1024,
     measureTasks: 0,
     reports: [] as FakePage['reports'],
     decide: (_element: HTMLElement, box: PageBox) => box.top >= page.scrollTop + page.viewportHeight * 0.9,
@@ -68,7 +71,7 @@ export function createFakePage(): FakePage {
       mutate: phase(() => mutates),
       getScrollTop: () => page.scrollTop,
       getHeight: () => page.viewportHeight,
-      getWidth: () => 300,
+      getWidth: () => page.viewportWidth,
       getDocumentHeight: () => pageBox(document.body).bottom,
       getPageBox: (element: Element) => pageBox(element),
       onScroll: () => () => {},

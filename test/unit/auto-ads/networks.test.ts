@@ -27,8 +27,20 @@ describe('networks', () => {
     });
     for (const type of ['adsense', 'doubleclick', 'custom']) {
       expect(network(type).defaultConstraints).toBe(DEFAULT_CONSTRAINTS);
-      expect(network(type).sizing).toEqual({});
     }
+  });
+
+  it.each([
+    ['adsense', 1024, 768, 250],
+    ['adsense', 487, 800, 300],
+    ['adsense', 375, 667, 300],
+    ['adsense', 320, 568, 267],
+    ['adsense', 320, 200, 200],
+    ['adsense', 100, 800, 100],
+    ['doubleclick', 375, 667, 250],
+    ['custom', 375, 667, 250],
+  ])('sizes %s ads on a %ix%i viewport %i px high', (type, width, height, expected) => {
+    expect(network(type).sizing({ width, height })).toBe(expected);
   });
 
   describe('adsense', () => {

@@ -26,6 +26,7 @@ function scripted(tops: number[], position: Position = 'after') {
     viewportHeight: 500,
     minimumSpacing: 500,
     maximumAdCount: 8,
+    adHeight: 250,
     ...patch,
   });
   return { candidates, round };

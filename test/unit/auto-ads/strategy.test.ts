@@ -27,7 +27,7 @@ async function start(html: string, options: Partial<Omit<StrategyOptions, 'page'
     placements: [placement('article > p')],
     constraints: DEFAULT_CONSTRAINTS,
     attributes: { layout: 'fixed-height', height: '0', type: 'fake' },
-    height: 250,
+    height: () => 250,
     onRun: (result) => runs.push({ ...result, candidates: [...result.candidates] }),
     ...options,
   })(true);
@@ -45,6 +45,50 @@ afterEach(() => {
 });
 
 describe('strategy', () => {
+  it('excludes anchors on or inside data-no-auto-ads elements', async () => {
+    const html = `<article>${paragraphs(5)}<section data-no-auto-ads>${paragraphs(10, 'x')}</section><p id="last" data-h="100" data-no-auto-ads>end</p>${paragraphs(10, 'q')}</article>`;
+    const { runs } = await start(html, { placements: [placement('article p')] });
+    // Nothing inside the section or after #last; q0 (1700) is the first candidate 1vp past the ad at p4.
+    expect(adPositions()).toEqual(['p4', 'q0', 'q5']);
+    const excluded = runs[0]?.candidates.filter((c) => c.outcome === 'excluded').map((c) => c.anchor.id);
+    expect(excluded).toEqual([...Array.from({ length: 10 }, (_, i) => `x${i}`), 'last']);
+  });
+
+  it('keeps ads within 30% of the main content on narrow viewports and says which were skipped for density', async () => {
+    const { runs } = await start(`<header data-h="400"></header><main>${paragraphs(20)}</main>`, { placements: [placement('main > p')] }, (page) => {
+      page.viewportWidth = 375;
+      page.viewportHeight = 300;
+    });
+    // Main content 2000 px of text; spacing alone (1vp = 300 px) would allow more ads than 30% does.
+    const heights = insertedAds().reduce((sum, ad) => sum + pageBox(ad).height, 0);
+    const main = pageBox(document.querySelector('main')!).height;
+    expect(heights).toBeLessThanOrEqual(0.3 * main);
+    expect(runs[0]?.candidates.some((c) => c.outcome === 'density')).toBe(true);
+    expect(runs[0]?.density).toBeCloseTo(heights / main);
+  });
+
+  it('does not apply the density rule from 768 px of viewport width', async () => {
+    const { runs } = await start(`<main>${paragraphs(20)}</main>`, { placements: [placement('main > p')] }, (page) => {
+      page.viewportWidth = 768;
+      page.viewportHeight = 300;
+    });
+    expect(runs[0]?.candidates.some((c) => c.outcome === 'density')).toBe(false);
+    expect(runs[0]?.density).toBeUndefined();
+    const heights = insertedAds().reduce((sum, ad) => sum + pageBox(ad).height, 0);
+    expect(heights).toBeGreaterThan(0.3 * pageBox(document.querySelector('main')!).height);
+  });
+
+  it('counts a sticky ad once toward the density', async () => {
+    const sticky = '<page-ad sticky="bottom" style="height:600px"></page-ad>';
+    const { runs } = await start(`${sticky}<main>${paragraphs(20)}</main>`, { placements: [placement('main > p')] }, (page) => {
+      page.viewportWidth = 375;
+      page.viewportHeight = 300;
+    });
+    // 600 + 250 = 850 > 0.3 * 2250 = 675: no in-content ad fits.
+    expect(insertedAds().filter((ad) => !ad.hasAttribute('sticky'))).toHaveLength(0);
+    expect(runs[0]?.candidates.some((c) => c.outcome === 'density')).toBe(true);
+  });
+
   it('places ads only where the arbiter lets them grow, spaced by the spacing in force', async () => {
     // Viewport 500 px: 1vp = 500 px until 3 ads, 2vp until 6, then 3vp; paragraphs of 100 px.
     const { runs } = await start(article(60));
