@@ -4,6 +4,7 @@
  * `promptUI`/`postPromptUI` ids that exist, the blocking meta tag with a CMP `type`.
  */
 import { type ConsentConfig, parseConsentConfig } from '../src/wire/consent-config.ts';
+import { CMP_PRESETS } from '../src/wire/consent-presets.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 import { getAttribute, type HtmlElement, isDescendantOf, locate, readText } from './html-tree.ts';
 import { findById, findByTag, findJsonScripts, type Page, readMetaBlocking } from './page.ts';
@@ -71,7 +72,7 @@ export function checkConsent(page: Page): ConsentCheck {
   const configs: ConsentConfig[] = [];
   const seen = new Set<string>();
   for (const group of [null, ...geoGroups]) {
-    const parsed = parseConsentConfig(json, { geoGroups: group === null ? [] : [group], type: getAttribute(element, 'type'), baseUrl: page.baseUrl });
+    const parsed = parseConsentConfig(json, { geoGroups: group === null ? [] : [group], type: getAttribute(element, 'type'), baseUrl: page.baseUrl, presets: CMP_PRESETS });
     // A problem only the group's merge shows is reported with the group's name.
     for (const d of parsed.diagnostics.filter((d) => !seen.has(JSON.stringify(d)))) {
       seen.add(JSON.stringify(d));

@@ -4,12 +4,15 @@
  */
 import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
 import { type ConsentConfig, isObject, parseConsentConfig } from '../wire/consent-config.ts';
+import { CMP_PRESETS } from '../wire/consent-presets.ts';
 import { diagnose } from './diagnose.ts';
 import { lookup } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import { startSignals } from './signals.ts';
-import { createUi, type Ui } from './ui.ts';
+import { createPromptUi } from './prompt-ui.ts';
+import type { Decision, DecisionData } from './state.ts';
+import type { Ui } from './ui.ts';
 
 export const GEO_TIMEOUT_SECONDS = 5;
 
@@ -90,7 +93,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
   const json = readConfigJson(element);
   const geoGroups = await readGeoGroups(page, json, report);
-  const { value, diagnostics } = parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href });
+  const { value, diagnostics } = parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS });
   config = element.id ? value : null;
   for (const d of diagnostics) report(d, config ? 'warn' : 'error');
   if (!element.id) report(diagnose('consent-id-missing', 'an id', null));
@@ -102,9 +105,10 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
       if (id && !found) report(diagnose(code, 'an element with that id', id));
       return found;
     };
-    const prompt = find(config.promptUI, element, 'consent-prompt-missing');
+    const inline = find(config.promptUI, element, 'consent-prompt-missing');
     const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
-    render = createUi(element, { prompt, post, overlay: config.overlay, caption: config.consentPromptCaption });
+    const decide = (decision: Decision, data: DecisionData = {}) => dispatch({ type: 'decide', decision, ...data });
+    render = createPromptUi(element, config, { inline, post, decide, expandUrl: page.expandUrl, clock: self, report });
   }
   await controller.start(config, config?.matchedGeoGroup ?? geoGroups[0] ?? null);
 }

@@ -16,8 +16,11 @@ const CSS =
 
 export type UiChoice = 'prompt' | 'post' | null;
 
-/** Shows the UI the model calls for; `hasPrompt` is false without a prompt UI. */
-export type Ui = ((model: ConsentModel) => void) & { readonly hasPrompt: boolean };
+/**
+ * Shows the UI the model calls for; `hasPrompt` is false without a prompt UI; `setModal` turns the
+ * overlay on or off while the prompt is shown (a CMP iframe asks for it once it is ready).
+ */
+export type Ui = ((model: ConsentModel) => void) & { readonly hasPrompt: boolean; readonly setModal: (isModal: boolean) => void };
 
 /** The prompt while it is due; else the post-prompt once consent is required or decided. */
 export function selectUi(model: ConsentModel, hasPrompt: boolean, hasPost: boolean): UiChoice {
@@ -50,6 +53,7 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
   };
   /** The overlay: a mask, the rest of the page inert, no scrolling. */
   const setModal = (isModal: boolean) => {
+    if (isModal === locked.contains('page-consent-locked')) return;
     const { body } = doc;
     if (isModal) {
       inert = [...body.children].filter((child): child is HTMLElement => !child.contains(host) && !(child as HTMLElement).inert);
@@ -82,5 +86,5 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
     }
     if (next === 'prompt') openPrompt(prompt!);
   };
-  return Object.assign(render, { hasPrompt: !!prompt });
+  return Object.assign(render, { hasPrompt: !!prompt, setModal });
 }

@@ -5,6 +5,7 @@
  * diagnostics.
  */
 import { type Diagnostic, diagnostic as diagnose, type Parsed } from './diagnostic.ts';
+import { type Preset, presetOf } from './consent-presets.ts';
 import { isRecord, type Json, own } from './values.ts';
 
 export type FallbackAction = 'reject' | 'dismiss';
@@ -16,6 +17,10 @@ type ConfigFields = {
   readonly promptUI?: string;
   readonly postPromptUI?: string;
   readonly xssiPrefix?: string;
+  /** The CMP iframe (PRODUCT 3.7): its URL template, extra sandbox tokens, and client config. */
+  readonly promptUiSrc?: string;
+  readonly sandbox?: string;
+  readonly clientConfig?: Json;
   /** Signals for ad tech (PRODUCT 3.9), checked further in src/consent/signals.ts. */
   readonly exposesTcfApi?: boolean;
   readonly exposesGppApi?: boolean;
@@ -47,6 +52,8 @@ export type ConsentConfigOptions = {
   readonly type?: string | null;
   /** Base for relative URLs: the document URL. */
   readonly baseUrl: string;
+  /** The CMP presets `type` may name (src/wire/consent-presets.ts); none when absent. */
+  readonly presets?: Readonly<Record<string, Preset>>;
 };
 
 /** The JSON type of a value; `string[]` for a list of strings. */
@@ -73,6 +80,9 @@ const TYPES = {
   promptUI: 'string',
   postPromptUI: 'string',
   xssiPrefix: 'string',
+  promptUiSrc: 'string',
+  sandbox: 'string',
+  clientConfig: 'object',
   purposeConsentRequired: 'string[]',
   uiConfig: 'object',
   overlay: 'boolean',
@@ -123,16 +133,17 @@ function parsePolicy(policy: Json, diagnostics: Diagnostic[]) {
   return { timeoutSeconds: isSeconds ? seconds : null, fallbackAction: fallbackAction === 'reject' ? fallbackAction : ('dismiss' as FallbackAction) };
 }
 
-export function parseConsentConfig(json: unknown, { geoGroups, type = null, baseUrl }: ConsentConfigOptions): Parsed<ConsentConfig | null> {
+export function parseConsentConfig(json: unknown, { geoGroups, type = null, baseUrl, presets = {} }: ConsentConfigOptions): Parsed<ConsentConfig | null> {
   const diagnostics: Diagnostic[] = [];
   const fail = (code: string, expected: string, got: unknown) => {
     diagnostics.push(diagnose(code, expected, got));
     return { value: null, diagnostics };
   };
   if (!isObject(json)) return fail('consent-config-invalid', 'one JSON <script> child with an object', json);
-  // CMP presets (merged under the inline config) come with the CMP integrations: none is known yet.
-  if (type !== null) diagnostics.push(diagnose('consent-type-unknown', 'a known CMP type', type));
-  let merged = json;
+  // A CMP preset is merged under the inline config (inline wins).
+  const preset = type === null ? undefined : presetOf(presets, type, json, baseUrl);
+  if (type !== null && !preset) diagnostics.push(diagnose('consent-type-unknown', `one of: ${Object.keys(presets).join(', ')}`, type));
+  let merged = preset ? mergeConfig(preset, json) : json;
   let matchedGeoGroup: string | null = null;
   for (const [group, over] of Object.entries(isObject(merged.geoOverride) ? merged.geoOverride : {})) {
     const { consentInstanceId, ...rest } = isObject(over) ? over : {};

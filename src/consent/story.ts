@@ -1,0 +1,65 @@
+/**
+ * `<page-story-consent>` (PRODUCT 3.8): a child of `<page-consent>` whose JSON config (title,
+ * message, vendors, optional externalLink and onlyAccept) is rendered into the element itself,
+ * which then serves as the prompt: a labelled modal dialog in the document's direction, with
+ * accept and decline buttons. The markup writes it with `hidden`; `createUi` shows it.
+ */
+import type { Diagnostic } from '../runtime/index.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
+import { parseLoadableUrl } from '../wire/url.ts';
+import { collector, parseJsonText, readBoolean, readFields, readList, readText } from '../wire/values.ts';
+import type { Decision } from './state.ts';
+
+export type StoryConfig = {
+  readonly title: string;
+  readonly message: string;
+  readonly vendors: readonly string[];
+  readonly onlyAccept?: boolean;
+  readonly externalLink?: { readonly title?: string; readonly href?: string };
+};
+
+const readStory = readFields<StoryConfig>({
+  title: readText(200, 1),
+  message: readText(2000, 1),
+  vendors: readList(readText(200, 1)),
+  onlyAccept: readBoolean,
+  externalLink: readFields({ title: readText(200, 1), href: readText(2000, 1) }),
+});
+
+/** The story config of `story`'s JSON script; null (with diagnostics) without title, message or vendors. */
+export function parseStoryConfig(story: Element, baseUrl: string, into = collector('consent-story-invalid')): StoryConfig | null {
+  const script = story.querySelector(':scope>script[type="application/json"]');
+  const config = readStory(into, parseJsonText(script?.textContent ?? ''), 'story');
+  const { href = '', title } = config?.externalLink ?? {};
+  if (config?.externalLink && (!title || !parseLoadableUrl(href, baseUrl))) {
+    into.diagnostics.push(diagnostic(into.code, 'a title and an http(s) href', config.externalLink, 'story.externalLink'));
+  }
+  if (config?.title && config.message && config.vendors) return config;
+  into.diagnostics.push(diagnostic(into.code, 'story: a title, a message and vendors', config ?? 'nothing'));
+  return null;
+}
+
+/** Renders the story prompt into `story`; returns it, or null after diagnostics. */
+export function renderStoryPrompt(story: HTMLElement, decide: (decision: Decision) => void, report: (d: Diagnostic) => void): HTMLElement | null {
+  const into = collector('consent-story-invalid');
+  const config = parseStoryConfig(story, location.href, into);
+  for (const d of into.diagnostics) report(d);
+  if (!config) return null;
+  const doc = story.ownerDocument;
+  const add = <K extends keyof HTMLElementTagNameMap>(parent: Element, tag: K, text = '') => parent.appendChild(Object.assign(doc.createElement(tag), { textContent: text }));
+  const id = `${story.closest('page-consent')?.id ?? 'consent'}-story-title`;
+  story.replaceChildren();
+  Object.assign(add(story, 'h2', config.title), { id });
+  add(story, 'p', config.message);
+  const list = add(story, 'ul');
+  for (const vendor of config.vendors) add(list, 'li', vendor);
+  const { title, href } = config.externalLink ?? {};
+  const url = href ? parseLoadableUrl(href, location.href) : undefined;
+  if (title && url) Object.assign(add(add(story, 'p'), 'a', title), { href: url.href, target: '_top' });
+  const buttons = add(story, 'div');
+  const button = (text: string, decision: Decision) => Object.assign(add(buttons, 'button', text), { type: 'button', onclick: () => decide(decision) });
+  if (!config.onlyAccept) button('Decline', 'rejected');
+  button('Accept', 'accepted');
+  for (const [name, value] of [['role', 'dialog'], ['aria-modal', 'true'], ['aria-labelledby', id], ['dir', doc.dir || 'ltr']]) story.setAttribute(name!, value!);
+  return story;
+}
