@@ -149,7 +149,7 @@ describe('GPP (__gpp)', () => {
   });
 
   it('tells listeners listenerRegistered, then signalStatus ready once the state is known', async () => {
-    const { page } = await open(GPP, accepted(gppString, { consentStringType: 4, gppSectionId: '7' }), '', 400);
+    const { page } = await open(GPP, accepted(gppString, { consentStringType: 4, gppSectionId: '7' }), '', 1500);
     await page.evaluate(() => {
       const scope = window as never as { events: unknown[]; __gpp: Function };
       scope.events = [];
