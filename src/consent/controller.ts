@@ -4,10 +4,11 @@
  * network, clock and URL expansion are injected, so every rule is unit-tested with fake timers.
  */
 import type { Diagnostic, DiagnosticLevel, StorageService } from '../runtime/index.ts';
-import { parseStoredConsent } from '../wire/consent.ts';
+import { parseStoredConsent, type StoredConsent } from '../wire/consent.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
 import { checkConsent, checkRequestOf, type Network, notifyUpdate } from './remote.ts';
-import { type ConsentEvent, type ConsentModel, initialModel, reduceConsent, type StoredConsent } from './state.ts';
+import { isExpired } from './lifetime.ts';
+import { type ConsentEvent, type ConsentModel, initialModel, reduceConsent, type SavedDecision } from './state.ts';
 
 export type ControllerDeps = Network & {
   readonly storage: Pick<StorageService, 'get' | 'set' | 'remove'>;
@@ -17,6 +18,8 @@ export type ControllerDeps = Network & {
   readonly newId: () => string;
   /** Called after every event, with the model it produced. */
   readonly onChange: (model: ConsentModel) => void;
+  /** The time of a decision, ms since the epoch (default `Date.now`). */
+  readonly now?: () => number;
 };
 
 export type ConsentController = {
@@ -24,15 +27,25 @@ export type ConsentController = {
   readonly dispatch: (event: ConsentEvent) => void;
   /** Starts from the cache, then checks with the server; resolves once the check is over. */
   readonly start: (config: ConsentConfig | null, matchedGeoGroup: string | null) => Promise<void>;
+  /** The latest receipt id from onUpdateHref (PRODUCT 3.12), once the update in flight is answered. */
+  readonly receipt: () => Promise<string | null>;
 };
 
 export const USER_ID_KEY = 'consent-user';
 
+const fieldsOf = (d: SavedDecision | null) => d && [d.state, d.consentString, d.purposeConsents, d.consentMetadata, d.tcfPolicyVersion];
+
+/** Whether two decisions differ in more than their time (and field order). */
+const isSameDecision = (a: SavedDecision | null, b: SavedDecision | null) => JSON.stringify(fieldsOf(a)) === JSON.stringify(fieldsOf(b));
+
 export function createConsentController(deps: ControllerDeps): ConsentController {
   let model = initialModel;
   let config: ConsentConfig | null = null;
-  let written: StoredConsent | null = null;
+  let written: SavedDecision | null = null;
+  let updated: Promise<unknown> = Promise.resolve();
+  const now = deps.now ?? Date.now;
   const keyOf = ({ consentInstanceId }: ConsentConfig) => `consent:${consentInstanceId}`;
+  const receiptKeyOf = ({ consentInstanceId }: ConsentConfig) => `consent-receipt:${consentInstanceId}`;
 
   /** The user's `pageUserId`, created once and kept in storage. */
   const pageUserId = () => {
@@ -43,41 +56,54 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     return id;
   };
 
-  /** Caches a changed decision (once) and tells onUpdateHref. */
-  const persist = ({ saved }: ConsentModel, current: ConsentConfig) => {
-    if (JSON.stringify(saved) === JSON.stringify(written)) return;
-    written = saved;
-    if (!saved) return deps.storage.remove(keyOf(current));
-    deps.storage.set(keyOf(current), saved);
+  /** Caches a changed decision with its time (once) and tells onUpdateHref; a confirmed one only gets a new time. */
+  const persist = ({ saved }: ConsentModel, current: ConsentConfig, isConfirmed: boolean) => {
+    const isSame = isSameDecision(saved, written);
+    if (isSame && !(saved && isConfirmed)) return;
+    written = saved && ({ ...saved, time: now() } satisfies StoredConsent);
+    if (!written) return deps.storage.remove(keyOf(current));
+    deps.storage.set(keyOf(current), written);
     const { consentInstanceId, onUpdateHref } = current;
-    if (!onUpdateHref) return;
+    if (isSame || !onUpdateHref) return;
     const update = { consentInstanceId, pageUserId: pageUserId() };
-    deps.expandUrl(onUpdateHref).then((url) => notifyUpdate(deps, url, update, saved, deps.report));
+    const stored = written as StoredConsent;
+    const receiptKey = receiptKeyOf(current);
+    updated = deps
+      .expandUrl(onUpdateHref)
+      .then((url) => notifyUpdate(deps, url, update, stored, deps.report))
+      .then((receiptId) => receiptId && deps.storage.set(receiptKey, receiptId));
   };
 
   const dispatch = (event: ConsentEvent) => {
-    const before = model.state.kind;
+    const before = model;
     model = reduceConsent(model, event);
-    if (config) persist(model, config);
+    const isConfirmed = model !== before && event.type === 'decide' && event.decision !== 'dismissed';
+    if (config) persist(model, config, isConfirmed);
     const seconds = config?.timeoutSeconds;
-    if (model.state.kind === 'unknown' && before !== 'unknown' && seconds != null) {
+    if (model.state.kind === 'unknown' && before.state.kind !== 'unknown' && seconds != null) {
       deps.clock.setTimeout(() => dispatch({ type: 'timeout' }), seconds * 1000);
     }
     deps.onChange(model);
   };
 
+  /** The cached decision; a version 1 record is rewritten as version 2, without notifying anyone. */
   const readStored = (current: ConsentConfig) => {
-    const { value, diagnostics } = parseStoredConsent(deps.storage.get(keyOf(current)));
+    const raw = deps.storage.get(keyOf(current));
+    const { value, diagnostics } = parseStoredConsent(raw, now());
     for (const d of diagnostics) deps.report(d, 'warn');
+    if (value && (raw as { version?: unknown }).version !== value.version) deps.storage.set(keyOf(current), value);
     return value;
   };
 
   const start = async (next: ConsentConfig | null, matchedGeoGroup: string | null) => {
     if (!next) return dispatch({ type: 'invalid' });
     config = next;
-    written = readStored(next);
+    const stored = readStored(next);
+    const expired = stored && isExpired(stored, next.consentLifetime, now()) ? stored : null;
+    written = expired ? null : stored;
     const { consentInstanceId, checkConsentHref, consentRequired, purposeConsentRequired } = next;
-    dispatch({ type: 'start', stored: written, consentRequired, requiredPurposes: purposeConsentRequired });
+    const expiredPurposes = expired ? (expired.purposeConsents ?? {}) : undefined;
+    dispatch({ type: 'start', stored: written as StoredConsent | null, consentRequired, requiredPurposes: purposeConsentRequired, expiredPurposes });
     if (!checkConsentHref) return;
     const request = checkRequestOf(consentInstanceId, written, matchedGeoGroup);
     const result = await checkConsent(deps, await deps.expandUrl(checkConsentHref), request, next.xssiPrefix);
@@ -85,5 +111,11 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     dispatch(result.value ? { type: 'response', response: result.value } : { type: 'failure' });
   };
 
-  return { model: () => model, dispatch, start };
+  const receipt = async () => {
+    await updated;
+    const id = config && deps.storage.get(receiptKeyOf(config));
+    return typeof id === 'string' ? id : null;
+  };
+
+  return { model: () => model, dispatch, start, receipt };
 }

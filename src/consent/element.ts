@@ -71,7 +71,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
       if (lastDetail !== (lastDetail = JSON.stringify(detail))) host.dispatch('consent-change', detail);
     },
   });
-  const notify = installConsentProvider(page, host, () => ({ ...controller.model(), fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked);
+  const notify = installConsentProvider(page, host, () => ({ ...controller.model(), fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked, controller.receipt);
   const { dispatch } = controller;
 
   // Actions exist from the build on; the reducer ignores them until a prompt is shown.

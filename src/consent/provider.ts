@@ -8,10 +8,11 @@ import { changeStateOf, type ConsentModel, isRequiredOf } from './state.ts';
 
 export type ConsentView = PolicyInput & ConsentModel;
 
-/** The `consent-change` event detail (PRODUCT 3.10). */
+/** The `consent-change` event detail (PRODUCT 3.10); after an expiry the kept purposes and `expired: true` (3.11). */
 export function detailOf(model: ConsentModel) {
-  const { purposeConsents, consentString, consentMetadata, sharedData } = model;
-  return { state: changeStateOf(model.state), purposeConsents, consentString, consentMetadata, sharedData };
+  const { consentString, consentMetadata, sharedData, isExpired } = model;
+  const purposeConsents = isExpired ? { ...model.purposeConsents, ...model.pendingPurposes } : model.purposeConsents;
+  return { state: changeStateOf(model.state), purposeConsents, consentString, consentMetadata, sharedData, ...(isExpired && { expired: true }) };
 }
 
 const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state) });
@@ -24,7 +25,13 @@ const policyStateOf = (policyId: string, view: ConsentView): PolicyState | null 
  * Installs the provider; returns the function that tells subscribers about a change.
  * `checked` settles once the remote check is over (or was never needed).
  */
-export function installConsentProvider(page: PageRuntime, owner: PageElementInstance, view: () => ConsentView, checked: Promise<void>): () => void {
+export function installConsentProvider(
+  page: PageRuntime,
+  owner: PageElementInstance,
+  view: () => ConsentView,
+  checked: Promise<void>,
+  getReceipt?: () => Promise<string | null>,
+): () => void {
   const listeners = new Set<() => void>();
   const subscribe = (listener: () => void) => {
     listeners.add(listener);
@@ -46,6 +53,7 @@ export function installConsentProvider(page: PageRuntime, owner: PageElementInst
     snapshot: () => snapshotOf(view()),
     whenChecked: () => checked,
     subscribe,
+    ...(getReceipt && { getReceipt }),
   } satisfies ConsentProvider);
   return () => {
     for (const listener of listeners) listener();

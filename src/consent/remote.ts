@@ -5,7 +5,7 @@
  */
 import type { ConsentCheckRequest, ConsentUpdateRequest } from '../protocol.ts';
 import type { Diagnostic, Parsed } from '../runtime/index.ts';
-import { type CheckResult, parseCheckAnswer, type StoredConsent } from '../wire/consent.ts';
+import { type CheckResult, parseCheckAnswer, parseUpdateAnswer, type StoredConsent } from '../wire/consent.ts';
 import { diagnose } from './diagnose.ts';
 
 export const CHECK_TIMEOUT_MS = 10_000;
@@ -42,18 +42,21 @@ export async function checkConsent(network: Network, url: string, body: ConsentC
 }
 
 /** The check body (PRODUCT 3.3) from the cached decision. */
-export function checkRequestOf(consentInstanceId: string, saved: StoredConsent | null, matchedGeoGroup: string | null): ConsentCheckRequest {
+export function checkRequestOf(consentInstanceId: string, saved: Pick<StoredConsent, 'state' | 'consentString' | 'purposeConsents'> | null, matchedGeoGroup: string | null): ConsentCheckRequest {
   const { state: consentStateValue = 'unknown', consentString, purposeConsents } = saved ?? {};
   return { consentInstanceId, consentStateValue, consentString, matchedGeoGroup, purposeConsents, isDirty: false } as ConsentCheckRequest;
 }
 
-/** Posts a newly cached decision (PRODUCT 3.4); a failure is reported, never retried. */
+/**
+ * Posts a newly cached decision (PRODUCT 3.4); a failure is reported, never retried. Resolves
+ * with the answer's receipt id (PRODUCT 3.12), or null.
+ */
 export function notifyUpdate(network: Network, url: string, update: { consentInstanceId: string; pageUserId: string }, saved: StoredConsent, report: (d: Diagnostic) => void) {
-  const { version, state: consentStateValue, ...data } = saved;
+  const { version, time, state: consentStateValue, ...data } = saved;
   const body: ConsentUpdateRequest = { ...update, consentStateValue, ...data } as ConsentUpdateRequest;
-  const fail = (got: string) => report(diagnose('consent-update-failed', 'a 2xx answer', got));
+  const fail = (got: string) => void report(diagnose('consent-update-failed', 'a 2xx answer', got));
   return post(network, url, body, { keepalive: true }).then(
-    (response) => void (response.ok || fail(`HTTP ${response.status}`)),
-    () => fail('network or CORS error'),
+    async (response) => (response.ok ? parseUpdateAnswer(await response.text()) : fail(`HTTP ${response.status}`)) ?? null,
+    () => fail('network or CORS error') ?? null,
   );
 }

@@ -21,10 +21,13 @@ export type ConsentState =
   /** UNKNOWN_NOT_REQUIRED: consent not required and nothing cached. */
   | { readonly kind: 'not-required' };
 
+/** A decision to cache; the controller stamps its time. */
+export type SavedDecision = Omit<StoredConsent, 'time'> & { readonly time?: number };
+
 export type ConsentModel = DecisionData & {
   readonly state: ConsentState;
   /** What the cache must hold; null: nothing. */
-  readonly saved: StoredConsent | null;
+  readonly saved: SavedDecision | null;
   /** Decided purpose choices (cached with the next accept/reject; used by the gate). */
   readonly purposeConsents: PurposeConsents;
   /** `setPurpose` choices of the open prompt, decided by the next accept/reject. */
@@ -33,6 +36,8 @@ export type ConsentModel = DecisionData & {
   readonly sharedData?: SharedData | undefined;
   readonly isPromptShown: boolean;
   readonly hasUserActed: boolean;
+  /** The stored decision outlived `consentLifetimeDays`; its purposes wait in `pendingPurposes` (PRODUCT 3.11). */
+  readonly isExpired: boolean;
 };
 
 export type Decision = 'accepted' | 'rejected' | 'dismissed';
@@ -44,6 +49,8 @@ export type ConsentEvent =
       readonly stored: StoredConsent | null;
       readonly consentRequired: boolean | 'remote';
       readonly requiredPurposes: readonly string[];
+      /** The purposes of an expired decision (which then is no decision). */
+      readonly expiredPurposes?: PurposeConsents | undefined;
     }
   | { readonly type: 'response'; readonly response: CheckResult }
   | { readonly type: 'failure' }
@@ -61,6 +68,7 @@ export const initialModel: ConsentModel = {
   requiredPurposes: [],
   isPromptShown: false,
   hasUserActed: false,
+  isExpired: false,
 };
 
 const UNKNOWN: ConsentState = { kind: 'unknown', hasTimedOut: false };
@@ -71,15 +79,16 @@ function decided(model: ConsentModel, state: 'accepted' | 'rejected', from: Deci
   const purposeConsents = { ...model.purposeConsents, ...from.purposeConsents };
   const data = { consentString, purposeConsents, consentMetadata, tcfPolicyVersion };
   const isPromptShown = model.requiredPurposes.some((name) => !Object.hasOwn(purposeConsents, name));
-  return { ...model, ...data, state: { kind: state }, saved: { version: 1, state, ...data }, isPromptShown };
+  return { ...model, ...data, state: { kind: state }, saved: { version: 2, state, ...data }, isPromptShown };
 }
 
 /** No decision yet: the prompt when consent is required, else UNKNOWN_NOT_REQUIRED. */
 const undecided = (model: ConsentModel, isRequired: boolean): ConsentModel =>
   isRequired ? { ...model, state: UNKNOWN, isPromptShown: true } : { ...model, state: { kind: 'not-required' } };
 
-function start(model: ConsentModel, { stored, consentRequired, requiredPurposes }: Extract<ConsentEvent, { type: 'start' }>): ConsentModel {
-  const next = { ...model, requiredPurposes };
+function start(model: ConsentModel, { stored, consentRequired, requiredPurposes, expiredPurposes }: Extract<ConsentEvent, { type: 'start' }>): ConsentModel {
+  const expired = expiredPurposes && { isExpired: true, pendingPurposes: expiredPurposes };
+  const next = { ...model, requiredPurposes, ...expired };
   if (stored) return { ...decided(next, stored.state, stored), saved: stored };
   return consentRequired === 'remote' ? next : undecided(next, consentRequired);
 }
@@ -90,17 +99,18 @@ function respond(model: ConsentModel, response: CheckResult): ConsentModel {
   let next: ConsentModel = { ...model, sharedData: response.sharedData };
   if (model.hasUserActed) return next;
   if (model.state.kind === 'pending') next = undecided(next, consentRequired);
-  if (consentRequired && value !== null && value !== 'unknown') next = decided(next, value, response);
+  // After an expiry only the reader renews a decision, not the server's copy of the old one.
+  if (consentRequired && !model.isExpired && value !== null && value !== 'unknown') next = decided(next, value, response);
   return expireCache || (consentRequired && value === 'unknown') ? { ...next, saved: null } : next;
 }
 
 function decide(model: ConsentModel, event: Extract<ConsentEvent, { type: 'decide' }>): ConsentModel {
   const { decision, purposeConsentDefault: choice } = event;
-  const next = { ...model, isPromptShown: false, hasUserActed: true, pendingPurposes: {} };
+  const next = { ...model, isPromptShown: false, hasUserActed: true, pendingPurposes: model.isExpired ? model.pendingPurposes : {} };
   if (decision === 'dismissed') return model.state.kind === 'unknown' ? { ...next, state: { kind: decision } } : next;
   const defaults = choice === undefined ? {} : Object.fromEntries(model.requiredPurposes.map((name) => [name, choice]));
   const purposeConsents = { ...defaults, ...model.purposeConsents, ...model.pendingPurposes };
-  return { ...decided({ ...next, purposeConsents }, decision, event), isPromptShown: false };
+  return { ...decided({ ...next, purposeConsents }, decision, event), isPromptShown: false, isExpired: false };
 }
 
 export function reduceConsent(model: ConsentModel, event: ConsentEvent): ConsentModel {

@@ -67,10 +67,15 @@ export function createConsentGate(document: Document, onDiagnostic: (d: Diagnost
   if (isParsed()) queueMicrotask(onParsed);
   else document.addEventListener('DOMContentLoaded', onParsed, { once: true });
 
-  const snapshotOf = async <T>(read: (snapshot: ConsentSnapshot) => T): Promise<T | null> => {
+  /** Waits for a decision, or with `isExpiryEnough` also for an expired one (PRODUCT 3.11). */
+  const snapshotOf = async <T>(read: (snapshot: ConsentSnapshot) => T, isExpiryEnough = false): Promise<T | null> => {
     const ready = await providerReady;
     if (!ready) return null;
-    await ready.getPolicyState('default');
+    await new Promise<unknown>((resolve) => {
+      const stop = ready.subscribe(() => ready.snapshot().expired && isExpiryEnough && resolve(stop()));
+      ready.getPolicyState('default').then(resolve, resolve).finally(stop);
+      if (ready.snapshot().expired && isExpiryEnough) resolve(stop());
+    });
     return read(ready.snapshot());
   };
 
@@ -82,8 +87,9 @@ export function createConsentGate(document: Document, onDiagnostic: (d: Diagnost
       return snapshotOf((snapshot) => snapshot.sharedData ?? null);
     },
     getConsentString: () => snapshotOf((snapshot) => snapshot.consentString ?? null),
-    getPurposeConsents: () => snapshotOf((snapshot) => snapshot.purposeConsents),
+    getPurposeConsents: () => snapshotOf((snapshot) => snapshot.purposeConsents, true),
     getMetadata: () => snapshotOf((snapshot) => snapshot.consentMetadata ?? null),
+    getReceipt: async () => (await (await providerReady)?.getReceipt?.()) ?? null,
     onChange(callback) {
       let stop = () => {};
       let isStopped = false;

@@ -59,6 +59,8 @@ export type ConsentSnapshot = {
   readonly sharedData: SharedData | undefined;
   /** true when the page's consent config says consent is required (GDPR applies). */
   readonly isConsentRequired: boolean | undefined;
+  /** The stored decision expired (PRODUCT 3.11): `purposeConsents` are the earlier choices. */
+  readonly expired?: boolean;
 };
 
 /** Implemented by the consent extension and installed with `page.setConsentProvider`. */
@@ -71,6 +73,8 @@ export type ConsentProvider = {
   whenChecked(): Promise<void>;
   /** Called whenever any decision or the snapshot may have changed. */
   subscribe(listener: () => void): () => void;
+  /** The latest receipt id for this reader (PRODUCT 3.12), or null. */
+  getReceipt?(): Promise<string | null>;
 };
 
 /** The vendor API of PRODUCT 3.10 (`page.consent`). */
@@ -81,6 +85,7 @@ export type ConsentApi = {
   getPurposeConsents(): Promise<PurposeConsents | null>;
   getMetadata(): Promise<ConsentMetadata | null>;
   onChange(callback: (snapshot: ConsentSnapshot) => void): () => void;
+  getReceipt(): Promise<string | null>;
 };
 
 export type StorageService = {

@@ -6,6 +6,7 @@
  */
 import { type Diagnostic, diagnostic as diagnose, type Parsed } from './diagnostic.ts';
 import { type Preset, presetOf } from './consent-presets.ts';
+import { type ConsentLifetime, parseConsentLifetime } from './consent-lifetime.ts';
 import { isRecord, type Json, own } from './values.ts';
 
 export type FallbackAction = 'reject' | 'dismiss';
@@ -43,6 +44,8 @@ export type ConsentConfig = ConfigFields & {
   readonly fallbackAction: FallbackAction;
   /** The `geoOverride` group merged over the base config, if any. */
   readonly matchedGeoGroup: string | null;
+  /** `consentLifetimeDays` per state (PRODUCT 3.11). */
+  readonly consentLifetime: ConsentLifetime;
 };
 
 export type ConsentConfigOptions = {
@@ -176,6 +179,7 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
       buttonActionCaption: (captions.buttonActionCaption ?? 'Focus Prompt') as string,
       ...parsePolicy((config.policy ?? {}) as Json, diagnostics),
       matchedGeoGroup,
+      consentLifetime: parseConsentLifetime(config.consentLifetimeDays, diagnostics),
     },
     diagnostics,
   };

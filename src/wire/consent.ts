@@ -40,8 +40,13 @@ export type DecisionData = {
   readonly tcfPolicyVersion?: number | undefined;
 };
 
-/** The cached record (one per consent instance), format version 1. */
-export type StoredConsent = DecisionData & { readonly version: 1; readonly state: 'accepted' | 'rejected' };
+/** The cached record (one per consent instance), format version 2: version 1 plus `time`. */
+export type StoredConsent = DecisionData & {
+  readonly version: 2;
+  readonly state: 'accepted' | 'rejected';
+  /** When the reader made (or last confirmed) the decision, ms since the epoch (PRODUCT 3.11). */
+  readonly time: number;
+};
 
 /** A `checkConsentHref` answer after the seed's defaults. */
 export type CheckResult = DecisionData & {
@@ -114,14 +119,30 @@ export function parseCheckAnswer(text: string, xssiPrefix = ''): Parsed<CheckRes
   return { value: { ...value, ...(consentString ? { consentString } : {}), ...(purposes ? { purposeConsents: purposes } : {}) }, diagnostics: into.diagnostics };
 }
 
-const readStored = readFields<Omit<StoredConsent, 'version'> & { version: number }>({ ...DECISION, version: readNumber(1, 1), state: readOneOf(['accepted', 'rejected'] as const) });
+const readStored = readFields<Omit<StoredConsent, 'version'> & { version: number }>({
+  ...DECISION,
+  version: readNumber(1, 2),
+  state: readOneOf(['accepted', 'rejected'] as const),
+  time: readNumber(0, 8.64e15),
+});
 
-/** A cached decision read back: null when absent or of another format; mistyped fields dropped. */
-export function parseStoredConsent(json: unknown): Parsed<StoredConsent | null> {
+/**
+ * A cached decision read back: null when absent or of another format; mistyped fields dropped.
+ * A version 1 record (no time) reads as made `now`: never expired, never new consent.
+ */
+export function parseStoredConsent(json: unknown, now: number): Parsed<StoredConsent | null> {
   const into = collector('consent-stored-invalid');
   if (json == null) return { value: null, diagnostics: [] };
   const stored = readStored(into, json, 'stored');
-  const value = stored?.version && stored.state ? (stored as StoredConsent) : null;
-  if (!value && !into.diagnostics.length) into.diagnostics.push(diagnostic(into.code, 'stored: a version 1 decision', json));
+  const time = stored?.version === 1 ? now : stored?.time;
+  const value = stored?.version && stored.state && time !== undefined ? ({ ...stored, version: 2, time } as StoredConsent) : null;
+  if (!value && !into.diagnostics.length) into.diagnostics.push(diagnostic(into.code, 'stored: a version 2 decision with a time', json));
   return { value, diagnostics: into.diagnostics };
+}
+
+/** The `onUpdateHref` answer's receipt id (PRODUCT 3.12); anything else (or none) is no receipt. */
+export function parseUpdateAnswer(text: string): string | null {
+  const json = parseJsonText(text);
+  const receiptId = json && typeof json === 'object' ? (json as Json).receiptId : undefined;
+  return typeof receiptId === 'string' && /^[\w-]{1,100}$/.test(receiptId) ? receiptId : null;
 }

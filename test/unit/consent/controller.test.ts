@@ -24,7 +24,7 @@ function fakeClock() {
     }
     for (let i = 0; i < 10; i++) await Promise.resolve();
   };
-  return { clock, advance, pending: () => timers.size };
+  return { clock, advance, pending: () => timers.size, now: () => now };
 }
 
 const configOf = (json: Record<string, unknown>) =>
@@ -33,10 +33,10 @@ const configOf = (json: Record<string, unknown>) =>
 function setUp(fetch: typeof globalThis.fetch = vi.fn(), stored: Record<string, unknown> = {}) {
   const values = new Map(Object.entries(stored));
   const storage = { get: (key: string) => values.get(key), set: (key: string, value: unknown) => void values.set(key, value), remove: (key: string) => void values.delete(key) };
-  const { clock, advance, pending } = fakeClock();
+  const { clock, advance, pending, now } = fakeClock();
   const report = vi.fn();
   const onChange = vi.fn();
-  const controller = createConsentController({ storage, fetch, clock, report, onChange, expandUrl: async (url) => url, newId: () => 'user-1' });
+  const controller = createConsentController({ storage, fetch, clock, report, onChange, expandUrl: async (url) => url, newId: () => 'user-1', now });
   return { controller, values, advance, pending, report, onChange, fetch };
 }
 
@@ -74,7 +74,7 @@ describe('createConsentController', () => {
     const { controller, values } = setUp(answer({ consentRequired: true, consentStateValue: 'accepted', purposeConsents: { ads: true } }));
     await controller.start(configOf({ checkConsentHref: '/check' }), null);
     expect(kind(controller)).toBe('accepted');
-    expect(values.get('consent:site')).toEqual({ version: 1, state: 'accepted', purposeConsents: { ads: true } });
+    expect(values.get('consent:site')).toEqual({ version: 2, state: 'accepted', purposeConsents: { ads: true }, time: 0 });
   });
 
   it.each([
@@ -126,5 +126,89 @@ describe('createConsentController', () => {
     expect(kind(controller)).toBe('invalid');
     controller.dispatch({ type: 'decide', decision: 'accepted' });
     expect(values.size).toBe(0);
+  });
+});
+
+const DAY = 86_400_000;
+const UPDATE = 'https://cmp.example/update';
+
+describe('createConsentController: consent lifetime', () => {
+  const storedAt = (time: number, state = 'accepted') => ({ 'consent:site': { version: 2, state, time, purposeConsents: { ads: true, video: false } } });
+
+  it('rewrites a version 1 record as version 2 made now, without notifying onUpdateHref', async () => {
+    const post = vi.fn(async () => new Response('{}'));
+    const { controller, values, advance } = setUp(post, { 'consent:site': { version: 1, state: 'accepted' } });
+    await advance(5 * DAY);
+    await controller.start(configOf({ consentRequired: true, onUpdateHref: UPDATE }), null);
+    await advance(0);
+    expect(kind(controller)).toBe('accepted');
+    expect(values.get('consent:site')).toEqual({ version: 2, state: 'accepted', time: 5 * DAY });
+    expect(post).not.toHaveBeenCalled();
+  });
+
+  it('keeps a decision within its lifetime', async () => {
+    const { controller, advance } = setUp(vi.fn(), storedAt(0));
+    await advance(390 * DAY);
+    await controller.start(configOf({ consentRequired: true }), null);
+    expect(kind(controller)).toBe('accepted');
+  });
+
+  it('treats an expired decision as none: prompt shown, purposes kept but unblocking nothing', async () => {
+    const { controller, advance, values } = setUp(vi.fn(), storedAt(0));
+    await advance(390 * DAY + 1);
+    await controller.start(configOf({ consentRequired: true }), null);
+    expect(controller.model()).toMatchObject({ state: { kind: 'unknown' }, isPromptShown: true, isExpired: true, purposeConsents: {}, pendingPurposes: { ads: true, video: false } });
+    expect(values.get('consent:site')).toMatchObject({ time: 0 });
+  });
+
+  it.each([
+    ['accepted', 30, true],
+    ['rejected', 30, false],
+  ])('applies the lifetime of the state (%s after 30 days of {accepted: 20, rejected: 182})', async (state, days, isGone) => {
+    const { controller, advance } = setUp(vi.fn(), storedAt(0, state));
+    await advance(days * DAY);
+    await controller.start(configOf({ consentRequired: true, consentLifetimeDays: { accepted: 20, rejected: 182 } }), null);
+    expect(kind(controller)).toBe(isGone ? 'unknown' : state);
+  });
+
+  it('notifies onUpdateHref once when the same choice is renewed after an expiry, with a new time and the kept purposes', async () => {
+    const post = vi.fn(async () => new Response('{"recorded":true,"receiptId":"r1"}'));
+    const { controller, advance, values } = setUp(post, storedAt(0));
+    await advance(400 * DAY);
+    await controller.start(configOf({ consentRequired: true, onUpdateHref: UPDATE }), null);
+    controller.dispatch({ type: 'decide', decision: 'accepted' });
+    await advance(0);
+    expect(post).toHaveBeenCalledTimes(1);
+    expect(values.get('consent:site')).toMatchObject({ state: 'accepted', time: 400 * DAY, purposeConsents: { ads: true, video: false } });
+    expect(controller.model()).toMatchObject({ isExpired: false, purposeConsents: { ads: true, video: false } });
+    expect(await controller.receipt()).toBe('r1');
+    expect(values.get('consent-receipt:site')).toBe('r1');
+  });
+
+  it('gives a decision confirmed again a new time without notifying onUpdateHref', async () => {
+    const post = vi.fn(async () => new Response('{}'));
+    const { controller, advance, values } = setUp(post, storedAt(0));
+    await advance(10 * DAY);
+    await controller.start(configOf({ consentRequired: true, onUpdateHref: UPDATE }), null);
+    controller.dispatch({ type: 'prompt' });
+    controller.dispatch({ type: 'decide', decision: 'accepted' });
+    await advance(0);
+    expect(values.get('consent:site')).toMatchObject({ time: 10 * DAY });
+    expect(post).not.toHaveBeenCalled();
+  });
+
+  it('does not let the server copy of an expired decision decide', async () => {
+    const check = answer({ consentRequired: true, consentStateValue: 'accepted' });
+    const { controller, advance } = setUp(check, storedAt(0));
+    await advance(400 * DAY);
+    await controller.start(configOf({ checkConsentHref: '/check' }), null);
+    expect(JSON.parse((check.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toMatchObject({ consentStateValue: 'unknown' });
+    expect(controller.model()).toMatchObject({ state: { kind: 'unknown' }, isPromptShown: true });
+  });
+
+  it('resolves no receipt before any update', async () => {
+    const { controller } = setUp();
+    await controller.start(configOf({ consentRequired: true }), null);
+    expect(await controller.receipt()).toBeNull();
   });
 });

@@ -63,7 +63,7 @@ describe('checkConsent', () => {
 
 describe('checkRequestOf', () => {
   it('sends the cached decision', () => {
-    const saved = { version: 1, state: 'rejected', consentString: 'CP', purposeConsents: { ads: true } } as const;
+    const saved = { version: 2, time: 1, state: 'rejected', consentString: 'CP', purposeConsents: { ads: true } } as const;
     expect(JSON.parse(JSON.stringify(checkRequestOf('site', saved, null)))).toEqual({
       consentInstanceId: 'site',
       consentStateValue: 'rejected',
@@ -78,7 +78,7 @@ describe('checkRequestOf', () => {
 describe('notifyUpdate', () => {
   afterEach(() => vi.unstubAllGlobals());
   const ids = { consentInstanceId: 'site', pageUserId: 'user-1' };
-  const saved = { version: 1, state: 'accepted', purposeConsents: { ads: false }, tcfPolicyVersion: 4 } as const;
+  const saved = { version: 2, time: 1, state: 'accepted', purposeConsents: { ads: false }, tcfPolicyVersion: 4 } as const;
 
   it('POSTs the update body with credentials and keepalive', async () => {
     const fetch = vi.fn(async () => new Response(null, { status: 204 }));

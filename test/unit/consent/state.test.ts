@@ -16,7 +16,7 @@ const start = (consentRequired: boolean | 'remote', stored: StoredConsent | null
   consentRequired,
   requiredPurposes,
 });
-const stored = (state: 'accepted' | 'rejected', extra: Partial<StoredConsent> = {}): StoredConsent => ({ version: 1, state, ...extra });
+const stored = (state: 'accepted' | 'rejected', extra: Partial<StoredConsent> = {}): StoredConsent => ({ version: 2, time: 0, state, ...extra });
 const answer = (fields: Partial<CheckResult>): ConsentEvent => ({
   type: 'response',
   response: {
@@ -83,7 +83,7 @@ describe('reduceConsent: user actions', () => {
     expect(kindOf(model)).toBe('accepted');
     expect(model.isPromptShown).toBe(false);
     expect(model.hasUserActed).toBe(true);
-    expect(model.saved).toMatchObject({ version: 1, state: 'accepted' });
+    expect(model.saved).toMatchObject({ version: 2, state: 'accepted' });
   });
 
   it('remembers reject and caches it', () => {
@@ -169,7 +169,7 @@ describe('reduceConsent: user actions', () => {
   it('caches a consent string, metadata and policy version given with a decision', () => {
     const event: ConsentEvent = { type: 'decide', decision: 'accepted', consentString: 'CP1', consentMetadata: { gdprApplies: true }, tcfPolicyVersion: 4 };
     expect(run(start(true), event).saved).toEqual({
-      version: 1,
+      version: 2,
       state: 'accepted',
       consentString: 'CP1',
       purposeConsents: {},

@@ -108,6 +108,27 @@ describe('createConsentGate', () => {
     expect(await gate.api.getPurposeConsents()).toEqual({ ads: true });
   });
 
+  it('answers the kept purposes of an expired decision at once, and other reads only after a decision', async () => {
+    document.body.innerHTML = '<page-consent id="c"></page-consent>';
+    const gate = createConsentGate(document, () => {});
+    const expired: ConsentSnapshot = { ...snapshot, state: 'unknown', purposeConsents: { ads: false }, expired: true };
+    gate.setProvider({ ...fakeProvider('pending'), getPolicyState: () => new Promise(() => {}), snapshot: () => expired }, true);
+    let consentString: unknown = 'pending';
+    gate.api.getConsentString().then((value) => (consentString = value));
+    expect(await gate.api.getPurposeConsents()).toEqual({ ads: false });
+    expect(consentString).toBe('pending');
+  });
+
+  it('resolves the receipt id from the provider, or null without one', async () => {
+    document.body.innerHTML = '<page-consent id="c"></page-consent>';
+    const gate = createConsentGate(document, () => {});
+    gate.setProvider({ ...fakeProvider('allow'), getReceipt: async () => 'r1' }, true);
+    expect(await gate.api.getReceipt()).toBe('r1');
+    const bare = createConsentGate(document, () => {});
+    bare.setProvider(fakeProvider('allow'), true);
+    expect(await bare.api.getReceipt()).toBeNull();
+  });
+
   it('answers sharedData only once the remote check is over', async () => {
     document.body.innerHTML = '<page-consent id="c"></page-consent>';
     const gate = createConsentGate(document, () => {});

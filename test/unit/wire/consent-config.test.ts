@@ -20,6 +20,7 @@ describe('parseConsentConfig', () => {
         timeoutSeconds: null,
         fallbackAction: 'dismiss',
         matchedGeoGroup: null,
+        consentLifetime: { accepted: 390, rejected: 390 },
       },
       diagnostics: [],
     });

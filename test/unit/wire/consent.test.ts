@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../../src/consent/policy.ts';
-import { parseCheckAnswer, parseStoredConsent } from '../../../src/wire/consent.ts';
+import { parseCheckAnswer, parseStoredConsent, parseUpdateAnswer } from '../../../src/wire/consent.ts';
 import { parseCheckRequest, parseUpdateRequest } from '../../../src/wire/consent-bodies.ts';
 
 const parse = (body: unknown, prefix?: string) => parseCheckAnswer(typeof body === 'string' ? body : JSON.stringify(body), prefix);
@@ -83,27 +83,33 @@ describe('parseCheckAnswer', () => {
 });
 
 describe('parseStoredConsent', () => {
-  it('reads a stored record', () => {
-    const value = { version: 1, state: 'accepted', consentString: 'x', purposeConsents: { a: true }, consentMetadata: { gdprApplies: true }, tcfPolicyVersion: 2 };
-    expect(parseStoredConsent(value)).toEqual({ value, diagnostics: [] });
+  it('reads a stored record with its time', () => {
+    const value = { version: 2, state: 'accepted', time: 5, consentString: 'x', purposeConsents: { a: true }, consentMetadata: { gdprApplies: true }, tcfPolicyVersion: 2 };
+    expect(parseStoredConsent(value, 9)).toEqual({ value, diagnostics: [] });
+  });
+
+  it('reads a version 1 record as a version 2 record made now', () => {
+    const { value, diagnostics } = parseStoredConsent({ version: 1, state: 'rejected', purposeConsents: { a: false } }, 1234);
+    expect(value).toEqual({ version: 2, state: 'rejected', purposeConsents: { a: false }, time: 1234 });
+    expect(diagnostics).toEqual([]);
   });
 
   it('reads nothing stored without a diagnostic', () => {
-    expect(parseStoredConsent(undefined)).toEqual({ value: null, diagnostics: [] });
+    expect(parseStoredConsent(undefined, 0)).toEqual({ value: null, diagnostics: [] });
   });
 
-  it.each(['accepted', true, { version: 2, state: 'accepted' }, { version: 1, state: 'dismissed' }, { version: 1 }])(
+  it.each(['accepted', true, { version: 2, state: 'accepted' }, { version: 3, state: 'accepted', time: 1 }, { version: 1, state: 'dismissed' }, { version: 1 }])(
     'reads %j as no decision, with a diagnostic',
     (value) => {
-      const { value: parsed, diagnostics } = parseStoredConsent(value);
+      const { value: parsed, diagnostics } = parseStoredConsent(value, 0);
       expect(parsed).toBeNull();
       expect(diagnostics[0]?.code).toBe('consent-stored-invalid');
     },
   );
 
   it('drops mistyped fields and mistyped purposes', () => {
-    const { value, diagnostics } = parseStoredConsent({ version: 1, state: 'rejected', consentString: 3, purposeConsents: { ads: 'false', x: true }, tcfPolicyVersion: '2' });
-    expect(value).toEqual({ version: 1, state: 'rejected', purposeConsents: { x: true } });
+    const { value, diagnostics } = parseStoredConsent({ version: 2, state: 'rejected', time: 7, consentString: 3, purposeConsents: { ads: 'false', x: true }, tcfPolicyVersion: '2' }, 0);
+    expect(value).toEqual({ version: 2, state: 'rejected', time: 7, purposeConsents: { x: true } });
     expect(diagnostics).toHaveLength(3);
   });
 });
@@ -150,7 +156,7 @@ describe('properties', () => {
   it('never throws, and every rejection is a coded diagnostic', () => {
     fc.assert(
       fc.property(fc.oneof(json, answerObject), (value) => {
-        for (const parsed of [parse(value), parseStoredConsent(value), parseCheckRequest(value), parseUpdateRequest(value)]) {
+        for (const parsed of [parse(value), parseStoredConsent(value, 0), parseCheckRequest(value), parseUpdateRequest(value)]) {
           for (const d of parsed.diagnostics) expect(d.code).toMatch(/^[a-z]+(-[a-z]+)+$/);
         }
       }),
@@ -167,5 +173,15 @@ describe('properties', () => {
         expect(allowed).toBe(Object.hasOwn(purposes, name) && purposes[name] === true);
       }),
     );
+  });
+});
+
+describe('parseUpdateAnswer', () => {
+  it('reads the receipt id of an update answer', () => {
+    expect(parseUpdateAnswer('{"recorded":true,"policyVersion":1,"receiptId":"r_abc-1"}')).toBe('r_abc-1');
+  });
+
+  it.each(['', 'null', '{"recorded":true}', '{"receiptId":5}', '{"receiptId":"a b"}', '[1]'])('reads %j as no receipt', (text) => {
+    expect(parseUpdateAnswer(text)).toBeNull();
   });
 });
