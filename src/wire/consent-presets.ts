@@ -2,7 +2,8 @@
  * CMP presets for `<page-consent type="...">` (PRODUCT 3.1): each builds the config that is merged
  * under the inline one (inline wins). `page-hosted` is the reference server's hosted prompt: it
  * learns the server from the origin of the inline `checkConsentHref` (else the page's own
- * origin), see docs/decisions/consent-cmp-presets.md.
+ * origin), see docs/decisions/consent-cmp-presets.md. It also passes the instance and its
+ * required purposes to the prompt in `clientConfig`.
  */
 import { isRecord, type Json, own } from './values.ts';
 
@@ -26,6 +27,8 @@ const hosted: Preset = (inline, baseUrl) => {
     checkConsentHref: `${origin}/consent/check`,
     onUpdateHref: `${origin}/consent/update`,
     promptUiSrc: `${origin}/cmp/prompt.html${typeof id === 'string' ? `?instance=${encodeURIComponent(id)}` : ''}`,
+    // What the hosted prompt reads from the client info: the instance and the purposes to ask for.
+    clientConfig: { consentInstanceId: id, purposeConsentRequired: own(inline, 'purposeConsentRequired') },
   };
 };
 

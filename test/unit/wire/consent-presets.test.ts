@@ -14,8 +14,14 @@ describe('CMP presets (type attribute)', () => {
       checkConsentHref: 'https://consent.example/consent/check',
       onUpdateHref: 'https://consent.example/consent/update',
       promptUiSrc: 'https://consent.example/cmp/prompt.html?instance=news',
+      clientConfig: { consentInstanceId: 'news' },
       consentRequired: 'remote',
     });
+  });
+
+  it('page-hosted passes the required purposes to the prompt; an inline clientConfig merges over it', () => {
+    const { value } = parse({ consentInstanceId: 'news', purposeConsentRequired: ['ads'], clientConfig: { theme: 'dark' } }, 'page-hosted');
+    expect(value?.clientConfig).toEqual({ consentInstanceId: 'news', purposeConsentRequired: ['ads'], theme: 'dark' });
   });
 
   it('page-hosted without checkConsentHref uses the page origin for every URL', () => {
