@@ -374,3 +374,37 @@ describe('built-in elements example', () => {
     expect(problems(test)).toEqual([]);
   });
 });
+
+describe('hosted CMP iframe example', () => {
+  it('records per-purpose choices made in the hosted prompt and builds by purpose', async () => {
+    const test = await open('cmp-iframe.html');
+    const { page } = test;
+    await shown(page, '.page-consent-frame iframe');
+    const frame = page.frameLocator('.page-consent-frame iframe');
+    await frame.getByRole('button', { name: 'Manage choices' }).click();
+    await frame.getByRole('switch', { name: 'measurement' }).check();
+    const update = page.waitForResponse((response) => response.url().endsWith('/consent/update'));
+    await frame.getByRole('button', { name: 'Save choices' }).click();
+    expect((await update).status()).toBe(200);
+    await waitForState(page, 'example-widget[data-name="Audience measurement"]', 'loaded');
+    expect(await stateOf(page, 'example-widget[data-name="Ads"]')).not.toBe('loaded');
+    const records = (await (await admin('instances/examples-cmp/export?format=ndjson')).text()).trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.at(-1)).toMatchObject({ state: 'accepted', purposeConsents: { measurement: true, ads: false } });
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('story consent example', () => {
+  it('accepts by keyboard alone and builds the widget', async () => {
+    const test = await open('story-consent.html');
+    const { page } = test;
+    await shown(page, 'page-story-consent');
+    // From the dialog: the policy link, Decline, Accept.
+    for (let step = 0; step < 3; step++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Accept');
+    await page.keyboard.press('Enter');
+    await waitForState(page, 'example-widget', 'loaded');
+    expect(await page.isVisible('page-story-consent')).toBe(false);
+    expect(problems(test)).toEqual([]);
+  });
+});
