@@ -10,6 +10,7 @@ const ENTRIES = [
   ['src/geo/entry.ts', 'v0/page-geo-0.1'],
   ['src/consent-tcf/entry.ts', 'v0/page-consent-tcf-0.1'],
   ['src/consent-gpp/entry.ts', 'v0/page-consent-gpp-0.1'],
+  ['src/consent-cmp/entry.ts', 'v0/page-consent-cmp-0.1'],
 ];
 
 const entryPoints = ENTRIES.filter(([source]) => existsSync(source)).map(([source, out]) => ({ in: source, out }));

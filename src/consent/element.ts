@@ -108,7 +108,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     const inline = find(config.promptUI, element, 'consent-prompt-missing');
     const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
     const decide = (decision: Decision, data: DecisionData = {}) => dispatch({ type: 'decide', decision, ...data });
-    render = createPromptUi(element, config, { inline, post, decide, expandUrl: page.expandUrl, clock: self, report });
+    render = createPromptUi(element, config, { page, scriptUrl, inline, post, decide, clock: self, report });
   }
   await controller.start(config, config?.matchedGeoGroup ?? geoGroups[0] ?? null);
 }

@@ -1,5 +1,6 @@
 /**
- * The CMP iframe of `promptUiSrc` (PRODUCT 3.7): a slot that `createUi` shows as the prompt; the
+ * The CMP iframe of `promptUiSrc` (PRODUCT 3.7), in its own bundle `page-consent-cmp-0.1.js`
+ * (loaded only by pages with a promptUiSrc). `createUi` shows the slot as the prompt; the
  * iframe is created in it each time the prompt is due (never before), sandboxed, with the client
  * info in its `name`, and removed when the prompt closes. Messages count only from that
  * iframe's window and the origin of its src (`"null"` for a same-origin src, which is sandboxed
@@ -40,8 +41,8 @@ export type FrameOptions = {
   readonly decide: (decision: Decision, data: DecisionData) => void;
 };
 
-/** `slot` is the prompt element for `createUi`; `attach` wraps the Ui so the frame follows it. */
-export type PromptFrame = { readonly slot: HTMLElement; readonly attach: (ui: Ui) => Ui };
+/** Creates the frame protocol in `slot`; returns the function that follows each model. */
+export type CreatePromptFrame = (slot: HTMLElement, ui: Ui, options: FrameOptions) => (model: ConsentModel) => void;
 
 type FrameState =
   | { readonly kind: 'closed' }
@@ -68,12 +69,10 @@ export function clientInfoOf(model: ConsentModel, clientConfig: Json | undefined
   return JSON.stringify({ clientConfig, consentStateValue, consentString, purposeConsents, consentMetadata, tcfPolicyVersion, promptTrigger, isDirty: false });
 }
 
-export function createPromptFrame(options: FrameOptions): PromptFrame {
+export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
   const doc = document;
-  const slot = Object.assign(doc.createElement('div'), { className: 'page-consent-frame', hidden: true });
   doc.head.append(Object.assign(doc.createElement('style'), { textContent: CSS }));
   let state: FrameState = { kind: 'closed' };
-  let ui: Ui;
   let opened = 0;
   let trigger: 'load' | 'action' = 'load';
   let timer: unknown;
@@ -173,17 +172,8 @@ export function createPromptFrame(options: FrameOptions): PromptFrame {
   };
   addEventListener('message', receive);
 
-  const follow = (model: ConsentModel) => {
+  return (model: ConsentModel) => {
     if (model.isPromptShown && !isShowing) open(model);
     else if (!model.isPromptShown && isShowing) close();
   };
-  const attach = (inner: Ui): Ui => {
-    ui = inner;
-    const render = (model: ConsentModel) => {
-      inner(model);
-      follow(model);
-    };
-    return Object.assign(render, { hasPrompt: true, setModal: inner.setModal });
-  };
-  return { slot, attach };
-}
+};

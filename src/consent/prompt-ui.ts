@@ -1,36 +1,72 @@
 /**
  * Picks the prompt of `<page-consent>` (PRODUCT 3.6-3.8): the CMP iframe of `promptUiSrc` (with
  * the inline `promptUI` as its fallback), else the inline `promptUI`, else a
- * `<page-story-consent>` child; a story prompt together with `promptUiSrc` is refused.
+ * `<page-story-consent>` child; a story prompt together with `promptUiSrc` is refused. The
+ * iframe protocol is in `page-consent-cmp-0.1.js`, loaded here only for a promptUiSrc.
  */
-import type { Diagnostic, DiagnosticLevel } from '../runtime/index.ts';
+import type { Diagnostic, DiagnosticLevel, PageRuntime } from '../runtime/index.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
 import type { DecisionData } from '../wire/consent.ts';
+import { CMP_SERVICE } from './cmp-service.ts';
 import { diagnose } from './diagnose.ts';
-import { createPromptFrame } from './prompt-frame.ts';
+import type { CreatePromptFrame, FrameOptions } from './prompt-frame.ts';
 import type { Clock } from './remote.ts';
-import type { Decision } from './state.ts';
+import type { ConsentModel, Decision } from './state.ts';
 import { renderStoryPrompt } from './story.ts';
 import { createUi, type Ui } from './ui.ts';
 
 export type PromptDeps = {
+  readonly page: PageRuntime;
+  /** The consent script's URL: the CMP bundle is loaded from its directory. */
+  readonly scriptUrl: string;
   /** The inline `promptUI` element, if any. */
   readonly inline: HTMLElement | null;
   readonly post: HTMLElement | null;
   readonly decide: (decision: Decision, data?: DecisionData) => void;
-  readonly expandUrl: (template: string) => Promise<string>;
   readonly clock: Clock;
   readonly report: (d: Diagnostic, level?: DiagnosticLevel) => void;
 };
 
-export function createPromptUi(host: HTMLElement, config: ConsentConfig, { inline, post, decide, expandUrl, clock, report }: PromptDeps): Ui {
+/** Loads `page-consent-cmp-0.1.js`; resolves its `createPromptFrame`, or undefined if it fails. */
+function loadCmp({ page, scriptUrl, report }: PromptDeps): Promise<CreatePromptFrame | undefined> {
+  const script = Object.assign(document.createElement('script'), { async: true, src: new URL('page-consent-cmp-0.1.js', scriptUrl || location.href).href });
+  const failed = new Promise<undefined>((resolve) => {
+    script.onerror = () => {
+      report(diagnose('consent-cmp-load-failed', 'the script to load', script.src));
+      resolve(undefined);
+    };
+  });
+  document.head.append(script);
+  return Promise.race([page.whenService(CMP_SERVICE) as Promise<CreatePromptFrame>, failed]);
+}
+
+/** The CMP iframe's prompt: a slot shown by `createUi`, followed by the frame once loaded. */
+function createFrameUi(host: HTMLElement, config: ConsentConfig, options: Omit<FrameOptions, 'expandUrl'>, deps: PromptDeps): Ui {
+  const slot = Object.assign(document.createElement('div'), { className: 'page-consent-frame', hidden: true });
+  host.append(slot);
+  const ui = createUi(host, { prompt: slot, post: deps.post, overlay: config.overlay, caption: config.consentPromptCaption });
+  let follow: ((model: ConsentModel) => void) | undefined;
+  let latest: ConsentModel | undefined;
+  loadCmp(deps).then((create) => {
+    const { fallback } = options;
+    follow = create ? create(slot, ui, { ...options, expandUrl: deps.page.expandUrl }) : () => fallback && slot.replaceChildren(Object.assign(fallback, { hidden: false }));
+    if (latest) follow(latest);
+  });
+  const render = (model: ConsentModel) => {
+    ui(model);
+    latest = model;
+    follow?.(model);
+  };
+  return Object.assign(render, { hasPrompt: true, setModal: ui.setModal });
+}
+
+export function createPromptUi(host: HTMLElement, config: ConsentConfig, deps: PromptDeps): Ui {
   const { promptUiSrc: src, overlay, consentPromptCaption: caption } = config;
+  const { inline, post, decide, clock, report } = deps;
   const story = host.querySelector<HTMLElement>(':scope>page-story-consent');
   if (story && src) report(diagnose('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src));
   const prompt = inline ?? (story && !src ? renderStoryPrompt(story, decide, report) : null);
   if (!src) return createUi(host, { prompt, post, overlay, caption });
   const { sandbox, clientConfig, buttonActionCaption: buttonCaption } = config;
-  const frame = createPromptFrame({ src, sandbox, clientConfig, fallback: prompt, caption, buttonCaption, expandUrl, clock, report, decide });
-  host.append(frame.slot);
-  return frame.attach(createUi(host, { prompt: frame.slot, post, overlay, caption }));
+  return createFrameUi(host, config, { src, sandbox, clientConfig, fallback: prompt, caption, buttonCaption, clock, report, decide }, deps);
 }

@@ -85,10 +85,10 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
     const test = await open('hosted-cross.html', { consentInstanceId: 'hosted-cross', checkConsentHref: `http://localhost:${port}/consent/check`, purposeConsentRequired: ['ads'] });
     const { page } = test;
     const frame = await promptFrame(page);
-    const attributes = await page.$eval('.page-consent-frame iframe', (f) => ({ src: f.src, sandbox: f.getAttribute('sandbox') }));
+    const attributes = await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => ({ src: f.src, sandbox: f.getAttribute('sandbox') }));
     expect(attributes).toEqual({ src: `http://localhost:${port}/cmp/prompt.html?instance=hosted-cross`, sandbox: 'allow-scripts allow-popups allow-same-origin' });
     // 60vh of 700 px, bottom sheet.
-    expect(await page.$eval('.page-consent-frame iframe', (f) => Math.round(f.getBoundingClientRect().height))).toBe(420);
+    expect(await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => Math.round(f.getBoundingClientRect().height))).toBe(420);
     expect(await frame.textContent('#purposes')).toContain('ads');
     const update = page.waitForResponse((response) => response.url() === `http://localhost:${port}/consent/update`);
     await frame.click('#accept');
@@ -105,7 +105,7 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
     const test = await open('hosted-same.html', { consentInstanceId: 'hosted-same' });
     const { page } = test;
     await promptFrame(page);
-    expect(await page.$eval('.page-consent-frame iframe', (f) => f.getAttribute('sandbox'))).toBe('allow-scripts allow-popups');
+    expect(await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => f.getAttribute('sandbox'))).toBe('allow-scripts allow-popups');
     // The announcement's button takes focus; Enter moves focus into the frame.
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Focus Prompt');
     await page.keyboard.press('Enter');

@@ -37,10 +37,11 @@ const config = (extra: object = {}) => ({
 });
 
 let count = 0;
-async function open(json: object, options: Parameters<typeof consentPage>[1] = {}, viewport = { width: 400, height: 600 }) {
+async function open(json: object, options: Parameters<typeof consentPage>[1] = {}, viewport = { width: 400, height: 600 }, blockCmpBundle = false) {
   const path = `/frame-${++count}.html`;
   server.page(path, consentPage(json, options));
   const test = await newPage(browser, { viewport });
+  if (blockCmpBundle) await test.page.route('**/page-consent-cmp-0.1.js', (route) => route.abort());
   await test.page.goto(server.origin + path);
   return test;
 }
@@ -56,13 +57,13 @@ async function cmpFrame(page: Page): Promise<Frame> {
 const send = (frame: Frame, message: object) => frame.evaluate((m) => (window as unknown as { send(m: object): void }).send(m), message);
 const replies = (frame: Frame) => frame.evaluate(() => (window as unknown as { replies: { data: unknown; fromParent: boolean }[] }).replies);
 const lastState = (page: Page) => page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state);
-const frameBox = (page: Page) => page.$eval('.page-consent-frame iframe', (f) => ({ height: Math.round(f.getBoundingClientRect().height), hidden: f.hidden }));
+const frameBox = (page: Page) => page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => ({ height: Math.round(f.getBoundingClientRect().height), hidden: f.hidden }));
 
 describe('promptUiSrc iframe', () => {
   it('is created when due, sandboxed, with the client info in its name and macros in its src', async () => {
     const { page } = await open(config({ clientConfig: { theme: 'dark' } }), { inside: '<div id="post" hidden>Settings</div>' });
     const frame = await cmpFrame(page);
-    const attributes = await page.$eval('.page-consent-frame iframe', (f) => ({ sandbox: f.getAttribute('sandbox'), name: f.name, src: f.src, title: f.title }));
+    const attributes = await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => ({ sandbox: f.getAttribute('sandbox'), name: f.name, src: f.src, title: f.title }));
     expect(attributes.sandbox).toBe('allow-scripts allow-popups allow-same-origin');
     expect(attributes.src).toBe(`${server.otherOrigin}/cmp.html?state=%22unknown%22`);
     expect(attributes.title).toBe('User Consent Prompt');
@@ -155,7 +156,7 @@ describe('promptUiSrc iframe', () => {
     expect((await storedValues(page))['consent:site']).toBeUndefined();
     await page.click('#manage');
     await cmpFrame(page);
-    const name = await page.$eval('.page-consent-frame iframe', (f) => JSON.parse(f.name));
+    const name = await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => JSON.parse(f.name));
     expect(name).toMatchObject({ promptTrigger: 'action', consentStateValue: 'unknown' });
   });
 
@@ -240,12 +241,24 @@ describe('promptUiSrc iframe', () => {
     expect(await test.page.$('iframe')).toBeNull();
   });
 
+  it('the iframe protocol is its own bundle, loaded only with a promptUiSrc; if it fails, a diagnostic and the inline prompt', async () => {
+    const prompt = '<div id="prompt" hidden><p>Inline</p></div>';
+    const test = await open(config({ promptUI: 'prompt' }), { inside: prompt }, undefined, true);
+    await expect.poll(() => isShown(test.page, '#prompt')).toBe(true);
+    expect(diagnosticsOf(test.messages, 'consent-cmp-load-failed')).toHaveLength(1);
+    expect(await test.page.$('iframe')).toBeNull();
+    const before = server.requestsTo('/v0/page-consent-cmp-0.1.js').length;
+    const inline = await open({ consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt' }, { inside: prompt });
+    await expect.poll(() => isShown(inline.page, '#prompt')).toBe(true);
+    expect(server.requestsTo('/v0/page-consent-cmp-0.1.js').length).toBe(before);
+  });
+
   it('a same-origin src is sandboxed without allow-same-origin, and its messages count', async () => {
     server.page('/own-cmp.html', CMP.replace('<p>CMP</p>', '<p>Own</p>'));
     const test = await open(config({ promptUiSrc: '/own-cmp.html', sandbox: 'allow-popups-to-escape-sandbox allow-top-navigation allow-forms' }));
     const { page } = test;
     await page.waitForSelector('.page-consent-frame iframe', { state: 'attached' });
-    expect(await page.$eval('.page-consent-frame iframe', (f) => f.getAttribute('sandbox'))).toBe('allow-scripts allow-popups allow-popups-to-escape-sandbox');
+    expect(await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => f.getAttribute('sandbox'))).toBe('allow-scripts allow-popups allow-popups-to-escape-sandbox');
     expect(diagnosticsOf(test.messages, 'consent-sandbox-invalid').map((m) => m.text.includes('allow-top-navigation') || m.text.includes('allow-forms'))).toEqual([true, true]);
     let frame: Frame | undefined;
     await expect.poll(() => (frame = page.frames().find((f) => f.url().includes('/own-cmp.html')))).toBeTruthy();

@@ -41,7 +41,7 @@ describe('<page-story-consent>', () => {
   it('renders title, message, vendors, link and both buttons as a labelled modal dialog with focus', async () => {
     const { page } = await open(STORY);
     await expect.poll(() => isShown(page, 'page-story-consent')).toBe(true);
-    const view = await page.$eval('page-story-consent', (s) => ({
+    const view = await page.$eval('page-story-consent', (s: HTMLElement) => ({
       hidden: s.hidden,
       role: s.getAttribute('role'),
       modal: s.getAttribute('aria-modal'),
@@ -73,11 +73,11 @@ describe('<page-story-consent>', () => {
     const { page } = await open(STORY);
     await expect.poll(() => isShown(page, 'page-story-consent')).toBe(true);
     await page.click('text=Accept');
-    await expect.poll(() => page.$eval('page-story-consent', (s) => s.hidden)).toBe(true);
+    await expect.poll(() => page.$eval('page-story-consent', (s: HTMLElement) => s.hidden)).toBe(true);
     await page.reload();
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await expect.poll(() => builtProbes(page)).toContain('default');
-    expect(await page.$eval('page-story-consent', (s) => s.hidden)).toBe(true);
+    expect(await page.$eval('page-story-consent', (s: HTMLElement) => s.hidden)).toBe(true);
   });
 
   it('is usable by keyboard alone: Tab to Decline, Enter rejects', async () => {
@@ -105,7 +105,7 @@ describe('<page-story-consent>', () => {
   it('follows the document direction (RTL)', async () => {
     const { page } = await open(STORY, { rtl: true });
     await expect.poll(() => isShown(page, 'page-story-consent')).toBe(true);
-    expect(await page.$eval('page-story-consent', (s) => [s.getAttribute('dir'), getComputedStyle(s).direction])).toEqual(['rtl', 'rtl']);
+    expect(await page.$eval('page-story-consent', (s: HTMLElement) => [s.getAttribute('dir'), getComputedStyle(s).direction])).toEqual(['rtl', 'rtl']);
   });
 
   it('an invalid config (no vendors, a javascript: link) is reported and no prompt shows', async () => {

@@ -1,0 +1,107 @@
+/**
+ * Proof of consent (PRODUCT 3.12): receipts of stored updates, in the shape of ISO/IEC TS 27560
+ * consent records (docs/decisions/server-receipts.md), signed with Ed25519 as a JWS compact
+ * serialisation by `jose`. The key comes from RECEIPT_SIGNING_KEY (PEM) or is generated once
+ * and kept in the store; every key that ever signed stays published in the JWK set.
+ */
+import { randomUUID } from 'node:crypto';
+import { CompactSign, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
+import type { ConsentStore, NewAuditEntry, SigningKeyRecord } from './store/store.ts';
+
+export const RECEIPT_ALGORITHM = 'EdDSA';
+export const RECEIPT_TYPE = 'page-consent-receipt+jwt';
+
+type SigningKey = { readonly kid: string; readonly key: CryptoKey | Uint8Array };
+
+export type ReceiptSigner = {
+  /** Signs a receipt payload with the current key; resolves with the JWS. */
+  sign(payload: object): Promise<string>;
+  /** The public keys, newest first (`/.well-known/page-consent-keys.json`). */
+  keySet(): Promise<{ keys: JWK[] }>;
+  /** A new generated key, kept in the store; it signs from now on. */
+  rotate(): Promise<string>;
+};
+
+const publicPart = ({ kty, crv, x }: JWK): Record<string, string> => ({ kty: kty!, crv: crv!, x: x! });
+
+async function recordOf(privateJwk: JWK, isKept: boolean, now: number): Promise<SigningKeyRecord> {
+  const publicJwk = publicPart(privateJwk);
+  const kid = await calculateJwkThumbprint(publicJwk);
+  const { d } = privateJwk;
+  return { kid, publicJwk: { ...publicJwk, kid, alg: RECEIPT_ALGORITHM, use: 'sig' }, privateJwk: isKept ? { ...publicJwk, d: d! } : null, createdAt: now };
+}
+
+async function generatedKey(now: number): Promise<SigningKeyRecord> {
+  const { privateKey } = await generateKeyPair('Ed25519', { extractable: true });
+  return recordOf(await exportJWK(privateKey), true, now);
+}
+
+/** The key that signs: the configured PEM, else the newest key kept in the store, else a new one kept there. */
+async function loadKey(store: ConsentStore, pem: string | null, now: () => number): Promise<SigningKey> {
+  if (pem) {
+    const key = await importPKCS8(pem, 'Ed25519', { extractable: true });
+    const record = await recordOf(await exportJWK(key), false, now());
+    await store.addSigningKey(record);
+    return { kid: record.kid, key };
+  }
+  let kept = (await store.listSigningKeys()).find((record) => record.privateJwk);
+  if (!kept) {
+    await store.addSigningKey(await generatedKey(now()));
+    kept = (await store.listSigningKeys()).find((record) => record.privateJwk)!;
+  }
+  return { kid: kept.kid, key: await importJWK(kept.privateJwk!, RECEIPT_ALGORITHM) };
+}
+
+export function createReceiptSigner(store: ConsentStore, pem: string | null, now: () => number): ReceiptSigner {
+  let current: Promise<SigningKey> | null = null;
+  // A failed load (store down) is retried by the next caller.
+  const signingKey = () =>
+    (current ??= loadKey(store, pem, now).catch((error: unknown) => {
+      current = null;
+      throw error;
+    }));
+  return {
+    async sign(payload) {
+      const { kid, key } = await signingKey();
+      const bytes = new TextEncoder().encode(JSON.stringify(payload));
+      return new CompactSign(bytes).setProtectedHeader({ alg: RECEIPT_ALGORITHM, kid, typ: RECEIPT_TYPE }).sign(key);
+    },
+    async keySet() {
+      await signingKey();
+      return { keys: (await store.listSigningKeys()).map((record) => ({ ...record.publicJwk })) };
+    },
+    async rotate() {
+      const record = await generatedKey(now());
+      await store.addSigningKey(record);
+      current = importJWK(record.privateJwk!, RECEIPT_ALGORITHM).then((key) => ({ kid: record.kid, key }));
+      return record.kid;
+    },
+  };
+}
+
+/** A new receipt id: not guessable, so knowing one proves nothing, and a URL-safe token. */
+export const newReceiptId = () => `rcpt_${randomUUID().replaceAll('-', '')}`;
+
+/**
+ * The receipt of one update. Names follow ISO/IEC TS 27560 (as profiled by the W3C DPVCG) where
+ * one exists; the consent-specific fields are ours (docs/decisions/server-receipts.md).
+ */
+export function buildReceipt(id: string, entry: NewAuditEntry, geoGroup: string | null) {
+  const { instanceId, pageUserId, state, purposeConsents, consentString, policyVersion, time, origin } = entry;
+  return {
+    schema_version: 'page-consent-receipt/1 (ISO/IEC TS 27560:2023)',
+    receipt_id: id,
+    receipt_timestamp: new Date(time).toISOString(),
+    pii_principal_id: pageUserId,
+    notice_id: `${instanceId}@${policyVersion}`,
+    event: { event_time: new Date(time).toISOString(), event_type: 'consent-update', event_state: state },
+    instance: instanceId,
+    state,
+    purpose_consents: purposeConsents,
+    consent_string: consentString,
+    policy_version: policyVersion,
+    geo_group: geoGroup,
+    origin,
+    time,
+  };
+}
