@@ -12,6 +12,7 @@ import type { CountryLookup } from './country.ts';
 import { errorEnvelope, ErrorCode, HttpError } from './errors.ts';
 import { handleClientError, sendFrameworkError, toHttpError } from './framework-errors.ts';
 import { createRouteRateLimit, registerRateLimit } from './rate-limit.ts';
+import { createReceiptSigner } from './receipts.ts';
 import { createRequestId } from './request-id.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAdminPageRoutes } from './routes/admin-page.ts';
@@ -22,6 +23,7 @@ import { consentBodyLimit, registerConsentRoutes } from './routes/consent.ts';
 import type { AppContext } from './routes/context.ts';
 import { registerExampleRoutes } from './routes/examples.ts';
 import { registerHealthRoutes } from './routes/health.ts';
+import { registerReceiptRoutes } from './routes/receipt.ts';
 import type { ConsentStore } from './store/store.ts';
 
 export type AppDeps = {
@@ -50,6 +52,8 @@ export type AppDeps = {
   readonly maxAutoInstances?: number;
   /** True while the process drains before shutting down: /healthz answers 503. */
   readonly isDraining?: () => boolean;
+  /** Ed25519 private key (PKCS#8 PEM) that signs consent receipts; null: a key generated once and kept in the store. */
+  readonly receiptSigningKey?: string | null;
 };
 
 function createContext(deps: AppDeps): AppContext {
@@ -67,6 +71,7 @@ function createContext(deps: AppDeps): AppContext {
     rateLimit: createRouteRateLimit(deps.rateLimitPerMinute ?? 600),
     maxAutoInstances: deps.maxAutoInstances ?? 1000,
     isDraining: deps.isDraining ?? (() => false),
+    receipts: createReceiptSigner(deps.store, deps.receiptSigningKey ?? null, deps.now ?? Date.now),
     async hashIp(ip) {
       salt ??= deps.store.ipHashSalt();
       return createHash('sha256').update(`${await salt}:${ip}`).digest('hex');
@@ -114,6 +119,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     registerHealthRoutes(routes, context);
     registerCdnRoutes(routes, context);
     registerConsentRoutes(routes, context);
+    registerReceiptRoutes(routes, context);
     registerAdsConfigRoutes(routes, context);
     registerCmpRoutes(routes, context);
     registerAdminPageRoutes(routes);

@@ -2,6 +2,7 @@
  * Server configuration from an environment map (main.ts passes process.env; nothing else
  * reads it). Every variable, its default and its meaning is listed in docs/server.md.
  */
+import { createPrivateKey } from 'node:crypto';
 import { parseAllowedOrigins } from './cors.ts';
 import { ConfigError } from './errors.ts';
 
@@ -25,6 +26,8 @@ export type ServerConfig = {
   readonly shutdownDrainMs: number;
   /** Start-up warnings (`code: text`) that main.ts logs; the server still starts. */
   readonly warnings: readonly string[];
+  /** RECEIPT_SIGNING_KEY: an Ed25519 private key, PKCS#8 PEM (`\n` escapes allowed); null: generated and kept in the store. */
+  readonly receiptSigningKey: string | null;
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -50,6 +53,15 @@ function readCount(value: string | undefined, rule: CountRule): number {
     throw new ConfigError(rule.code, `${rule.name}: expected an integer from 0 to ${rule.max}, got "${value}"`);
   }
   return count;
+}
+
+function readReceiptSigningKey(value: string | undefined): string | null {
+  if (!value) return null;
+  const pem = value.replaceAll('\\n', '\n');
+  try {
+    if (createPrivateKey(pem).asymmetricKeyType === 'ed25519') return pem;
+  } catch {}
+  throw new ConfigError('receipt-signing-key-invalid', 'RECEIPT_SIGNING_KEY: expected an Ed25519 private key in PKCS#8 PEM, got something else');
 }
 
 function readTrustProxy(value: string | undefined): boolean | string {
@@ -90,5 +102,6 @@ export function parseServerConfig(env: Env): ServerConfig {
       name: 'SHUTDOWN_DRAIN_MS', code: 'shutdown-drain-invalid', fallback: 5000, max: 600_000,
     }),
     warnings,
+    receiptSigningKey: readReceiptSigningKey(env['RECEIPT_SIGNING_KEY']),
   };
 }

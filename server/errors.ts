@@ -27,6 +27,7 @@ export const ErrorCode = {
   invalidUrl: 'invalid-url',
   badRequest: 'bad-request',
   shuttingDown: 'shutting-down',
+  receiptNotFound: 'receipt-not-found',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     rateLimitPerMinute: config.rateLimitPerMinute,
     maxAutoInstances: config.maxAutoInstances,
+    receiptSigningKey: config.receiptSigningKey,
     isDraining: shutdown.isDraining,
   });
   app.addHook('onClose', async () => store.close());

@@ -11,7 +11,7 @@ export type CheckAnswer = ConsentCheckResponse & {
 };
 
 /** `onUpdateHref` acknowledgement, sent only once the record is durable. */
-export type UpdateAnswer = { readonly recorded: true; readonly policyVersion: number };
+export type UpdateAnswer = { readonly recorded: true; readonly policyVersion: number; readonly receiptId: string };
 
 export type PromptPurpose = { readonly id: string; readonly label: string; readonly description?: string };
 

@@ -9,6 +9,7 @@ import { parseCheckRequest, parseUpdateRequest } from '../consent-request.ts';
 import { credentialedCors } from '../cors.ts';
 import { requestCountry, unknownCountry } from '../country.ts';
 import { ErrorCode, HttpError } from '../errors.ts';
+import { buildReceipt, newReceiptId } from '../receipts.ts';
 import { newUserId, readUserId, serializeUserCookie } from '../user-cookie.ts';
 import type { UpdateAnswer } from '../wire.ts';
 import type { AppContext } from './context.ts';
@@ -59,7 +60,7 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
     const body = parseUpdateRequest(requireJsonBody(request));
     const instance = await ensureAutoInstance(context, body.consentInstanceId);
     const userId = userIdFor(request, reply, true);
-    await store.recordDecision({
+    const entry = {
       instanceId: instance.id,
       userId,
       pageUserId: body.pageUserId,
@@ -73,8 +74,13 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
       origin: request.headers.origin ?? null,
       userAgent: request.headers['user-agent']?.slice(0, 512) || null,
       ipHash: await context.hashIp(request.ip),
-    });
-    const answer: UpdateAnswer = { recorded: true, policyVersion: instance.policyVersion };
+    };
+    // Signed first, then stored with the audit row in one transaction: both or neither (PRODUCT 3.12).
+    const receiptId = newReceiptId();
+    const group = resolveGeoGroup(instance.config, null, requestCountry(request, context));
+    const jws = await context.receipts.sign(buildReceipt(receiptId, entry, group));
+    await store.recordDecision(entry, { id: receiptId, jws });
+    const answer: UpdateAnswer = { recorded: true, policyVersion: instance.policyVersion, receiptId };
     return reply.header('Cache-Control', 'no-store').send(answer);
   });
 }

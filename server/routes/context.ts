@@ -2,6 +2,7 @@
 import type { AdsConfigDocument } from '../ads-config.ts';
 import type { CountryLookup } from '../country.ts';
 import type { RouteRateLimit } from '../rate-limit.ts';
+import type { ReceiptSigner } from '../receipts.ts';
 import type { ConsentStore } from '../store/store.ts';
 
 export type AppContext = {
@@ -20,6 +21,8 @@ export type AppContext = {
   readonly maxAutoInstances: number;
   /** True during the drain after SIGTERM. */
   readonly isDraining: () => boolean;
+  /** Signs consent receipts (PRODUCT 3.12). */
+  readonly receipts: ReceiptSigner;
   /** Salted SHA-256 of a client IP (salt kept in the store), hex. */
   hashIp(ip: string): Promise<string>;
 };

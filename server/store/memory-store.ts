@@ -9,6 +9,9 @@ import type {
   InstanceConfig,
   InstanceRecord,
   NewAuditEntry,
+  NewReceipt,
+  ReceiptRecord,
+  SigningKeyRecord,
 } from './store.ts';
 import { defaultPageLimit, utcDay } from './store.ts';
 
@@ -20,6 +23,8 @@ export function createMemoryStore(): ConsentStore {
   /** Ids of the instances created on first use and not configured since. */
   const autoCreated = new Set<string>();
   const decisions = new Map<string, DecisionRecord>();
+  const receipts = new Map<string, ReceiptRecord>();
+  const signingKeys: SigningKeyRecord[] = [];
   let audit: AuditEntry[] = [];
   const outcomes = new Map<string, number>();
   const adsConfigs = new Map<string, unknown>();
@@ -64,8 +69,11 @@ export function createMemoryStore(): ConsentStore {
         .sort((a, b) => (a.id < b.id ? -1 : 1))
         .slice(0, limit),
 
-    async recordDecision(entry: NewAuditEntry) {
+    async recordDecision(entry: NewAuditEntry, receipt?: NewReceipt) {
+      if (receipt && receipts.has(receipt.id)) throw new Error(`receipt ${receipt.id} exists`);
       const stored = { ...entry, id: nextId++ };
+      const { instanceId, userId, time } = entry;
+      if (receipt) receipts.set(receipt.id, { ...receipt, auditId: stored.id, instanceId, userId, time });
       audit.push(stored);
       const { id: _id, origin: _origin, userAgent: _userAgent, ipHash: _ipHash, ...decision } = stored;
       decisions.set(key(entry.instanceId, entry.userId), decision);
@@ -84,8 +92,14 @@ export function createMemoryStore(): ConsentStore {
       const before = audit.length;
       audit = audit.filter((entry) => entry.instanceId !== instanceId || entry.userId !== userId);
       const hadDecision = decisions.delete(key(instanceId, userId));
+      for (const [id, receipt] of receipts) if (receipt.instanceId === instanceId && receipt.userId === userId) receipts.delete(id);
       return { decisions: hadDecision ? 1 : 0, auditEntries: before - audit.length };
     },
+    getReceipt: async (id) => receipts.get(id) ?? null,
+    async addSigningKey(signingKey) {
+      if (!signingKeys.some((kept) => kept.kid === signingKey.kid)) signingKeys.push(signingKey);
+    },
+    listSigningKeys: async () => [...signingKeys].reverse().sort((a, b) => b.createdAt - a.createdAt),
     listAuditEntries: async (instanceId, afterId, limit) =>
       forInstance(instanceId)
         .filter((entry) => entry.id > afterId)

@@ -1,4 +1,6 @@
 /** PostgreSQL migrations, applied in order on start under an advisory lock (safe with many processes). */
+import { receiptTables } from './receipt-rows.ts';
+
 export const postgresMigrations: readonly string[] = [
   `CREATE TABLE instances (
      id TEXT PRIMARY KEY,
@@ -62,6 +64,8 @@ export const postgresMigrations: readonly string[] = [
   // Instances created on first use count toward MAX_AUTO_INSTANCES until an admin configures them.
   `ALTER TABLE instances ADD COLUMN auto_created BOOLEAN NOT NULL DEFAULT false;
    CREATE INDEX instances_auto_created ON instances (auto_created);`,
+  // Signed receipts of updates and their signing keys (PRODUCT 3.12).
+  receiptTables('BIGINT'),
 ];
 
 /** Arbitrary constant identifying this application's migration lock. */

@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { PromptAction } from '../wire.ts';
 import { guardPlainText } from './plain-text-guard.ts';
 import { autoInstanceLockKey, migrationLockKey, postgresMigrations } from './postgres-schema.ts';
+import { type ReceiptRow, receiptFromRow, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
 import type { AuditRow, DecisionRow, InstanceRow } from './rows.ts';
 import {
   auditFromRow,
@@ -18,7 +19,7 @@ import {
   toJson,
   zeroCounts,
 } from './rows.ts';
-import type { ConsentStore, InstanceConfig, InstanceRecord, NewAuditEntry } from './store.ts';
+import type { ConsentStore, InstanceConfig, InstanceRecord, NewAuditEntry, NewReceipt } from './store.ts';
 import { defaultPageLimit } from './store.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -130,7 +131,7 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
         ])
       ).map(instanceFromRow),
 
-    recordDecision: (entry: NewAuditEntry) =>
+    recordDecision: (entry: NewAuditEntry, receipt?: NewReceipt) =>
       inTransaction(pool, async (client) => {
         const values = decisionValues(entry);
         const [row] = await rows<{ id: string }>(
@@ -148,6 +149,16 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
            ON CONFLICT (instance_id, user_id) DO UPDATE SET ${updates}`,
           values,
         );
+        if (receipt) {
+          await client.query('INSERT INTO receipts (id, audit_id, instance_id, user_id, time, jws) VALUES ($1, $2, $3, $4, $5, $6)', [
+            receipt.id,
+            row!.id,
+            entry.instanceId,
+            entry.userId,
+            entry.time,
+            receipt.jws,
+          ]);
+        }
         return { ...entry, id: Number(row!.id) };
       }),
     async getDecision(instanceId, userId) {
@@ -172,15 +183,28 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
           [instanceId, pageUserId, after, limit],
         )
       ).map((row) => row.user_id),
+    async getReceipt(id) {
+      const [row] = await rows<ReceiptRow>('SELECT * FROM receipts WHERE id = $1', [id]);
+      return row ? receiptFromRow(row) : null;
+    },
+    async addSigningKey({ kid, publicJwk, privateJwk, createdAt }) {
+      await pool.query(
+        'INSERT INTO receipt_keys (kid, public_jwk, private_jwk, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (kid) DO NOTHING',
+        [kid, JSON.stringify(publicJwk), privateJwk && JSON.stringify(privateJwk), createdAt],
+      );
+    },
+    listSigningKeys: async () =>
+      (await rows<SigningKeyRow>('SELECT * FROM receipt_keys ORDER BY created_at DESC, kid DESC')).map(signingKeyFromRow),
     eraseUser: (instanceId, userId) =>
       inTransaction(pool, async (client) => ({
+        receipts: await client.query('DELETE FROM receipts WHERE instance_id = $1 AND user_id = $2', [instanceId, userId]),
         decisions:
           (await client.query('DELETE FROM decisions WHERE instance_id = $1 AND user_id = $2', [instanceId, userId]))
             .rowCount ?? 0,
         auditEntries:
           (await client.query('DELETE FROM audit_log WHERE instance_id = $1 AND user_id = $2', [instanceId, userId]))
             .rowCount ?? 0,
-      })),
+      })).then(({ decisions, auditEntries }) => ({ decisions, auditEntries })),
     listAuditEntries: async (instanceId, afterId, limit) =>
       (
         await rows<AuditRow>('SELECT * FROM audit_log WHERE instance_id = $1 AND id > $2 ORDER BY id LIMIT $3', [

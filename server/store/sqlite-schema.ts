@@ -1,4 +1,6 @@
 /** SQLite migrations, applied in order on open; `schema_migrations` remembers the last one. */
+import { receiptTables } from './receipt-rows.ts';
+
 export const sqliteMigrations: readonly string[] = [
   `CREATE TABLE instances (
      id TEXT PRIMARY KEY,
@@ -60,4 +62,6 @@ export const sqliteMigrations: readonly string[] = [
   // Instances created on first use count toward MAX_AUTO_INSTANCES until an admin configures them.
   `ALTER TABLE instances ADD COLUMN auto_created INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX instances_auto_created ON instances (auto_created);`,
+  // Signed receipts of updates and their signing keys (PRODUCT 3.12).
+  receiptTables('INTEGER'),
 ];

@@ -18,9 +18,10 @@ import {
   toJson,
   zeroCounts,
 } from './rows.ts';
+import { type ReceiptRow, receiptFromRow, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
 import { sqliteMigrations } from './sqlite-schema.ts';
 import { guardPlainText } from './plain-text-guard.ts';
-import type { ConsentStore, NewAuditEntry } from './store.ts';
+import type { ConsentStore, NewAuditEntry, NewReceipt } from './store.ts';
 import { defaultPageLimit } from './store.ts';
 
 function migrate(db: Database.Database): void {
@@ -55,7 +56,7 @@ export function openSqliteStore(file: string): ConsentStore {
     return row ? instanceFromRow(row) : null;
   };
 
-  const record = db.transaction((entry: NewAuditEntry) => {
+  const record = db.transaction((entry: NewAuditEntry, receipt?: NewReceipt) => {
     const values = decisionValues(entry);
     const info = db
       .prepare(
@@ -63,11 +64,16 @@ export function openSqliteStore(file: string): ConsentStore {
       )
       .run(...values, entry.origin, entry.userAgent, entry.ipHash);
     db.prepare(`INSERT OR REPLACE INTO decisions (${decisionColumns}) VALUES (?,?,?,?,?,?,?,?,?,?)`).run(...values);
+    if (receipt) {
+      db.prepare('INSERT INTO receipts (id, audit_id, instance_id, user_id, time, jws) VALUES (?,?,?,?,?,?)')
+        .run(receipt.id, info.lastInsertRowid, entry.instanceId, entry.userId, entry.time, receipt.jws);
+    }
     return { ...entry, id: Number(info.lastInsertRowid) };
   });
 
+  const eraseReceipts = db.prepare('DELETE FROM receipts WHERE instance_id = ? AND user_id = ?');
   const erase = db.transaction((instanceId: string, userId: string) => ({
-    decisions: db.prepare('DELETE FROM decisions WHERE instance_id = ? AND user_id = ?').run(instanceId, userId).changes,
+    decisions: eraseReceipts.run(instanceId, userId) && db.prepare('DELETE FROM decisions WHERE instance_id = ? AND user_id = ?').run(instanceId, userId).changes,
     auditEntries: db.prepare('DELETE FROM audit_log WHERE instance_id = ? AND user_id = ?').run(instanceId, userId)
       .changes,
   }));
@@ -102,7 +108,17 @@ export function openSqliteStore(file: string): ConsentStore {
     listInstances: async ({ after, limit } = { after: '', limit: defaultPageLimit }) =>
       all<InstanceRow>('SELECT * FROM instances WHERE id > ? ORDER BY id LIMIT ?', after, limit).map(instanceFromRow),
 
-    recordDecision: async (entry) => record.immediate(entry),
+    recordDecision: async (entry, receipt) => record.immediate(entry, receipt),
+    async getReceipt(id) {
+      const row = one<ReceiptRow>('SELECT * FROM receipts WHERE id = ?', id);
+      return row ? receiptFromRow(row) : null;
+    },
+    async addSigningKey({ kid, publicJwk, privateJwk, createdAt }) {
+      db.prepare('INSERT OR IGNORE INTO receipt_keys (kid, public_jwk, private_jwk, created_at) VALUES (?,?,?,?)')
+        .run(kid, JSON.stringify(publicJwk), privateJwk && JSON.stringify(privateJwk), createdAt);
+    },
+    listSigningKeys: async () =>
+      all<SigningKeyRow>('SELECT * FROM receipt_keys ORDER BY created_at DESC, rowid DESC').map(signingKeyFromRow),
     async getDecision(instanceId, userId) {
       const row = one<DecisionRow>('SELECT * FROM decisions WHERE instance_id = ? AND user_id = ?', instanceId, userId);
       return row ? decisionFromRow(row) : null;

@@ -59,6 +59,27 @@ export type AuditEntry = DecisionRecord & {
 
 export type NewAuditEntry = Omit<AuditEntry, 'id'>;
 
+/** A signed receipt of one stored update (PRODUCT 3.12), kept with its audit row. */
+export type ReceiptRecord = {
+  readonly id: string;
+  readonly auditId: number;
+  readonly instanceId: string;
+  readonly userId: string;
+  readonly time: number;
+  /** The receipt, signed: JWS compact serialisation. */
+  readonly jws: string;
+};
+
+export type NewReceipt = Pick<ReceiptRecord, 'id' | 'jws'>;
+
+/** A receipt signing key; `privateJwk` is null for a key that lives outside the store (RECEIPT_SIGNING_KEY). */
+export type SigningKeyRecord = {
+  readonly kid: string;
+  readonly publicJwk: Readonly<Record<string, string>>;
+  readonly privateJwk: Readonly<Record<string, string>> | null;
+  readonly createdAt: number;
+};
+
 export type ErasedCounts = { readonly decisions: number; readonly auditEntries: number };
 
 export type StoreKind = 'memory' | 'sqlite' | 'postgres';
@@ -89,8 +110,16 @@ export interface ConsentStore {
   /** Instances by id in code-unit order, after `page.after` (default: from the start, 1,000). */
   listInstances(page?: Page<string>): Promise<readonly InstanceRecord[]>;
 
-  /** Appends to the audit log and replaces the current decision, atomically and durably. */
-  recordDecision(entry: NewAuditEntry): Promise<AuditEntry>;
+  /**
+   * Appends to the audit log and replaces the current decision, atomically and durably, with
+   * the receipt (if given) in the same transaction: both are stored or neither.
+   */
+  recordDecision(entry: NewAuditEntry, receipt?: NewReceipt): Promise<AuditEntry>;
+  getReceipt(id: string): Promise<ReceiptRecord | null>;
+  /** Keeps a signing key (a kid already kept is left as it is). */
+  addSigningKey(key: SigningKeyRecord): Promise<void>;
+  /** Every signing key ever kept, newest first. */
+  listSigningKeys(): Promise<readonly SigningKeyRecord[]>;
   getDecision(instanceId: string, userId: string): Promise<DecisionRecord | null>;
   /** Audit entries of one user, oldest first, with ids after `page.after` (default: all). */
   getHistory(instanceId: string, userId: string, page?: Page<number>): Promise<readonly AuditEntry[]>;

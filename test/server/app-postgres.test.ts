@@ -36,7 +36,7 @@ describe.skipIf(!adminUrl)(`app on postgres (${inject('postgresSkipReason') ?? '
       headers: json,
       payload: { consentInstanceId: 'pg-site', pageUserId: 'page-9', consentStateValue: 'accepted', purposeConsents: { ads: true } },
     });
-    expect(updated.json()).toEqual({ recorded: true, policyVersion: 1 });
+    expect(updated.json()).toEqual({ recorded: true, policyVersion: 1, receiptId: expect.stringMatching(/^rcpt_/) });
     const cookie = cookieOf(updated.headers['set-cookie']);
     const checked = await app.inject({
       method: 'POST',

@@ -26,7 +26,7 @@ describe('auto-instance', () => {
     const { app } = await buildApp({ maxAutoInstances: 1 });
     await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check('a') });
     const recorded = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: update('a') });
-    expect(recorded.json()).toEqual({ recorded: true, policyVersion: 1 });
+    expect(recorded.json()).toEqual({ recorded: true, policyVersion: 1, receiptId: expect.stringMatching(/^rcpt_/) });
   });
 
   it('lets the admin API create instances at the cap, and a configured instance stops counting', async () => {

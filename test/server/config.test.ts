@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseServerConfig } from '../../server/config.ts';
 
@@ -19,8 +20,22 @@ describe('config', () => {
       maxAutoInstances: 1000,
       shutdownDrainMs: 5000,
       warnings: [],
+      receiptSigningKey: null,
     });
   });
+
+  it('reads RECEIPT_SIGNING_KEY as an Ed25519 PKCS#8 PEM, with \\n escapes', () => {
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(parseServerConfig({ RECEIPT_SIGNING_KEY: pem }).receiptSigningKey).toBe(pem);
+    expect(parseServerConfig({ RECEIPT_SIGNING_KEY: pem.replaceAll('\n', '\\n') }).receiptSigningKey).toBe(pem);
+  });
+
+  it.each([['not a key'], [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()]])(
+    'refuses a RECEIPT_SIGNING_KEY that is not an Ed25519 private key',
+    (value) => {
+      expect(() => parseServerConfig({ RECEIPT_SIGNING_KEY: value })).toThrow(/^receipt-signing-key-invalid: /);
+    },
+  );
 
   it('derives the default allowed origins from PORT', () => {
     expect(parseServerConfig({ PORT: '3000' }).allowedOrigins).toEqual(['http://localhost:3000', 'http://127.0.0.1:3000']);

@@ -53,7 +53,7 @@ describe('consent routes', () => {
       }),
     });
     expect(recorded.statusCode).toBe(200);
-    expect(recorded.json()).toEqual({ recorded: true, policyVersion: 1 });
+    expect(recorded.json()).toEqual({ recorded: true, policyVersion: 1, receiptId: expect.stringMatching(/^rcpt_/) });
     const again = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie }, payload: check({}) });
     expect(again.json()).toEqual({
       consentRequired: true,
@@ -106,7 +106,7 @@ describe('consent routes', () => {
     const stale = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie }, payload: check({ consentStateValue: 'accepted' }) });
     expect(stale.json()).toEqual({ consentRequired: true, consentStateValue: 'unknown', consentString: null, expireCache: true });
     const renewed = await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie }, payload: update({}) });
-    expect(renewed.json()).toEqual({ recorded: true, policyVersion: 2 });
+    expect(renewed.json()).toEqual({ recorded: true, policyVersion: 2, receiptId: expect.stringMatching(/^rcpt_/) });
     const fresh = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie }, payload: check({}) });
     expect(fresh.json()).toMatchObject({ consentStateValue: 'accepted', expireCache: false });
   });

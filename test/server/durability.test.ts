@@ -89,7 +89,7 @@ describe('server process', () => {
     const { status, text, connection } = await response;
     expect(status).toBe(200);
     expect(connection).toBe('close');
-    expect(JSON.parse(text)).toEqual({ recorded: true, policyVersion: 1 });
+    expect(JSON.parse(text)).toEqual({ recorded: true, policyVersion: 1, receiptId: expect.stringMatching(/^rcpt_/) });
     expect(await server.exited()).toEqual({ code: 0, signal: null });
     expect(server.lines.some((line) => line.includes('shutting down'))).toBe(true);
   });

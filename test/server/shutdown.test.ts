@@ -112,7 +112,7 @@ describe('shutdown', () => {
     expect(other.status).toBe(200);
     const slowAnswer = await slow;
     expect(slowAnswer.status).toBe(200);
-    expect(JSON.parse(slowAnswer.body)).toEqual({ recorded: true, policyVersion: 1 });
+    expect(JSON.parse(slowAnswer.body)).toEqual({ recorded: true, policyVersion: 1, receiptId: expect.stringMatching(/^rcpt_/) });
     expect(await server.exited()).toEqual({ code: 0, signal: null });
     const log = server.lines.join('\n');
     expect(log).toContain('shutting down: /healthz answers 503 for 3000 ms');

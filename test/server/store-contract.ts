@@ -67,6 +67,15 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       expect(await store.ipHashSalt()).toBe(salt);
     });
 
+    it.runIf(harness.reopen)('keeps receipts and signing keys after reopening', async () => {
+      await store.recordDecision(entry(), { id: 'rcpt_1', jws: 'a.b.c' });
+      await store.addSigningKey({ kid: 'k', publicJwk: { x: 'k' }, privateJwk: { x: 'k', d: 'd' }, createdAt: 1 });
+      await store.close();
+      store = await harness.reopen!();
+      expect((await store.getReceipt('rcpt_1'))?.jws).toBe('a.b.c');
+      expect((await store.listSigningKeys()).map((key) => key.kid)).toEqual(['k']);
+    });
+
     it('returns null for an unknown instance', async () => {
       expect(await store.getInstance('nope')).toBeNull();
     });
@@ -324,6 +333,37 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       expect(stored.pageUserId).toBe(text);
     });
 
+    it('stores a receipt with its audit row and finds it by id', async () => {
+      const stored = await store.recordDecision(entry({ time: day2 }), { id: 'rcpt_1', jws: 'a.b.c' });
+      expect(await store.getReceipt('rcpt_1')).toEqual({ id: 'rcpt_1', auditId: stored.id, instanceId: 'site', userId: 'user-a', time: day2, jws: 'a.b.c' });
+      expect(await store.getReceipt('rcpt_2')).toBeNull();
+    });
+
+    it('stores neither the audit row nor the decision when the receipt cannot be stored', async () => {
+      await store.recordDecision(entry(), { id: 'rcpt_1', jws: 'a.b.c' });
+      await expect(store.recordDecision(entry({ userId: 'user-b', state: 'rejected' }), { id: 'rcpt_1', jws: 'x.y.z' })).rejects.toThrow();
+      expect(await store.getHistory('site', 'user-b')).toEqual([]);
+      expect(await store.getDecision('site', 'user-b')).toBeNull();
+      expect((await store.getReceipt('rcpt_1'))?.jws).toBe('a.b.c');
+    });
+
+    it('erases the receipts of an erased user', async () => {
+      await store.recordDecision(entry(), { id: 'rcpt_a', jws: 'a.b.c' });
+      await store.recordDecision(entry({ userId: 'user-b' }), { id: 'rcpt_b', jws: 'a.b.c' });
+      expect(await store.eraseUser('site', 'user-a')).toEqual({ decisions: 1, auditEntries: 1 });
+      expect(await store.getReceipt('rcpt_a')).toBeNull();
+      expect(await store.getReceipt('rcpt_b')).not.toBeNull();
+    });
+
+    it('keeps signing keys, newest first, and the first copy of a kid', async () => {
+      const key = (kid: string, createdAt: number, d: string | null) => ({ kid, publicJwk: { kty: 'OKP', crv: 'Ed25519', x: kid }, privateJwk: d === null ? null : { kty: 'OKP', crv: 'Ed25519', x: kid, d }, createdAt });
+      expect(await store.listSigningKeys()).toEqual([]);
+      await store.addSigningKey(key('old', 1, 'secret'));
+      await store.addSigningKey(key('new', 2, null));
+      await store.addSigningKey(key('old', 3, 'other'));
+      expect(await store.listSigningKeys()).toEqual([key('new', 2, null), key('old', 1, 'secret')]);
+    });
+
     it.runIf(harness.reopen)('keeps instances and decisions after reopening', async () => {
       await store.ensureInstance('site', customConfig, 1000);
       const stored = await store.recordDecision(entry({ purposeConsents: { ads: true } }));
@@ -333,6 +373,15 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       expect((await store.getInstance('site'))?.config).toEqual(customConfig);
       expect(await store.getHistory('site', 'user-a')).toEqual([stored]);
       expect(await store.ipHashSalt()).toBe(salt);
+    });
+
+    it.runIf(harness.reopen)('keeps receipts and signing keys after reopening', async () => {
+      await store.recordDecision(entry(), { id: 'rcpt_1', jws: 'a.b.c' });
+      await store.addSigningKey({ kid: 'k', publicJwk: { x: 'k' }, privateJwk: { x: 'k', d: 'd' }, createdAt: 1 });
+      await store.close();
+      store = await harness.reopen!();
+      expect((await store.getReceipt('rcpt_1'))?.jws).toBe('a.b.c');
+      expect((await store.listSigningKeys()).map((key) => key.kid)).toEqual(['k']);
     });
   });
 }
