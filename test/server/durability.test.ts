@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ServerProcess, runServer, startServer } from './server-process.ts';
 
@@ -61,6 +62,31 @@ describe('server process', () => {
       { cookie },
     );
     expect(await check.json()).toMatchObject({ consentStateValue: 'accepted', purposeConsents: { ads: true } });
+  });
+
+  it('leaves no audit row without its receipt, nor a receipt without its row, after SIGKILL during updates', async () => {
+    const first = await start({ RATE_LIMIT_PER_MINUTE: '0' });
+    let answered = 0;
+    const receiptIds: string[] = [];
+    const killed = new Promise<void>((resolve) => {
+      for (let i = 0; i < 60; i++) {
+        post(`${first.url}/consent/update`, update(i))
+          .then(async (response) => receiptIds.push((await response.json()).receiptId))
+          .catch(() => {})
+          .finally(() => ++answered === 15 && resolve());
+      }
+    });
+    await killed;
+    first.child.kill('SIGKILL');
+    await first.exited();
+    const db = new Database(join(dir, 'page.db'), { readonly: true });
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    expect(count('SELECT COUNT(*) AS n FROM audit_log a LEFT JOIN receipts r ON r.audit_id = a.id WHERE r.id IS NULL')).toBe(0);
+    expect(count('SELECT COUNT(*) AS n FROM receipts r LEFT JOIN audit_log a ON r.audit_id = a.id WHERE a.id IS NULL')).toBe(0);
+    expect(count('SELECT COUNT(*) AS n FROM audit_log')).toBeGreaterThanOrEqual(receiptIds.length);
+    const stored = new Set((db.prepare('SELECT id FROM receipts').all() as { id: string }[]).map((row) => row.id));
+    for (const id of receiptIds) expect(stored.has(id)).toBe(true);
+    db.close();
   });
 
   it('finishes the request in flight on SIGTERM, then exits 0', async () => {
