@@ -10,16 +10,12 @@ export type ConsentLifetime = { readonly accepted: number; readonly rejected: nu
 
 export const DEFAULT_LIFETIME_DAYS = 390;
 
-const EXPECTED = 'consentLifetimeDays: days from 1 to 3650, or {"accepted": days, "rejected": days}';
-
 const isDays = (value: unknown): value is number => typeof value === 'number' && value >= 1 && value <= 3650;
 
 export function parseConsentLifetime(json: unknown, diagnostics: Diagnostic[]): ConsentLifetime {
-  const fallback = { accepted: DEFAULT_LIFETIME_DAYS, rejected: DEFAULT_LIFETIME_DAYS };
-  if (json === undefined || json === null) return fallback;
-  if (isDays(json)) return { accepted: json, rejected: json };
-  const { accepted = DEFAULT_LIFETIME_DAYS, rejected = DEFAULT_LIFETIME_DAYS, ...others } = isRecord(json) ? json : { json };
+  const both = json ?? DEFAULT_LIFETIME_DAYS;
+  const { accepted = DEFAULT_LIFETIME_DAYS, rejected = DEFAULT_LIFETIME_DAYS, ...others } = isRecord(both) ? both : { accepted: both, rejected: both };
   if (isDays(accepted) && isDays(rejected) && !Object.keys(others).length) return { accepted, rejected };
-  diagnostics.push(diagnostic('consent-lifetime-invalid', EXPECTED, json, 'consentLifetimeDays'));
-  return fallback;
+  diagnostics.push(diagnostic('consent-lifetime-invalid', '1-3650 days, or {accepted, rejected} days', json, 'consentLifetimeDays'));
+  return { accepted: DEFAULT_LIFETIME_DAYS, rejected: DEFAULT_LIFETIME_DAYS };
 }
