@@ -46,7 +46,7 @@ describe('consent journeys', () => {
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await isShown(page, '#post')).toBe(true);
-    expect((await storedValues(page))['consent:site']).toEqual({ version: 1, state: 'accepted', purposeConsents: {} });
+    expect((await storedValues(page))['consent:site']).toEqual({ version: 2, state: 'accepted', time: expect.any(Number), purposeConsents: {} });
     expect(await events(page)).toContainEqual({ state: 'accepted', purposeConsents: {} });
   });
 
@@ -127,7 +127,7 @@ describe('consent journeys', () => {
     expect(await builtProbes(page)).toEqual([]);
     await page.click('#accept');
     await expect.poll(() => builtProbes(page)).toEqual(['ads']);
-    expect((await storedValues(page))['consent:site']).toEqual({ version: 1, state: 'accepted', purposeConsents: { ads: true, video: false } });
+    expect((await storedValues(page))['consent:site']).toEqual({ version: 2, state: 'accepted', time: expect.any(Number), purposeConsents: { ads: true, video: false } });
     expect(await events(page)).toContainEqual({ state: 'accepted', purposeConsents: { ads: true, video: false } });
   });
 
@@ -138,8 +138,9 @@ describe('consent journeys', () => {
     await page.click('#ads-yes');
     await page.click('#reject');
     await expect.poll(async () => (await storedValues(page))['consent:site']).toEqual({
-      version: 1,
+      version: 2,
       state: 'rejected',
+      time: expect.any(Number),
       purposeConsents: { ads: true, video: false },
     });
   });

@@ -95,7 +95,7 @@ describe('geo flow examples (seed)', () => {
     const { page } = await open(config, { body: { consentRequired: true, consentStateValue: 'accepted', consentString: 'CS' } }, { hash: '#page-geo=us' });
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
     expect(await isShown(page, '#prompt')).toBe(false);
-    expect(await consentOf(page)).toEqual({ version: 1, state: 'accepted', consentString: 'CS', purposeConsents: {} });
+    expect(await consentOf(page)).toEqual({ version: 2, state: 'accepted', time: expect.any(Number), consentString: 'CS', purposeConsents: {} });
   });
 
   it('4. consentRequired true with checkConsentHref: prompt at once, the answer refreshes cache and sharedData', async () => {
@@ -138,7 +138,7 @@ describe('remote check answers', () => {
       body: { consentRequired: true, consentStateValue: 'rejected', consentString: 'R', purposeConsents: { ads: true } },
     });
     await expect.poll(() => builtProbes(page)).toEqual(['open', 'till-responded', 'auto-reject']);
-    expect(await consentOf(page)).toEqual({ version: 1, state: 'rejected', consentString: 'R', purposeConsents: { ads: true } });
+    expect(await consentOf(page)).toEqual({ version: 2, state: 'rejected', time: expect.any(Number), consentString: 'R', purposeConsents: { ads: true } });
   });
 
   it('sends the cached state and clears the cache when the server says unknown', async () => {
