@@ -71,7 +71,8 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     updated = deps
       .expandUrl(onUpdateHref)
       .then((url) => notifyUpdate(deps, url, update, stored, deps.report))
-      .then((receiptId) => receiptId && deps.storage.set(receiptKey, receiptId));
+      // The receipt of the latest update, or none: an older receipt proves an older decision.
+      .then((receiptId) => (receiptId ? deps.storage.set(receiptKey, receiptId) : deps.storage.remove(receiptKey)));
   };
 
   const dispatch = (event: ConsentEvent) => {

@@ -206,6 +206,21 @@ describe('createConsentController: consent lifetime', () => {
     expect(controller.model()).toMatchObject({ state: { kind: 'unknown' }, isPromptShown: true });
   });
 
+  it('forgets the receipt of an older decision when the latest update brings none', async () => {
+    const answers = ['{"receiptId":"r1"}', '{"recorded":true}'];
+    const post = vi.fn(async () => new Response(answers.shift()));
+    const { controller, advance } = setUp(post);
+    await controller.start(configOf({ consentRequired: true, onUpdateHref: UPDATE }), null);
+    controller.dispatch({ type: 'decide', decision: 'accepted' });
+    await advance(0);
+    expect(await controller.receipt()).toBe('r1');
+    controller.dispatch({ type: 'prompt' });
+    controller.dispatch({ type: 'decide', decision: 'rejected' });
+    await advance(0);
+    expect(post).toHaveBeenCalledTimes(2);
+    expect(await controller.receipt()).toBeNull();
+  });
+
   it('resolves no receipt before any update', async () => {
     const { controller } = setUp();
     await controller.start(configOf({ consentRequired: true }), null);
