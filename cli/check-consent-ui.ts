@@ -1,12 +1,16 @@
 /**
- * The consent UIs: no flash (PRODUCT 3.6: the prompt and post-prompt are written `hidden`) and
- * a fair first layer (a prompt with an accept action also offers a reject action).
+ * The consent UIs: no flash (PRODUCT 3.6: the prompt, post-prompt and story prompt are written
+ * `hidden`), a fair first layer (a prompt with an accept action also offers a reject action; a
+ * story prompt on a page that requires consent does not hide decline with `onlyAccept`), and the
+ * story prompt's config read by the component's own parser.
  */
+import { parseStoryJson } from '../src/consent/story.ts';
 import { parseActions } from '../src/runtime/action-parser.ts';
+import { collector, parseJsonText } from '../src/wire/values.ts';
 import type { ConsentSummary } from './check-consent.ts';
-import { find, type Finding } from './finding.ts';
-import { getAttribute, hasAttribute, type HtmlElement, isDescendantOf, locate } from './html-tree.ts';
-import { findById, type Page } from './page.ts';
+import { find, type Finding, toFinding } from './finding.ts';
+import { getAttribute, hasAttribute, type HtmlElement, isDescendantOf, locate, readText } from './html-tree.ts';
+import { findById, findJsonScripts, type Page } from './page.ts';
 
 /** The actions called on `target` by `on` attributes in the subtree of `root`. */
 function listActionsOn(root: HtmlElement, target: string, page: Page): Set<string> {
@@ -37,6 +41,23 @@ export function checkConsentUi(page: Page, consent: ConsentSummary | null): Find
     if (prompt && actions.has('accept') && !actions.has('reject')) {
       findings.push(find('validate-reject-missing', `a reject action (on="tap:${consentId}.reject") next to accept`, 'accept only', locate(prompt)));
     }
+  }
+  for (const story of consent ? page.elements.filter((element) => element.tagName === 'page-story-consent' && isDescendantOf(element, consent.element)) : []) {
+    findings.push(...checkStory(story, page, consent?.configs ?? []));
+  }
+  return findings;
+}
+
+/** A `<page-story-consent>`: written `hidden`, a valid config, decline offered where consent is required. */
+function checkStory(story: HtmlElement, page: Page, configs: NonNullable<ConsentSummary>['configs']): Finding[] {
+  const findings: Finding[] = [];
+  checkHidden(story, 'story prompt', findings);
+  const [script] = findJsonScripts(story);
+  const into = collector('consent-story-invalid');
+  const config = parseStoryJson(parseJsonText(script ? readText(script) : ''), page.baseUrl, into);
+  findings.push(...into.diagnostics.map((d) => toFinding(d, locate(script ?? story))));
+  if (config?.onlyAccept === true && configs.some(({ consentRequired }) => consentRequired !== false)) {
+    findings.push(find('validate-story-only-accept', 'a decline button (no onlyAccept) where consent is required', 'onlyAccept: true', locate(script ?? story)));
   }
   return findings;
 }

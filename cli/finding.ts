@@ -41,6 +41,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'validate-geo-group-unknown',
   'validate-ui-not-hidden',
   'validate-reject-missing',
+  'validate-story-only-accept',
 ]);
 
 export const severityOf = (code: string): Severity => (WARNING_CODES.has(code) ? 'warning' : 'error');

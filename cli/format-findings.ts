@@ -7,9 +7,13 @@ export type Report = { readonly name: string; readonly findings: readonly Findin
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-export function formatText(reports: readonly Report[]): string {
+/** ANSI colours of a severity on a terminal: errors red, warnings yellow. */
+const COLOURS = { error: '\u001b[31m', warning: '\u001b[33m' } as const;
+
+export function formatText(reports: readonly Report[], isColour = false): string {
+  const paint = (severity: Finding['severity']) => (isColour ? `${COLOURS[severity]}${severity}\u001b[0m` : severity);
   const lines = reports.flatMap(({ name, findings }) =>
-    findings.map(({ line, column, severity, code, message }) => `${name}:${line}:${column} ${severity} ${code}: ${message}`),
+    findings.map(({ line, column, severity, code, message }) => `${name}:${line}:${column} ${paint(severity)} ${code}: ${message}`),
   );
   const all = reports.flatMap(({ findings }) => findings);
   const errors = all.filter(({ severity }) => severity === 'error').length;
@@ -24,4 +28,5 @@ export function formatJson(reports: readonly Report[]): string {
   return JSON.stringify(all, null, 2);
 }
 
-export const formatReports = (reports: readonly Report[], format: Format): string => (format === 'json' ? formatJson(reports) : formatText(reports));
+export const formatReports = (reports: readonly Report[], format: Format, isColour = false): string =>
+  format === 'json' ? formatJson(reports) : formatText(reports, isColour);

@@ -8,4 +8,5 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdin: process.stdin,
   write: (text) => process.stdout.write(text),
   writeError: (text) => process.stderr.write(text),
+  isColour: process.stdout.isTTY === true && !process.env.NO_COLOR,
 });

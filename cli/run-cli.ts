@@ -13,6 +13,8 @@ export type CliIo = {
   readonly stdin: AsyncIterable<string | Uint8Array>;
   write(text: string): void;
   writeError(text: string): void;
+  /** Colour the severities (a terminal without NO_COLOR). */
+  readonly isColour?: boolean;
 };
 
 export const USAGE = 'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]';
@@ -70,6 +72,6 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
   const reports: Report[] = [];
   if (options.target !== undefined) reports.push(await checkPage(options.target, io));
   if (options.adsConfig !== undefined) reports.push(await checkAdsConfig(options.adsConfig));
-  io.write(`${formatReports(reports, options.format)}\n`);
+  io.write(`${formatReports(reports, options.format, io.isColour === true)}\n`);
   return reports.some(({ findings }) => findings.some(({ severity }) => severity === 'error')) ? 1 : 0;
 }

@@ -27,9 +27,12 @@ const readStory = readFields<StoryConfig>({
 });
 
 /** The story config of `story`'s JSON script; null (with diagnostics) without title, message or vendors. */
-export function parseStoryConfig(story: Element, baseUrl: string, into = collector('consent-story-invalid')): StoryConfig | null {
-  const script = story.querySelector(':scope>script[type="application/json"]');
-  const config = readStory(into, parseJsonText(script?.textContent ?? ''), 'story');
+export const parseStoryConfig = (story: Element, baseUrl: string, into = collector('consent-story-invalid')): StoryConfig | null =>
+  parseStoryJson(parseJsonText(story.querySelector(':scope>script[type="application/json"]')?.textContent ?? ''), baseUrl, into);
+
+/** The story config of parsed JSON (shared with the validator). */
+export function parseStoryJson(json: unknown, baseUrl: string, into = collector('consent-story-invalid')): StoryConfig | null {
+  const config = readStory(into, json, 'story');
   const { href = '', title } = config?.externalLink ?? {};
   if (config?.externalLink && (!title || !parseLoadableUrl(href, baseUrl))) {
     into.diagnostics.push(diagnostic(into.code, 'a title and an http(s) href', config.externalLink, 'story.externalLink'));

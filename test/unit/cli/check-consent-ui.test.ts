@@ -20,4 +20,26 @@ describe('checkConsentUi', () => {
   it('ignores a reject action that targets another element', () => {
     expect(codesOf(breakPage('tap:consent.reject', 'tap:elsewhere.reject'))).toEqual(['validate-reject-missing@warning']);
   });
+  describe('story prompt', () => {
+    const STORY = (config: object, hidden = ' hidden') =>
+      `<page-story-consent layout="nodisplay"${hidden}><script type="application/json">${JSON.stringify(config)}</script></page-story-consent>`;
+    const valid = { title: 'Your privacy', message: 'We and our partners use cookies.', vendors: ['Ads Inc'] };
+    const withStory = (markup: string) => breakPage('<div id="settings" hidden>', `${markup}<div id="settings" hidden>`);
+
+    it('accepts a valid story prompt written hidden', () => {
+      expect(codesOf(withStory(STORY(valid)))).toEqual([]);
+    });
+
+    it('warns about a story prompt written without hidden', () => {
+      expect(codesOf(withStory(STORY(valid, '')))).toEqual(['validate-ui-not-hidden@warning']);
+    });
+
+    it("reads the story config with the component's parser", () => {
+      expect(codesOf(withStory(STORY({ title: 'Your privacy', vendors: 'Ads Inc' })))).toContain('consent-story-invalid@error');
+    });
+
+    it('warns about onlyAccept where consent is required', () => {
+      expect(codesOf(withStory(STORY({ ...valid, onlyAccept: true })))).toEqual(['validate-story-only-accept@warning']);
+    });
+  });
 });

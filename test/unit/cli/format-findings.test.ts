@@ -16,6 +16,12 @@ describe('formatFindings', () => {
     );
   });
 
+  it('colours the severities for a terminal', () => {
+    const [errorLine, warningLine] = formatText([{ name: 'page.html', findings: [error, warning] }], true).split('\n');
+    expect(errorLine).toContain('\u001b[31merror\u001b[0m url-refused');
+    expect(warningLine).toContain('\u001b[33mwarning\u001b[0m validate-reject-missing');
+  });
+
   it('writes JSON as an array of findings, naming the file only when there are several', () => {
     expect(JSON.parse(formatJson([{ name: 'page.html', findings: [error] }]))).toEqual([error]);
     const both = JSON.parse(formatJson([{ name: 'page.html', findings: [error] }, { name: 'ads.json', findings: [warning] }]));
