@@ -15,6 +15,8 @@ export type ConsentCheckRequest = {
   readonly matchedGeoGroup: string | null;
   readonly purposeConsents?: PurposeConsents;
   readonly isDirty: boolean;
+  /** The browser sends Global Privacy Control and the config applies it (PRODUCT 3.9). */
+  readonly gpc?: boolean;
 };
 
 /** JSON answer of `checkConsentHref` (after any `xssiPrefix` is stripped). */

@@ -25,8 +25,11 @@ export type ControllerDeps = Network & {
 export type ConsentController = {
   readonly model: () => ConsentModel;
   readonly dispatch: (event: ConsentEvent) => void;
-  /** Starts from the cache, then checks with the server; resolves once the check is over. */
-  readonly start: (config: ConsentConfig | null, matchedGeoGroup: string | null) => Promise<void>;
+  /**
+   * Starts from the cache, then checks with the server; resolves once the check is over.
+   * `hasGpc`: the browser sends Global Privacy Control (applied with `"gpc": "reject"`).
+   */
+  readonly start: (config: ConsentConfig | null, matchedGeoGroup: string | null, hasGpc?: boolean) => Promise<void>;
   /** The latest receipt id from onUpdateHref (PRODUCT 3.12), once the update in flight is answered. */
   readonly receipt: () => Promise<string | null>;
 };
@@ -96,7 +99,7 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     return value;
   };
 
-  const start = async (next: ConsentConfig | null, matchedGeoGroup: string | null) => {
+  const start = async (next: ConsentConfig | null, matchedGeoGroup: string | null, hasGpc?: boolean) => {
     if (!next) return dispatch({ type: 'invalid' });
     config = next;
     const stored = readStored(next);
@@ -104,9 +107,10 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     written = expired ? null : stored;
     const { consentInstanceId, checkConsentHref, consentRequired, purposeConsentRequired } = next;
     const expiredPurposes = expired ? (expired.purposeConsents ?? {}) : undefined;
-    dispatch({ type: 'start', stored: written as StoredConsent | null, consentRequired, requiredPurposes: purposeConsentRequired, expiredPurposes });
+    const isGpcReject = hasGpc && next.gpc === 'reject';
+    dispatch({ type: 'start', stored: written as StoredConsent | null, consentRequired, requiredPurposes: purposeConsentRequired, expiredPurposes, isGpcReject });
     if (!checkConsentHref) return;
-    const request = checkRequestOf(consentInstanceId, written, matchedGeoGroup);
+    const request = checkRequestOf(consentInstanceId, written, matchedGeoGroup, isGpcReject);
     const result = await checkConsent(deps, await deps.expandUrl(checkConsentHref), request, next.xssiPrefix);
     for (const d of result.diagnostics) deps.report(d, result.value ? 'warn' : 'error');
     dispatch(result.value ? { type: 'response', response: result.value } : { type: 'failure' });

@@ -110,7 +110,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     const decide = (decision: Decision, data: DecisionData = {}) => dispatch({ type: 'decide', decision, ...data });
     render = createPromptUi(element, config, { page, scriptUrl, inline, post, decide, clock: self, report });
   }
-  await controller.start(config, config?.matchedGeoGroup ?? geoGroups[0] ?? null);
+  await controller.start(config, config?.matchedGeoGroup ?? geoGroups[0] ?? null, (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true);
 }
 
 export function createConsentElement(page: PageRuntime, scriptUrl = '') {

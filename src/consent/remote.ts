@@ -41,10 +41,15 @@ export async function checkConsent(network: Network, url: string, body: ConsentC
   }
 }
 
-/** The check body (PRODUCT 3.3) from the cached decision. */
-export function checkRequestOf(consentInstanceId: string, saved: Pick<StoredConsent, 'state' | 'consentString' | 'purposeConsents'> | null, matchedGeoGroup: string | null): ConsentCheckRequest {
+/** The check body (PRODUCT 3.3) from the cached decision; `gpc: true` when GPC applies (3.9). */
+export function checkRequestOf(
+  consentInstanceId: string,
+  saved: Pick<StoredConsent, 'state' | 'consentString' | 'purposeConsents'> | null,
+  matchedGeoGroup: string | null,
+  gpc?: boolean,
+): ConsentCheckRequest {
   const { state: consentStateValue = 'unknown', consentString, purposeConsents } = saved ?? {};
-  return { consentInstanceId, consentStateValue, consentString, matchedGeoGroup, purposeConsents, isDirty: false } as ConsentCheckRequest;
+  return { consentInstanceId, consentStateValue, consentString, matchedGeoGroup, purposeConsents, isDirty: false, ...(gpc && { gpc }) } as ConsentCheckRequest;
 }
 
 /**

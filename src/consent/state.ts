@@ -38,6 +38,8 @@ export type ConsentModel = DecisionData & {
   readonly hasUserActed: boolean;
   /** The stored decision outlived `consentLifetimeDays`; its purposes wait in `pendingPurposes` (PRODUCT 3.11). */
   readonly isExpired: boolean;
+  /** Global Privacy Control applies (PRODUCT 3.9): an undecided required consent is rejected, unsaved. */
+  readonly isGpcReject?: boolean | undefined;
 };
 
 export type Decision = 'accepted' | 'rejected' | 'dismissed';
@@ -51,6 +53,8 @@ export type ConsentEvent =
       readonly requiredPurposes: readonly string[];
       /** The purposes of an expired decision (which then is no decision). */
       readonly expiredPurposes?: PurposeConsents | undefined;
+      /** `"gpc": "reject"` and the browser sends GPC: no decision means rejected, without a prompt. */
+      readonly isGpcReject?: boolean | undefined;
     }
   | { readonly type: 'response'; readonly response: CheckResult }
   | { readonly type: 'failure' }
@@ -82,13 +86,20 @@ function decided(model: ConsentModel, state: 'accepted' | 'rejected', from: Deci
   return { ...model, ...data, state: { kind: state }, saved: { version: 2, state, ...data }, isPromptShown };
 }
 
-/** No decision yet: the prompt when consent is required, else UNKNOWN_NOT_REQUIRED. */
+/**
+ * No decision yet: the prompt when consent is required (rejected without one under GPC, never
+ * saved: re-evaluated on every visit), else UNKNOWN_NOT_REQUIRED.
+ */
 const undecided = (model: ConsentModel, isRequired: boolean): ConsentModel =>
-  isRequired ? { ...model, state: UNKNOWN, isPromptShown: true } : { ...model, state: { kind: 'not-required' } };
+  !isRequired
+    ? { ...model, state: { kind: 'not-required' } }
+    : model.isGpcReject
+      ? { ...model, state: { kind: 'rejected' }, consentMetadata: { gpc: true } }
+      : { ...model, state: UNKNOWN, isPromptShown: true };
 
-function start(model: ConsentModel, { stored, consentRequired, requiredPurposes, expiredPurposes }: Extract<ConsentEvent, { type: 'start' }>): ConsentModel {
+function start(model: ConsentModel, { stored, consentRequired, requiredPurposes, expiredPurposes, isGpcReject }: Extract<ConsentEvent, { type: 'start' }>): ConsentModel {
   const expired = expiredPurposes && { isExpired: true, pendingPurposes: expiredPurposes };
-  const next = { ...model, requiredPurposes, ...expired };
+  const next = { ...model, requiredPurposes, isGpcReject, ...expired };
   if (stored) return { ...decided(next, stored.state, stored), saved: stored };
   return consentRequired === 'remote' ? next : undecided(next, consentRequired);
 }

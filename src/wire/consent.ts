@@ -30,6 +30,8 @@ export type ConsentMetadata = {
   readonly gdprApplies?: boolean;
   readonly purposeOne?: boolean;
   readonly gppSectionId?: string;
+  /** Set by the page (never read from a CMP): a GPC rejection (PRODUCT 3.9), not a stored choice. */
+  readonly gpc?: boolean;
 };
 
 /** What a decision carries besides its state. */
@@ -67,7 +69,7 @@ const readScalar: Read<string | number | boolean> = (into, value, field) =>
 
 const readString = readText(4096);
 
-export const readConsentMetadata: Read<ConsentMetadata> = readFields<ConsentMetadata>({
+export const readConsentMetadata: Read<ConsentMetadata> = readFields<Omit<ConsentMetadata, 'gpc'>>({
   consentStringType: readNumber(0, 99),
   additionalConsent: readString,
   gdprApplies: readBoolean,
