@@ -19,7 +19,7 @@ describe('reduceConsent with GPC', () => {
 
   it('keeps a stored explicit decision', () => {
     const stored = { version: 2 as const, time: 0, state: 'accepted' as const };
-    expect(run({ ...gpcStart(true), stored })).toMatchObject({ state: { kind: 'accepted' }, saved: stored });
+    expect(run({ type: 'start', stored, consentRequired: true, requiredPurposes: [], isGpcReject: true })).toMatchObject({ state: { kind: 'accepted' }, saved: stored });
   });
 
   it('lets the post-prompt decide: an explicit choice wins and is saved', () => {
