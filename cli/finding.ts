@@ -15,6 +15,8 @@ export type Finding = {
   readonly message: string;
   readonly line: number;
   readonly column: number;
+  /** How to fix it (docs/errors.md), added when the findings are printed. */
+  readonly hint?: string;
 };
 
 /**

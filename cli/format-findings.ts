@@ -13,7 +13,10 @@ const COLOURS = { error: '\u001b[31m', warning: '\u001b[33m' } as const;
 export function formatText(reports: readonly Report[], isColour = false): string {
   const paint = (severity: Finding['severity']) => (isColour ? `${COLOURS[severity]}${severity}\u001b[0m` : severity);
   const lines = reports.flatMap(({ name, findings }) =>
-    findings.map(({ line, column, severity, code, message }) => `${name}:${line}:${column} ${paint(severity)} ${code}: ${message}`),
+    findings.map(({ line, column, severity, code, message, hint }) => {
+      const text = `${name}:${line}:${column} ${paint(severity)} ${code}: ${message}`;
+      return hint === undefined ? text : `${text}\n  hint: ${hint}`;
+    }),
   );
   const all = reports.flatMap(({ findings }) => findings);
   const errors = all.filter(({ severity }) => severity === 'error').length;

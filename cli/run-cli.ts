@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { find } from './finding.ts';
 import { type Format, formatReports, type Report } from './format-findings.ts';
+import { readHints, withHints } from './hints.ts';
 import { describeReadError, readSource } from './read-source.ts';
 import { validateAdsConfig } from './validate-ads-config.ts';
 import { validatePage } from './validate-page.ts';
@@ -72,6 +73,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
   const reports: Report[] = [];
   if (options.target !== undefined) reports.push(await checkPage(options.target, io));
   if (options.adsConfig !== undefined) reports.push(await checkAdsConfig(options.adsConfig));
-  io.write(`${formatReports(reports, options.format, io.isColour === true)}\n`);
+  const hints = readHints();
+  const hinted = reports.map(({ name, findings }) => ({ name, findings: withHints(findings, hints) }));
+  io.write(`${formatReports(hinted, options.format, io.isColour === true)}\n`);
   return reports.some(({ findings }) => findings.some(({ severity }) => severity === 'error')) ? 1 : 0;
 }

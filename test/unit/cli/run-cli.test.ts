@@ -41,13 +41,15 @@ describe('runCli', () => {
     const path = write('warned.html', breakPage('<div id="prompt" hidden>', '<div id="prompt">'));
     const { code, output } = await run([path]);
     expect(code).toBe(0);
-    expect(output).toMatch(/warning validate-ui-not-hidden: expected the promptUI written with the hidden attribute, got "prompt"\n.*0 errors, 1 warning\n$/);
+    expect(output).toMatch(/warning validate-ui-not-hidden: expected the promptUI written with the hidden attribute, got "prompt"\n {2}hint: Write the UI with `hidden`; the component shows it\.\n.*0 errors, 1 warning\n$/);
   });
 
   it('reports an input it cannot read as an error', async () => {
     const { code, output } = await run(['--format', 'json', join(folder, 'missing.html')]);
     expect(code).toBe(1);
-    expect(JSON.parse(output)).toEqual([{ severity: 'error', code: 'validate-input-unreadable', message: 'expected a readable page or config, got "ENOENT"', line: 1, column: 1 }]);
+    expect(JSON.parse(output)).toEqual([
+      { severity: 'error', code: 'validate-input-unreadable', message: 'expected a readable page or config, got "ENOENT"', line: 1, column: 1, hint: expect.any(String) },
+    ]);
   });
 
   it('checks an auto-ads config file with --ads-config', async () => {
