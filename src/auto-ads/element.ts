@@ -117,7 +117,9 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
         height: () => network.sizing({ width: page.viewport.getWidth(), height: page.viewport.getHeight() }),
         onRun: (result) => {
           const { adsPlaced, totalAdsOnPage, density } = result;
-          this.dispatch('ads-placed', { adsPlaced, totalAdsOnPage, skipped: countSkipped(result.candidates), density });
+          // PRODUCT 4.4's detail; the reasons join it only when the density limit held ads back.
+          const skipped = countSkipped(result.candidates);
+          this.dispatch('ads-placed', skipped.density ? { adsPlaced, totalAdsOnPage, skipped, density } : { adsPlaced, totalAdsOnPage });
           if (isDebugRequested(location)) drawDebugOverlay(page, result, describeRun(result, config.constraints, placements), placements);
         },
       });
