@@ -3,7 +3,7 @@ import type { AuditEntry } from './store/store.ts';
 
 export const csvColumns = [
   'id', 'time', 'instanceId', 'userId', 'pageUserId', 'state', 'consentString', 'purposeConsents',
-  'consentMetadata', 'tcfPolicyVersion', 'policyVersion', 'origin', 'userAgent', 'ipHash',
+  'consentMetadata', 'tcfPolicyVersion', 'policyVersion', 'origin', 'userAgent', 'ipHash', 'gpc',
 ] as const;
 
 /**

@@ -39,7 +39,8 @@ export type ConsentUpdateRequest = {
   readonly consentString?: string;
   readonly purposeConsents?: PurposeConsents;
   readonly consentMetadata?: ConsentMetadata;
-  readonly tcfPolicyVersion?: number;
+  readonly tcfPolicyVersion?: number;  /** The browser sent Global Privacy Control (PRODUCT 3.9); the server keeps it with the audit record. */
+  readonly gpc?: boolean;
 };
 
 /** Auto-ads configuration (ConfigObj), wire names kept from the seed. */

@@ -74,6 +74,7 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
       origin: request.headers.origin ?? null,
       userAgent: request.headers['user-agent']?.slice(0, 512) || null,
       ipHash: await context.hashIp(request.ip),
+      gpc: body.gpc === true,
     };
     // Signed first, then stored with the audit row in one transaction: both or neither (PRODUCT 3.12).
     const receiptId = newReceiptId();

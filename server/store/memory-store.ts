@@ -75,7 +75,7 @@ export function createMemoryStore(): ConsentStore {
       const { instanceId, userId, time } = entry;
       if (receipt) receipts.set(receipt.id, { ...receipt, auditId: stored.id, instanceId, userId, time });
       audit.push(stored);
-      const { id: _id, origin: _origin, userAgent: _userAgent, ipHash: _ipHash, ...decision } = stored;
+      const { id: _id, origin: _origin, userAgent: _userAgent, ipHash: _ipHash, gpc: _gpc, ...decision } = stored;
       decisions.set(key(entry.instanceId, entry.userId), decision);
       return stored;
     },

@@ -66,6 +66,8 @@ export const postgresMigrations: readonly string[] = [
    CREATE INDEX instances_auto_created ON instances (auto_created);`,
   // Signed receipts of updates and their signing keys (PRODUCT 3.12).
   receiptTables('BIGINT'),
+  // Which audited updates said the browser sent Global Privacy Control (PRODUCT 3.9).
+  'ALTER TABLE audit_log ADD COLUMN gpc BOOLEAN NOT NULL DEFAULT false;',
 ];
 
 /** Arbitrary constant identifying this application's migration lock. */

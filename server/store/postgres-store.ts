@@ -135,9 +135,9 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
       inTransaction(pool, async (client) => {
         const values = decisionValues(entry);
         const [row] = await rows<{ id: string }>(
-          `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash)
-           VALUES (${placeholders(1, 13)}) RETURNING id`,
-          [...values, entry.origin, entry.userAgent, entry.ipHash],
+          `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash, gpc)
+           VALUES (${placeholders(1, 14)}) RETURNING id`,
+          [...values, entry.origin, entry.userAgent, entry.ipHash, entry.gpc],
           client,
         );
         const updates = decisionColumns

@@ -32,6 +32,8 @@ export type AuditRow = DecisionRow & {
   origin: string | null;
   user_agent: string | null;
   ip_hash: string | null;
+  /** SQLite: 0/1; PostgreSQL: boolean. */
+  gpc: number | boolean;
 };
 
 function fromJson<T>(column: JsonColumn): T | null {
@@ -75,6 +77,7 @@ export function auditFromRow(row: AuditRow): AuditEntry {
     origin: row.origin,
     userAgent: row.user_agent,
     ipHash: row.ip_hash,
+    gpc: row.gpc === true || row.gpc === 1,
   };
 }
 

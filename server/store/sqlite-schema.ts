@@ -64,4 +64,6 @@ export const sqliteMigrations: readonly string[] = [
    CREATE INDEX instances_auto_created ON instances (auto_created);`,
   // Signed receipts of updates and their signing keys (PRODUCT 3.12).
   receiptTables('INTEGER'),
+  // Which audited updates said the browser sent Global Privacy Control (PRODUCT 3.9).
+  'ALTER TABLE audit_log ADD COLUMN gpc INTEGER NOT NULL DEFAULT 0;',
 ];

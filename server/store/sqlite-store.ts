@@ -60,9 +60,9 @@ export function openSqliteStore(file: string): ConsentStore {
     const values = decisionValues(entry);
     const info = db
       .prepare(
-        `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+        `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash, gpc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
       )
-      .run(...values, entry.origin, entry.userAgent, entry.ipHash);
+      .run(...values, entry.origin, entry.userAgent, entry.ipHash, entry.gpc ? 1 : 0);
     db.prepare(`INSERT OR REPLACE INTO decisions (${decisionColumns}) VALUES (?,?,?,?,?,?,?,?,?,?)`).run(...values);
     if (receipt) {
       db.prepare('INSERT INTO receipts (id, audit_id, instance_id, user_id, time, jws) VALUES (?,?,?,?,?,?)')

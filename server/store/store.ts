@@ -55,6 +55,8 @@ export type AuditEntry = DecisionRecord & {
   readonly userAgent: string | null;
   /** Salted SHA-256 of the client IP, hex. */
   readonly ipHash: string | null;
+  /** The update said the browser sent Global Privacy Control (PRODUCT 3.9). */
+  readonly gpc: boolean;
 };
 
 export type NewAuditEntry = Omit<AuditEntry, 'id'>;

@@ -13,12 +13,16 @@ export type CheckRequest = DecisionData & {
   readonly consentStateValue: ConsentStateValue;
   readonly matchedGeoGroup: string | null;
   readonly isDirty: boolean;
+  /** The browser sends Global Privacy Control and the page applies it (PRODUCT 3.9). */
+  readonly gpc?: boolean;
 };
 
 export type UpdateRequest = DecisionData & {
   readonly consentInstanceId: string;
   readonly pageUserId: string;
   readonly consentStateValue: ConsentStateValue;
+  /** The browser sent Global Privacy Control (PRODUCT 3.9); kept with the audit record. */
+  readonly gpc?: boolean;
 };
 
 
@@ -37,7 +41,7 @@ const readBody = <T>(schema: Schema<T>, required: readonly (keyof T & string)[])
 /** Instance ids: the same rule everywhere the server reads one. */
 export const readInstanceId = readText(100, 1, /^[A-Za-z0-9._:-]+$/, 'an id of 1-100 letters, digits or . _ : -');
 
-const BODY = { ...DECISION, consentInstanceId: readInstanceId, consentStateValue: readOneOf(CONSENT_STATES) };
+const BODY = { ...DECISION, consentInstanceId: readInstanceId, consentStateValue: readOneOf(CONSENT_STATES), gpc: readBoolean };
 
 const parseCheckBody = readBody<Omit<CheckRequest, 'matchedGeoGroup' | 'isDirty'> & { matchedGeoGroup?: string; isDirty?: boolean }>(
   { ...BODY, matchedGeoGroup: readText(100, 1), isDirty: readBoolean },

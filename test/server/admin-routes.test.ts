@@ -248,6 +248,16 @@ describe('admin routes', () => {
     expect(lines[0]).toMatchObject({ time: '2025-01-01T10:00:00.000Z', purposeConsents: { ads: false }, ipHash: 'ab12' });
   });
 
+  it('exports which updates said the browser sent GPC', async () => {
+    const { app, store } = await buildApp();
+    await store.recordDecision(entry({ userId: 'u0', state: 'rejected', gpc: true }));
+    await store.recordDecision(entry({ userId: 'u1' }));
+    const response = await app.inject({ url: '/admin/api/instances/site/export?format=ndjson', headers: bearer });
+    expect(response.body.trim().split('\n').map((line) => JSON.parse(line).gpc)).toEqual([true, false]);
+    const csv = await app.inject({ url: '/admin/api/instances/site/export?format=csv', headers: bearer });
+    expect(csv.body.split('\r\n')[1]).toMatch(/,"true"$/);
+  });
+
   it('streams an export larger than one page', async () => {
     const { app, store } = await buildApp();
     for (let i = 0; i < 1203; i++) await store.recordDecision(entry({ userId: `u${i}` }));
@@ -264,10 +274,10 @@ describe('admin routes', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const [header, row] = response.body.split('\r\n');
     expect(header).toBe(
-      '"id","time","instanceId","userId","pageUserId","state","consentString","purposeConsents","consentMetadata","tcfPolicyVersion","policyVersion","origin","userAgent","ipHash"',
+      '"id","time","instanceId","userId","pageUserId","state","consentString","purposeConsents","consentMetadata","tcfPolicyVersion","policyVersion","origin","userAgent","ipHash","gpc"',
     );
     expect(row).toBe(
-      '"1","2025-01-01T10:00:00.000Z","site","user-a","page-a","accepted","a,b","{""ads"":true}","","","1","https://news.example","\'=HYPERLINK(""x"")","ab12"',
+      '"1","2025-01-01T10:00:00.000Z","site","user-a","page-a","accepted","a,b","{""ads"":true}","","","1","https://news.example","\'=HYPERLINK(""x"")","ab12","false"',
     );
   });
 
@@ -279,7 +289,7 @@ describe('admin routes', () => {
     expect(row).toContain(`,";=cmd|' /C calc'!A0",`);
     expect(row).toContain(`,"'+1",`);
     expect(row).toContain(`,"'@SUM(A1)",`);
-    expect(row.split('","')).toHaveLength(14);
+    expect(row.split('","')).toHaveLength(15);
   });
 
   it('exports one JSON array with format=json', async () => {

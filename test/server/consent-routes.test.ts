@@ -66,6 +66,21 @@ describe('consent routes', () => {
     });
   });
 
+  it('accepts gpc in check and update bodies and keeps it with the audit entry', async () => {
+    const { app, store } = await buildApp();
+    const checked = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check({ gpc: true }) });
+    expect(checked.statusCode).toBe(200);
+    const cookie = cookieOf(checked.headers['set-cookie']);
+    const flagged = await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie }, payload: update({ consentStateValue: 'rejected', gpc: true }) });
+    expect(flagged.statusCode).toBe(200);
+    await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie }, payload: update({}) });
+    const history = await store.getHistory('site', cookie.split('=')[1]!);
+    expect(history.map((entry) => [entry.state, entry.gpc])).toEqual([
+      ['rejected', true],
+      ['accepted', false],
+    ]);
+  });
+
   it('writes the audit entry with origin, user agent and a salted IP hash', async () => {
     const { app, store, now } = await buildApp();
     const response = await app.inject({
@@ -190,6 +205,8 @@ describe('consent routes validation', () => {
     ['update', 'a negative tcfPolicyVersion', { tcfPolicyVersion: -1 }, 'tcfPolicyVersion: expected an integer'],
     ['update', 'a string gdprApplies', { consentMetadata: { gdprApplies: 'yes' } }, 'consentMetadata.gdprApplies: expected true or false'],
     ['update', 'a numeric consentString', { consentString: 5 }, 'consentString: expected a string'],
+    ['check', 'a string gpc', { gpc: 'yes' }, 'gpc: expected true or false'],
+    ['update', 'a numeric gpc', { gpc: 1 }, 'gpc: expected true or false'],
   ];
 
   it.each(cases)('refuses a %s body with %s, naming the field, and writes nothing', async (route, _name, change, message) => {

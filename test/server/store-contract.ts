@@ -33,6 +33,7 @@ export function entry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
     origin: 'https://news.example',
     userAgent: 'test agent',
     ipHash: 'ab12',
+    gpc: false,
     ...overrides,
   };
 }
@@ -159,6 +160,15 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       const second = await store.recordDecision(entry({ state: 'rejected', time: day2 }));
       expect(second.id).toBeGreaterThan(first.id);
       expect(await store.getHistory('site', 'user-a')).toEqual([first, second]);
+    });
+
+    it('keeps the GPC flag with the audit entry, not with the current decision', async () => {
+      const flagged = await store.recordDecision(entry({ state: 'rejected', gpc: true }));
+      const plain = await store.recordDecision(entry({ userId: 'user-b' }));
+      expect(flagged.gpc).toBe(true);
+      expect(await store.getHistory('site', 'user-a')).toEqual([flagged]);
+      expect((await store.getHistory('site', 'user-b'))[0]).toMatchObject({ id: plain.id, gpc: false });
+      expect(await store.getDecision('site', 'user-a')).not.toHaveProperty('gpc');
     });
 
     it('finds the users behind a pageUserId', async () => {
