@@ -44,6 +44,8 @@ export function checkConsentUi(page: Page, consent: ConsentSummary | null): Find
   }
   for (const story of consent ? page.elements.filter((element) => element.tagName === 'page-story-consent' && isDescendantOf(element, consent.element)) : []) {
     findings.push(...checkStory(story, page, consent?.configs ?? []));
+    const src = consent?.configs.find((config) => config.promptUiSrc !== undefined)?.promptUiSrc;
+    if (src !== undefined) findings.push(find('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src, locate(story)));
   }
   return findings;
 }

@@ -38,6 +38,11 @@ describe('checkConsentUi', () => {
       expect(codesOf(withStory(STORY({ title: 'Your privacy', vendors: 'Ads Inc' })))).toContain('consent-story-invalid@error');
     });
 
+    it('refuses a story prompt together with promptUiSrc, as the component does', () => {
+      const page = breakPage('"promptUI":"prompt"', '"promptUI":"prompt","promptUiSrc":"https://cmp.example/prompt.html"', withStory(STORY(valid)));
+      expect(codesOf(page)).toEqual(['consent-story-with-prompt-src@error']);
+    });
+
     it('warns about onlyAccept where consent is required', () => {
       expect(codesOf(withStory(STORY({ ...valid, onlyAccept: true })))).toEqual(['validate-story-only-accept@warning']);
     });
