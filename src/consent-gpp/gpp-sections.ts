@@ -1,5 +1,7 @@
-/** Applicable GPP sections from `consentMetadata.gppSectionId` ("7", "7,8" or "2_7"); [-1] for none. Pure. */
+/** Applicable GPP sections from `consentMetadata.gppSectionId`; [-1] for none. Pure. */
+import { gppSectionIds } from '../wire/gpp-sections.ts';
+
 export function applicableSectionsOf(gppSectionId: string | undefined): number[] {
-  const ids = (gppSectionId ?? '').split(/[,_]/).filter((part) => /^\d+$/.test(part.trim())).map(Number);
+  const ids = gppSectionIds(gppSectionId);
   return ids.length ? ids : [-1];
 }

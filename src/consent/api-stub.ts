@@ -1,18 +1,24 @@
 /**
  * The IAB queue stubs (`__tcfapi`, `__gpp`): a function that queues calls until the full API
  * (a lazy bundle) replaces it and hands it the queue, answers `ping` at once, a locator frame
- * named for vendors in child frames, and the postMessage bridge that answers their calls.
+ * named for vendors in child frames, and the postMessage bridge that answers their calls
+ * (`__uspapi` uses the locator and bridge too).
  */
+import { isRecord, own } from '../wire/values.ts';
+
 type Callback = (value: unknown, success: boolean) => void;
 type ApiFunction = (...args: unknown[]) => unknown;
 
-export type StubOptions = {
-  /** `__tcfapi` or `__gpp`; the locator, call and return names are derived from it. */
+export type LocatorOptions = {
+  /** `__tcfapi`, `__gpp` or `__uspapi`; the locator, call and return names are derived from it. */
   readonly name: string;
-  /** The index of the callback among the arguments (TCF 2, GPP 1). */
-  readonly callbackIndex: number;
   /** Arguments of a call from a frame's `{command, parameter, version}`. */
   readonly argumentsOf: (call: Record<string, unknown>, callback: Callback) => unknown[];
+};
+
+export type StubOptions = LocatorOptions & {
+  /** The index of the callback among the arguments (TCF 2, GPP 1). */
+  readonly callbackIndex: number;
   readonly ping: () => unknown;
 };
 
@@ -27,15 +33,15 @@ function isDescendant(source: MessageEventSource | null): boolean {
 }
 
 /** Answers `{<name>Call: {...}}` messages of descendant frames with `{<name>Return: {...}}`. */
-function bridgeFrames({ name, argumentsOf }: StubOptions) {
+function bridgeFrames({ name, argumentsOf }: LocatorOptions) {
   addEventListener('message', (event) => {
     let data = event.data;
     const isText = typeof data === 'string';
     try {
       if (isText) data = JSON.parse(data);
     } catch {}
-    const call = data?.[`${name}Call`];
-    if (!call || typeof call !== 'object' || !isDescendant(event.source)) return;
+    const call = isRecord(data) ? own(data, `${name}Call`) : undefined;
+    if (!isRecord(call) || !isDescendant(event.source)) return;
     const reply: Callback = (returnValue, success) => {
       const message = { [`${name}Return`]: { returnValue, success, callId: call.callId } };
       (event.source as Window).postMessage(isText ? JSON.stringify(message) : message, '*');
@@ -54,6 +60,12 @@ export function installStub(options: StubOptions): void {
     if (args[0] === 'ping' && typeof callback === 'function') callback(ping(), true);
     else queue.push(args);
   };
+  installLocator(options);
+}
+
+/** The `<name>Locator` frame vendors in child frames look for, and the bridge answering them. */
+export function installLocator(options: LocatorOptions): void {
+  const { name } = options;
   const locator = document.createElement('iframe');
   locator.name = `${name}Locator`;
   locator.title = locator.name;

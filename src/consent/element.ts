@@ -92,14 +92,21 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
   const json = readConfigJson(element);
+  const parse = (geoGroups: string[]) => parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS });
+  // The signal fields are page-wide (never from geoOverride): the APIs start before <page-geo> answers.
+  const startSignalsOnce = (found: ConsentConfig | null) => {
+    if (!found || !element.id || signal) return;
+    signal = startSignals(page, found, report, scriptUrl);
+    signal(controller.model());
+  };
+  if (document.querySelector('page-geo')) startSignalsOnce(parse([]).value);
   const geoGroups = await readGeoGroups(page, json, report);
-  const { value, diagnostics } = parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS });
+  const { value, diagnostics } = parse(geoGroups);
   config = element.id ? value : null;
   for (const d of diagnostics) report(d, config ? 'warn' : 'error');
   if (!element.id) report(diagnose('consent-id-missing', 'an id', null));
   if (config) {
-    signal = startSignals(page, config, report, scriptUrl);
-    signal(controller.model());
+    startSignalsOnce(config);
     const find = (id: string | undefined, root: ParentNode, code: string) => {
       const found = id ? root.querySelector<HTMLElement>(`#${CSS.escape(id)}`) : null;
       if (id && !found) report(diagnose(code, 'an element with that id', id));

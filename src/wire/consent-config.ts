@@ -104,6 +104,9 @@ const TYPES = {
   consentModeOptions: 'object',
 };
 
+/** Fields read by the ad-tech signals (startSignals), which start before the geo groups are known. */
+const SIGNAL_FIELDS = ['exposesTcfApi', 'exposesGppApi', 'cmpId', 'cmpVersion', 'consentModeMapping', 'consentModeOptions'];
+
 /** Over `base`, one level deep: nested objects are merged, everything else replaced. */
 export function mergeConfig(base: Json, over: Json): Json {
   const merged = Object.entries(over).map(([key, value]) => {
@@ -149,8 +152,14 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
   let merged = preset ? mergeConfig(preset, json) : json;
   let matchedGeoGroup: string | null = null;
   for (const [group, over] of Object.entries(isObject(merged.geoOverride) ? merged.geoOverride : {})) {
-    const { consentInstanceId, ...rest } = isObject(over) ? over : {};
+    const { consentInstanceId, ...fields } = isObject(over) ? over : {};
     if (consentInstanceId !== undefined) diagnostics.push(diagnose('consent-geo-instance-id', `no consentInstanceId in ${group}`, consentInstanceId));
+    // The ad-tech APIs start before the geo groups are known: their fields are page-wide only.
+    const rest = Object.fromEntries(Object.entries(fields).filter(([key]) => {
+      const isSignal = SIGNAL_FIELDS.includes(key);
+      if (isSignal) diagnostics.push(diagnose('consent-geo-signal-field', `${key} outside geoOverride (page-wide)`, group));
+      return !isSignal;
+    }));
     if (!matchedGeoGroup && geoGroups.includes(group)) [merged, matchedGeoGroup] = [mergeConfig(merged, rest), group];
   }
   const config: ConfigFields & Json = checkTypes(merged, TYPES, diagnostics);

@@ -26,6 +26,15 @@ beforeAll(async () => {
       window.ask = () => locator.postMessage({ __tcfapiCall: { command: 'getTCData', version: 2, callId: 'c1' } }, '*');
     </script>`,
   );
+  // A frame that posts any message to its parent and keeps every message it gets back.
+  server.page(
+    '/asker.html',
+    `<!doctype html><script>
+      window.replies = [];
+      addEventListener('message', (event) => replies.push(event.data));
+      window.ask = (message) => parent.postMessage(message, '*');
+    </script>`,
+  );
 });
 afterAll(async () => {
   await browser?.close();
@@ -198,6 +207,76 @@ describe('US privacy (__uspapi)', () => {
     expect(await ask()).toEqual({ data: { version: 1, uspString: '1YNN' }, success: true });
     const other = await open({}, accepted(tcString, { consentStringType: 2 }));
     expect(await other.page.evaluate(() => new Promise((resolve) => (window as never as { __uspapi: Function }).__uspapi('getUSPData', 1, (_: unknown, success: boolean) => resolve(success))))).toBe(false);
+  });
+});
+
+describe('US privacy frames (__uspapiLocator)', () => {
+  it('answers a cross-origin child frame through the locator frame', async () => {
+    const { page } = await open({}, accepted('1YNN', { consentStringType: 3 }), `<iframe src="${server.otherOrigin}/asker.html"></iframe>`);
+    await page.waitForFunction(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.some((event) => event.state === 'accepted'));
+    expect(await page.$$eval('iframe[name="__uspapiLocator"]', (frames) => frames.length)).toBe(1);
+    const child = page.frames().find((frame) => frame.url().endsWith('/asker.html'))!;
+    await child.waitForFunction(() => 'ask' in window, undefined, { polling: 100 });
+    await child.evaluate(() => (window as never as { ask(m: unknown): void }).ask({ __uspapiCall: { command: 'getUSPData', version: 1, callId: 'u1' } }));
+    const reply = await child.waitForFunction(() => (window as never as { replies: unknown[] }).replies[0], undefined, { polling: 100 });
+    expect(await reply.jsonValue()).toEqual({ __uspapiReturn: { returnValue: { version: 1, uspString: '1YNN' }, success: true, callId: 'u1' } });
+  });
+});
+
+describe('signals before <page-geo> answers', () => {
+  it('installs the stubs and pushes the Consent Mode default while the geo answer is still awaited', async () => {
+    const config = { ...TCF, exposesGppApi: true, consentModeMapping: { ad_storage: 'consent' }, geoOverride: { eea: { consentRequired: true } } };
+    // A <page-geo> whose extension is never loaded: consent waits up to 5 s for its groups.
+    const { page, messages } = await open(config, { consentRequired: true, consentStateValue: 'unknown' }, '<page-geo layout="nodisplay"></page-geo>');
+    await page.waitForFunction(() => typeof (window as never as { __gpp?: unknown }).__gpp === 'function', undefined, { timeout: 2000 });
+    const early = await page.evaluate(() => ({
+      tcf: typeof (window as never as { __tcfapi?: unknown }).__tcfapi,
+      locators: [...document.querySelectorAll('iframe[name$="Locator"]')].map((frame) => frame.getAttribute('name')).sort(),
+      first: Array.from((window as never as { dataLayer: ArrayLike<unknown>[] }).dataLayer[0]!),
+    }));
+    expect(early).toEqual({
+      tcf: 'function',
+      locators: ['__gppLocator', '__tcfapiLocator', '__uspapiLocator'],
+      first: ['consent', 'default', { ad_storage: 'denied' }],
+    });
+    expect(diagnosticsOf(messages, 'consent-geo-timeout')).toHaveLength(0);
+  });
+
+  it('warns about a signal field in a geoOverride group and keeps the page-wide value', async () => {
+    const config = { ...TCF, geoOverride: { eea: { exposesTcfApi: false } } };
+    const { page, messages } = await open(config, accepted(tcString, { consentStringType: 2 }));
+    await expect.poll(() => diagnosticsOf(messages, 'consent-geo-signal-field').length).toBe(1);
+    expect((await tcfCall(page, 'ping')).data).toMatchObject({ cmpId: 10 });
+  });
+});
+
+describe('creative frames of <page-ad type=custom>', () => {
+  const creative = (query: string) => `${server.otherOrigin}/asker.html?${query}`;
+
+  it('expand the GPP macros and answer only the ad\'s own frame with the consent values', async () => {
+    const body = `<page-ad id="ad" type="custom" width="300" height="50" data-block-on-consent
+        data-src="${creative('gpp=${GPP_STRING}&sid=${GPP_SID}&cs=${GDPR_CONSENT}&us=${US_PRIVACY}')}"></page-ad>
+      <iframe id="foreign" src="${creative('foreign')}"></iframe>`;
+    const { page, messages } = await open({}, accepted(gppString, { consentStringType: 4, gppSectionId: '2_7' }), body);
+    await page.waitForSelector('#ad iframe');
+    const src = await page.$eval('#ad iframe', (frame) => (frame as HTMLIFrameElement).src);
+    expect(new URL(src).search).toBe(`?gpp=${encodeURIComponent(gppString)}&sid=2%2C7&cs=&us=`);
+    const frameOf = (part: string) => page.frames().find((frame) => frame.url().includes(part))!;
+    await expect.poll(() => frameOf('gpp=') && frameOf('foreign') && true).toBe(true);
+    const [ad, foreign] = [frameOf('gpp='), frameOf('foreign')];
+    for (const frame of [ad, foreign]) await frame.waitForFunction(() => 'ask' in window, undefined, { polling: 100 });
+    const ask = (frame: typeof ad, message: unknown) => frame.evaluate((m) => (window as never as { ask(m: unknown): void }).ask(m), message);
+    await ask(foreign, { pageAdConsentCall: { callId: 'foreign' } });
+    await ask(ad, { pageAdConsentCall: { callId: 'bad', extra: 1 } });
+    await ask(ad, JSON.stringify({ pageAdConsentCall: { callId: 2 } }));
+    await ask(ad, { pageAdConsentCall: { callId: { nested: true } } });
+    const replies = () => ad.evaluate(() => (window as never as { replies: unknown[] }).replies);
+    await expect.poll(async () => (await replies()).length).toBe(2);
+    const values = { gdpr: '1', gdprConsent: '', consentState: 'accepted', usPrivacy: '', gppString, gppSid: '2,7' };
+    expect(await replies()).toEqual([{ pageAdConsentReturn: { callId: 'bad', ...values } }, { pageAdConsentReturn: { callId: 2, ...values } }]);
+    await page.waitForTimeout(300);
+    expect(await foreign.evaluate(() => (window as never as { replies: unknown[] }).replies)).toEqual([]);
+    expect(diagnosticsOf(messages, 'ad-consent-call-invalid')).toHaveLength(1);
   });
 });
 

@@ -1,21 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { registerConsentMacros } from '../../../src/runtime/consent-macros.ts';
+import { CONSENT_MACROS, registerConsentMacros } from '../../../src/runtime/consent-macros.ts';
 import type { ConsentSnapshot, MacroResolver } from '../../../src/runtime/types.ts';
 
-const TEMPLATE = ['GDPR', 'GDPR_CONSENT', 'CONSENT_STATE', 'US_PRIVACY'];
 
-/** The four consent macros resolved against one snapshot (null: no consent provider). */
+/** The consent macros resolved against one snapshot (null: no consent provider). */
 async function expand(snapshot: Partial<ConsentSnapshot> | null): Promise<Record<string, string>> {
   const resolvers = new Map<string, MacroResolver>();
   registerConsentMacros((name, resolver) => resolvers.set(name, resolver), () => snapshot as ConsentSnapshot | null);
   const values: Record<string, string> = {};
-  for (const name of TEMPLATE) values[name] = await resolvers.get(name)!(undefined);
+  for (const name of CONSENT_MACROS) values[name] = await resolvers.get(name)!(undefined);
   return values;
 }
 
 describe('consent macros', () => {
   it('are empty without a consent provider', async () => {
-    expect(await expand(null)).toEqual({ GDPR: '', GDPR_CONSENT: '', CONSENT_STATE: '', US_PRIVACY: '' });
+    expect(await expand(null)).toEqual({ GDPR: '', GDPR_CONSENT: '', CONSENT_STATE: '', US_PRIVACY: '', GPP_STRING: '', GPP_SID: '' });
   });
 
   it('give GDPR 1, the consent string and the state when consent is required', async () => {
@@ -24,6 +23,8 @@ describe('consent macros', () => {
       GDPR_CONSENT: 'TCF1',
       CONSENT_STATE: 'accepted',
       US_PRIVACY: '',
+      GPP_STRING: '',
+      GPP_SID: '',
     });
   });
 
@@ -38,6 +39,25 @@ describe('consent macros', () => {
       GDPR_CONSENT: '',
       CONSENT_STATE: 'rejected',
       US_PRIVACY: '1YYN',
+      GPP_STRING: '',
+      GPP_SID: '',
     });
+  });
+
+  it('route a GPP string and its section ids to GPP_STRING and GPP_SID only', async () => {
+    const snapshot = { state: 'accepted', consentString: 'DBABLA~BVQqAAAAAgA.QA', consentMetadata: { consentStringType: 4, gppSectionId: '2_7' }, isConsentRequired: false } as const;
+    expect(await expand(snapshot as Partial<ConsentSnapshot>)).toEqual({
+      GDPR: '0',
+      GDPR_CONSENT: '',
+      CONSENT_STATE: 'accepted',
+      US_PRIVACY: '',
+      GPP_STRING: 'DBABLA~BVQqAAAAAgA.QA',
+      GPP_SID: '2,7',
+    });
+  });
+
+  it('give an empty GPP_SID for a section id without numbers', async () => {
+    const snapshot = { state: 'accepted', consentString: 'DBAA', consentMetadata: { consentStringType: 4, gppSectionId: 'none' } } as const;
+    expect((await expand(snapshot as Partial<ConsentSnapshot>)).GPP_SID).toBe('');
   });
 });

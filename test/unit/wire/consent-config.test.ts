@@ -110,6 +110,18 @@ describe('parseConsentConfig', () => {
     expect(diagnostics.map((d) => d.code)).toEqual(['consent-geo-instance-id']);
   });
 
+  it('ignores the page-wide signal fields in a geo group, with one warning per field', () => {
+    const json = { ...valid, exposesTcfApi: true, cmpId: 10, geoOverride: { eea: { exposesTcfApi: false, cmpId: 99, consentModeMapping: {}, gpc: 'reject' } } };
+    const { value, diagnostics } = parse(json, ['eea']);
+    expect(value).toMatchObject({ exposesTcfApi: true, cmpId: 10, gpc: 'reject', matchedGeoGroup: 'eea' });
+    expect(value).not.toHaveProperty('consentModeMapping');
+    expect(diagnostics.map((d) => [d.code, d.got])).toEqual([
+      ['consent-geo-signal-field', '"eea"'],
+      ['consent-geo-signal-field', '"eea"'],
+      ['consent-geo-signal-field', '"eea"'],
+    ]);
+  });
+
   it('keeps the base config when no geo group matches', () => {
     const json = { ...valid, geoOverride: { eea: { consentRequired: false } } };
     expect(parse(json, ['us']).value).toMatchObject({ consentRequired: true, matchedGeoGroup: null });
