@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AdsConfigDocument } from './ads-config.ts';
 import { loadAdsConfigDir } from './ads-config.ts';
 import type { CountryLookup } from './country.ts';
@@ -96,13 +96,16 @@ export function createApp(deps: AppDeps): FastifyInstance {
   app.addHook('preClose', async () => {
     isClosing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (isClosing) throw new HttpError(503, ErrorCode.shuttingDown, 'the server is shutting down: retry on another instance');
+  // The hooks every request runs are callback-style: no promise per request.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    if (!isClosing) return done();
+    done(new HttpError(503, ErrorCode.shuttingDown, 'the server is shutting down: retry on another instance') as unknown as FastifyError);
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('X-Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
     // While draining or closing, each response releases its keep-alive connection so close() cuts none.
     if (isClosing || context.isDraining()) reply.header('Connection', 'close');
+    done(null, payload);
   });
   app.setErrorHandler((error, request, reply) => {
     const known = toHttpError(error as { code?: string; statusCode?: number; message: string }, request.routeOptions.bodyLimit);

@@ -22,6 +22,10 @@ export type ServerConfig = {
   readonly rateLimitPerMinute: number;
   /** Instances created on first use, at most. */
   readonly maxAutoInstances: number;
+  /** COMMIT_WINDOW_MS: how long the first update of a group commit waits for others (0: only those arriving during the previous commit). */
+  readonly commitWindowMs: number;
+  /** INSTANCE_CACHE_MS: longest use of a cached instance policy without reading the database again; 0 disables the cache. */
+  readonly instanceCacheMs: number;
   /** How long /healthz answers 503 after SIGTERM before the server closes. */
   readonly shutdownDrainMs: number;
   /** Start-up warnings (`code: text`) that main.ts logs; the server still starts. */
@@ -97,6 +101,12 @@ export function parseServerConfig(env: Env): ServerConfig {
     }),
     maxAutoInstances: readCount(env['MAX_AUTO_INSTANCES'], {
       name: 'MAX_AUTO_INSTANCES', code: 'max-auto-instances-invalid', fallback: 1000, max: 10_000_000,
+    }),
+    commitWindowMs: readCount(env['COMMIT_WINDOW_MS'], {
+      name: 'COMMIT_WINDOW_MS', code: 'commit-window-invalid', fallback: 0, max: 1000,
+    }),
+    instanceCacheMs: readCount(env['INSTANCE_CACHE_MS'], {
+      name: 'INSTANCE_CACHE_MS', code: 'instance-cache-invalid', fallback: 1000, max: 60_000,
     }),
     shutdownDrainMs: readCount(env['SHUTDOWN_DRAIN_MS'], {
       name: 'SHUTDOWN_DRAIN_MS', code: 'shutdown-drain-invalid', fallback: 5000, max: 600_000,

@@ -3,7 +3,7 @@
  * exact origins in ALLOWED_ORIGINS, and public reads (CDN, ads config) open to every origin
  * without credentials. An unknown origin is never reflected and `*` never goes with credentials.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigError, ErrorCode, HttpError } from './errors.ts';
 
 /** Canonical origins from a comma list; throws a ConfigError naming a bad entry. */
@@ -35,12 +35,18 @@ export function parseAllowedOrigins(list: string): string[] {
  */
 export function credentialedCors(allowedOrigins: readonly string[]) {
   const allowed = new Set(allowedOrigins);
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  // Callback-style (no promise per request): it runs on every consent check.
+  return (request: FastifyRequest, reply: FastifyReply, done: (error?: FastifyError) => void): void => {
     reply.header('Vary', 'Origin');
     const origin = request.headers.origin;
-    if (origin === undefined) return;
+    if (origin === undefined) {
+      done();
+      return;
+    }
     if (!allowed.has(origin) && origin !== `${request.protocol}://${request.host}`) {
-      throw new HttpError(403, ErrorCode.originNotAllowed, `Origin: expected one of ALLOWED_ORIGINS, got "${origin}"`);
+      const refused = new HttpError(403, ErrorCode.originNotAllowed, `Origin: expected one of ALLOWED_ORIGINS, got "${origin}"`);
+      done(refused as unknown as FastifyError);
+      return;
     }
     reply.header('Access-Control-Allow-Origin', origin);
     reply.header('Access-Control-Allow-Credentials', 'true');
@@ -49,6 +55,7 @@ export function credentialedCors(allowedOrigins: readonly string[]) {
       reply.header('Access-Control-Allow-Headers', 'Content-Type');
       reply.header('Access-Control-Max-Age', '600');
     }
+    done();
   };
 }
 

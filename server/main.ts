@@ -21,7 +21,7 @@ function displayUrl(host: string, port: number): string {
 
 async function main(): Promise<void> {
   const config = parseServerConfig(process.env);
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, { commitWindowMs: config.commitWindowMs, instanceCacheMs: config.instanceCacheMs });
   const shutdown = createShutdown(() => app, { closeTimeoutMs, exit: (code) => process.exit(code) });
   const app = createApp({
     store,

@@ -1,17 +1,35 @@
 /**
  * Proof of consent (PRODUCT 3.12): receipts of stored updates, in the shape of ISO/IEC TS 27560
  * consent records (docs/decisions/server-receipts.md), signed with Ed25519 as a JWS compact
- * serialisation by `jose`. The key comes from RECEIPT_SIGNING_KEY (PEM) or is generated once
- * and kept in the store; every key that ever signed stays published in the JWK set.
+ * serialisation. The key comes from RECEIPT_SIGNING_KEY (PEM) or is generated once and kept in
+ * the store; every key that ever signed stays published in the JWK set. Keys are handled by
+ * `jose`; each receipt is signed synchronously by node:crypto (Ed25519 is deterministic, so the
+ * JWS is the one `jose`'s CompactSign would make, without its promise and WebCrypto round trip
+ * on every update: docs/decisions/server-throughput.md).
  */
-import { randomUUID } from 'node:crypto';
-import { CompactSign, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
+import { KeyObject, randomUUID, sign as signBytes } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
 import type { ConsentStore, NewAuditEntry, SigningKeyRecord } from './store/store.ts';
 
 export const RECEIPT_ALGORITHM = 'EdDSA';
 export const RECEIPT_TYPE = 'page-consent-receipt+jwt';
 
 type SigningKey = { readonly kid: string; readonly key: CryptoKey | Uint8Array };
+
+/** A loaded key, ready to sign: its protected header already encoded. */
+type ReadyKey = { readonly kid: string; readonly key: KeyObject; readonly header: string };
+
+function ready({ kid, key }: SigningKey): ReadyKey {
+  if (key instanceof Uint8Array) throw new Error('receipt signing key: expected an Ed25519 key, got a symmetric one');
+  const header = Buffer.from(JSON.stringify({ alg: RECEIPT_ALGORITHM, kid, typ: RECEIPT_TYPE })).toString('base64url');
+  return { kid, key: KeyObject.from(key), header };
+}
+
+/** JWS compact serialisation of `payload` with an EdDSA (Ed25519) key. */
+function signCompact({ key, header }: ReadyKey, payload: object): string {
+  const input = `${header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  return `${input}.${signBytes(null, Buffer.from(input), key).toString('base64url')}`;
+}
 
 export type ReceiptSigner = {
   /** Signs a receipt payload with the current key; resolves with the JWS. */
@@ -53,18 +71,21 @@ async function loadKey(store: ConsentStore, pem: string | null, now: () => numbe
 }
 
 export function createReceiptSigner(store: ConsentStore, pem: string | null, now: () => number): ReceiptSigner {
-  let current: Promise<SigningKey> | null = null;
+  let current: Promise<ReadyKey> | null = null;
+  /** Set once `current` has resolved, so signing needs no await. */
+  let loaded: ReadyKey | null = null;
   // A failed load (store down) is retried by the next caller.
   const signingKey = () =>
-    (current ??= loadKey(store, pem, now).catch((error: unknown) => {
-      current = null;
-      throw error;
-    }));
+    (current ??= loadKey(store, pem, now).then(
+      (key) => (loaded = ready(key)),
+      (error: unknown) => {
+        current = null;
+        throw error;
+      },
+    ));
   return {
     async sign(payload) {
-      const { kid, key } = await signingKey();
-      const bytes = new TextEncoder().encode(JSON.stringify(payload));
-      return new CompactSign(bytes).setProtectedHeader({ alg: RECEIPT_ALGORITHM, kid, typ: RECEIPT_TYPE }).sign(key);
+      return signCompact(loaded ?? (await signingKey()), payload);
     },
     async keySet() {
       await signingKey();
@@ -73,7 +94,9 @@ export function createReceiptSigner(store: ConsentStore, pem: string | null, now
     async rotate() {
       const record = await generatedKey(now());
       await store.addSigningKey(record);
-      current = importJWK(record.privateJwk!, RECEIPT_ALGORITHM).then((key) => ({ kid: record.kid, key }));
+      const next = ready({ kid: record.kid, key: await importJWK(record.privateJwk!, RECEIPT_ALGORITHM) });
+      current = Promise.resolve(next);
+      loaded = next;
       return record.kid;
     },
   };

@@ -1,6 +1,7 @@
 // Part "server": autocannon against POST /consent/check and /consent/update of our server
-// (SQLite, and PostgreSQL when initdb/pg_ctl are on PATH) and of a bare Fastify app, in one
-// invocation, targets interleaved per load.
+// (SQLite, and PostgreSQL when initdb/pg_ctl are on PATH: one process, and two processes on the
+// same database as a fleet) and of a bare Fastify app, in one invocation, targets interleaved
+// per load; then the goals of issue 13 against the figures of this run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,28 +9,53 @@ import { formatNumber } from '../lib/format.mjs';
 import { ratio } from '../lib/stats.mjs';
 import { countAuditRows } from './audit-rows.mjs';
 import { startChildServer } from './child-server.mjs';
-import { CONNECTIONS, FIXED_RATE, load, readLoad } from './load.mjs';
+import { CONNECTIONS, FIXED_RATES, load, loadFleet, readLoad } from './load.mjs';
 import { startPostgresCluster } from './postgres-cluster.ts';
 
 const ROUTES = ['/consent/check', '/consent/update'];
 const ourEnv = (databaseUrl) => ({ DATABASE_URL: databaseUrl, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', MAX_AUTO_INSTANCES: '1000000' });
 
+const BARE = 'bare Fastify';
+const SQLITE = 'ours, SQLite';
+const POSTGRES = 'ours, PostgreSQL';
+const FLEET = 'ours, PostgreSQL, 2 processes';
+
 async function startTargets(directory) {
   const tsx = 'node_modules/.bin/tsx';
-  const targets = [{ name: 'bare Fastify', server: await startChildServer({ command: process.execPath, args: ['bench/server/bare-app.mjs'], env: {} }) }];
+  const ours = (databaseUrl) => startChildServer({ command: tsx, args: ['server/main.ts'], env: ourEnv(databaseUrl) });
+  const target = (name, servers, databaseUrl) => ({ name, servers, urls: servers.map((server) => server.url), databaseUrl });
+  const targets = [target(BARE, [await startChildServer({ command: process.execPath, args: ['bench/server/bare-app.mjs'], env: {} })])];
   const sqlite = `sqlite:${join(directory, 'page.db')}`;
-  targets.push({ name: 'ours, SQLite', databaseUrl: sqlite, server: await startChildServer({ command: tsx, args: ['server/main.ts'], env: ourEnv(sqlite) }) });
+  targets.push(target(SQLITE, [await ours(sqlite)], sqlite));
   const postgres = await startPostgresCluster();
   if ('url' in postgres) {
-    targets.push({ name: 'ours, PostgreSQL', databaseUrl: postgres.url, server: await startChildServer({ command: tsx, args: ['server/main.ts'], env: ourEnv(postgres.url) }) });
+    // The fleet gets a database of its own, so its audit rows are counted apart.
+    const fleetUrl = postgres.url.replace(/\/[^/]*$/, '/page_fleet');
+    await createDatabase(postgres.url, 'page_fleet');
+    targets.push(target(POSTGRES, [await ours(postgres.url)], postgres.url));
+    targets.push(target(FLEET, [await ours(fleetUrl), await ours(fleetUrl)], fleetUrl));
   }
   return { targets, postgres };
+}
+
+async function createDatabase(url, name) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
 }
 
 async function measure(target, route, options) {
   const isUpdate = route === '/consent/update' && target.databaseUrl;
   const before = isUpdate ? await countAuditRows(target.databaseUrl) : 0;
-  const result = readLoad(await load({ url: target.server.url, route, ...options }));
+  const result =
+    target.urls.length === 1
+      ? readLoad(await load({ url: target.urls[0], route, ...options }))
+      : await loadFleet({ urls: target.urls, route, ...options });
   const rows = isUpdate ? (await countAuditRows(target.databaseUrl)) - before : null;
   return { ...result, durableWritesPerSecond: rows === null ? null : rows / result.seconds };
 }
@@ -50,10 +76,62 @@ function fixedRateRows(measured) {
   return measured.map(({ route, target, fixed }) => [
     route,
     target,
+    formatNumber(FIXED_RATES[route]),
     formatNumber(fixed.requests / fixed.seconds),
     `${formatNumber(fixed.latencyMs.p50)} / ${formatNumber(fixed.latencyMs.p99)}`,
     formatNumber(fixed.errors),
   ]);
+}
+
+/** Issue 13's goals, each read from this run's figures of one target (SQLite unless named). */
+const GOALS = [
+  {
+    figure: '`/consent/check` requests/s',
+    route: '/consent/check',
+    goal: '>= 0.6x bare',
+    read: (m, target) => m[target]?.saturation.requestsPerSecond.median,
+    show: (value, m) => `${formatNumber(value)} (${formatNumber(ratio(value, m[BARE].saturation.requestsPerSecond.median), 2)}x)`,
+    met: (value, m) => ratio(value, m[BARE].saturation.requestsPerSecond.median) >= 0.6,
+  },
+  {
+    figure: `\`/consent/check\` p99 at a fixed ${formatNumber(FIXED_RATES['/consent/check'])} req/s`,
+    route: '/consent/check',
+    goal: '< 20 ms',
+    read: (m, target) => m[target]?.fixed.latencyMs.p99,
+    show: (value) => `${formatNumber(value)} ms`,
+    met: (value) => value < 20,
+  },
+  {
+    figure: '`/consent/update` rows durable in the audit log per second',
+    route: '/consent/update',
+    goal: '>= 3,000 (SQLite)',
+    read: (m, target) => m[target]?.saturation.durableWritesPerSecond,
+    show: (value) => formatNumber(value),
+    met: (value) => value >= 3000,
+  },
+  {
+    figure: `\`/consent/update\` p99 at a fixed ${formatNumber(FIXED_RATES['/consent/update'])} req/s`,
+    route: '/consent/update',
+    goal: '< 30 ms',
+    read: (m, target) => m[target]?.fixed.latencyMs.p99,
+    show: (value) => `${formatNumber(value)} ms`,
+    met: (value) => value < 30,
+  },
+];
+
+function goalRows(measured) {
+  const byRoute = {};
+  for (const row of measured) (byRoute[row.route] ??= {})[row.target] = row;
+  return GOALS.map(({ figure, route, goal, read, show, met }) => {
+    const m = byRoute[route];
+    const cell = (target) => {
+      const value = read(m, target);
+      return value === undefined || value === null ? '-' : show(value, m);
+    };
+    const ours = read(m, SQLITE);
+    const verdict = ours === undefined || ours === null ? '-' : met(ours, m) ? 'yes' : 'NO';
+    return [figure, cell(BARE), cell(SQLITE), goal, verdict, cell(POSTGRES), cell(FLEET)];
+  });
 }
 
 export async function runServerPart({ duration }) {
@@ -63,18 +141,18 @@ export async function runServerPart({ duration }) {
   try {
     for (const route of ROUTES) {
       // Warm-up (JIT, instance created on first use, connection pools); not recorded.
-      for (const target of targets) await load({ url: target.server.url, route, duration: 1 });
+      for (const target of targets) for (const url of target.urls) await load({ url, route, duration: 1 });
       const results = Object.fromEntries(targets.map((target) => [target.name, {}]));
-      for (const [mode, options] of [['saturation', { duration }], ['fixed', { duration, rate: FIXED_RATE }]]) {
+      for (const [mode, options] of [['saturation', { duration }], ['fixed', { duration, rate: FIXED_RATES[route] }]]) {
         for (const target of mode === 'fixed' ? [...targets].reverse() : targets) {
           console.log(`server: ${route} ${mode} ${target.name}`);
           results[target.name][mode] = await measure(target, route, options);
         }
       }
-      for (const target of targets) measured.push({ route, target: target.name, ...results[target.name], bare: results['bare Fastify'].saturation });
+      for (const target of targets) measured.push({ route, target: target.name, ...results[target.name], bare: results[BARE].saturation });
     }
   } finally {
-    await Promise.all(targets.map((target) => target.server.stop()));
+    await Promise.all(targets.flatMap((target) => target.servers.map((server) => server.stop())));
     if ('stop' in postgres) postgres.stop();
     rmSync(directory, { recursive: true, force: true });
   }
@@ -82,17 +160,26 @@ export async function runServerPart({ duration }) {
   return {
     part: 'server',
     title: 'Server load',
-    description: `autocannon, ${CONNECTIONS} connections, ${duration} s per load, client and servers on this machine; our server run by \`tsx server/main.ts\` with LOG_LEVEL=warn, RATE_LIMIT_PER_MINUTE=0.`,
+    description: `autocannon, ${CONNECTIONS} connections, ${duration} s per load, client and servers on this machine; our server run by \`tsx server/main.ts\` with LOG_LEVEL=warn, RATE_LIMIT_PER_MINUTE=0 (SQLite: synchronous=FULL). The 2-process fleet shares one PostgreSQL database; each process gets half the connections and half the fixed rate.`,
     tables: [
+      {
+        title: 'Goals (issue 13)',
+        columns: ['figure', 'bare Fastify', 'ours, SQLite', 'goal', 'met', 'ours, PostgreSQL', 'PostgreSQL, 2 processes'],
+        rows: goalRows(measured),
+        notes: ['"met" judges the SQLite figure, as the issue does; the PostgreSQL columns are for comparison (fsync=off cluster).'],
+      },
       {
         title: 'Saturation',
         columns: ['route', 'target', 'req/s median / p90', 'vs bare', 'latency ms p50 / p99', 'errors', 'durable writes/s'],
         rows: saturationRows(measured),
-        notes: ['req/s: median / p90 of the per-second samples of one load. Durable writes/s: audit-log rows added during the load / its seconds.', ...skipped],
+        notes: [
+          'req/s: median / p90 of the per-second samples of one load (the 2-process fleet: its requests / seconds, no p90). Durable writes/s: audit-log rows added during the load / its seconds.',
+          ...skipped,
+        ],
       },
       {
-        title: `Fixed rate (${formatNumber(FIXED_RATE)} req/s offered)`,
-        columns: ['route', 'target', 'req/s achieved', 'latency ms p50 / p99', 'errors'],
+        title: 'Fixed rate',
+        columns: ['route', 'target', 'req/s offered', 'req/s achieved', 'latency ms p50 / p99', 'errors'],
         rows: fixedRateRows(measured),
         notes: ['The bare app answers from memory: its figures are the ceiling of this machine, client included.'],
       },

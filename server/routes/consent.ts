@@ -1,6 +1,8 @@
 /**
  * `POST /consent/check` (checkConsentHref) and `POST /consent/update` (onUpdateHref), with
  * credentialed CORS for ALLOWED_ORIGINS, the user id cookie and JSON-only 16 KB bodies.
+ * Answers are serialised by the routes' response schemas (compiled once); the instance comes
+ * from the store's cache and updates are group-committed (docs/decisions/server-throughput.md).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ensureAutoInstance } from '../auto-instance.ts';
@@ -24,13 +26,36 @@ export function requireJsonBody(request: FastifyRequest): unknown {
   return request.body;
 }
 
-/** The cookie's user id, or a new one set on the reply. */
-function userIdFor(request: FastifyRequest, reply: FastifyReply, refresh: boolean): string {
+/** The cookie's user id (null: none), or a new one set on the reply. */
+function userIdFor(request: FastifyRequest, reply: FastifyReply, refresh: boolean): { id: string; isNew: boolean } {
   const existing = readUserId(request.headers.cookie);
-  const userId = existing ?? newUserId();
-  if (!existing || refresh) reply.header('Set-Cookie', serializeUserCookie(userId, request.hostname));
-  return userId;
+  const id = existing ?? newUserId();
+  if (!existing || refresh) reply.header('Set-Cookie', serializeUserCookie(id, request.hostname));
+  return { id, isNew: existing === null };
 }
+
+const jsonObject = { type: 'object', additionalProperties: true } as const;
+
+/** Every field of CheckAnswer; the values of the open maps are written as they are. */
+const checkAnswerSchema = {
+  type: 'object',
+  properties: {
+    consentRequired: { type: 'boolean' },
+    consentStateValue: { type: ['string', 'null'] },
+    consentString: { type: ['string', 'null'] },
+    expireCache: { type: 'boolean' },
+    purposeConsents: jsonObject,
+    consentMetadata: jsonObject,
+    tcfPolicyVersion: { type: 'number' },
+    sharedData: jsonObject,
+    purposeConsentRequired: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+const updateAnswerSchema = {
+  type: 'object',
+  properties: { recorded: { type: 'boolean' }, policyVersion: { type: 'integer' }, receiptId: { type: 'string' } },
+} as const;
 
 export function registerConsentRoutes(app: FastifyInstance, context: AppContext): void {
   const { store } = context;
@@ -43,23 +68,24 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
   app.options('/consent/check', options, (_request, reply) => reply.code(204).send());
   app.options('/consent/update', options, (_request, reply) => reply.code(204).send());
 
-  app.post('/consent/check', options, async (request, reply) => {
+  app.post('/consent/check', { ...options, schema: { response: { 200: checkAnswerSchema } } }, async (request, reply) => {
     const body = parseCheckRequest(requireJsonBody(request));
     const instance = await ensureAutoInstance(context, body.consentInstanceId);
     const country = body.matchedGeoGroup === null ? requestCountry(request, context) : unknownCountry;
     const group = resolveGeoGroup(instance.config, body.matchedGeoGroup, country);
-    const hadCookie = readUserId(request.headers.cookie) !== null;
-    const userId = userIdFor(request, reply, false);
-    const decision = hadCookie ? await store.getDecision(instance.id, userId) : null;
-    const answer = JSON.stringify(buildCheckAnswer(instance, group, decision));
-    reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8');
-    return reply.send((instance.config.xssiPrefix ?? '') + answer);
+    const user = userIdFor(request, reply, false);
+    const decision = user.isNew ? null : await store.getDecision(instance.id, user.id);
+    const answer = buildCheckAnswer(instance, group, decision);
+    reply.header('Cache-Control', 'no-store');
+    const prefix = instance.config.xssiPrefix;
+    if (!prefix) return answer;
+    return reply.type('application/json; charset=utf-8').send(prefix + reply.serialize(answer));
   });
 
-  app.post('/consent/update', options, async (request, reply) => {
+  app.post('/consent/update', { ...options, schema: { response: { 200: updateAnswerSchema } } }, async (request, reply) => {
     const body = parseUpdateRequest(requireJsonBody(request));
     const instance = await ensureAutoInstance(context, body.consentInstanceId);
-    const userId = userIdFor(request, reply, true);
+    const userId = userIdFor(request, reply, true).id;
     const entry = {
       instanceId: instance.id,
       userId,
@@ -82,6 +108,7 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
     const jws = await context.receipts.sign(buildReceipt(receiptId, entry, group));
     await store.recordDecision(entry, { id: receiptId, jws });
     const answer: UpdateAnswer = { recorded: true, policyVersion: instance.policyVersion, receiptId };
-    return reply.header('Cache-Control', 'no-store').send(answer);
+    reply.header('Cache-Control', 'no-store');
+    return answer;
   });
 }

@@ -6,15 +6,16 @@
 import { ConfigError } from '../errors.ts';
 import { createMemoryStore } from './memory-store.ts';
 import { openPostgresStore } from './postgres-store.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { openSqliteStore, type SqlStoreOptions } from './sqlite-store.ts';
 import type { ConsentStore } from './store.ts';
 
 export const defaultSqlitePath = './data/page.db';
 
-export async function openStore(databaseUrl: string | undefined): Promise<ConsentStore> {
+/** `options` (group commit window, instance cache) apply to the SQL stores. */
+export async function openStore(databaseUrl: string | undefined, options: SqlStoreOptions = {}): Promise<ConsentStore> {
   const url = databaseUrl?.trim() || `sqlite:${defaultSqlitePath}`;
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgresStore(url);
-  if (url.startsWith('sqlite:')) return openSqliteStore(url.slice('sqlite:'.length) || defaultSqlitePath);
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgresStore(url, options);
+  if (url.startsWith('sqlite:')) return openSqliteStore(url.slice('sqlite:'.length) || defaultSqlitePath, options);
   if (url === 'memory:') return createMemoryStore();
   throw new ConfigError(
     'database-url-invalid',

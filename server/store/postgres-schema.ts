@@ -68,7 +68,16 @@ export const postgresMigrations: readonly string[] = [
   receiptTables('BIGINT'),
   // Which audited updates said the browser sent Global Privacy Control (PRODUCT 3.9).
   'ALTER TABLE audit_log ADD COLUMN gpc BOOLEAN NOT NULL DEFAULT false;',
+  // Every change of an instance, by any process or by hand, tells the listening processes to
+  // drop their cached copy (instance-cache.ts); delivered when the changing transaction commits.
+  `CREATE FUNCTION instances_notify_change() RETURNS trigger LANGUAGE plpgsql AS
+     $$ BEGIN PERFORM pg_notify('page_instance_changed', NEW.id); RETURN NULL; END $$;
+   CREATE TRIGGER instances_notify_change AFTER INSERT OR UPDATE ON instances
+     FOR EACH ROW EXECUTE FUNCTION instances_notify_change();`,
 ];
+
+/** The NOTIFY channel of instance changes; the payload is the instance id. */
+export const instanceChangeChannel = 'page_instance_changed';
 
 /** Arbitrary constant identifying this application's migration lock. */
 export const migrationLockKey = 7_402_115;

@@ -1,13 +1,18 @@
 /**
  * PostgreSQL adapter (pg). Every write is one transaction; the update is acknowledged after
  * COMMIT returns, which with the default `synchronous_commit = on` means it is on disk.
- * Several server processes can share one database.
+ * Updates are group-committed: the ones that arrive together are written by one statement, one
+ * round trip and one commit (docs/decisions/server-throughput.md). Several server processes can
+ * share one database; each caches instances and drops a cached one when the database NOTIFYs
+ * a change (LISTEN on a connection of its own, re-established when lost).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { PromptAction } from '../wire.ts';
 import { guardPlainText } from './plain-text-guard.ts';
-import { autoInstanceLockKey, migrationLockKey, postgresMigrations } from './postgres-schema.ts';
+import { createGroupCommit, defaultMaxBatch } from './group-commit.ts';
+import { defaultInstanceCacheMs, type InstanceWatch, withInstanceCache } from './instance-cache.ts';
+import { autoInstanceLockKey, instanceChangeChannel, migrationLockKey, postgresMigrations } from './postgres-schema.ts';
 import { type ReceiptRow, receiptFromRow, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
 import type { AuditRow, DecisionRow, InstanceRow } from './rows.ts';
 import {
@@ -19,8 +24,98 @@ import {
   toJson,
   zeroCounts,
 } from './rows.ts';
-import type { ConsentStore, InstanceConfig, InstanceRecord, NewAuditEntry, NewReceipt } from './store.ts';
+import type { SqlStoreOptions } from './sqlite-store.ts';
+import type { AuditEntry, ConsentStore, InstanceConfig, InstanceRecord, NewAuditEntry, NewReceipt } from './store.ts';
 import { defaultPageLimit } from './store.ts';
+
+type PendingDecision = { readonly entry: NewAuditEntry; readonly receipt: NewReceipt | undefined };
+
+const auditColumns = `${decisionColumns}, origin, user_agent, ip_hash, gpc`;
+const decisionUpdates = decisionColumns
+  .split(', ')
+  .map((column) => `${column} = excluded.${column}`)
+  .join(', ');
+
+/**
+ * A whole group of updates in one statement (one round trip; one transaction, so all or none):
+ * the rows arrive as one array per column, audit ids are drawn from the sequence first so each
+ * receipt names its row, and a user updated twice in the group keeps the later decision.
+ */
+const recordBatchSql = `
+  WITH input AS MATERIALIZED (
+    SELECT t.*, nextval(pg_get_serial_sequence('audit_log', 'id')) AS id
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::integer[],
+                $9::integer[], $10::bigint[], $11::text[], $12::text[], $13::text[], $14::boolean[], $15::text[], $16::text[])
+      WITH ORDINALITY AS t(instance_id, user_id, page_user_id, state, consent_string, purpose_consents, consent_metadata,
+                           tcf_policy_version, policy_version, time, origin, user_agent, ip_hash, gpc, receipt_id, jws, ord)
+  ),
+  audit AS (
+    INSERT INTO audit_log (id, ${auditColumns}) SELECT id, ${auditColumns} FROM input ORDER BY ord
+  ),
+  receipt AS (
+    INSERT INTO receipts (id, audit_id, instance_id, user_id, time, jws)
+    SELECT receipt_id, id, instance_id, user_id, time, jws FROM input WHERE receipt_id IS NOT NULL
+  ),
+  decision AS (
+    INSERT INTO decisions (${decisionColumns})
+    SELECT DISTINCT ON (instance_id, user_id) ${decisionColumns} FROM input ORDER BY instance_id, user_id, ord DESC
+    ON CONFLICT (instance_id, user_id) DO UPDATE SET ${decisionUpdates}
+  )
+  SELECT id FROM input ORDER BY ord`;
+
+/** The statement's parameters: one array per column, in the order of recordBatchSql. */
+function batchParameters(batch: readonly PendingDecision[]): unknown[][] {
+  const columns: unknown[][] = Array.from({ length: 16 }, () => []);
+  for (const { entry, receipt } of batch) {
+    const values = [...decisionValues(entry), entry.origin, entry.userAgent, entry.ipHash, entry.gpc, receipt?.id ?? null, receipt?.jws ?? null];
+    for (const [index, value] of values.entries()) columns[index]!.push(value);
+  }
+  return columns;
+}
+
+/** LISTEN for instance changes on a connection of its own; a lost connection forgets everything and reconnects. */
+function listenForInstanceChanges(connectionString: string, retryMs: number): { watch: InstanceWatch; stop(): Promise<void> } {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
+  let onChange: (id: string | null) => void = () => {};
+  const connect = async () => {
+    if (stopped) return;
+    const next = new pg.Client({ connectionString });
+    const lost = () => {
+      if (client !== next) return;
+      client = null;
+      onChange(null);
+      next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(connect, retryMs);
+    };
+    next.on('notification', (message) => onChange(message.payload ?? null));
+    next.on('error', lost);
+    next.on('end', lost);
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${instanceChangeChannel}`);
+      // Changes made while not listening were missed.
+      onChange(null);
+    } catch {
+      lost();
+    }
+  };
+  return {
+    watch(listener) {
+      onChange = listener;
+      void connect();
+    },
+    async stop() {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      const current = client;
+      client = null;
+      await current?.end().catch(() => {});
+    },
+  };
+}
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -59,7 +154,10 @@ async function migrate(pool: pg.Pool): Promise<void> {
 const numbers = <T extends object>(row: T): T =>
   Object.fromEntries(Object.entries(row).map(([k, v]) => [k, k === 'day' || k === 'purpose' ? v : Number(v)])) as T;
 
-export async function openPostgresStore(connectionString: string): Promise<ConsentStore> {
+/** How soon a lost LISTEN connection is opened again. */
+export const listenRetryMs = 1000;
+
+export async function openPostgresStore(connectionString: string, options: SqlStoreOptions = {}): Promise<ConsentStore> {
   const pool = new pg.Pool({ connectionString, max: 10 });
   pool.on('error', () => {}); // idle client errors surface on the next query instead of crashing
   await migrate(pool);
@@ -83,10 +181,17 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
       );
       return row ? instanceFromRow(row) : getInstance(id, client);
     });
-  const placeholders = (from: number, count: number) =>
-    Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+  const decisions = createGroupCommit(
+    async (batch: readonly PendingDecision[]): Promise<AuditEntry[]> => {
+      const { rows: ids } = await pool.query<{ id: string }>(recordBatchSql, batchParameters(batch));
+      return batch.map(({ entry }, index) => ({ ...entry, id: Number(ids[index]!.id) }));
+    },
+    { windowMs: options.commitWindowMs ?? 0, maxBatch: defaultMaxBatch },
+  );
+  const cacheMs = options.instanceCacheMs ?? defaultInstanceCacheMs;
+  const listener = cacheMs > 0 ? listenForInstanceChanges(connectionString, listenRetryMs) : null;
 
-  return guardPlainText({
+  const store = guardPlainText({
     kind: 'postgres',
     async ping() {
       await pool.query('SELECT 1');
@@ -131,36 +236,7 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
         ])
       ).map(instanceFromRow),
 
-    recordDecision: (entry: NewAuditEntry, receipt?: NewReceipt) =>
-      inTransaction(pool, async (client) => {
-        const values = decisionValues(entry);
-        const [row] = await rows<{ id: string }>(
-          `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash, gpc)
-           VALUES (${placeholders(1, 14)}) RETURNING id`,
-          [...values, entry.origin, entry.userAgent, entry.ipHash, entry.gpc],
-          client,
-        );
-        const updates = decisionColumns
-          .split(', ')
-          .map((column) => `${column} = excluded.${column}`)
-          .join(', ');
-        await client.query(
-          `INSERT INTO decisions (${decisionColumns}) VALUES (${placeholders(1, 10)})
-           ON CONFLICT (instance_id, user_id) DO UPDATE SET ${updates}`,
-          values,
-        );
-        if (receipt) {
-          await client.query('INSERT INTO receipts (id, audit_id, instance_id, user_id, time, jws) VALUES ($1, $2, $3, $4, $5, $6)', [
-            receipt.id,
-            row!.id,
-            entry.instanceId,
-            entry.userId,
-            entry.time,
-            receipt.jws,
-          ]);
-        }
-        return { ...entry, id: Number(row!.id) };
-      }),
+    recordDecision: (entry: NewAuditEntry, receipt?: NewReceipt) => decisions.submit({ entry, receipt }),
     async getDecision(instanceId, userId) {
       const [row] = await rows<DecisionRow>('SELECT * FROM decisions WHERE instance_id = $1 AND user_id = $2', [
         instanceId,
@@ -277,7 +353,10 @@ export async function openPostgresStore(connectionString: string): Promise<Conse
       );
     },
     async close() {
+      await decisions.drain();
+      await listener?.stop();
       if (!pool.ended) await pool.end();
     },
   });
+  return withInstanceCache(store, { ttlMs: cacheMs, ...(listener ? { watch: listener.watch } : {}) });
 }

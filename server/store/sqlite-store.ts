@@ -1,7 +1,9 @@
 /**
  * SQLite adapter (better-sqlite3). WAL journal with `synchronous = FULL`: a commit returns
  * only after the WAL is fsynced, so an acknowledged update survives a process kill and a
- * power loss (docs/decisions/server-durability.md).
+ * power loss (docs/decisions/server-durability.md). Updates are group-committed: the ones
+ * that arrive together share one transaction and one fsync (docs/decisions/server-throughput.md).
+ * Statements are prepared once; instances are cached (instance-cache.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -20,9 +22,21 @@ import {
 } from './rows.ts';
 import { type ReceiptRow, receiptFromRow, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
 import { sqliteMigrations } from './sqlite-schema.ts';
+import { createGroupCommit, defaultMaxBatch } from './group-commit.ts';
+import { defaultInstanceCacheMs, withInstanceCache } from './instance-cache.ts';
 import { guardPlainText } from './plain-text-guard.ts';
-import type { ConsentStore, NewAuditEntry, NewReceipt } from './store.ts';
+import type { AuditEntry, ConsentStore, NewAuditEntry, NewReceipt } from './store.ts';
 import { defaultPageLimit } from './store.ts';
+
+/** Throughput settings shared by the SQL adapters (COMMIT_WINDOW_MS, INSTANCE_CACHE_MS). */
+export type SqlStoreOptions = {
+  /** How long the first update of a group commit waits for others; default 0 (see group-commit.ts). */
+  readonly commitWindowMs?: number;
+  /** Longest use of a cached instance without reading it again; 0 disables the cache. Default 1,000. */
+  readonly instanceCacheMs?: number;
+};
+
+type PendingDecision = { readonly entry: NewAuditEntry; readonly receipt: NewReceipt | undefined };
 
 function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL)');
@@ -40,7 +54,7 @@ function migrate(db: Database.Database): void {
   }).immediate();
 }
 
-export function openSqliteStore(file: string): ConsentStore {
+export function openSqliteStore(file: string, options: SqlStoreOptions = {}): ConsentStore {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -49,36 +63,48 @@ export function openSqliteStore(file: string): ConsentStore {
   db.pragma('foreign_keys = ON');
   migrate(db);
 
-  const one = <T>(sql: string, ...params: unknown[]) => db.prepare(sql).get(...params) as T | undefined;
-  const all = <T>(sql: string, ...params: unknown[]) => db.prepare(sql).all(...params) as T[];
+  // Every statement is compiled once, on first use.
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+  const one = <T>(sql: string, ...params: unknown[]) => prepare(sql).get(...params) as T | undefined;
+  const all = <T>(sql: string, ...params: unknown[]) => prepare(sql).all(...params) as T[];
   const getInstance = (id: string) => {
     const row = one<InstanceRow>('SELECT * FROM instances WHERE id = ?', id);
     return row ? instanceFromRow(row) : null;
   };
 
-  const record = db.transaction((entry: NewAuditEntry, receipt?: NewReceipt) => {
-    const values = decisionValues(entry);
-    const info = db
-      .prepare(
-        `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash, gpc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-      )
-      .run(...values, entry.origin, entry.userAgent, entry.ipHash, entry.gpc ? 1 : 0);
-    db.prepare(`INSERT OR REPLACE INTO decisions (${decisionColumns}) VALUES (?,?,?,?,?,?,?,?,?,?)`).run(...values);
-    if (receipt) {
-      db.prepare('INSERT INTO receipts (id, audit_id, instance_id, user_id, time, jws) VALUES (?,?,?,?,?,?)')
-        .run(receipt.id, info.lastInsertRowid, entry.instanceId, entry.userId, entry.time, receipt.jws);
-    }
-    return { ...entry, id: Number(info.lastInsertRowid) };
+  const insertAudit = prepare(
+    `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash, gpc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+  );
+  const replaceDecision = prepare(`INSERT OR REPLACE INTO decisions (${decisionColumns}) VALUES (?,?,?,?,?,?,?,?,?,?)`);
+  const insertReceipt = prepare('INSERT INTO receipts (id, audit_id, instance_id, user_id, time, jws) VALUES (?,?,?,?,?,?)');
+  /** One transaction (one WAL fsync at COMMIT) for a whole group of updates, in arrival order. */
+  const recordAll = db.transaction((batch: readonly PendingDecision[]): AuditEntry[] =>
+    batch.map(({ entry, receipt }) => {
+      const values = decisionValues(entry);
+      const info = insertAudit.run(...values, entry.origin, entry.userAgent, entry.ipHash, entry.gpc ? 1 : 0);
+      replaceDecision.run(...values);
+      if (receipt) insertReceipt.run(receipt.id, info.lastInsertRowid, entry.instanceId, entry.userId, entry.time, receipt.jws);
+      return { ...entry, id: Number(info.lastInsertRowid) };
+    }),
+  );
+  const decisions = createGroupCommit((batch: readonly PendingDecision[]) => recordAll.immediate(batch), {
+    windowMs: options.commitWindowMs ?? 0,
+    maxBatch: defaultMaxBatch,
   });
 
-  const eraseReceipts = db.prepare('DELETE FROM receipts WHERE instance_id = ? AND user_id = ?');
+  const eraseReceipts = prepare('DELETE FROM receipts WHERE instance_id = ? AND user_id = ?');
   const erase = db.transaction((instanceId: string, userId: string) => ({
-    decisions: eraseReceipts.run(instanceId, userId) && db.prepare('DELETE FROM decisions WHERE instance_id = ? AND user_id = ?').run(instanceId, userId).changes,
-    auditEntries: db.prepare('DELETE FROM audit_log WHERE instance_id = ? AND user_id = ?').run(instanceId, userId)
+    decisions: eraseReceipts.run(instanceId, userId) && prepare('DELETE FROM decisions WHERE instance_id = ? AND user_id = ?').run(instanceId, userId).changes,
+    auditEntries: prepare('DELETE FROM audit_log WHERE instance_id = ? AND user_id = ?').run(instanceId, userId)
       .changes,
   }));
 
-  return guardPlainText({
+  const store = guardPlainText({
     kind: 'sqlite',
     async ping() {
       one('SELECT 1');
@@ -86,35 +112,37 @@ export function openSqliteStore(file: string): ConsentStore {
     ipHashSalt: async () => one<{ value: string }>("SELECT value FROM settings WHERE key = 'ip_hash_salt'")!.value,
     getInstance: async (id) => getInstance(id),
     async ensureInstance(id, config, now, maxAutoInstances = Number.POSITIVE_INFINITY) {
+      const existing = getInstance(id);
+      if (existing) return existing;
       const cap = Number.isFinite(maxAutoInstances) ? maxAutoInstances : -1;
       // One statement: the count and the insert cannot interleave with another writer.
-      db.prepare(
+      prepare(
         `INSERT OR IGNORE INTO instances (id, config, policy_version, created_at, updated_at, auto_created)
          SELECT ?, ?, 1, ?, ?, 1 WHERE ? < 0 OR (SELECT COUNT(*) FROM instances WHERE auto_created = 1) < ?`,
       ).run(id, toJson(config), now, now, cap, cap);
       return getInstance(id);
     },
     async putInstance(id, config, now) {
-      db.prepare(
+      prepare(
         `INSERT INTO instances (id, config, policy_version, created_at, updated_at, auto_created) VALUES (?, ?, 1, ?, ?, 0)
          ON CONFLICT (id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at, auto_created = 0`,
       ).run(id, toJson(config), now, now);
       return getInstance(id)!;
     },
     async bumpPolicyVersion(id, now) {
-      db.prepare('UPDATE instances SET policy_version = policy_version + 1, updated_at = ? WHERE id = ?').run(now, id);
+      prepare('UPDATE instances SET policy_version = policy_version + 1, updated_at = ? WHERE id = ?').run(now, id);
       return getInstance(id);
     },
     listInstances: async ({ after, limit } = { after: '', limit: defaultPageLimit }) =>
       all<InstanceRow>('SELECT * FROM instances WHERE id > ? ORDER BY id LIMIT ?', after, limit).map(instanceFromRow),
 
-    recordDecision: async (entry, receipt) => record.immediate(entry, receipt),
+    recordDecision: (entry, receipt) => decisions.submit({ entry, receipt }),
     async getReceipt(id) {
       const row = one<ReceiptRow>('SELECT * FROM receipts WHERE id = ?', id);
       return row ? receiptFromRow(row) : null;
     },
     async addSigningKey({ kid, publicJwk, privateJwk, createdAt }) {
-      db.prepare('INSERT OR IGNORE INTO receipt_keys (kid, public_jwk, private_jwk, created_at) VALUES (?,?,?,?)')
+      prepare('INSERT OR IGNORE INTO receipt_keys (kid, public_jwk, private_jwk, created_at) VALUES (?,?,?,?)')
         .run(kid, JSON.stringify(publicJwk), privateJwk && JSON.stringify(privateJwk), createdAt);
     },
     listSigningKeys: async () =>
@@ -175,7 +203,7 @@ export function openSqliteStore(file: string): ConsentStore {
         instanceId,
       ),
     async recordPromptOutcome(instanceId, day, action: PromptAction) {
-      db.prepare(
+      prepare(
         `INSERT INTO prompt_outcomes (instance_id, day, action, count) VALUES (?, ?, ?, 1)
          ON CONFLICT (instance_id, day, action) DO UPDATE SET count = count + 1`,
       ).run(instanceId, day, action);
@@ -194,15 +222,17 @@ export function openSqliteStore(file: string): ConsentStore {
       return row ? JSON.parse(row.document) : null;
     },
     async putAdsConfig(client, document, now) {
-      db.prepare(
+      prepare(
         `INSERT INTO ads_configs (client, document, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (client) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at`,
       ).run(client, JSON.stringify(document), now);
     },
     async close() {
+      await decisions.drain();
       if (!db.open) return;
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },
   });
+  return withInstanceCache(store, { ttlMs: options.instanceCacheMs ?? defaultInstanceCacheMs });
 }

@@ -18,6 +18,8 @@ describe('config', () => {
       logLevel: 'info',
       rateLimitPerMinute: 600,
       maxAutoInstances: 1000,
+      commitWindowMs: 0,
+      instanceCacheMs: 1000,
       shutdownDrainMs: 5000,
       warnings: [],
       receiptSigningKey: null,
@@ -55,6 +57,8 @@ describe('config', () => {
       RATE_LIMIT_PER_MINUTE: '0',
       MAX_AUTO_INSTANCES: '25',
       SHUTDOWN_DRAIN_MS: '1500',
+      COMMIT_WINDOW_MS: '2',
+      INSTANCE_CACHE_MS: '0',
     });
     expect(config).toMatchObject({
       port: 0,
@@ -68,6 +72,8 @@ describe('config', () => {
       logLevel: 'warn',
       rateLimitPerMinute: 0,
       maxAutoInstances: 25,
+      commitWindowMs: 2,
+      instanceCacheMs: 0,
       shutdownDrainMs: 1500,
     });
     expect(parseServerConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
@@ -91,6 +97,9 @@ describe('config', () => {
     [{ RATE_LIMIT_PER_MINUTE: 'lots' }, 'rate-limit-invalid'],
     [{ MAX_AUTO_INSTANCES: '1.5' }, 'max-auto-instances-invalid: MAX_AUTO_INSTANCES: expected an integer from 0 to 10000000'],
     [{ SHUTDOWN_DRAIN_MS: '5s' }, 'shutdown-drain-invalid: SHUTDOWN_DRAIN_MS: expected an integer from 0 to 600000, got "5s"'],
+    [{ COMMIT_WINDOW_MS: '1001' }, 'commit-window-invalid: COMMIT_WINDOW_MS: expected an integer from 0 to 1000, got "1001"'],
+    [{ COMMIT_WINDOW_MS: '0.5' }, 'commit-window-invalid'],
+    [{ INSTANCE_CACHE_MS: '-5' }, 'instance-cache-invalid: INSTANCE_CACHE_MS: expected an integer from 0 to 60000, got "-5"'],
   ])('refuses %j', (env, message) => {
     expect(() => parseServerConfig(env)).toThrow(message);
   });

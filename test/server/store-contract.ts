@@ -357,6 +357,35 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       expect((await store.getReceipt('rcpt_1'))?.jws).toBe('a.b.c');
     });
 
+    it('stores concurrent updates each with its own row and receipt, the last one of a user current', async () => {
+      // Submitted together: the SQL adapters commit them as one group (docs/decisions/server-throughput.md).
+      const updates = Array.from({ length: 60 }, (_, i) =>
+        entry({ userId: `user-${i % 20}`, pageUserId: `page-${i}`, time: day1 + i, state: i < 40 ? 'accepted' : 'rejected' }),
+      );
+      const stored = await Promise.all(updates.map((update, i) => store.recordDecision(update, { id: `rcpt_${i}`, jws: `j.${i}.s` })));
+      expect(new Set(stored.map((row) => row.id)).size).toBe(60);
+      for (const [i, row] of stored.entries()) {
+        expect(row).toEqual({ ...updates[i], id: row.id });
+        expect(await store.getReceipt(`rcpt_${i}`)).toMatchObject({ auditId: row.id, userId: `user-${i % 20}`, jws: `j.${i}.s` });
+      }
+      expect(await store.getDecision('site', 'user-3')).toMatchObject({ pageUserId: 'page-43', state: 'rejected', time: day1 + 43 });
+      expect((await store.getHistory('site', 'user-3')).map((row) => row.pageUserId)).toEqual(['page-3', 'page-23', 'page-43']);
+      expect((await store.countInstance('site')).auditEntries).toBe(60);
+    });
+
+    it('refuses only the concurrent update that cannot be stored; the others are stored', async () => {
+      const results = await Promise.allSettled([
+        store.recordDecision(entry({ userId: 'user-a' }), { id: 'rcpt_same', jws: 'a.a.a' }),
+        store.recordDecision(entry({ userId: 'user-b' }), { id: 'rcpt_same', jws: 'b.b.b' }),
+        store.recordDecision(entry({ userId: 'user-c' }), { id: 'rcpt_c', jws: 'c.c.c' }),
+      ]);
+      expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(await store.getDecision('site', 'user-b')).toBeNull();
+      expect(await store.getHistory('site', 'user-b')).toEqual([]);
+      expect((await store.getReceipt('rcpt_same'))?.jws).toBe('a.a.a');
+      expect((await store.getReceipt('rcpt_c'))?.userId).toBe('user-c');
+    });
+
     it('erases the receipts of an erased user', async () => {
       await store.recordDecision(entry(), { id: 'rcpt_a', jws: 'a.b.c' });
       await store.recordDecision(entry({ userId: 'user-b' }), { id: 'rcpt_b', jws: 'a.b.c' });
