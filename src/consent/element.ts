@@ -10,6 +10,7 @@ import { lookup } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import { startSignals } from './signals.ts';
+import { answerCreatives } from './creative-reply.ts';
 import { createPromptUi } from './prompt-ui.ts';
 import type { Decision, DecisionData } from './state.ts';
 import type { Ui } from './ui.ts';
@@ -82,6 +83,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   host.registerAction('dismiss', () => dispatch({ type: 'decide', decision: 'dismissed' }));
   host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
   host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
+  answerCreatives(page, report);
   page.registerMacro('CONSENT_INFO', (field = '') => {
     const model = controller.model();
     const { kind } = model.state;

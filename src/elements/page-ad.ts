@@ -3,14 +3,12 @@
  * a sandboxed iframe; `fake` draws a local labelled placeholder and requests nothing;
  * `adsense` and `doubleclick` render through their network's script (./ad-networks/).
  */
-import { CONSENT_MACROS } from '../runtime/consent-macros.ts';
 import { diagnostic } from '../runtime/diagnostics.ts';
 import type { PageElementConstructor, PageRuntime } from '../runtime/types.ts';
 import { renderAdsense } from './ad-networks/adsense.ts';
 import { renderDoubleclick } from './ad-networks/doubleclick.ts';
 import type { ContentElement as ContentElementInstance, ContentElementClass } from './content-element.ts';
 import { createFrame } from './frame.ts';
-import { parseCreativeConsentCall } from '../wire/creative-message.ts';
 
 /** A network renderer: shows the slot, requests the ad, and may return how to destroy it. */
 type Renderer = (ad: ContentElementInstance, isPersonalized: boolean) => (() => void) | undefined;
@@ -43,11 +41,7 @@ export function createPageAd(page: PageRuntime, ContentElement: ContentElementCl
       const unlaid = this.unlaid;
       const url = await page.expandUrl(src);
       const frame = unlaid === this.unlaid && createFrame(this, url, SANDBOX);
-      if (!frame) return;
-      this.show(frame);
-      const answer = (event: MessageEvent) => event.source === frame.contentWindow && this.#answer(event);
-      addEventListener('message', answer);
-      this.#destroy = () => removeEventListener('message', answer);
+      if (frame) this.show(frame);
     }
 
     override unlayoutCallback() {
@@ -61,17 +55,6 @@ export function createPageAd(page: PageRuntime, ContentElement: ContentElementCl
       const unlaid = this.unlaid;
       const state = await page.expandUrl('CONSENT_STATE', ['CONSENT_STATE']);
       if (unlaid === this.unlaid) this.#destroy = render(this, state === 'accepted');
-    }
-
-    /** `{pageAdConsentCall}` from this ad's own creative frame: the consent macros' values. */
-    async #answer({ data, source, origin }: MessageEvent) {
-      const { value, diagnostics } = parseCreativeConsentCall(data);
-      for (const d of diagnostics) this.report(d);
-      if (!value) return;
-      const names = CONSENT_MACROS.map((name) => `\${${name}}`).join(' ');
-      const [gdpr, gdprConsent, consentState, usPrivacy, gppString, gppSid] = (await page.expandUrl(names, CONSENT_MACROS)).split(' ').map(decodeURIComponent);
-      const reply = { callId: value.callId, gdpr, gdprConsent, consentState, usPrivacy, gppString, gppSid };
-      (source as Window).postMessage({ pageAdConsentReturn: reply }, origin === 'null' ? '*' : origin);
     }
 
     #placeholder(): HTMLElement {

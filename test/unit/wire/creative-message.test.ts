@@ -4,14 +4,14 @@ import { parseCreativeConsentCall } from '../../../src/wire/creative-message.ts'
 const codes = (data: unknown) => parseCreativeConsentCall(data).diagnostics.map((d) => d.code);
 
 describe('creative consent call', () => {
-  it('reads an object or JSON text call with its callId', () => {
+  it('reads a call with or without its callId', () => {
     expect(parseCreativeConsentCall({ pageAdConsentCall: { callId: 7 } }).value).toEqual({ callId: 7 });
-    expect(parseCreativeConsentCall('{"pageAdConsentCall":{"callId":"a"}}').value).toEqual({ callId: 'a' });
-    expect(parseCreativeConsentCall({ pageAdConsentCall: {} }).value).toEqual({ callId: null });
+    expect(parseCreativeConsentCall({ pageAdConsentCall: { callId: 'a', other: 1 } }).value).toEqual({ callId: 'a' });
+    expect(parseCreativeConsentCall({ pageAdConsentCall: {} }).value).toEqual({});
   });
 
   it('leaves other messages alone without a diagnostic', () => {
-    for (const data of [null, 'hello', '{"x":1}', 42, { type: 'resize' }, Object.create({ pageAdConsentCall: {} })]) {
+    for (const data of [null, 'hello', '{"pageAdConsentCall":{}}', 42, { type: 'resize' }, Object.create({ pageAdConsentCall: {} })]) {
       expect(parseCreativeConsentCall(data)).toEqual({ value: null, diagnostics: [] });
     }
   });
