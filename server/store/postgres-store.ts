@@ -74,8 +74,12 @@ function batchParameters(batch: readonly PendingDecision[]): unknown[][] {
 }
 
 /** LISTEN for instance changes on a connection of its own; a lost connection forgets everything and reconnects. */
-function listenForInstanceChanges(connectionString: string, retryMs: number): { watch: InstanceWatch; stop(): Promise<void> } {
+function listenForInstanceChanges(
+  connectionString: string,
+  retryMs: number,
+): { watch: InstanceWatch; firstAttempt(): Promise<void>; stop(): Promise<void> } {
   let client: pg.Client | null = null;
+  let first: Promise<void> = Promise.resolve();
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;
   let onChange: (id: string | null) => void = () => {};
@@ -105,8 +109,10 @@ function listenForInstanceChanges(connectionString: string, retryMs: number): { 
   return {
     watch(listener) {
       onChange = listener;
-      void connect();
+      first = connect();
     },
+    /** Settles once the first LISTEN has been tried (a failure retries in the background). */
+    firstAttempt: () => first,
     async stop() {
       stopped = true;
       if (retry) clearTimeout(retry);
@@ -358,5 +364,8 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
       if (!pool.ended) await pool.end();
     },
   });
-  return withInstanceCache(store, { ttlMs: cacheMs, ...(listener ? { watch: listener.watch } : {}) });
+  const cached = withInstanceCache(store, { ttlMs: cacheMs, ...(listener ? { watch: listener.watch } : {}) });
+  // Start listening before serving, so a change made from now on is heard.
+  await listener?.firstAttempt();
+  return cached;
 }
