@@ -81,7 +81,7 @@ describe('server process', () => {
       const worker = async (lane: number) => {
         for (let i = 0; !killed; i++) {
           const response = await post(`${server.url}/consent/update`, update(trial * 100_000 + lane * 1000 + i)).catch(() => null);
-          if (!response || response.status !== 200) return;
+          if (response?.status !== 200) return;
           const { receiptId } = (await response.json().catch(() => ({}))) as { receiptId?: string };
           if (!receiptId) return;
           acknowledged.push(receiptId);
