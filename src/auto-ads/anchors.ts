@@ -45,11 +45,16 @@ const DENIED_TAGS = ['PAGE-SIDEBAR', 'PAGE-APP-BANNER', 'PAGE-AD'];
  * containing the ad's future parent (the anchor's parent for BEFORE/AFTER, else the anchor).
  */
 export function findDeniedAncestor(anchor: Element, position: Position, isPinned: (element: Element) => boolean): Element | undefined {
-  const parent = position === 'before' || position === 'after' ? anchor.parentElement : anchor;
+  const parent = findParentOf(anchor, position);
   if (!parent) return anchor;
   for (let node: Element | null = parent; node; node = node.parentElement) {
     if (DENIED_TAGS.includes(node.tagName) || isPinned(node)) return node;
   }
+}
+
+/** The parent of the ad placed at `position` of the anchor. */
+export function findParentOf(anchor: Element, position: Position): Element | null {
+  return position === 'before' || position === 'after' ? anchor.parentElement : anchor;
 }
 
 /** An anchor inside (or on) an element marked `data-no-auto-ads` takes no placement. */

@@ -9,7 +9,7 @@ import { estimateY } from './placement.ts';
 import type { Constraints, Spacing } from './spacing.ts';
 import type { StrategyResult } from './strategy.ts';
 
-const COLORS: Record<string, string> = { placed: '#080', 'too-near': '#d60', refused: '#c00', density: '#80c', excluded: '#06c' };
+const COLORS: Record<string, string> = { placed: '#080', 'too-near': '#d60', density: '#80c', excluded: '#06c' };
 const STYLE = 'position:absolute;z-index:2147483647;pointer-events:none;font:bold 12px/16px monospace;';
 const format = (spacing: Spacing) => spacing.value + spacing.unit;
 
@@ -34,18 +34,15 @@ export function describeRun(result: StrategyResult, constraints: Constraints, pl
 export function drawDebugOverlay(page: PageRuntime, result: StrategyResult, panelText: string, placements: readonly PlacementSpec[]): void {
   const { viewport } = page;
   viewport.measure(() => {
-    // Labels of candidates at the same spot are stacked, so none hides another.
-    const stacked = new Map<string, number>();
+    // Each placement's labels sit on their own row, so candidates of several placements at one spot stay readable.
     const marks = result.candidates.filter(({ anchor }) => anchor.isConnected).map(({ anchor, placement, outcome }) => {
       const box = viewport.getPageBox(anchor);
       const top = estimateY(placement.position, box);
-      const spot = `${Math.round(top)}:${Math.round(box.left)}`;
-      const level = stacked.get(spot) ?? 0;
-      stacked.set(spot, level + 1);
+      const index = placements.indexOf(placement);
       const color = COLORS[outcome] ?? '#666';
       const mark = document.createElement('div');
       mark.style.cssText = `${STYLE}top:${top}px;left:${box.left}px;width:${box.width}px;border-top:3px dashed ${color}`;
-      mark.innerHTML = `<span style="background:${color};color:#fff;padding:0 4px;position:relative;top:${level * 17}px">P${placements.indexOf(placement) + 1} ${outcome}</span>`;
+      mark.innerHTML = `<span style="background:${color};color:#fff;padding:0 4px;position:relative;top:${index * 17}px">P${index + 1} ${outcome}</span>`;
       return mark;
     });
     viewport.mutate(() => {

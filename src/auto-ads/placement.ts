@@ -1,78 +1,117 @@
 /**
- * The placement strategy over page boxes (PRODUCT 4.4): candidates in config order then
- * document order, each tried once, with a final outcome. Pure: boxes come from the caller's
- * single measure pass.
+ * The placement strategy over page boxes (PRODUCT 4.4), decided for a whole round at once:
+ * candidates in config order then document order, each tried once, with a final outcome.
+ * Positions are read once, before any insertion; the plan then moves every later position by
+ * the outer height of each ad it places, so it decides as if it had measured again after each
+ * insertion (docs/decisions/auto-ads-batched-placement.md). Pure but for the reads of the
+ * injected viewport, done in the caller's measure task.
  */
 import type { Attributes } from './attributes.ts';
 import type { PlacementSpec, Position } from '../wire/auto-ads-config.ts';
 import { type Density, isWithinDensity } from './density.ts';
-import { isTooNear, type VerticalBox } from './spacing.ts';
+import type { ViewportService } from '../runtime/index.ts';
+import { findParentOf } from './anchors.ts';
+import { type Constraints, isTooNear, selectSpacing, toPixels, type VerticalBox } from './spacing.ts';
 
-export type Outcome =
-  | 'pending'
-  | 'placed'
-  | 'too-near'
-  | 'above-scroll'
-  | 'in-viewport'
-  | 'refused'
-  | 'denied-ancestor'
-  | 'no-anchor'
-  | 'max-count'
-  | 'excluded'
-  | 'density';
+export type Outcome = 'pending' | 'placed' | 'too-near' | 'above-scroll' | 'in-viewport' | 'denied-ancestor' | 'no-anchor' | 'max-count' | 'excluded' | 'density';
 
 export type Candidate = {
   readonly placement: PlacementSpec;
   readonly anchor: Element;
   outcome: Outcome;
-  /** Last estimated document y of the ad's top edge. */
-  y?: number;
 };
 
 export type Round = {
   readonly candidates: readonly Candidate[];
-  readonly boxOf: (element: Element) => VerticalBox;
+  /** Read in the caller's measure task, before any insertion of the round. */
+  readonly viewport: Pick<ViewportService, 'getPageBox' | 'getScrollTop' | 'getHeight'>;
   /** Every ad counted on the page (manual and placed). */
-  readonly ads: readonly VerticalBox[];
-  readonly scrollTop: number;
-  readonly viewportHeight: number;
-  readonly minimumSpacing: number;
-  readonly maximumAdCount: number;
-  /** The height the ad will take. */
+  readonly ads: readonly Element[];
+  readonly constraints: Constraints;
+  /** The height every ad of the round takes. */
   readonly adHeight: number;
-  /** Present where the density rule applies (narrow viewports). */
+  /** Where the density rule applies (narrow viewports): the sticky ad, if any, counted once. */
+  readonly density?: { readonly sticky: Element | null } | undefined;
+  /** The main content, which grows with the ads placed inside it. */
+  readonly main: Element;
+};
+
+export type Plan = {
+  /** In the order of insertion. */
+  readonly placed: readonly Candidate[];
+  readonly adHeight: number;
+  readonly totalAdsOnPage: number;
   readonly density?: Density | undefined;
 };
 
+/**
+ * A point of the page: its y before the round, and its rank among points at that y. The round's
+ * ads rank by DOM call (see below), anchor edges and the page's ads after them (Infinity).
+ */
+type Point = { readonly y: number; readonly rank: number };
+/** An ad: where it starts, the space it adds before what follows, its top margin and height. */
+type Ad = Point & { readonly outer: number; readonly marginTop: number; readonly height: number };
+
 /** Where the ad would start: the anchor's top for BEFORE/FIRST_CHILD, its bottom otherwise. */
 export function estimateY(position: Position, box: VerticalBox): number {
-  return position === 'before' || position === 'first-child' ? box.top : box.bottom;
+  return isTopEdge(position) ? box.top : box.bottom;
 }
 
+const isTopEdge = (position: Position) => position === 'before' || position === 'first-child';
+
+/** Whether `ad` lies before `point`, which then moves by the ad's outer height; at one y the rank decides. */
+const isBefore = (ad: Ad, point: Point) => ad.y < point.y || (ad.y === point.y && ad.rank < point.rank);
+
 /**
- * Settles pending candidates in order until one can take an ad, and returns it. Candidates
- * passed over get their final outcome: above the scroll position, inside the visible viewport,
- * too near an ad, or over the density limit; all pending ones become `max-count` at the limit.
+ * Decides every pending candidate in order: above the scroll position, inside the visible
+ * viewport (growing there moves visible content: the change-size arbiter refuses), too near
+ * an ad, over the density limit, `max-count` once the count is reached, else `placed`.
  */
-export function pickCandidate(round: Round): Candidate | undefined {
-  const pending = round.candidates.filter((candidate) => candidate.outcome === 'pending');
-  if (round.ads.length >= round.maximumAdCount) {
-    for (const candidate of pending) candidate.outcome = 'max-count';
-    return;
-  }
-  for (const candidate of pending) {
-    if (!candidate.anchor.isConnected) {
-      candidate.outcome = 'no-anchor';
-      continue;
+export function planRound({ candidates, viewport, constraints, adHeight, main, ...round }: Round): Plan {
+  const scrollTop = viewport.getScrollTop();
+  const viewportHeight = viewport.getHeight();
+  const placed: Candidate[] = [];
+  // The page's ads move but add nothing.
+  const ads: Ad[] = round.ads.map((node) => {
+    const { top, height } = viewport.getPageBox(node);
+    return { y: top, rank: Infinity, outer: 0, marginTop: 0, height };
+  });
+  const move = (point: Point) => ads.reduce((y, ad) => (isBefore(ad, point) ? y + ad.outer : y), point.y);
+  const measureAds = () =>
+    ads.map((ad) => {
+      const top = move(ad) + ad.marginTop;
+      return { top, bottom: top + ad.height };
+    });
+  let boxes = measureAds();
+  const { sticky } = round.density ?? {};
+  let density =
+    round.density && { adHeight: ads.reduce((sum, ad) => sum + ad.height, sticky ? viewport.getPageBox(sticky).height : 0), contentHeight: viewport.getPageBox(main).height };
+  for (const candidate of candidates) {
+    if (candidate.outcome !== 'pending') continue;
+    const { anchor, placement } = candidate;
+    const { position, marginTop } = placement;
+    if (ads.length >= constraints.maximumAdCount) candidate.outcome = 'max-count';
+    else if (!anchor.isConnected) candidate.outcome = 'no-anchor';
+    else {
+      const measured = estimateY(position, viewport.getPageBox(anchor));
+      const y = move({ y: measured, rank: Infinity });
+      if (y < scrollTop) candidate.outcome = 'above-scroll';
+      else if (y < scrollTop + viewportHeight) candidate.outcome = 'in-viewport';
+      else if (isTooNear(y, boxes, toPixels(selectSpacing(constraints, ads.length), viewportHeight))) candidate.outcome = 'too-near';
+      else if (density && !isWithinDensity(density, adHeight)) candidate.outcome = 'density';
+      else {
+        const outer = marginTop + adHeight + placement.marginBottom;
+        // As the DOM calls do: after() and prepend() put a later ad before earlier ones at one boundary, before() and append() after them.
+        const rank = position === 'after' || position === 'first-child' ? -ads.length : ads.length;
+        ads.push({ y: measured, rank, outer, marginTop, height: adHeight });
+        boxes = measureAds();
+        if (density) density = { adHeight: density.adHeight + adHeight, contentHeight: density.contentHeight + (main.contains(findParentOf(anchor, position)) ? outer : 0) };
+        candidate.outcome = 'placed';
+        placed.push(candidate);
+      }
     }
-    const y = (candidate.y = estimateY(candidate.placement.position, round.boxOf(candidate.anchor)));
-    if (y < round.scrollTop) candidate.outcome = 'above-scroll';
-    // Growing there would move visible content (the arbiter's bottom band) or show at once.
-    else if (y < round.scrollTop + round.viewportHeight) candidate.outcome = 'in-viewport';
-    else if (isTooNear(y, round.ads, round.minimumSpacing)) candidate.outcome = 'too-near';
-    else if (round.density && !isWithinDensity(round.density, round.adHeight)) candidate.outcome = 'density';
-    else return candidate;
   }
+  return { placed, adHeight, totalAdsOnPage: ads.length, density };
 }
 
 /** How many candidates ended with each outcome other than `placed` (the `skipped` of `ads-placed`). */

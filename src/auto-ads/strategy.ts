@@ -1,16 +1,16 @@
 /**
- * Runs the placement strategy in the page: finds candidates, reads every position in one
- * measure task per round, inserts a zero-height out-of-flow `<page-ad>`, grows it through the
- * change-size arbiter (or removes it when refused), and runs again when content is added,
- * while it is switched on.
+ * Runs the placement strategy in the page, one frame per round: its measure task finds the
+ * candidates, reads the positions and decides every placement (placement.ts); its mutate task,
+ * in the same frame, inserts the ads in flow at their full height. Runs again when content is
+ * added, while it is switched on (docs/decisions/auto-ads-batched-placement.md).
  */
 import type { PageRuntime } from '../runtime/index.ts';
 import { type Attributes, mergeAttributes } from './attributes.ts';
 import { findDeniedAncestor, isExcluded, resolveAnchors } from './anchors.ts';
-import { DENSITY_MAX_VIEWPORT_WIDTH, type Density, densityOf, findMainContent } from './density.ts';
+import { DENSITY_MAX_VIEWPORT_WIDTH, densityOf, findMainContent } from './density.ts';
 import type { PlacementSpec, Position } from '../wire/auto-ads-config.ts';
-import { type Candidate, pickCandidate } from './placement.ts';
-import { type Constraints, selectSpacing, toPixels } from './spacing.ts';
+import { type Candidate, type Plan, planRound } from './placement.ts';
+import type { Constraints } from './spacing.ts';
 
 export type StrategyOptions = {
   readonly page: PageRuntime;
@@ -18,7 +18,7 @@ export type StrategyOptions = {
   readonly constraints: Constraints;
   /** Slot defaults < network < config `attributes`; placement attributes go on top. */
   readonly attributes: Attributes;
-  /** The height of the next inserted ad (network sizing for the current viewport). */
+  /** The height of the inserted ads (network sizing for the current viewport). */
   readonly height: () => number;
   /** After every run that placed ads, and after the first one. */
   readonly onRun: (result: StrategyResult) => void;
@@ -50,14 +50,6 @@ const isContentAdded = (record: MutationRecord) =>
 export function createStrategy(options: StrategyOptions): (isActive: boolean) => void {
   const { page, constraints } = options;
   const { viewport } = page;
-  const inPhase = <T>(phase: (task: () => void) => void, task: () => T) =>
-    new Promise<T>((resolve, reject) => phase(() => {
-      try {
-        resolve(task());
-      } catch (error) {
-        reject(error);
-      }
-    }));
   const candidates: Candidate[] = [];
   const seen = new Map(options.placements.map((placement) => [placement, new WeakSet<Element>()]));
   let unmatched: PlacementSpec[] = [];
@@ -65,8 +57,6 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
   let totalAdsOnPage = 0;
   let density: number | undefined;
   let runs = 0;
-  let requested = 0;
-  let isRunning = false;
   let isActive = false;
 
   const discover = () => {
@@ -87,75 +77,64 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
     }
   };
 
-  /** The density figures on narrow viewports: every ad's height (a sticky one once) and the main content's. */
-  const measureDensity = (ads: readonly { height: number }[]): Density | undefined => {
-    if (viewport.getWidth() >= DENSITY_MAX_VIEWPORT_WIDTH) return;
-    const sticky = document.querySelector('page-ad[sticky]');
-    const adHeight = ads.reduce((sum, ad) => sum + ad.height, sticky ? viewport.getPageBox(sticky).height : 0);
-    return { adHeight, contentHeight: viewport.getPageBox(findMainContent(document)).height };
-  };
-
-  const pick = () => {
-    const ads = [...document.querySelectorAll('page-ad:not([sticky])')].map((ad) => viewport.getPageBox(ad));
-    totalAdsOnPage = ads.length;
-    const spacing = selectSpacing(constraints, ads.length);
-    const figures = measureDensity(ads);
-    density = figures && densityOf(figures);
-    return pickCandidate({
-      adHeight: options.height(),
-      density: figures,
+  /** The measure task of a round: every read, then the decision. */
+  const decide = (): Plan => {
+    discover();
+    const ads = [...document.querySelectorAll('page-ad:not([sticky])')];
+    const plan = planRound({
       candidates,
-      boxOf: (element) => viewport.getPageBox(element),
+      viewport,
       ads,
-      scrollTop: viewport.getScrollTop(),
-      viewportHeight: viewport.getHeight(),
-      minimumSpacing: toPixels(spacing, viewport.getHeight()),
-      maximumAdCount: constraints.maximumAdCount,
+      constraints,
+      adHeight: options.height(),
+      density: viewport.getWidth() < DENSITY_MAX_VIEWPORT_WIDTH ? { sticky: document.querySelector('page-ad[sticky]') } : undefined,
+      main: findMainContent(document),
     });
+    totalAdsOnPage = plan.totalAdsOnPage;
+    density = plan.density && densityOf(plan.density);
+    return plan;
   };
 
-  const place = async (candidate: Candidate) => {
-    const { placement } = candidate;
-    const ad = document.createElement('page-ad');
-    for (const [name, value] of Object.entries(mergeAttributes(options.attributes, placement.attributes))) ad.setAttribute(name, value);
-    // `sticky` in config attributes is meant for the anchor ad; here it would hide the ad from the count.
-    ad.removeAttribute('sticky');
-    const flow = await inPhase(viewport.mutate, () => {
-      insert[placement.position](candidate.anchor, ad);
-      const position = ad.style.position;
-      ad.style.position = 'absolute';
-      return position;
-    });
-    const { marginTop: top, marginBottom: bottom } = placement;
-    try {
-      await page.attemptChangeSize(ad, options.height(), undefined, top || bottom ? { top, bottom } : undefined);
-      // Same frame as the size change: back in flow where the arbiter allowed the growth.
-      ad.style.position = flow;
-      candidate.outcome = 'placed';
-      adsPlaced++;
-    } catch {
-      ad.remove();
-      candidate.outcome = 'refused';
-    }
-  };
-
-  // A request during a run (content added meanwhile) makes the run scan again before it ends.
-  const run = async () => {
-    requested++;
-    if (isRunning) return;
-    isRunning = true;
-    const before = adsPlaced;
-    try {
-      for (let handled = 0; isActive && handled !== requested; ) {
-        handled = requested;
-        await inPhase(viewport.measure, discover);
-        for (let next = await inPhase(viewport.measure, pick); isActive && next; next = await inPhase(viewport.measure, pick)) await place(next);
+  /** The mutate task of a round: the planned ads, inserted in plan order, in flow at their size. */
+  const insertAll = ({ placed, adHeight }: Plan) => {
+    for (const { anchor, placement } of placed) {
+      const ad = document.createElement('page-ad');
+      for (const [name, value] of Object.entries(mergeAttributes(options.attributes, placement.attributes))) ad.setAttribute(name, value);
+      // `sticky` in config attributes is meant for the anchor ad; here it would hide the ad from the count.
+      ad.removeAttribute('sticky');
+      insert[placement.position](anchor, ad);
+      // After insertion: the runtime writes the layout box (the zero `height`) when the element connects.
+      const { style } = ad;
+      style.height = adHeight + 'px';
+      if (placement.marginTop || placement.marginBottom) {
+        style.marginTop = placement.marginTop + 'px';
+        style.marginBottom = placement.marginBottom + 'px';
       }
-    } finally {
-      isRunning = false;
+      adsPlaced++;
     }
-    if (!runs++ || adsPlaced > before) options.onRun({ adsPlaced, totalAdsOnPage, candidates, unmatched, density });
   };
+
+  // Measure and mutate queued together run in one frame: nothing scrolls between the reads and
+  // the insertions. A failed decision (reported by the runtime) inserts nothing.
+  const round = () =>
+    new Promise<void>((resolve) => {
+      let plan: Plan | undefined;
+      viewport.measure(() => (plan = decide()));
+      viewport.mutate(() => {
+        if (plan && isActive) insertAll(plan);
+        resolve();
+      });
+    });
+
+  // Rounds run one after the other; content added during one gets the next.
+  let queue = Promise.resolve();
+  const run = () =>
+    (queue = queue.then(async () => {
+      if (!isActive) return;
+      const before = adsPlaced;
+      await round();
+      if (!runs++ || adsPlaced > before) options.onRun({ adsPlaced, totalAdsOnPage, candidates, unmatched, density });
+    }));
 
   const observer = new MutationObserver((records) => records.some(isContentAdded) && run());
   return (active) => {
