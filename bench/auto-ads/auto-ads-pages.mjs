@@ -1,14 +1,18 @@
-// Generated article pages for the auto-ads part: `blocks` alternating headings and paragraphs,
-// every (blocks / candidates)-th one a candidate (class "slot"), and a config with one
-// placement after every slot. Strategy "ours" uses <page-auto-ads>; "sequential" injects the
-// bench baseline (sequential-placement.ts, bundled here with esbuild) instead.
+// Generated article pages for the auto-ads part: `blocks` blocks, a heading every tenth, and the
+// config of issue 14's measurement: an ad AFTER every paragraph and BEFORE every heading
+// (`all: true`), fake ads, the default constraints (1vp, 2vp from 3 ads, 3vp from 6, at most 8).
+// Strategy "ours" uses <page-auto-ads>; "sequential" injects the bench baseline
+// (sequential-placement.ts, bundled here with esbuild) instead.
 import { build } from 'esbuild';
 
-export const MAX_AD_COUNT = 50;
+export const MAX_AD_COUNT = 8;
 
 export function autoAdsConfig() {
   return {
-    placements: [{ anchor: { selector: 'article > .slot', all: true }, pos: 4, type: 1 }],
+    placements: [
+      { anchor: { selector: 'article > p', all: true }, pos: 4, type: 1 },
+      { anchor: { selector: 'article > h2', all: true }, pos: 1, type: 1 },
+    ],
     attributes: { type: 'fake' },
     adConstraints: {
       initialMinSpacing: '1vp',
@@ -21,21 +25,19 @@ export function autoAdsConfig() {
   };
 }
 
-function article(blocks, candidates) {
-  const every = Math.max(1, Math.floor(blocks / candidates));
+function article(blocks) {
   const parts = [];
   for (let index = 0; index < blocks; index++) {
-    const slot = index % every === every - 1 && (index + 1) / every <= candidates ? ' class="slot"' : '';
     parts.push(
       index % 10 === 0
-        ? `<h2${slot}>Section ${index / 10 + 1}</h2>`
-        : `<p${slot}>Block ${index}: the council, the cycle path, the bridge and the budget, again and again.</p>`,
+        ? `<h2>Section ${index / 10 + 1}</h2>`
+        : `<p>Block ${index}: the council, the cycle path, the bridge and the budget, again and again.</p>`,
     );
   }
   return `<article>\n${parts.join('\n')}\n</article>`;
 }
 
-function page({ blocks, candidates, strategy, configUrl }) {
+function page({ blocks, strategy, configUrl }) {
   const head =
     strategy === 'ours'
       ? '<script async custom-element="page-auto-ads" src="/v0/page-auto-ads-0.1.js"></script>'
@@ -46,13 +48,13 @@ function page({ blocks, candidates, strategy, configUrl }) {
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width,initial-scale=1">
-  <title>Auto ads: ${blocks} blocks, ${candidates} candidates</title>
+  <title>Auto ads: ${blocks} blocks</title>
   <script async src="/v0.js"></script>
   ${head}
   <style>body { font: 16px/1.5 sans-serif; margin: 0 auto; max-width: 44rem; padding: 1rem; }</style>
 </head>
 <body>${element}
-${article(blocks, candidates)}
+${article(blocks)}
 </body>
 </html>
 `;
@@ -77,9 +79,9 @@ export async function serveAutoAdsPages(server, sizes) {
   server.page('/bench/sequential-placement.js', await bundleSequentialPlacement(), 'text/javascript');
   const configUrl = '/auto-ads/config.json';
   server.page(configUrl, JSON.stringify(autoAdsConfig()), 'application/json');
-  for (const { blocks, candidates } of sizes) {
+  for (const { blocks } of sizes) {
     for (const strategy of ['ours', 'sequential']) {
-      server.page(`/auto-ads/${blocks}-${strategy}.html`, page({ blocks, candidates, strategy, configUrl }));
+      server.page(`/auto-ads/${blocks}-${strategy}.html`, page({ blocks, strategy, configUrl }));
     }
   }
   return ({ blocks }, strategy) => `${server.origin}/auto-ads/${blocks}-${strategy}.html`;

@@ -33,7 +33,7 @@ export async function runAutoAdsVisit(browser, { url, viewport }) {
     const probe = await page.evaluate(() => window.__bench);
     const trace = analysePlacementTrace(events);
     if (!trace) throw new Error('the trace has no bench-config-arrived / bench-ads-placed marks');
-    return { ...trace, adsPlaced: probe.placed.adsPlaced, layoutShift: probe.layoutShift };
+    return { ...trace, adsPlaced: probe.placed.adsPlaced, ads: probe.ads, layoutShift: probe.layoutShift };
   } finally {
     await context.close();
   }

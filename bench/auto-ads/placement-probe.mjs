@@ -1,11 +1,12 @@
 // Init script of the auto-ads pages: marks when the config response arrives
 // ("bench-config-arrived", fetch wrapped) and when the first `ads-placed` event fires
-// ("bench-ads-placed"), keeps its detail and sums layout shifts.
+// ("bench-ads-placed"), keeps its detail and where the ads went (the text around each, to
+// compare the strategies' choices), and sums layout shifts.
 
 /** Runs in the page; serialised by Playwright's addInitScript. */
 export function installPlacementProbe() {
   if (window !== window.top) return;
-  const state = { placed: null, layoutShift: 0 };
+  const state = { placed: null, ads: [], layoutShift: 0 };
   window.__bench = state;
   const originalFetch = window.fetch;
   window.fetch = function (...args) {
@@ -19,6 +20,8 @@ export function installPlacementProbe() {
       if (state.placed) return;
       performance.mark('bench-ads-placed');
       state.placed = event.detail;
+      const text = (node) => (node?.textContent ?? '').slice(0, 12);
+      state.ads = [...document.querySelectorAll('page-ad:not([sticky])')].map((ad) => `${text(ad.previousElementSibling)} / ${text(ad.nextElementSibling)}`);
     },
     true,
   );
