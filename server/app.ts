@@ -56,8 +56,12 @@ export type AppDeps = {
   readonly receiptSigningKey?: string | null;
 };
 
+/** Client IP hashes kept per process (the salt never changes); cleared when this many are kept. */
+const ipHashCacheSize = 10_000;
+
 function createContext(deps: AppDeps): AppContext {
   let salt: Promise<string> | null = null;
+  const ipHashes = new Map<string, string>();
   return {
     store: deps.store,
     allowedOrigins: deps.allowedOrigins,
@@ -73,8 +77,13 @@ function createContext(deps: AppDeps): AppContext {
     isDraining: deps.isDraining ?? (() => false),
     receipts: createReceiptSigner(deps.store, deps.receiptSigningKey ?? null, deps.now ?? Date.now),
     async hashIp(ip) {
+      const known = ipHashes.get(ip);
+      if (known) return known;
       salt ??= deps.store.ipHashSalt();
-      return createHash('sha256').update(`${await salt}:${ip}`).digest('hex');
+      const hash = createHash('sha256').update(`${await salt}:${ip}`).digest('hex');
+      if (ipHashes.size >= ipHashCacheSize) ipHashes.clear();
+      ipHashes.set(ip, hash);
+      return hash;
     },
   };
 }
