@@ -11,6 +11,7 @@ const ENTRIES = [
   ['src/consent-tcf/entry.ts', 'v0/page-consent-tcf-0.1'],
   ['src/consent-gpp/entry.ts', 'v0/page-consent-gpp-0.1'],
   ['src/consent-cmp/entry.ts', 'v0/page-consent-cmp-0.1'],
+  ['src/consent-fast/entry.ts', 'v0/page-consent-fast-0.1'],
 ];
 
 const entryPoints = ENTRIES.filter(([source]) => existsSync(source)).map(([source, out]) => ({ in: source, out }));

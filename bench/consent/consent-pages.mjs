@@ -22,6 +22,12 @@ function controlPage(thirdParty) {
   return articlePage({ head: '', body: `${banner}\n  ${articleBody()}\n  <script async src="${thirdParty}"></script>` });
 }
 
+/** Ours with the return-visit fast path inlined after `</page-consent>` (docs/consent.md "Return visits"). */
+function oursInlinePage(thirdParty, isHidden) {
+  const fastPath = readFileSync('dist/cdn/v0/page-consent-fast-0.1.js', 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '');
+  return oursPage(thirdParty, isHidden).replace('</page-consent>', `</page-consent>\n  <script>${fastPath}</script>`);
+}
+
 function oursPage(thirdParty, isHidden) {
   const hidden = isHidden ? ' hidden' : '';
   const head = `<script async src="/v0.js"></script>
@@ -94,6 +100,7 @@ function klaroPage(thirdParty) {
 export const VARIANTS = {
   control: { build: controlPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: false },
   ours: { build: oursPage, prompt: '#consent-ui', accept: '#consent-ui button[on="tap:consent.accept"]', blocks: true },
+  'ours-inline': { build: oursInlinePage, prompt: '#consent-ui', accept: '#consent-ui button[on="tap:consent.accept"]', blocks: true },
   'vanilla-cookieconsent': { build: cookieconsentPage, prompt: '#cc-main .cm', accept: '#cc-main .cm [data-role="all"]', blocks: true },
   klaro: { build: klaroPage, prompt: '.klaro .cookie-notice', accept: '.klaro .cookie-notice .cm-btn-success', blocks: true },
 };

@@ -7,7 +7,7 @@ import type { Diagnostic, DiagnosticLevel, StorageService } from '../runtime/ind
 import { parseStoredConsent, type StoredConsent } from '../wire/consent.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
 import { checkConsent, checkRequestOf, type Network, notifyUpdate } from './remote.ts';
-import { isExpired } from './lifetime.ts';
+import { startEventOf } from './lifetime.ts';
 import { type ConsentEvent, type ConsentModel, initialModel, reduceConsent, type SavedDecision } from './state.ts';
 
 export type ControllerDeps = Network & {
@@ -36,6 +36,9 @@ export type ConsentController = {
 
 export const USER_ID_KEY = 'consent-user';
 
+/** The storage key of an instance's cached decision. */
+export const decisionKeyOf = (consentInstanceId: string) => `consent:${consentInstanceId}`;
+
 const fieldsOf = (d: SavedDecision | null) => d && [d.state, d.consentString, d.purposeConsents, d.consentMetadata, d.tcfPolicyVersion];
 
 /** Whether two decisions differ in more than their time (and field order). */
@@ -47,7 +50,7 @@ export function createConsentController(deps: ControllerDeps): ConsentController
   let written: SavedDecision | null = null;
   let updated: Promise<unknown> = Promise.resolve();
   const now = deps.now ?? Date.now;
-  const keyOf = ({ consentInstanceId }: ConsentConfig) => `consent:${consentInstanceId}`;
+  const keyOf = ({ consentInstanceId }: ConsentConfig) => decisionKeyOf(consentInstanceId);
   const receiptKeyOf = ({ consentInstanceId }: ConsentConfig) => `consent-receipt:${consentInstanceId}`;
 
   /** The user's `pageUserId`, created once and kept in storage. */
@@ -102,15 +105,12 @@ export function createConsentController(deps: ControllerDeps): ConsentController
   const start = async (next: ConsentConfig | null, matchedGeoGroup: string | null, hasGpc?: boolean) => {
     if (!next) return dispatch({ type: 'invalid' });
     config = next;
-    const stored = readStored(next);
-    const expired = stored && isExpired(stored, next.consentLifetime, now()) ? stored : null;
-    written = expired ? null : stored;
-    const { consentInstanceId, checkConsentHref, consentRequired, purposeConsentRequired } = next;
-    const expiredPurposes = expired ? (expired.purposeConsents ?? {}) : undefined;
-    const isGpcReject = hasGpc && next.gpc === 'reject';
-    dispatch({ type: 'start', stored: written as StoredConsent | null, consentRequired, requiredPurposes: purposeConsentRequired, expiredPurposes, isGpcReject });
+    const event = startEventOf(next, readStored(next), now(), hasGpc);
+    written = event.stored;
+    dispatch(event);
+    const { consentInstanceId, checkConsentHref } = next;
     if (!checkConsentHref) return;
-    const request = checkRequestOf(consentInstanceId, written, matchedGeoGroup, isGpcReject);
+    const request = checkRequestOf(consentInstanceId, written, matchedGeoGroup, event.isGpcReject);
     const result = await checkConsent(deps, await deps.expandUrl(checkConsentHref), request, next.xssiPrefix);
     for (const d of result.diagnostics) deps.report(d, result.value ? 'warn' : 'error');
     dispatch(result.value ? { type: 'response', response: result.value } : { type: 'failure' });

@@ -7,6 +7,7 @@ import { type ConsentConfig, isObject, parseConsentConfig } from '../wire/consen
 import { CMP_PRESETS } from '../wire/consent-presets.ts';
 import { diagnose } from './diagnose.ts';
 import { lookup } from '../wire/values.ts';
+import { readConfigJson } from './config-json.ts';
 import { createConsentController } from './controller.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import { startSignals } from './signals.ts';
@@ -40,14 +41,6 @@ async function readGeoGroups(page: PageRuntime, json: unknown, report: Report) {
   const geo = (await Promise.race([page.whenService('geo'), timeout])) as { matchedGroups: string[] } | undefined;
   if (!geo) report(diagnose('consent-geo-timeout', `<page-geo> within ${GEO_TIMEOUT_SECONDS} s`, null), 'warn');
   return geo?.matchedGroups ?? [];
-}
-
-/** The config script's JSON; undefined unless there is exactly one valid script. */
-function readConfigJson(element: HTMLElement): unknown {
-  const scripts = element.querySelectorAll<HTMLScriptElement>(':scope>script[type="application/json"]');
-  try {
-    return scripts.length === 1 ? JSON.parse(scripts[0]!.text) : undefined;
-  } catch {}
 }
 
 async function startConsent(host: Host, checked: Promise<void>, scriptUrl: string): Promise<void> {

@@ -1,9 +1,14 @@
-/** page-consent-0.1.js: defines `<page-consent>` once the runtime is available. */
+/**
+ * page-consent-0.1.js: starts the return-visit fast path at once, then defines `<page-consent>`
+ * once the runtime is available.
+ */
 import type { PageRuntime } from '../runtime/index.ts';
 import { createConsentElement } from './element.ts';
+import { startFastPath } from './fast-path.ts';
 
 type Queue = { push(callback: (page: PageRuntime) => void): void };
 const scope = self as unknown as { PAGE?: Queue };
 // Known only while this script runs: the directory the lazy TCF and GPP bundles load from.
 const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? document.querySelector<HTMLScriptElement>('script[custom-element="page-consent"]')?.src ?? '';
 (scope.PAGE ||= [] as Queue).push((page) => page.define('page-consent', createConsentElement(page, scriptUrl)));
+startFastPath();

@@ -1,7 +1,26 @@
-/** Consent lifetime (PRODUCT 3.11): whether a stored decision is older than its state allows. */
+/**
+ * Consent lifetime (PRODUCT 3.11): whether a stored decision is older than its state allows, and
+ * the reducer's `start` event for a config and its cached decision (shared by the controller and
+ * the return-visit fast path).
+ */
 import type { StoredConsent } from '../wire/consent.ts';
+import type { ConsentConfig } from '../wire/consent-config.ts';
 import type { ConsentLifetime } from '../wire/consent-lifetime.ts';
+import type { ConsentEvent } from './state.ts';
 
 const DAY_MS = 86_400_000;
 
 export const isExpired = ({ state, time }: StoredConsent, lifetime: ConsentLifetime, now: number): boolean => now - time > lifetime[state] * DAY_MS;
+
+/** The `start` event: an expired decision is no decision (its purposes are kept as the prompt's start). Pure. */
+export function startEventOf(config: ConsentConfig, cached: StoredConsent | null, now: number, hasGpc = false): Extract<ConsentEvent, { type: 'start' }> {
+  const expired = cached && isExpired(cached, config.consentLifetime, now) ? cached : null;
+  return {
+    type: 'start',
+    stored: expired ? null : cached,
+    consentRequired: config.consentRequired,
+    requiredPurposes: config.purposeConsentRequired,
+    expiredPurposes: expired ? (expired.purposeConsents ?? {}) : undefined,
+    isGpcReject: hasGpc && config.gpc === 'reject',
+  };
+}

@@ -20,6 +20,26 @@ type Values = Record<string, unknown>;
 const VERSION = 1;
 const SOURCE = 'page-store';
 
+/** The values of the stored item's text (none: `{}`); null when it is corrupt. Pure. */
+function decodeStore(text: string | null): Values | null {
+  if (text === null) return {};
+  try {
+    const bytes = Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+    const data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+    const { version, values } = (data ?? {}) as { version?: unknown; values?: unknown };
+    if (version === VERSION && typeof values === 'object' && values && !Array.isArray(values)) return values as Values;
+  } catch {}
+  return null;
+}
+
+/** One stored value read once, without a service (the consent fast path); undefined when unreadable. */
+export function readStoredValue(window: StorageOptions['window'], hostname: string, name: string): unknown {
+  try {
+    const values = decodeStore(window.localStorage?.getItem(`page-store:${hostname}`) ?? null);
+    return values && Object.hasOwn(values, name) ? values[name] : undefined;
+  } catch {}
+}
+
 export function createStorage({ window, hostname, report }: StorageOptions): StorageService {
   const key = `page-store:${hostname}`;
   let cache: Values | undefined;
@@ -41,15 +61,8 @@ export function createStorage({ window, hostname, report }: StorageOptions): Sto
   }
 
   function decode(text: string | null): Values {
-    if (text === null) return {};
-    try {
-      const bytes = Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
-      const data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
-      const { version, values } = (data ?? {}) as { version?: unknown; values?: unknown };
-      if (version === VERSION && typeof values === 'object' && values && !Array.isArray(values)) return values as Values;
-    } catch {
-      // Falls through to the corruption report.
-    }
+    const values = decodeStore(text);
+    if (values) return values;
     if (!isCorruptionReported) report(SOURCE, diagnostic('storage-corrupt', `base64 JSON with "version": ${VERSION}`, text), 'warn');
     isCorruptionReported = true;
     return {};

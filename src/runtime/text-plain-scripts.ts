@@ -8,7 +8,9 @@ import { readBlockRequest } from './consent-gate.ts';
 import { readLoadableUrl } from '../wire/url.ts';
 import type { Diagnostic } from './diagnostics.ts';
 
-const SELECTOR = 'script[type="text/plain"][data-block-on-consent],script[type="text/plain"][data-block-on-consent-purposes]';
+/** Set on a blocked script that the return-visit fast path (`page-consent-fast-0.1.js`) has taken to run. */
+export const ACTIVATED = 'data-page-activated';
+export const BLOCKED_SCRIPTS = `script[type="text/plain"][data-block-on-consent]:not([${ACTIVATED}]),script[type="text/plain"][data-block-on-consent-purposes]:not([${ACTIVATED}])`;
 
 type Options = {
   readonly document: Document;
@@ -17,7 +19,8 @@ type Options = {
   readonly report: (source: Element, d: Diagnostic) => void;
 };
 
-function run(document: Document, blocked: HTMLScriptElement): Promise<void> {
+/** Replaces `blocked` by a runnable copy; resolves once an external copy has loaded (or failed). */
+export function runBlockedScript(document: Document, blocked: HTMLScriptElement): Promise<void> {
   const script = document.createElement('script');
   for (const { name, value } of blocked.attributes) script.setAttribute(name, value);
   script.type = blocked.dataset.type ?? 'text/javascript';
@@ -36,7 +39,7 @@ export function activateScripts({ document, gate, metaBlockedTags, report }: Opt
   const requests = new WeakMap<Element, ReturnType<typeof readBlockRequest>>();
   let chain = Promise.resolve();
   const scan = () => {
-    for (const blocked of document.querySelectorAll<HTMLScriptElement>(SELECTOR)) {
+    for (const blocked of document.querySelectorAll<HTMLScriptElement>(BLOCKED_SCRIPTS)) {
       if (done.has(blocked)) continue;
       if (!requests.has(blocked)) {
         requests.set(blocked, readBlockRequest(blocked, metaBlockedTags(), (d) => report(blocked, d)));
@@ -46,7 +49,7 @@ export function activateScripts({ document, gate, metaBlockedTags, report }: Opt
       done.add(blocked);
       // The URL rule (PRODUCT 2): a `src` that is not http(s) or relative is never run.
       const src = blocked.getAttribute('src');
-      if (src === null || readLoadableUrl(src, document.baseURI, { report: (d) => report(blocked, d) })) chain = chain.then(() => run(document, blocked));
+      if (src === null || readLoadableUrl(src, document.baseURI, { report: (d) => report(blocked, d) })) chain = chain.then(() => runBlockedScript(document, blocked));
     }
   };
   gate.subscribe(scan);

@@ -1,0 +1,80 @@
+/**
+ * The return-visit fast path (docs/consent.md "Return visits"): starts each blocked `text/plain`
+ * script that the cached decision already allows, while the page is parsed, without waiting for
+ * `v0.js`, the element lifecycle or the end of parsing. The consent extension runs it as soon as
+ * it executes; `page-consent-fast-0.1.js` is the same code for publishers to inline right after
+ * `</page-consent>`. It decides with the components' own code (config parser, cached-decision
+ * parser, lifetime, reducer, policy, script rules), and only when the answer is the same for
+ * every geo group the config knows (the groups are not known yet); anything else is left to the
+ * components. It writes and reports nothing: the consent element reads the same config and
+ * storage and reports what is wrong.
+ */
+import { readConfigJson } from './config-json.ts';
+import { decisionKeyOf } from './controller.ts';
+import { startEventOf } from './lifetime.ts';
+import { decide, type PolicyInput } from './policy.ts';
+import { initialModel, reduceConsent } from './state.ts';
+import type { BlockRequest } from '../runtime/index.ts';
+import { readBlockRequest, readMetaBlockedTags } from '../runtime/consent-gate.ts';
+import { readStoredValue } from '../runtime/storage.ts';
+import { ACTIVATED, BLOCKED_SCRIPTS, runBlockedScript } from '../runtime/text-plain-scripts.ts';
+import { parseStoredConsent } from '../wire/consent.ts';
+import { isObject, parseConsentConfig } from '../wire/consent-config.ts';
+import { CMP_PRESETS } from '../wire/consent-presets.ts';
+import { readLoadableUrl } from '../wire/url.ts';
+
+const ignore = () => {};
+
+/** The policy inputs of the cached decision under each geo variant; none when any config is invalid. */
+function inputsOf(element: Element): PolicyInput[] {
+  const json = readConfigJson(element);
+  const groups = isObject(json) && isObject(json.geoOverride) ? Object.keys(json.geoOverride) : [];
+  const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
+  const inputs: PolicyInput[] = [];
+  for (const geoGroups of [[], ...groups.map((group) => [group])]) {
+    const config = element.id ? parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS }).value : null;
+    if (!config) return [];
+    const cached = parseStoredConsent(readStoredValue(self, location.hostname, decisionKeyOf(config.consentInstanceId)), Date.now()).value;
+    const model = reduceConsent(initialModel, startEventOf(config, cached, Date.now(), hasGpc));
+    // A prompt is assumed: an undecided state then waits, as it may for the components.
+    inputs.push({ state: model.state, purposeConsents: model.purposeConsents, fallbackAction: config.fallbackAction, hasPrompt: true });
+  }
+  return inputs;
+}
+
+/** The first `<page-consent>` once its config is parsed (a node follows it, or parsing is over). */
+function parsedConsent(): Element | null {
+  const element = document.querySelector('page-consent');
+  return element && (element.nextSibling || document.readyState !== 'loading') ? element : null;
+}
+
+export function startFastPath(): void {
+  let inputs: PolicyInput[] | undefined;
+  let chain = Promise.resolve();
+  const isAllowed = (request: BlockRequest | null) => !!request && !!inputs?.length && inputs.every((input) => decide(request, input) === 'allow');
+  const take = () => {
+    if (!inputs) {
+      const element = parsedConsent();
+      if (!element) return;
+      inputs = inputsOf(element);
+    }
+    const metaBlockedTags = readMetaBlockedTags(document);
+    for (const blocked of document.querySelectorAll<HTMLScriptElement>(BLOCKED_SCRIPTS)) {
+      if (!isAllowed(readBlockRequest(blocked, metaBlockedTags, ignore))) continue;
+      const src = blocked.getAttribute('src');
+      if (src !== null && !readLoadableUrl(src, document.baseURI, { report: ignore })) continue;
+      blocked.setAttribute(ACTIVATED, '');
+      chain = chain.then(() => runBlockedScript(document, blocked));
+    }
+  };
+  take();
+  if (document.readyState !== 'loading') return;
+  // Then each script as the parser adds it, until the document is parsed.
+  const observer = new MutationObserver(take);
+  observer.observe(document, { childList: true, subtree: true });
+  const stop = () => {
+    observer.disconnect();
+    take();
+  };
+  document.addEventListener('DOMContentLoaded', stop, { once: true });
+}

@@ -1,0 +1,136 @@
+/**
+ * The return-visit fast path: a cached decision starts the blocked scripts it allows before
+ * `v0.js` has run (served here 2.5 s late), from the consent extension and from the inline copy
+ * `page-consent-fast-0.1.js`; anything it cannot decide for every geo group waits for the
+ * components, and nothing runs twice.
+ */
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CDN_ROOT, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+
+const V0_DELAY_MS = 2500;
+const DAY_MS = 86_400_000;
+
+let browser: Browser;
+let server: TestServer;
+
+const cdn = (path: string) => readFileSync(`${CDN_ROOT}/${path}`, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '');
+const script = { headers: { 'content-type': 'text/javascript' } };
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startServer({
+    '/slow/v0.js': { ...script, body: cdn('v0.js'), delay: V0_DELAY_MS },
+    '/slow/v0/page-consent-0.1.js': { ...script, body: cdn('v0/page-consent-0.1.js'), delay: V0_DELAY_MS },
+    '/fast/v0/page-consent-0.1.js': { ...script, body: cdn('v0/page-consent-0.1.js') },
+    '/third.js': { ...script, body: 'window.third = (window.third || 0) + 1;' },
+    '/blank.html': { body: '<!doctype html><title>blank</title>' },
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+type PageOptions = { readonly config?: object; readonly inline?: boolean; readonly consentScript?: 'fast' | 'slow'; readonly visit?: number };
+
+/** A page with slow `v0.js`; the consent extension fast or slow; the fast path inlined or not. */
+function fastPage({ config = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt' }, inline = false, consentScript = 'fast', visit = 0 }: PageOptions) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>fast path</title>
+<script async src="/slow/v0.js"></script>
+<script async custom-element="page-consent" src="/${consentScript}/v0/page-consent-0.1.js"></script>
+</head><body>
+<page-consent id="consent" layout="nodisplay"><script type="application/json">${JSON.stringify(config)}</script>
+<div id="prompt" hidden><button on="tap:consent.accept">Accept</button></div></page-consent>
+${inline ? `<script>${cdn('v0/page-consent-fast-0.1.js')}</script>` : ''}
+<p>Article text.</p>
+<script type="text/plain" data-block-on-consent>window.runs = (window.runs || []).concat('default');</script>
+<script type="text/plain" data-block-on-consent="_till_responded">window.runs = (window.runs || []).concat('responded');</script>
+<script type="text/plain" data-block-on-consent-purposes="ads">window.runs = (window.runs || []).concat('ads');</script>
+<script type="text/plain" data-block-on-consent src="/third.js?${visit}"></script>
+</body></html>`;
+}
+
+let count = 0;
+/** Stores `decision` for instance `site` (the site store's format), then opens a page. */
+async function returnVisit(decision: object | null, options: PageOptions = {}) {
+  const visit = ++count;
+  const path = `/fast-${visit}.html`;
+  server.page(path, fastPage({ ...options, visit }));
+  const test = await newPage(browser);
+  await test.page.goto(`${server.origin}/blank.html`);
+  if (decision) {
+    await test.page.evaluate((values) => {
+      const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values }));
+      localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
+    }, { 'consent:site': decision });
+  }
+  await test.page.goto(`${server.origin}${path}`, { waitUntil: 'domcontentloaded' });
+  return { ...test, thirdRequests: () => server.requests.filter((request) => request.url === `/third.js?${visit}`).length };
+}
+
+const accepted = (extra: object = {}) => ({ version: 2, state: 'accepted', time: Date.now(), ...extra });
+const state = (page: Page) =>
+  page.evaluate(() => ({
+    runs: (window as never as { runs?: string[] }).runs ?? [],
+    third: (window as never as { third?: number }).third ?? 0,
+    isRuntimeLoaded: !!document.querySelector('page-consent.page-built'),
+  }));
+
+/** What ran before `v0.js` arrived, then what ran once everything loaded. */
+async function earlyThenLate(page: Page) {
+  await page.waitForTimeout(900);
+  const early = await state(page);
+  await page.waitForSelector('page-consent.page-built', { state: 'attached', timeout: 10_000 });
+  await page.waitForTimeout(500);
+  return { early, late: await state(page) };
+}
+
+describe('return-visit fast path', () => {
+  it('starts the scripts an accepted decision allows before v0.js runs, from the consent extension, once each', async () => {
+    const { page, thirdRequests } = await returnVisit(accepted({ purposeConsents: { ads: true } }));
+    const { early, late } = await earlyThenLate(page);
+    expect(early).toEqual({ runs: ['default', 'responded', 'ads'], third: 1, isRuntimeLoaded: false });
+    expect(late).toEqual({ runs: ['default', 'responded', 'ads'], third: 1, isRuntimeLoaded: true });
+    expect(thirdRequests()).toBe(1);
+  });
+
+  it('does the same from the inline copy while every script is still on its way', async () => {
+    const { page } = await returnVisit(accepted(), { inline: true, consentScript: 'slow' });
+    const { early, late } = await earlyThenLate(page);
+    expect(early).toEqual({ runs: ['default', 'responded'], third: 1, isRuntimeLoaded: false });
+    // The purpose was never accepted: the components keep it blocked too.
+    expect(late.runs).toEqual(['default', 'responded']);
+    expect(late.third).toBe(1);
+  });
+
+  it('starts only the any-answer scripts for a rejected decision', async () => {
+    const { page, thirdRequests } = await returnVisit({ version: 2, state: 'rejected', time: Date.now() }, { inline: true, consentScript: 'slow' });
+    const { early, late } = await earlyThenLate(page);
+    expect(early).toEqual({ runs: ['responded'], third: 0, isRuntimeLoaded: false });
+    expect(late).toMatchObject({ runs: ['responded'], third: 0 });
+    expect(thirdRequests()).toBe(0);
+  });
+
+  it('waits for the components without a decision, and when any geo group would see it expired', async () => {
+    const geo = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', geoOverride: { eea: { consentLifetimeDays: 30 } } };
+    const old = await returnVisit(accepted({ time: Date.now() - 60 * DAY_MS }), { config: geo, inline: true, consentScript: 'slow' });
+    const expired = await earlyThenLate(old.page);
+    expect(expired.early).toEqual({ runs: [], third: 0, isRuntimeLoaded: false });
+    // Without <page-geo> the components use the base lifetime (390 days): the decision stands.
+    expect(expired.late).toMatchObject({ runs: ['default', 'responded'], third: 1 });
+    const none = await returnVisit(null, { inline: true, consentScript: 'slow' });
+    const undecided = await earlyThenLate(none.page);
+    expect(undecided.early).toEqual({ runs: [], third: 0, isRuntimeLoaded: false });
+    expect(undecided.late).toMatchObject({ runs: [], third: 0 });
+  });
+
+  it('starts nothing for a config the components refuse', async () => {
+    const { page, thirdRequests } = await returnVisit(accepted(), { config: { consentInstanceId: 'site', promptUI: 'prompt' }, inline: true, consentScript: 'slow' });
+    const { early, late } = await earlyThenLate(page);
+    expect(early.runs).toEqual([]);
+    expect(late).toMatchObject({ runs: [], third: 0 });
+    expect(thirdRequests()).toBe(0);
+  });
+});
