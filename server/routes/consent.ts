@@ -26,7 +26,7 @@ export function requireJsonBody(request: FastifyRequest): unknown {
   return request.body;
 }
 
-/** The cookie's user id (null: none), or a new one set on the reply. */
+/** The cookie's user id, or a new one set on the reply (`isNew`). */
 function userIdFor(request: FastifyRequest, reply: FastifyReply, refresh: boolean): { id: string; isNew: boolean } {
   const existing = readUserId(request.headers.cookie);
   const id = existing ?? newUserId();
