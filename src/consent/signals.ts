@@ -44,7 +44,7 @@ export function startSignals(page: PageRuntime, config: ConsentConfig, report: (
   const updateConsentMode = mapping && startConsentMode(mapping, parseConsentModeOptions(config.consentModeOptions ?? {}, diagnostics));
   let signal: ConsentSignal | undefined;
   const listeners: ((signal: ConsentSignal) => void)[] = [];
-  installUsPrivacyApi(() => signal!);
+  const updateUsPrivacy = installUsPrivacyApi(() => signal!);
   const { exposesTcfApi, exposesGppApi, cmpId, cmpVersion } = config;
   if ((exposesTcfApi || exposesGppApi) && !(isInteger(cmpId, 2) && isInteger(cmpVersion, 0))) {
     diagnostics.push(diagnose('consent-cmp-id-missing', 'cmpId (an integer of 2 or more) and cmpVersion (an integer) with exposesTcfApi or exposesGppApi', { cmpId, cmpVersion }));
@@ -62,6 +62,7 @@ export function startSignals(page: PageRuntime, config: ConsentConfig, report: (
   return (model: ConsentModel) => {
     signal = signalOf(model);
     updateConsentMode?.(signal, signal.isKnown);
+    updateUsPrivacy(signal);
     for (const listener of listeners) listener(signal);
   };
 }

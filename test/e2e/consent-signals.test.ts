@@ -219,7 +219,11 @@ describe('US privacy frames (__uspapiLocator)', () => {
   it('answers a cross-origin child frame through the locator frame', async () => {
     const { page } = await open({}, accepted('1YNN', { consentStringType: 3 }), `<iframe src="${server.otherOrigin}/asker.html"></iframe>`);
     await page.waitForFunction(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.some((event) => event.state === 'accepted'));
+    // The locator frame comes with the first US privacy string; pages without one never get it.
     expect(await page.$$eval('iframe[name="__uspapiLocator"]', (frames) => frames.length)).toBe(1);
+    const other = await open({}, accepted(tcString, { consentStringType: 2 }));
+    await other.page.waitForTimeout(300);
+    expect(await other.page.$$eval('iframe[name="__uspapiLocator"]', (frames) => frames.length)).toBe(0);
     const child = page.frames().find((frame) => frame.url().endsWith('/asker.html'))!;
     await child.waitForFunction(() => 'ask' in window, undefined, { polling: 100 });
     await child.evaluate(() => (window as never as { ask(m: unknown): void }).ask({ __uspapiCall: { command: 'getUSPData', version: 1, callId: 'u1' } }));
@@ -241,7 +245,7 @@ describe('signals before <page-geo> answers', () => {
     }));
     expect(early).toEqual({
       tcf: 'function',
-      locators: ['__gppLocator', '__tcfapiLocator', '__uspapiLocator'],
+      locators: ['__gppLocator', '__tcfapiLocator'],
       first: ['consent', 'default', { ad_storage: 'denied' }],
     });
     expect(diagnosticsOf(messages, 'consent-geo-timeout')).toHaveLength(0);
