@@ -408,3 +408,20 @@ describe('story consent example', () => {
     expect(problems(test)).toEqual([]);
   });
 });
+
+describe('ad signals example', () => {
+  it('tells a blocked creative its consent in its URL and in the postMessage reply, once accepted', async () => {
+    const test = await open('ad-signals.html');
+    const { page } = test;
+    await shown(page, '#prompt');
+    expect(await page.$$eval('page-ad iframe', (frames) => frames.length)).toBe(0);
+    await click(page, 'Accept');
+    const creative = async () => page.frames().find((frame) => frame.url().includes('creative-consent.html'));
+    await expect.poll(async () => (await creative()) !== undefined, { timeout: 15_000 }).toBe(true);
+    const frame = (await creative())!;
+    expect(new URL(frame.url()).searchParams.get('state')).toBe('accepted');
+    await expect.poll(() => frame.textContent('#reply'), { timeout: 15_000 }).toContain('"consentState":"accepted"');
+    expect(await frame.textContent('#reply')).toContain('"gdpr":"1"');
+    expect(problems(test)).toEqual([]);
+  });
+});
