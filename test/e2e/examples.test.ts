@@ -422,6 +422,9 @@ describe('ad signals example', () => {
     expect(new URL(frame.url()).searchParams.get('state')).toBe('accepted');
     await expect.poll(() => frame.textContent('#reply'), { timeout: 15_000 }).toContain('"consentState":"accepted"');
     expect(await frame.textContent('#reply')).toContain('"gdpr":"1"');
+    await expect.poll(() => page.textContent('#gpp-status')).toContain('signalStatus ready');
+    expect(await page.textContent('#usp-status')).toContain('no US privacy string');
+    await expect.poll(() => page.textContent('#tcf-events')).toContain('useractioncomplete');
     expect(problems(test)).toEqual([]);
   });
 });
