@@ -75,7 +75,7 @@ export async function runAutoAdsPart({ runs, quick }) {
   return {
     part: 'auto-ads',
     title: 'Auto-ads placement scaling',
-    description: `Chromium ${browser.version()}, headless, ${VIEWPORT.width}x${VIEWPORT.height}, no throttling; placements AFTER every paragraph and BEFORE every heading (all: true), fake ads, maxAdCount ${MAX_AD_COUNT}, spacing 1vp / 2vp from 3 ads / 3vp from 6 ads; window from the config response to the first ads-placed event; ${runs} runs per strategy and size, interleaved.`,
+    description: `Chromium ${browser.version()}, headless, ${VIEWPORT.width}x${VIEWPORT.height}, no throttling; placements AFTER every paragraph and BEFORE every heading (all: true), fake ads, maxAdCount ${MAX_AD_COUNT}, spacing 1vp / 2vp from 3 ads / 3vp from 6 ads; window from the later of the config response and the end of parsing to the first ads-placed event; ${runs} runs per strategy and size, interleaved.`,
     tables: [
       {
         title: 'Placement decision',

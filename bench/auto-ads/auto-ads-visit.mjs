@@ -32,7 +32,7 @@ export async function runAutoAdsVisit(browser, { url, viewport }) {
     const events = await traceUntilPlaced(context, page, url);
     const probe = await page.evaluate(() => window.__bench);
     const trace = analysePlacementTrace(events);
-    if (!trace) throw new Error('the trace has no bench-config-arrived / bench-ads-placed marks');
+    if (!trace) throw new Error('the trace has no bench-config-arrived / bench-parsed / bench-ads-placed marks');
     return { ...trace, adsPlaced: probe.placed.adsPlaced, ads: probe.ads, layoutShift: probe.layoutShift };
   } finally {
     await context.close();

@@ -1,5 +1,6 @@
 // Init script of the auto-ads pages: marks when the config response arrives
-// ("bench-config-arrived", fetch wrapped) and when the first `ads-placed` event fires
+// ("bench-config-arrived", fetch wrapped), when the document is parsed ("bench-parsed": both
+// strategies wait for it before deciding) and when the first `ads-placed` event fires
 // ("bench-ads-placed"), keeps its detail and where the ads went (the text around each, to
 // compare the strategies' choices), and sums layout shifts.
 
@@ -8,6 +9,7 @@ export function installPlacementProbe() {
   if (window !== window.top) return;
   const state = { placed: null, ads: [], layoutShift: 0 };
   window.__bench = state;
+  document.addEventListener('DOMContentLoaded', () => performance.mark('bench-parsed'));
   const originalFetch = window.fetch;
   window.fetch = function (...args) {
     const response = originalFetch.apply(this, args);

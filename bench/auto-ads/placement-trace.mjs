@@ -1,5 +1,6 @@
-// What the placement decision cost on the page's main thread, from a trace between the marks
-// "bench-config-arrived" and "bench-ads-placed": busy time (the union of every traced event of
+// What the placement decision cost on the page's main thread, from a trace between the later of
+// the marks "bench-config-arrived" and "bench-parsed" (both strategies wait for both) and
+// "bench-ads-placed", so that parsing the page is not counted: busy time (the union of every traced event of
 // its thread), script time (the union of its script events), layouts and style recalculations,
 // and how many of them were forced (inside script, i.e. a read of layout after a write, rather
 // than the frame's own rendering).
@@ -21,7 +22,7 @@ const LAYOUT = new Set(['Layout', 'UpdateLayoutTree']);
 const isInside = (inner, outer) => inner.start >= outer.start && inner.end <= outer.end;
 
 export function analysePlacementTrace(events) {
-  const from = findMark(events, 'bench-config-arrived');
+  const from = [findMark(events, 'bench-config-arrived'), findMark(events, 'bench-parsed')].sort((a, b) => (a?.ts ?? Infinity) - (b?.ts ?? Infinity)).at(-1);
   const to = findMark(events, 'bench-ads-placed');
   if (!from || !to) return null;
   const intervals = threadIntervals(events, { pid: from.pid, tid: from.tid });
