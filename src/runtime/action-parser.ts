@@ -47,13 +47,14 @@ function parseCall(text: string): ActionCall | null {
   const match = CALL.exec(text);
   const pieces = match?.[3] === undefined ? [] : splitTopLevel(match[3], ',');
   if (!match || !pieces) return null;
-  const args: Record<string, ActionArgument> = {};
+  // Own keys only: an argument named `__proto__` must not become the prototype of `args`.
+  const args: [string, ActionArgument][] = [];
   for (const piece of pieces) {
     const argument = ARGUMENT.exec(piece);
-    if (argument) args[argument[1]!] = parseValue(argument[2]!.trim());
+    if (argument) args.push([argument[1]!, parseValue(argument[2]!.trim())]);
     else if (piece) return null;
   }
-  return { target: match[1]!, action: match[2]!, args };
+  return { target: match[1]!, action: match[2]!, args: Object.fromEntries(args) };
 }
 
 function parseValue(text: string): ActionArgument {
