@@ -34,9 +34,10 @@ export function parseGeoConfig(json: unknown): Parsed<GeoGroups> {
       continue;
     }
     groups[name] = list.flatMap((code: unknown) => {
-      const lower = String(code).toLowerCase();
+      // Strings only (String() throws on `{"toString": 1}`), and presets as own keys (not `constructor`).
+      const lower = typeof code === 'string' ? code.toLowerCase() : '';
       if (/^([a-z]{2}|unknown)$/.test(lower)) return [lower];
-      if (PRESETS[lower]) return PRESETS[lower];
+      if (Object.hasOwn(PRESETS, lower)) return PRESETS[lower]!;
       diagnostics.push(problem('geo-country-invalid', `an ISO country code, unknown or a preset in ${name}`, code));
       return [];
     });
