@@ -5,7 +5,7 @@
  * origin), see docs/decisions/consent-cmp-presets.md. It also passes the instance and its
  * required purposes to the prompt in `clientConfig`.
  */
-import { isRecord, type Json, own } from './values.ts';
+import { isPlainText, isRecord, type Json, own } from './values.ts';
 
 /** Builds a preset's config from the inline config and the document URL. */
 export type Preset = (inline: Json, baseUrl: string) => Json;
@@ -26,7 +26,8 @@ const hosted: Preset = (inline, baseUrl) => {
   return {
     checkConsentHref: `${origin}/consent/check`,
     onUpdateHref: `${origin}/consent/update`,
-    promptUiSrc: `${origin}/cmp/prompt.html${typeof id === 'string' ? `?instance=${encodeURIComponent(id)}` : ''}`,
+    // encodeURIComponent throws on a lone surrogate: such an id (which the server refuses) is not passed.
+    promptUiSrc: `${origin}/cmp/prompt.html${typeof id === 'string' && isPlainText(id) ? `?instance=${encodeURIComponent(id)}` : ''}`,
     // What the hosted prompt reads from the client info: the instance and the purposes to ask for.
     clientConfig: { consentInstanceId: id, purposeConsentRequired: own(inline, 'purposeConsentRequired') },
   };
