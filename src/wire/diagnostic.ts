@@ -23,10 +23,19 @@ export function diagnostic(code: string, expected: string, got: unknown, field?:
 export function describe(value: unknown): string {
   if (typeof value === 'string') return value.length > 60 ? `"${value.slice(0, 57)}..."` : `"${value}"`;
   if (value === undefined) return 'nothing';
+  const text = printable(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** JSON where possible; else `String()` (a BigInt); else the object's tag (no usable `toString`). */
+function printable(value: unknown): string {
   try {
-    const text = JSON.stringify(value) ?? String(value);
-    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+    return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      return String(value);
+    } catch {
+      return Object.prototype.toString.call(value);
+    }
   }
 }
