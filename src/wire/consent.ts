@@ -115,7 +115,8 @@ export function parseCheckAnswer(text: string, xssiPrefix = ''): Parsed<CheckRes
   const answer = readAnswer(into, json, '');
   if (!answer) return failed(json === undefined ? 'invalid JSON' : json);
   const { consentRequired = answer.promptIfUnknown, promptIfUnknown, purposeConsent, consentString, ...rest } = answer;
-  if (consentRequired === undefined && (json as Json).consentRequired != null) return failed((json as Json).consentRequired);
+  // A mistyped consentRequired fails even when the legacy promptIfUnknown is there to fall back on.
+  if (answer.consentRequired === undefined && (json as Json).consentRequired != null) return failed((json as Json).consentRequired);
   const value: CheckResult = { ...rest, consentRequired: consentRequired ?? false, consentStateValue: rest.consentStateValue ?? null };
   const purposes = rest.purposeConsents ?? purposeConsent;
   return { value: { ...value, ...(consentString ? { consentString } : {}), ...(purposes ? { purposeConsents: purposes } : {}) }, diagnostics: into.diagnostics };
