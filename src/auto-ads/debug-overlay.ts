@@ -25,7 +25,7 @@ export function describeRun(result: StrategyResult, constraints: Constraints, pl
     `ads: ${result.totalAdsOnPage} on page, ${result.adsPlaced} placed, max ${constraints.maximumAdCount}`,
     `spacing: ${format(constraints.initialMinimumSpacing)}${rules.join('')}`,
     ...(result.density === undefined ? [] : [`density: ${Math.round(result.density * 100)}% of the main content (limit 30%)`]),
-    ...result.candidates.filter((candidate) => candidate.outcome === 'excluded').slice(0, 1).map(() => 'excluded: anchors inside data-no-auto-ads'),
+    ...(result.candidates.some((candidate) => candidate.outcome === 'excluded') ? ['excluded: anchors inside data-no-auto-ads'] : []),
     ...result.unmatched.map((placement) => `no anchor: placement ${placements.indexOf(placement) + 1} (${placement.anchor.selector})`),
   ].join('\n');
 }

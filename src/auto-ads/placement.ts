@@ -54,10 +54,8 @@ type Ad = Point & { readonly outer: number; readonly marginTop: number; readonly
 
 /** Where the ad would start: the anchor's top for BEFORE/FIRST_CHILD, its bottom otherwise. */
 export function estimateY(position: Position, box: VerticalBox): number {
-  return isTopEdge(position) ? box.top : box.bottom;
+  return position === 'before' || position === 'first-child' ? box.top : box.bottom;
 }
-
-const isTopEdge = (position: Position) => position === 'before' || position === 'first-child';
 
 /** Whether `ad` lies before `point`, which then moves by the ad's outer height; at one y the rank decides. */
 const isBefore = (ad: Ad, point: Point) => ad.y < point.y || (ad.y === point.y && ad.rank < point.rank);

@@ -41,10 +41,8 @@ const insert: Record<Position, (anchor: Element, ad: Element) => void> = {
   after: (anchor, ad) => anchor.after(ad),
 };
 
-/** Additions that are not ads, their content, or the debug overlay. */
-const isContentAdded = (record: MutationRecord) =>
-  !(record.target as Element).closest?.('page-ad') &&
-  [...record.addedNodes].some((node) => node.nodeType === 1 && !node.nodeName.startsWith('PAGE-AD'));
+/** Additions of elements that are not ads or inside one (the debug overlay is outside `<body>`). */
+const isContentAdded = (record: MutationRecord) => [...record.addedNodes].some((node) => node.nodeType === 1 && !(node as Element).closest('page-ad'));
 
 /** Creates the strategy, switched off; the returned switch starts (and re-scans) or stops it. */
 export function createStrategy(options: StrategyOptions): (isActive: boolean) => void {
@@ -69,7 +67,8 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
     for (const [placement, known] of seen) {
       const anchors = resolveAnchors(document, placement.anchor);
       if (!anchors.length) unmatched.push(placement);
-      for (const anchor of anchors.filter((element) => !known.has(element))) {
+      for (const anchor of anchors) {
+        if (known.has(anchor)) continue;
         known.add(anchor);
         const outcome = isExcluded(anchor) ? 'excluded' : findDeniedAncestor(anchor, placement.position, isPinned) ? 'denied-ancestor' : 'pending';
         candidates.push({ placement, anchor, outcome });
