@@ -1,0 +1,46 @@
+// `node bench/consent/profile.mjs [variant] [runs]`: loads one consent article page (a variant of
+// consent-pages.mjs, default `ours`; first visits, fresh context each) under the CDP sampling
+// profiler and prints the self time per script and the functions with the most of it, averaged
+// over the runs. Minified names: look them up at the printed column of the built file. Not part
+// of `npm run bench`.
+import { launchBrowser } from '../browser/launch.mjs';
+import { startStaticServer } from '../browser/static-server.mjs';
+import { serveConsentPages } from './consent-pages.mjs';
+
+const variant = process.argv[2] ?? 'ours';
+const runs = Number(process.argv[3] ?? 5);
+const server = await startStaticServer();
+const urls = serveConsentPages(server, { isHidden: true });
+const browser = await launchBrowser();
+const selfMs = new Map();
+try {
+  for (let run = 0; run < runs; run++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+    await page.goto(urls[variant], { waitUntil: 'load' });
+    await page.waitForTimeout(500);
+    const { profile } = await cdp.send('Profiler.stop');
+    const byNode = new Map();
+    profile.samples.forEach((id, index) => byNode.set(id, (byNode.get(id) ?? 0) + profile.timeDeltas[index] / 1000));
+    for (const { id, callFrame } of profile.nodes) {
+      if (!callFrame.url || !byNode.has(id)) continue;
+      const key = `${callFrame.url.split('/').pop()} ${callFrame.functionName || '(top level)'} @${callFrame.lineNumber + 1}:${callFrame.columnNumber + 1}`;
+      selfMs.set(key, (selfMs.get(key) ?? 0) + byNode.get(id) / runs);
+    }
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+const perScript = new Map();
+for (const [key, ms] of selfMs) perScript.set(key.split(' ')[0], (perScript.get(key.split(' ')[0]) ?? 0) + ms);
+const print = (entries, count) => entries.sort((a, b) => b[1] - a[1]).slice(0, count).forEach(([key, ms]) => console.log(`${ms.toFixed(2).padStart(8)} ms  ${key}`));
+console.log(`${variant}, ${runs} first visits: self time per script`);
+print([...perScript], 20);
+console.log('\nfunctions');
+print([...selfMs], 25);
