@@ -25,7 +25,7 @@ try {
     await page.waitForTimeout(500);
     const { profile } = await cdp.send('Profiler.stop');
     const byNode = new Map();
-    profile.samples.forEach((id, index) => byNode.set(id, (byNode.get(id) ?? 0) + profile.timeDeltas[index] / 1000));
+    for (const [index, id] of profile.samples.entries()) byNode.set(id, (byNode.get(id) ?? 0) + profile.timeDeltas[index] / 1000);
     for (const { id, callFrame } of profile.nodes) {
       if (!callFrame.url || !byNode.has(id)) continue;
       const key = `${callFrame.url.split('/').pop()} ${callFrame.functionName || '(top level)'} @${callFrame.lineNumber + 1}:${callFrame.columnNumber + 1}`;
@@ -39,7 +39,9 @@ try {
 }
 const perScript = new Map();
 for (const [key, ms] of selfMs) perScript.set(key.split(' ')[0], (perScript.get(key.split(' ')[0]) ?? 0) + ms);
-const print = (entries, count) => entries.sort((a, b) => b[1] - a[1]).slice(0, count).forEach(([key, ms]) => console.log(`${ms.toFixed(2).padStart(8)} ms  ${key}`));
+const print = (entries, count) => {
+  for (const [key, ms] of entries.sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`${ms.toFixed(2).padStart(8)} ms  ${key}`);
+};
 console.log(`${variant}, ${runs} first visits: self time per script`);
 print([...perScript], 20);
 console.log('\nfunctions');
