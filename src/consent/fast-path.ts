@@ -42,10 +42,14 @@ function inputsOf(element: Element): PolicyInput[] {
   return inputs;
 }
 
-/** The first `<page-consent>` once its config is parsed (a node follows it, or parsing is over). */
-function parsedConsent(): Element | null {
-  const element = document.querySelector('page-consent');
-  return element && (element.nextSibling || document.readyState !== 'loading') ? element : null;
+/**
+ * Whether the parser is past `node`'s end tag, so its content (a script's text, the config) is
+ * complete: parsing is over, or a node follows it or one of its ancestors.
+ */
+function isParsed(node: Node): boolean {
+  if (document.readyState !== 'loading') return true;
+  for (let current: Node | null = node; current; current = current.parentNode) if (current.nextSibling) return true;
+  return false;
 }
 
 export function startFastPath(): void {
@@ -54,13 +58,14 @@ export function startFastPath(): void {
   const isAllowed = (request: BlockRequest | null) => !!request && !!inputs?.length && inputs.every((input) => decide(request, input) === 'allow');
   const take = () => {
     if (!inputs) {
-      const element = parsedConsent();
-      if (!element) return;
+      const element = document.querySelector('page-consent');
+      if (!element || !isParsed(element)) return;
       inputs = inputsOf(element);
     }
     const metaBlockedTags = readMetaBlockedTags(document);
     for (const blocked of document.querySelectorAll<HTMLScriptElement>(BLOCKED_SCRIPTS)) {
-      if (!isAllowed(readBlockRequest(blocked, metaBlockedTags, ignore))) continue;
+      // A script still being parsed may not have all its text yet: it is taken on a later call.
+      if (!isParsed(blocked) || !isAllowed(readBlockRequest(blocked, metaBlockedTags, ignore))) continue;
       const src = blocked.getAttribute('src');
       if (src !== null && !readLoadableUrl(src, document.baseURI, { report: ignore })) continue;
       blocked.setAttribute(ACTIVATED, '');

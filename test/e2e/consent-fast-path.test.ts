@@ -5,6 +5,8 @@
  * components, and nothing runs twice.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CDN_ROOT, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
@@ -132,5 +134,39 @@ describe('return-visit fast path', () => {
     expect(early.runs).toEqual([]);
     expect(late).toMatchObject({ runs: [], third: 0 });
     expect(thirdRequests()).toBe(0);
+  });
+
+  it('waits for a script the parser has not finished (its text arriving in two parts)', async () => {
+    const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>streamed</title></head><body>
+<page-consent id="consent" layout="nodisplay"><script type="application/json">{"consentInstanceId":"site","consentRequired":true,"promptUI":"prompt"}</script>
+<div id="prompt" hidden></div></page-consent>
+<script>${cdn('v0/page-consent-fast-0.1.js')}</script>
+<script type="text/plain" data-block-on-consent>window.parts = (window.parts || []).concat([['a'`;
+    const tail = `, 'b']]);</script><p>After the script.</p></body></html>`;
+    const streamer = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      if (request.url !== '/streamed.html') return response.end('<!doctype html><title>blank</title>');
+      response.write(head + ' '.repeat(4096));
+      setTimeout(() => response.end(tail), 600);
+    });
+    await new Promise<void>((resolve) => streamer.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(streamer.address() as AddressInfo).port}`;
+    try {
+      const { page } = await newPage(browser);
+      await page.goto(`${origin}/blank.html`);
+      await page.evaluate((decision) => {
+        const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values: { 'consent:site': decision } }));
+        localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
+      }, accepted());
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${origin}/streamed.html`);
+      await page.waitForTimeout(200);
+      expect(await page.evaluate(() => (window as never as { parts?: unknown }).parts ?? null)).toEqual([['a', 'b']]);
+      expect(errors).toEqual([]);
+    } finally {
+      streamer.closeAllConnections();
+      await new Promise((resolve) => streamer.close(resolve));
+    }
   });
 });
