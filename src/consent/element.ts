@@ -3,7 +3,7 @@
  * One element per page; never blocked by consent itself.
  */
 import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
-import { type ConsentConfig, isObject, parseConsentConfig } from '../wire/consent-config.ts';
+import { type ConsentConfig, hasGeoSignalFields, isObject, parseConsentConfig } from '../wire/consent-config.ts';
 import { CMP_PRESETS } from '../wire/consent-presets.ts';
 import { diagnose } from './diagnose.ts';
 import { lookup } from '../wire/values.ts';
@@ -88,13 +88,13 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
   const json = readConfigJson(element);
   const parse = (geoGroups: string[]) => parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS });
-  // The signal fields are page-wide (never from geoOverride): the APIs start before <page-geo> answers.
   const startSignalsOnce = (found: ConsentConfig | null) => {
     if (!found || !element.id || signal) return;
     signal = startSignals(page, found, report, scriptUrl);
     signal(controller.model());
   };
-  if (document.querySelector('page-geo')) startSignalsOnce(parse([]).value);
+  // Signals that no geo group changes start before <page-geo> answers.
+  if (document.querySelector('page-geo') && !hasGeoSignalFields(json)) startSignalsOnce(parse([]).value);
   const geoGroups = await readGeoGroups(page, json, report);
   const { value, diagnostics } = parse(geoGroups);
   config = element.id ? value : null;

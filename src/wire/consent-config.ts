@@ -104,8 +104,15 @@ const TYPES = {
   consentModeOptions: 'object',
 };
 
-/** Fields read by the ad-tech signals (startSignals), which start before the geo groups are known. */
+/** Fields read by the ad-tech signals (startSignals). */
 const SIGNAL_FIELDS = ['exposesTcfApi', 'exposesGppApi', 'cmpId', 'cmpVersion', 'consentModeMapping', 'consentModeOptions'];
+
+/**
+ * Whether a `geoOverride` group of the config JSON sets a signal field: the signals then wait for
+ * the geo groups; otherwise they can start from the base config before `<page-geo>` answers.
+ */
+export const hasGeoSignalFields = (json: unknown): boolean =>
+  isObject(json) && isObject(json.geoOverride) && Object.values(json.geoOverride).some((group) => isObject(group) && SIGNAL_FIELDS.some((key) => Object.hasOwn(group, key)));
 
 /** Over `base`, one level deep: nested objects are merged, everything else replaced. */
 export function mergeConfig(base: Json, over: Json): Json {
@@ -152,14 +159,8 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
   let merged = preset ? mergeConfig(preset, json) : json;
   let matchedGeoGroup: string | null = null;
   for (const [group, over] of Object.entries(isObject(merged.geoOverride) ? merged.geoOverride : {})) {
-    const { consentInstanceId, ...fields } = isObject(over) ? over : {};
+    const { consentInstanceId, ...rest } = isObject(over) ? over : {};
     if (consentInstanceId !== undefined) diagnostics.push(diagnose('consent-geo-instance-id', `no consentInstanceId in ${group}`, consentInstanceId));
-    // The ad-tech APIs start before the geo groups are known: their fields are page-wide only.
-    const rest = Object.fromEntries(Object.entries(fields).filter(([key]) => {
-      const isSignal = SIGNAL_FIELDS.includes(key);
-      if (isSignal) diagnostics.push(diagnose('consent-geo-signal-field', `${key} outside geoOverride (page-wide)`, group));
-      return !isSignal;
-    }));
     if (!matchedGeoGroup && geoGroups.includes(group)) [merged, matchedGeoGroup] = [mergeConfig(merged, rest), group];
   }
   const config: ConfigFields & Json = checkTypes(merged, TYPES, diagnostics);

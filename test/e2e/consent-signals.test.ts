@@ -251,11 +251,17 @@ describe('signals before <page-geo> answers', () => {
     expect(diagnosticsOf(messages, 'consent-geo-timeout')).toHaveLength(0);
   });
 
-  it('warns about a signal field in a geoOverride group and keeps the page-wide value', async () => {
-    const config = { ...TCF, geoOverride: { eea: { exposesTcfApi: false } } };
-    const { page, messages } = await open(config, accepted(tcString, { consentStringType: 2 }));
-    await expect.poll(() => diagnosticsOf(messages, 'consent-geo-signal-field').length).toBe(1);
-    expect((await tcfCall(page, 'ping')).data).toMatchObject({ cmpId: 10 });
+  it('applies a geo group\'s signal fields once the geo answer is there, and only in that group', async () => {
+    server.route('/check-geo-signals', { body: accepted(tcString, { consentStringType: 2, gdprApplies: true }) });
+    const config = { consentInstanceId: 'site', checkConsentHref: '/check-geo-signals', promptUI: 'prompt', geoOverride: { ca: TCF } };
+    server.page('/geo-signals.html', consentPage(config, { geo: { ISOCountryGroups: { ca: ['us'] } } }));
+    const inGroup = await newPage(browser);
+    await inGroup.page.goto(`${server.origin}/geo-signals.html#page-geo=us`);
+    expect((await tcfCall(inGroup.page, 'ping')).data).toMatchObject({ cmpId: 10 });
+    const outside = await newPage(browser);
+    await outside.page.goto(`${server.origin}/geo-signals.html#page-geo=de`);
+    await outside.page.waitForFunction(() => (window as never as { consentEvents: unknown[] }).consentEvents.length > 0);
+    expect(await outside.page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe('undefined');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedUrl, mergeConfig, parseConsentConfig } from '../../../src/wire/consent-config.ts';
+import { hasGeoSignalFields, isAllowedUrl, mergeConfig, parseConsentConfig } from '../../../src/wire/consent-config.ts';
 
 const base = 'https://news.example/article';
 const parse = (json: unknown, geoGroups: string[] = [], type: string | null = null) =>
@@ -110,16 +110,16 @@ describe('parseConsentConfig', () => {
     expect(diagnostics.map((d) => d.code)).toEqual(['consent-geo-instance-id']);
   });
 
-  it('ignores the page-wide signal fields in a geo group, with one warning per field', () => {
-    const json = { ...valid, exposesTcfApi: true, cmpId: 10, geoOverride: { eea: { exposesTcfApi: false, cmpId: 99, consentModeMapping: {}, gpc: 'reject' } } };
+  it('merges the signal fields of a geo group like any other field, and says when a group has them', () => {
+    const json = { ...valid, exposesTcfApi: true, cmpId: 10, geoOverride: { eea: { exposesTcfApi: false, cmpId: 99, gpc: 'reject' } } };
     const { value, diagnostics } = parse(json, ['eea']);
-    expect(value).toMatchObject({ exposesTcfApi: true, cmpId: 10, gpc: 'reject', matchedGeoGroup: 'eea' });
-    expect(value).not.toHaveProperty('consentModeMapping');
-    expect(diagnostics.map((d) => [d.code, d.got])).toEqual([
-      ['consent-geo-signal-field', '"eea"'],
-      ['consent-geo-signal-field', '"eea"'],
-      ['consent-geo-signal-field', '"eea"'],
-    ]);
+    expect(value).toMatchObject({ exposesTcfApi: false, cmpId: 99, gpc: 'reject', matchedGeoGroup: 'eea' });
+    expect(diagnostics).toEqual([]);
+    expect(hasGeoSignalFields(json)).toBe(true);
+    expect(hasGeoSignalFields({ ...valid, exposesTcfApi: true, geoOverride: { eea: { gpc: 'reject' }, us: { consentRequired: false } } })).toBe(false);
+    expect(hasGeoSignalFields({ ...valid, geoOverride: { eea: { consentModeOptions: {} } } })).toBe(true);
+    expect(hasGeoSignalFields({ ...valid, geoOverride: { eea: Object.create({ cmpId: 1 }) } })).toBe(false);
+    expect(hasGeoSignalFields(null)).toBe(false);
   });
 
   it('keeps the base config when no geo group matches', () => {
