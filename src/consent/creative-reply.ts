@@ -4,7 +4,7 @@
  * Messages of any other window, and other messages of the frame, are not read.
  */
 import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
-import { CONSENT_MACROS } from '../runtime/consent-macros.ts';
+import { CONSENT_MACROS } from '../wire/consent-macros.ts';
 import { parseCreativeConsentCall } from '../wire/creative-message.ts';
 
 /** The custom ad whose own frame is `source`, if any. */

@@ -8,7 +8,6 @@
 import { deferred } from './deferred.ts';
 import { diagnostic, type Diagnostic } from './diagnostics.ts';
 import type {
-  BlockPolicy,
   BlockRequest,
   ConsentApi,
   ConsentProvider,
@@ -16,31 +15,7 @@ import type {
   GateDecision,
 } from './types.ts';
 
-const POLICIES: readonly BlockPolicy[] = ['_till_responded', '_till_accepted', '_auto_reject'];
-
-/** Reads the blocking markers of an element or `text/plain` script. */
-export function readBlockRequest(
-  element: Pick<Element, 'getAttribute' | 'tagName'>,
-  metaBlockedTags: ReadonlySet<string>,
-  onDiagnostic: (d: Diagnostic) => void,
-): BlockRequest | null {
-  const value = element.getAttribute('data-block-on-consent');
-  const purposeList = element.getAttribute('data-block-on-consent-purposes');
-  const isMetaBlocked = metaBlockedTags.has(element.tagName.toLowerCase());
-  if (value === null && purposeList === null && !isMetaBlocked) return null;
-  let policy: BlockPolicy | null = value === null && !isMetaBlocked ? null : 'default';
-  if (value && !POLICIES.includes(value as BlockPolicy)) {
-    onDiagnostic(diagnostic('invalid-block-policy', `no value or ${POLICIES.join('|')}`, value));
-  } else if (value) policy = value as BlockPolicy;
-  const purposes = (purposeList ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-  return { policy, purposes };
-}
-
-/** Tag names listed by `<meta name="page-consent-blocking" content="page-img,page-ad">`. */
-export function readMetaBlockedTags(document: Document): Set<string> {
-  const content = document.querySelector('meta[name="page-consent-blocking"]')?.getAttribute('content') ?? '';
-  return new Set(content.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean));
-}
+export { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
 
 export type ConsentGate = {
   decide(request: BlockRequest): GateDecision;

@@ -5,6 +5,7 @@
  * the page view (one `storage-unavailable` warning). A corrupt item reads as empty
  * (`storage-corrupt`) and is left in place until the first write replaces it.
  */
+import { decodeStore, STORE_VERSION, storeKeyOf } from '../wire/site-store.ts';
 import { diagnostic } from './diagnostics.ts';
 import type { PageRuntime, StorageService } from './types.ts';
 
@@ -17,31 +18,10 @@ export type StorageOptions = {
 
 type Values = Record<string, unknown>;
 
-const VERSION = 1;
 const SOURCE = 'page-store';
 
-/** The values of the stored item's text (none: `{}`); null when it is corrupt. Pure. */
-function decodeStore(text: string | null): Values | null {
-  if (text === null) return {};
-  try {
-    const bytes = Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
-    const data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
-    const { version, values } = (data ?? {}) as { version?: unknown; values?: unknown };
-    if (version === VERSION && typeof values === 'object' && values && !Array.isArray(values)) return values as Values;
-  } catch {}
-  return null;
-}
-
-/** One stored value read once, without a service (the consent fast path); undefined when unreadable. */
-export function readStoredValue(window: StorageOptions['window'], hostname: string, name: string): unknown {
-  try {
-    const values = decodeStore(window.localStorage?.getItem(`page-store:${hostname}`) ?? null);
-    return values && Object.hasOwn(values, name) ? values[name] : undefined;
-  } catch {}
-}
-
 export function createStorage({ window, hostname, report }: StorageOptions): StorageService {
-  const key = `page-store:${hostname}`;
+  const key = storeKeyOf(hostname);
   let cache: Values | undefined;
   let isPersistent = true;
   let isCorruptionReported = false;
@@ -63,7 +43,7 @@ export function createStorage({ window, hostname, report }: StorageOptions): Sto
   function decode(text: string | null): Values {
     const values = decodeStore(text);
     if (values) return values;
-    if (!isCorruptionReported) report(SOURCE, diagnostic('storage-corrupt', `base64 JSON with "version": ${VERSION}`, text), 'warn');
+    if (!isCorruptionReported) report(SOURCE, diagnostic('storage-corrupt', `base64 JSON with "version": ${STORE_VERSION}`, text), 'warn');
     isCorruptionReported = true;
     return {};
   }
@@ -79,7 +59,7 @@ export function createStorage({ window, hostname, report }: StorageOptions): Sto
     const values = { ...load() };
     update(values);
     cache = values;
-    const json = JSON.stringify({ version: VERSION, values });
+    const json = JSON.stringify({ version: STORE_VERSION, values });
     attempt((local) => local.setItem(key, btoa(Array.from(new TextEncoder().encode(json), (byte) => String.fromCharCode(byte)).join(''))));
   }
 

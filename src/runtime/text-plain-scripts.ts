@@ -5,12 +5,9 @@
  */
 import type { ConsentGate } from './consent-gate.ts';
 import { readBlockRequest } from './consent-gate.ts';
+import { BLOCKED_SCRIPTS, runBlockedScript } from '../wire/blocked-scripts.ts';
 import { readLoadableUrl } from '../wire/url.ts';
 import type { Diagnostic } from './diagnostics.ts';
-
-/** Set on a blocked script that the return-visit fast path (`page-consent-fast-0.1.js`) has taken to run. */
-export const ACTIVATED = 'data-page-activated';
-export const BLOCKED_SCRIPTS = `script[type="text/plain"][data-block-on-consent]:not([${ACTIVATED}]),script[type="text/plain"][data-block-on-consent-purposes]:not([${ACTIVATED}])`;
 
 type Options = {
   readonly document: Document;
@@ -18,21 +15,6 @@ type Options = {
   readonly metaBlockedTags: () => ReadonlySet<string>;
   readonly report: (source: Element, d: Diagnostic) => void;
 };
-
-/** Replaces `blocked` by a runnable copy; resolves once an external copy has loaded (or failed). */
-export function runBlockedScript(document: Document, blocked: HTMLScriptElement): Promise<void> {
-  const script = document.createElement('script');
-  for (const { name, value } of blocked.attributes) script.setAttribute(name, value);
-  script.type = blocked.dataset.type ?? 'text/javascript';
-  script.text = blocked.text;
-  const loaded = script.src
-    ? new Promise<void>((resolve) => {
-        script.onload = script.onerror = () => resolve();
-      })
-    : Promise.resolve();
-  blocked.replaceWith(script);
-  return loaded;
-}
 
 export function activateScripts({ document, gate, metaBlockedTags, report }: Options): void {
   const done = new WeakSet<Element>();

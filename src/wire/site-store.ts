@@ -1,0 +1,30 @@
+/**
+ * The site store's format (docs/decisions/runtime-storage-format.md): one localStorage item
+ * `page-store:{hostname}` holding base64 of UTF-8 JSON `{"version":1,"values":{...}}`. Read by the
+ * runtime's storage service and, before the runtime is there, by the consent fast path.
+ */
+type Values = Record<string, unknown>;
+
+export const STORE_VERSION = 1;
+
+export const storeKeyOf = (hostname: string) => `page-store:${hostname}`;
+
+/** The values of the stored item's text (none: `{}`); null when it is corrupt. Pure. */
+export function decodeStore(text: string | null): Values | null {
+  if (text === null) return {};
+  try {
+    const bytes = Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+    const data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+    const { version, values } = (data ?? {}) as { version?: unknown; values?: unknown };
+    if (version === STORE_VERSION && typeof values === 'object' && values && !Array.isArray(values)) return values as Values;
+  } catch {}
+  return null;
+}
+
+/** One stored value read once, without the storage service; undefined when absent or unreadable. */
+export function readStoredValue(window: { readonly localStorage?: Storage | null }, hostname: string, name: string): unknown {
+  try {
+    const values = decodeStore(window.localStorage?.getItem(storeKeyOf(hostname)) ?? null);
+    return values && Object.hasOwn(values, name) ? values[name] : undefined;
+  } catch {}
+}
