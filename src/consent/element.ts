@@ -9,7 +9,7 @@ import { diagnose } from './diagnose.ts';
 import { lookup } from '../wire/values.ts';
 import { readConfigJson } from './config-json.ts';
 import { createConsentController } from './controller.ts';
-import { detailOf, installConsentProvider } from './provider.ts';
+import { detailOf, installConsentProvider, snapshotOf } from './provider.ts';
 import { startSignals } from './signals.ts';
 import { answerCreatives } from './creative-reply.ts';
 import { createPromptUi } from './prompt-ui.ts';
@@ -76,7 +76,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   host.registerAction('dismiss', () => dispatch({ type: 'decide', decision: 'dismissed' }));
   host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
   host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
-  answerCreatives(page, report);
+  answerCreatives(() => snapshotOf(controller.model()), report);
   page.registerMacro('CONSENT_INFO', (field = '') => {
     const model = controller.model();
     const { kind } = model.state;

@@ -15,7 +15,7 @@ export function detailOf(model: ConsentModel) {
   return { state: changeStateOf(model.state), purposeConsents, consentString, consentMetadata, sharedData, ...(isExpired && { expired: true }) };
 }
 
-const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state) });
+export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state) });
 
 /** Unknown policy ids are read as `default` (PRODUCT 3.5). */
 const policyStateOf = (policyId: string, view: ConsentView): PolicyState | null =>
