@@ -207,6 +207,8 @@ describe('promptUiSrc iframe', () => {
     await send(frame, { type: 'consent-ui', action: 'enter-fullscreen' });
     await expect.poll(async () => (await replies(frame)).length).toBe(1);
     await send(frame, { type: 'consent-ui', action: 'ready' });
+    // `ready` is handled asynchronously: press Enter only once the announced button has focus.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Focus Prompt');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
     await send(frame, { type: 'consent-ui', action: 'enter-fullscreen' });
