@@ -27,15 +27,18 @@ export function findInvalidSelector(anchor: AnchorSpec, probe: ParentNode): stri
   }
 }
 
-/** Elements in document order. Selectors must have passed `findInvalidSelector`. */
-export function resolveAnchors(root: Document | Element, anchor: AnchorSpec): Element[] {
+/** Elements in document order, without copying them (`all` matches are read lazily). Selectors must have passed `findInvalidSelector`. */
+export function resolveAnchors(root: Document | Element, anchor: AnchorSpec): ArrayLike<Element> & Iterable<Element> {
   const selector = root.nodeType === 1 ? scopeSelector(anchor.selector) : anchor.selector;
-  let elements = [...root.querySelectorAll(selector)];
+  let elements: ArrayLike<Element> & Iterable<Element> = root.querySelectorAll(selector);
   const minimum = anchor.minimumTextLength;
-  if (minimum > 0) elements = elements.filter((element) => (element.textContent ?? '').length >= minimum);
-  if (anchor.index !== undefined || !anchor.isAll) elements = elements.slice(anchor.index ?? 0).slice(0, 1);
+  if (minimum > 0) elements = [...elements].filter((element) => (element.textContent ?? '').length >= minimum);
+  if (anchor.index !== undefined || !anchor.isAll) {
+    const element = elements[anchor.index ?? 0];
+    elements = element ? [element] : [];
+  }
   const { sub } = anchor;
-  return sub ? elements.flatMap((element) => resolveAnchors(element, sub)) : elements;
+  return sub ? [...elements].flatMap((element) => [...resolveAnchors(element, sub)]) : elements;
 }
 
 const DENIED_TAGS = ['PAGE-SIDEBAR', 'PAGE-APP-BANNER', 'PAGE-AD'];

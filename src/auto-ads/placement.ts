@@ -1,6 +1,7 @@
 /**
  * The placement strategy over page boxes (PRODUCT 4.4), decided for a whole round at once:
- * candidates in config order then document order, each tried once, with a final outcome.
+ * candidates in config order then document order, each tried once, with a final outcome, until
+ * the page holds `maxAdCount` ads.
  * Positions are read once, before any insertion; the plan then moves every later position by
  * the outer height of each ad it places, so it decides as if it had measured again after each
  * insertion (docs/decisions/auto-ads-batched-placement.md). Pure but for the reads of the
@@ -13,7 +14,7 @@ import type { ViewportService } from '../runtime/index.ts';
 import { findParentOf } from './anchors.ts';
 import { type Constraints, isTooNear, selectSpacing, toPixels, type VerticalBox } from './spacing.ts';
 
-export type Outcome = 'pending' | 'placed' | 'too-near' | 'above-scroll' | 'in-viewport' | 'denied-ancestor' | 'no-anchor' | 'max-count' | 'excluded' | 'density';
+export type Outcome = 'pending' | 'placed' | 'too-near' | 'above-scroll' | 'in-viewport' | 'denied-ancestor' | 'max-count' | 'excluded' | 'density';
 
 export type Candidate = {
   readonly placement: PlacementSpec;
@@ -22,7 +23,8 @@ export type Candidate = {
 };
 
 export type Round = {
-  readonly candidates: readonly Candidate[];
+  /** Read as far as the plan goes: it stops at the first candidate once the page holds `maxAdCount` ads. */
+  readonly candidates: Iterable<Candidate>;
   /** Read in the caller's measure task, before any insertion of the round. */
   readonly viewport: Pick<ViewportService, 'getPageBox' | 'getScrollTop' | 'getHeight'>;
   /** Every ad counted on the page (manual and placed). */
@@ -61,9 +63,10 @@ export function estimateY(position: Position, box: VerticalBox): number {
 const isBefore = (ad: Ad, point: Point) => ad.y < point.y || (ad.y === point.y && ad.rank < point.rank);
 
 /**
- * Decides every pending candidate in order: above the scroll position, inside the visible
+ * Decides the pending candidates in order: above the scroll position, inside the visible
  * viewport (growing there moves visible content: the change-size arbiter refuses), too near
- * an ad, over the density limit, `max-count` once the count is reached, else `placed`.
+ * an ad, over the density limit, else `placed`. Once the count is reached, the next candidate is
+ * `max-count` and the round ends: later ones are not read (they stay pending, or undiscovered).
  */
 export function planRound({ candidates, viewport, constraints, adHeight, main, ...round }: Round): Plan {
   const scrollTop = viewport.getScrollTop();
@@ -88,25 +91,26 @@ export function planRound({ candidates, viewport, constraints, adHeight, main, .
     if (candidate.outcome !== 'pending') continue;
     const { anchor, placement } = candidate;
     const { position, marginTop } = placement;
-    if (ads.length >= constraints.maximumAdCount) candidate.outcome = 'max-count';
-    else if (!anchor.isConnected) candidate.outcome = 'no-anchor';
+    if (ads.length >= constraints.maximumAdCount) {
+      candidate.outcome = 'max-count';
+      break;
+    }
+    // Candidates are found in this measure task: every anchor is in the document.
+    const measured = estimateY(position, viewport.getPageBox(anchor));
+    const y = move({ y: measured, rank: Infinity });
+    if (y < scrollTop) candidate.outcome = 'above-scroll';
+    else if (y < scrollTop + viewportHeight) candidate.outcome = 'in-viewport';
+    else if (isTooNear(y, boxes, toPixels(selectSpacing(constraints, ads.length), viewportHeight))) candidate.outcome = 'too-near';
+    else if (density && !isWithinDensity(density, adHeight)) candidate.outcome = 'density';
     else {
-      const measured = estimateY(position, viewport.getPageBox(anchor));
-      const y = move({ y: measured, rank: Infinity });
-      if (y < scrollTop) candidate.outcome = 'above-scroll';
-      else if (y < scrollTop + viewportHeight) candidate.outcome = 'in-viewport';
-      else if (isTooNear(y, boxes, toPixels(selectSpacing(constraints, ads.length), viewportHeight))) candidate.outcome = 'too-near';
-      else if (density && !isWithinDensity(density, adHeight)) candidate.outcome = 'density';
-      else {
-        const outer = marginTop + adHeight + placement.marginBottom;
-        // As the DOM calls do: after() and prepend() put a later ad before earlier ones at one boundary, before() and append() after them.
-        const rank = position === 'after' || position === 'first-child' ? -ads.length : ads.length;
-        ads.push({ y: measured, rank, outer, marginTop, height: adHeight });
-        boxes = measureAds();
-        if (density) density = { adHeight: density.adHeight + adHeight, contentHeight: density.contentHeight + (main.contains(findParentOf(anchor, position)) ? outer : 0) };
-        candidate.outcome = 'placed';
-        placed.push(candidate);
-      }
+      const outer = marginTop + adHeight + placement.marginBottom;
+      // As the DOM calls do: after() and prepend() put a later ad before earlier ones at one boundary, before() and append() after them.
+      const rank = position === 'after' || position === 'first-child' ? -ads.length : ads.length;
+      ads.push({ y: measured, rank, outer, marginTop, height: adHeight });
+      boxes = measureAds();
+      if (density) density = { adHeight: density.adHeight + adHeight, contentHeight: density.contentHeight + (main.contains(findParentOf(anchor, position)) ? outer : 0) };
+      candidate.outcome = 'placed';
+      placed.push(candidate);
     }
   }
   return { placed, adHeight, totalAdsOnPage: ads.length, density };

@@ -41,6 +41,9 @@ const insert: Record<Position, (anchor: Element, ad: Element) => void> = {
   after: (anchor, ad) => anchor.after(ad),
 };
 
+/** Computed style is clean in the measure task, and only the anchors the plan reads are checked: no memo. */
+const isPinned = (element: Element) => /fixed|sticky/.test(getComputedStyle(element).position);
+
 /** Additions of elements that are not ads or inside one (the debug overlay is outside `<body>`). */
 const isContentAdded = (record: MutationRecord) => [...record.addedNodes].some((node) => node.nodeType === 1 && !(node as Element).closest('page-ad'));
 
@@ -49,7 +52,7 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
   const { page, constraints } = options;
   const { viewport } = page;
   const candidates: Candidate[] = [];
-  const seen = new Map(options.placements.map((placement) => [placement, new WeakSet<Element>()]));
+  const seen = new Map(options.placements.map((placement) => [placement, new Set<Element>()]));
   let unmatched: PlacementSpec[] = [];
   let adsPlaced = 0;
   let totalAdsOnPage = 0;
@@ -57,31 +60,34 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
   let runs = 0;
   let isActive = false;
 
-  const discover = () => {
-    const pinned = new Map<Element, boolean>();
-    const isPinned = (element: Element) => {
-      if (!pinned.has(element)) pinned.set(element, /fixed|sticky/.test(getComputedStyle(element).position));
-      return pinned.get(element)!;
-    };
+  /**
+   * The round's new candidates, in config order then document order, found as the plan asks for
+   * them: once the page holds `maxAdCount` ads the plan stops, and later anchors are never read.
+   */
+  function* discover(): Generator<Candidate> {
     unmatched = [];
-    for (const [placement, known] of seen) {
+    const matches = [...seen].map(([placement, known]) => {
       const anchors = resolveAnchors(document, placement.anchor);
       if (!anchors.length) unmatched.push(placement);
+      return [placement, known, anchors] as const;
+    });
+    for (const [placement, known, anchors] of matches) {
       for (const anchor of anchors) {
         if (known.has(anchor)) continue;
         known.add(anchor);
         const outcome = isExcluded(anchor) ? 'excluded' : findDeniedAncestor(anchor, placement.position, isPinned) ? 'denied-ancestor' : 'pending';
-        candidates.push({ placement, anchor, outcome });
+        const candidate: Candidate = { placement, anchor, outcome };
+        candidates.push(candidate);
+        yield candidate;
       }
     }
-  };
+  }
 
   /** The measure task of a round: every read, then the decision. */
   const decide = (): Plan => {
-    discover();
     const ads = [...document.querySelectorAll('page-ad:not([sticky])')];
     const plan = planRound({
-      candidates,
+      candidates: discover(),
       viewport,
       ads,
       constraints,

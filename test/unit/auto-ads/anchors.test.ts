@@ -9,7 +9,7 @@ const anchor = (patch: Partial<AnchorSpec> & { selector: string }): AnchorSpec =
   sub: undefined,
   ...patch,
 });
-const ids = (elements: Element[]) => elements.map((element) => element.id);
+const ids = (elements: Iterable<Element>) => [...elements].map((element) => element.id);
 
 beforeEach(() => {
   document.body.innerHTML = `

@@ -128,8 +128,9 @@ function placeSequentially(s: Scenario): { outcomes: string[]; refusals: number 
     }
     const ads = [...document.querySelectorAll('page-ad')].map(pageBox);
     if (ads.length >= s.constraints.maximumAdCount) {
+      // The seed stops at the count: the rest of the page is not read.
       outcomes.push(label + 'max-count');
-      continue;
+      break;
     }
     const box = pageBox(anchor);
     const y = placement.position === 'before' || placement.position === 'first-child' ? box.top : box.bottom;

@@ -44,7 +44,7 @@ describe('debug-overlay', () => {
     const candidates: Candidate[] = [
       { placement: spec, anchor: a!, outcome: 'placed' },
       { placement: spec, anchor: b!, outcome: 'too-near' },
-      { placement: spec, anchor: gone, outcome: 'no-anchor' },
+      { placement: spec, anchor: gone, outcome: 'too-near' },
     ];
     drawDebugOverlay(page, { adsPlaced: 1, totalAdsOnPage: 1, candidates, unmatched: [] }, 'panel text', [spec]);
     await page.settle();

@@ -234,11 +234,13 @@ describe('strategy', () => {
     expect(outcomes(runs[0])?.[0]).toBe('in-bar:denied-ancestor');
   });
 
-  it('reads all candidate positions and decides every placement in one measure task per round', async () => {
+  it('decides every placement in one measure task per round, and reads no anchor after the count is reached', async () => {
     const { page, runs } = await start(article(300));
     const candidates = runs[0]?.candidates ?? [];
-    expect(candidates.length).toBe(300);
     expect(candidates.filter((c) => c.outcome === 'placed').length).toBe(8);
+    // The candidate after the eighth ad ends the round; the other anchors are never read.
+    expect(candidates.at(-1)?.outcome).toBe('max-count');
+    expect(candidates.length).toBeLessThan(300);
     expect(page.measureTasks).toBe(1);
   });
 
