@@ -54,7 +54,12 @@ export type AppDeps = {
   readonly isDraining?: () => boolean;
   /** Ed25519 private key (PKCS#8 PEM) that signs consent receipts; null: a key generated once and kept in the store. */
   readonly receiptSigningKey?: string | null;
+  /** Longest time to receive a request's headers and body once its connection is open; 0: no limit. Default 10,000. */
+  readonly requestTimeoutMs?: number;
 };
+
+/** How often Node checks the request time-out: a slow client is cut off within the time-out plus this. */
+export const REQUEST_TIMEOUT_CHECK_MS = 1000;
 
 /** Client IP hashes kept per process (the salt never changes); cleared when this many are kept. */
 const ipHashCacheSize = 10_000;
@@ -90,7 +95,11 @@ function createContext(deps: AppDeps): AppContext {
 
 export function createApp(deps: AppDeps): FastifyInstance {
   const context = createContext(deps);
+  const requestTimeout = deps.requestTimeoutMs ?? 10_000;
   const app = Fastify({
+    // Slow clients (slowloris): headers and body must arrive within the time-out, checked every second.
+    requestTimeout,
+    http: requestTimeout > 0 ? { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: REQUEST_TIMEOUT_CHECK_MS } : {},
     logger: deps.logger ?? false,
     trustProxy: deps.trustProxy ?? false,
     bodyLimit: consentBodyLimit,

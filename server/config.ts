@@ -28,6 +28,8 @@ export type ServerConfig = {
   readonly instanceCacheMs: number;
   /** How long /healthz answers 503 after SIGTERM before the server closes. */
   readonly shutdownDrainMs: number;
+  /** REQUEST_TIMEOUT_MS: longest time to receive a request's headers and body (slow clients are cut off); 0: no limit. */
+  readonly requestTimeoutMs: number;
   /** Start-up warnings (`code: text`) that main.ts logs; the server still starts. */
   readonly warnings: readonly string[];
   /** RECEIPT_SIGNING_KEY: an Ed25519 private key, PKCS#8 PEM (`\n` escapes allowed); null: generated and kept in the store. */
@@ -110,6 +112,9 @@ export function parseServerConfig(env: Env): ServerConfig {
     }),
     shutdownDrainMs: readCount(env['SHUTDOWN_DRAIN_MS'], {
       name: 'SHUTDOWN_DRAIN_MS', code: 'shutdown-drain-invalid', fallback: 5000, max: 600_000,
+    }),
+    requestTimeoutMs: readCount(env['REQUEST_TIMEOUT_MS'], {
+      name: 'REQUEST_TIMEOUT_MS', code: 'request-timeout-invalid', fallback: 10_000, max: 600_000,
     }),
     warnings,
     receiptSigningKey: readReceiptSigningKey(env['RECEIPT_SIGNING_KEY']),

@@ -28,6 +28,7 @@ export const ErrorCode = {
   badRequest: 'bad-request',
   shuttingDown: 'shutting-down',
   receiptNotFound: 'receipt-not-found',
+  requestTimeout: 'request-timeout',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

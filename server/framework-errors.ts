@@ -46,11 +46,18 @@ export function sendFrameworkError(error: FrameworkError, request: FastifyReques
   reply.code(known.status).send(errorEnvelope(known.code, known.message));
 }
 
-/** Fastify `clientErrorHandler`: a request Node could not parse gets the envelope, then the socket closes. */
+/**
+ * Fastify `clientErrorHandler`: a request Node could not parse, or did not receive whole within
+ * the request time-out (a slow client), gets the envelope, then the socket closes.
+ */
 export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify(errorEnvelope(ErrorCode.badRequest, `malformed HTTP request (${STATUS_CODES[status]})`));
+  const isTimeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : isTimeout ? 408 : 400;
+  const envelope = isTimeout
+    ? errorEnvelope(ErrorCode.requestTimeout, 'request: expected the headers and body within REQUEST_TIMEOUT_MS, got them too slowly')
+    : errorEnvelope(ErrorCode.badRequest, `malformed HTTP request (${STATUS_CODES[status]})`);
+  const body = JSON.stringify(envelope);
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     maxAutoInstances: config.maxAutoInstances,
     receiptSigningKey: config.receiptSigningKey,
     isDraining: shutdown.isDraining,
+    requestTimeoutMs: config.requestTimeoutMs,
   });
   app.addHook('onClose', async () => store.close());
   for (const warning of config.warnings) app.log.warn(warning);

@@ -21,6 +21,7 @@ describe('config', () => {
       commitWindowMs: 0,
       instanceCacheMs: 1000,
       shutdownDrainMs: 5000,
+      requestTimeoutMs: 10_000,
       warnings: [],
       receiptSigningKey: null,
     });
