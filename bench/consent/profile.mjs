@@ -1,14 +1,15 @@
-// `node bench/consent/profile.mjs [variant] [runs]`: loads one consent article page (a variant of
-// consent-pages.mjs, default `ours`; first visits, fresh context each) under the CDP sampling
-// profiler and prints the self time per script and the functions with the most of it, averaged
+// `node bench/consent/profile.mjs [variant] [runs] [first|return]`: loads one consent article page
+// (a variant of consent-pages.mjs, default `ours`; first visits in a fresh context each, or return
+// visits after a first visit that accepted) under the CDP sampling profiler and prints the self time per script and the functions with the most of it, averaged
 // over the runs. Minified names: look them up at the printed column of the built file. Not part
 // of `npm run bench`.
 import { launchBrowser } from '../browser/launch.mjs';
 import { startStaticServer } from '../browser/static-server.mjs';
-import { serveConsentPages } from './consent-pages.mjs';
+import { serveConsentPages, VARIANTS } from './consent-pages.mjs';
 
 const variant = process.argv[2] ?? 'ours';
 const runs = Number(process.argv[3] ?? 5);
+const visit = process.argv[4] ?? 'first';
 const server = await startStaticServer();
 const urls = serveConsentPages(server, { isHidden: true });
 const browser = await launchBrowser();
@@ -16,6 +17,13 @@ const selfMs = new Map();
 try {
   for (let run = 0; run < runs; run++) {
     const context = await browser.newContext();
+    if (visit === 'return') {
+      const first = await context.newPage();
+      await first.goto(urls[variant], { waitUntil: 'load' });
+      await first.click(VARIANTS[variant].accept);
+      await first.waitForTimeout(300);
+      await first.close();
+    }
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');
@@ -42,7 +50,7 @@ for (const [key, ms] of selfMs) perScript.set(key.split(' ')[0], (perScript.get(
 const print = (entries, count) => {
   for (const [key, ms] of entries.sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`${ms.toFixed(2).padStart(8)} ms  ${key}`);
 };
-console.log(`${variant}, ${runs} first visits: self time per script`);
+console.log(`${variant}, ${runs} ${visit} visits: self time per script`);
 print([...perScript], 20);
 console.log('\nfunctions');
 print([...selfMs], 25);

@@ -34,9 +34,14 @@ export function createMacros(options: MacrosOptions): MacrosService {
   const resolvers = new Map<string, MacroResolver>();
   const register = (name: string, resolver: MacroResolver) => void resolvers.set(name, resolver);
   const sourceUrl = () => window.location.href.replace(/#.*/s, '');
-  const pageViewId64 = random();
-  const consentPageViewId64 = random();
-  const pageViewId = String([...random()].reduce((id, char) => (id * 64 + char.charCodeAt(0)) % 1e9, 0));
+  // Drawn on first use: a page that expands no macro never asks the random source.
+  const once = (make: () => string) => {
+    let value: string | undefined;
+    return () => (value ??= make());
+  };
+  const pageViewId64 = once(random);
+  const consentPageViewId64 = once(random);
+  const pageViewId = once(() => String([...random()].reduce((id, char) => (id * 64 + char.charCodeAt(0)) % 1e9, 0)));
 
   register('CLIENT_ID', (scope) => {
     const key = `client-id:${scope || 'default'}`;
@@ -46,9 +51,9 @@ export function createMacros(options: MacrosOptions): MacrosService {
     storage.set(key, id);
     return id;
   });
-  register('PAGE_VIEW_ID', () => pageViewId);
-  register('PAGE_VIEW_ID_64', () => pageViewId64);
-  register('CONSENT_PAGE_VIEW_ID_64', () => consentPageViewId64);
+  register('PAGE_VIEW_ID', pageViewId);
+  register('PAGE_VIEW_ID_64', pageViewId64);
+  register('CONSENT_PAGE_VIEW_ID_64', consentPageViewId64);
   register('CANONICAL_URL', () => document.querySelector<HTMLLinkElement>('link[rel~=canonical][href]')?.href || sourceUrl());
   register('SOURCE_URL', sourceUrl);
 
