@@ -71,7 +71,8 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
       ui.setAttribute('aria-modal', 'true');
       setModal(true);
     }
-    ui.focus();
+    // The prompt is fixed in view: no scrolling, so focusing it needs no layout of the page.
+    ui.focus({ preventScroll: true });
   };
   const render = (model: ConsentModel) => {
     const next = selectUi(model, !!prompt, !!post);
