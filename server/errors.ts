@@ -46,8 +46,15 @@ export class HttpError extends Error {
 
 export type ErrorEnvelope = { readonly error: { readonly code: string; readonly message: string } };
 
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The message is made well-formed: a quoted value shortened by describe() can end inside an
+ * astral character (an emoji cut after its first half); that half becomes U+FFFD.
+ */
 export function errorEnvelope(code: string, message: string): ErrorEnvelope {
-  return { error: { code, message } };
+  return { error: { code, message: message.replace(LONE_SURROGATE, '\uFFFD') } };
 }
 
 /** A 400 that names the field: `consentStateValue: expected one of ..., got "maybe"`. */

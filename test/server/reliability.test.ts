@@ -376,6 +376,9 @@ describe.each(stores)('reliability: strings round-trip verbatim on $name', ({ na
     const long = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: { ...update, consentInstanceId: instance, purposeConsents: { ['😀'.repeat(51)]: true } } });
     expect(long.statusCode).toBe(400);
     expect(long.json().error).toEqual({ code: 'invalid-field', message: expect.stringMatching(/^purposeConsents\.(?:😀)+: expected a key of 1-100 characters/u) });
+    // The value quoted in the message is cut at 57 UTF-16 units, inside an emoji: the message stays well-formed text.
+    expect(long.json().error.message).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    expect(long.json().error.message).toMatch(/\uFFFD\.\.\."$/);
     // The tables the injections name are all still there.
     expect((await store.countInstance(instance)).auditEntries).toBe(ROUND_TRIP.length);
     console.log(`[reliability] round trip on ${name}: ${ROUND_TRIP.length} strings x ${fields / ROUND_TRIP.length} fields verbatim (check, receipt, NDJSON and JSON export)`);
