@@ -53,15 +53,24 @@ export function checkRequestOf(
 }
 
 /**
- * Posts a newly cached decision (PRODUCT 3.4); a failure is reported, never retried. Resolves
- * with the answer's receipt id (PRODUCT 3.12), or null.
+ * Posts a newly cached decision (PRODUCT 3.4); a failure, or no answer within 10 s, is reported,
+ * never retried. Resolves with the answer's receipt id (PRODUCT 3.12), or null.
  */
-export function notifyUpdate(network: Network, url: string, update: { consentInstanceId: string; pageUserId: string }, saved: StoredConsent, report: (d: Diagnostic) => void) {
+export async function notifyUpdate(network: Network, url: string, update: { consentInstanceId: string; pageUserId: string }, saved: StoredConsent, report: (d: Diagnostic) => void) {
   const { version, time, state: consentStateValue, ...data } = saved;
   const body: ConsentUpdateRequest = { ...update, consentStateValue, ...data } as ConsentUpdateRequest;
-  const fail = (got: string) => void report(diagnose('consent-update-failed', 'a 2xx answer', got));
-  return post(network, url, body, { keepalive: true }).then(
-    async (response) => (response.ok ? parseUpdateAnswer(await response.text()) : fail(`HTTP ${response.status}`)) ?? null,
-    () => fail('network or CORS error') ?? null,
-  );
+  const controller = new AbortController();
+  const timer = network.clock.setTimeout(() => controller.abort(), CHECK_TIMEOUT_MS);
+  const fail = (got: string) => {
+    report(diagnose('consent-update-failed', 'a 2xx answer', got));
+    return null;
+  };
+  try {
+    const response = await post(network, url, body, { keepalive: true, signal: controller.signal });
+    return response.ok ? parseUpdateAnswer(await response.text()) : fail(`HTTP ${response.status}`);
+  } catch {
+    return fail(controller.signal.aborted ? 'no answer within 10 s' : 'network or CORS error');
+  } finally {
+    network.clock.clearTimeout(timer);
+  }
 }

@@ -113,4 +113,19 @@ describe('notifyUpdate', () => {
     await notifyUpdate(network, '/update', ids, saved, report);
     expect(report).toHaveBeenCalledWith(expect.objectContaining({ code: 'consent-update-failed', got: expect.stringContaining(cause) }));
   });
+
+  it('gives up after 10 s without an answer, with one diagnostic and no receipt', async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal(
+      'fetch',
+      (_url: string, init: RequestInit) =>
+        new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+    );
+    const report = vi.fn();
+    const pending = notifyUpdate(network, '/update', ids, saved, report);
+    await vi.advanceTimersByTimeAsync(CHECK_TIMEOUT_MS);
+    expect(await pending).toBeNull();
+    expect(report.mock.calls).toEqual([[expect.objectContaining({ code: 'consent-update-failed', got: '"no answer within 10 s"' })]]);
+    vi.useRealTimers();
+  });
 });
