@@ -2,13 +2,14 @@
 /**
  * `npm run soak`: the real server (`node --import tsx server/main.ts`, SQLite file store) on
  * loopback under a fixed load for SOAK_SECONDS (default 60): SOAK_RATE requests per second
- * (default 500) of consent checks and updates, 3 to 1, from an allowed origin, with autocannon.
+ * (default 500) of consent checks and updates, 3 to 1, from an allowed origin, with autocannon
+ * over SOAK_CONNECTIONS connections (default 100).
  * Fails (exit 1) on any error, time-out or non-2xx answer, on a rate more than 5% below the
  * target, or when the server's heap after a full GC grows by more than SOAK_HEAP_GROWTH_MB
  * (default 16) between the end of the warm-up (the first 10 s, or a fifth of a shorter run) and
  * the end. Memory is sampled each second inside the server (a preloaded probe that runs
  * `gc()` and reports `process.memoryUsage()` over IPC). Prints one summary line.
- * Not part of `npm test` (issue 16, part 4; docs/reliability.md).
+ * Not part of `npm test` (issue 16, part 4; docs/server.md, "Tests").
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +21,8 @@ import autocannon from 'autocannon';
 const seconds = Number(process.env.SOAK_SECONDS || 60);
 const rate = Number(process.env.SOAK_RATE || 500);
 const heapBoundMb = Number(process.env.SOAK_HEAP_GROWTH_MB || 16);
+/** Enough connections that the rate holds while answers take up to 200 ms (no pipelining). */
+const connections = Number(process.env.SOAK_CONNECTIONS || 100);
 const warmupSeconds = Math.min(10, Math.max(1, Math.floor(seconds / 5)));
 const MB = 1024 * 1024;
 
@@ -81,7 +84,7 @@ try {
   const started = Date.now();
   const result = await autocannon({
     url: origin,
-    connections: 20,
+    connections,
     overallRate: rate,
     duration: seconds,
     timeout: 10,
@@ -117,7 +120,7 @@ try {
   if (growth > heapBoundMb) problems.push(`heap grew ${growth.toFixed(1)} MB > ${heapBoundMb} MB`);
   failed = problems.length > 0;
   console.log(
-    `soak: ${seconds} s at ${rate} req/s (check:update 3:1, SQLite, 20 connections): ${result.requests.total} requests (${achieved.toFixed(0)} req/s), ` +
+    `soak: ${seconds} s at ${rate} req/s (check:update 3:1, SQLite, ${connections} connections): ${result.requests.total} requests (${achieved.toFixed(0)} req/s), ` +
       `${result.errors} errors, ${result.timeouts} time-outs, ${result.non2xx} non-2xx; latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms; ` +
       `heap after GC ${heapStart.toFixed(1)} -> ${heapEnd.toFixed(1)} MB (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB after ${warmupSeconds} s warm-up, bound ${heapBoundMb} MB), ` +
       `RSS max ${rssMax.toFixed(0)} MB, ${samples.length} samples: ${failed ? `FAIL (${problems.join('; ')})` : 'PASS'}`,
