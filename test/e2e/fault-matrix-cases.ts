@@ -25,8 +25,8 @@ export type FaultCase = {
   readonly fault: string;
   /** The diagnostic code, or null where PRODUCT defines the answer as no fault (see `note`). */
   readonly code: string | null;
-  /** A part of the diagnostic's "got". */
-  readonly got?: string;
+  /** A part of the diagnostic's "got" (one of them: a 5 MB body may also outlast the time-out on a busy machine). */
+  readonly got?: string | readonly string[];
   readonly end: EndState;
   /** The fault needs the 10 s time-out: the case runs concurrently with the other slow ones. */
   readonly isSlow: boolean;
@@ -37,7 +37,6 @@ export const SLOW_FAULTS = new Set(['never answers', 'answers after the time-out
 
 export const UNDECIDED = ['open', 'auto-reject'];
 export const REJECTED = ['open', 'till-responded', 'auto-reject'];
-export const ALL = ['open', 'default', 'till-accepted', 'till-responded', 'auto-reject'];
 
 /** The HTTP faults, each as a route answering with (a broken form of) `valid`. */
 export const HTTP_FAULTS = ['HTTP 500', 'HTTP 404', 'never answers', 'answers after the time-out', 'CORS refusal', 'invalid JSON', 'empty body', 'xssi prefix mismatch', '5 MB body'] as const;
@@ -77,7 +76,7 @@ export const CHECK_ANSWER = JSON.stringify({ consentRequired: true, consentState
 export const UPDATE_ANSWER = JSON.stringify({ receiptId: 'receipt-1' });
 export const ADS_ANSWER = JSON.stringify(CONFIG);
 
-const CHECK_GOT: Record<HttpFault, string> = {
+const CHECK_GOT: Record<HttpFault, string | readonly string[]> = {
   'HTTP 500': '"HTTP 500"',
   'HTTP 404': '"HTTP 404"',
   'never answers': '"no answer within 10 s"',
@@ -86,10 +85,10 @@ const CHECK_GOT: Record<HttpFault, string> = {
   'invalid JSON': '"invalid JSON"',
   'empty body': '"invalid JSON"',
   'xssi prefix mismatch': '"invalid JSON"',
-  '5 MB body': '"invalid JSON"',
+  '5 MB body': ['"invalid JSON"', '"no answer within 10 s"'],
 };
 
-const ADS_GOT: Record<HttpFault, string> = {
+const ADS_GOT: Record<HttpFault, string | readonly string[]> = {
   'HTTP 500': '"HTTP 500"',
   'HTTP 404': '"HTTP 404"',
   'never answers': 'TimeoutError',
@@ -98,7 +97,7 @@ const ADS_GOT: Record<HttpFault, string> = {
   'invalid JSON': '"{"placements"',
   'empty body': '""',
   'xssi prefix mismatch': '"while(1);',
-  '5 MB body': '"{"placements"',
+  '5 MB body': ['"{"placements"', 'TimeoutError'],
 };
 
 const isBodyFault = (fault: HttpFault) => fault === 'invalid JSON' || fault === 'empty body' || fault === '5 MB body' || fault === 'xssi prefix mismatch';

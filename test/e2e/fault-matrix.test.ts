@@ -1,10 +1,15 @@
 /**
  * Fault matrix (issue 16, part 2) in Chromium: each remote or untrusted source x each fault that
  * applies (fault-matrix-cases.ts). Every case has its own loopback server and browser context;
- * the cases that wait for a 10 s time-out run side by side. For each case: the defined end state
- * within 11 s of the page load (or of the reader's action), exactly one diagnostic of the
- * documented form with a code of docs/errors.md, nothing blocked requested beyond what that
- * state allows, and the decision stored before the fault still stored after it.
+ * the cases run a few at a time, those that wait for a 10 s time-out first. For each case: the
+ * defined end state within 11 s of the moment the page contacts the faulty source (its fetch,
+ * the CMP frame's creation; else the reader's action or the navigation), the 10 s default
+ * time-out itself where the fault waits for it, exactly one diagnostic of the documented form
+ * with a code of docs/errors.md, nothing blocked requested beyond what that state allows, and
+ * the decision stored before the fault still stored after it.
+ *
+ * FAULT_MATRIX_ONLY=<text> runs the cases whose name contains the text; FAULT_MATRIX_DUMP=<file>
+ * writes every case's observations (diagnostics, times, state, requests, store) as JSON.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -39,7 +44,7 @@ const isDiagnostic = (text: string) => /^\[page-[a-z-]+(?:#[\w-]+)?\] [a-z0-9-]+
 
 const LIMIT_MS = 11_000;
 /** Cases at a time: the slow ones mostly wait, but page loads share two busy cores. */
-const WIDTH = 6;
+const WIDTH = 9;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const SITE_KEY = 'consent:site';
 /** The decision stored before the fault: rejected, so that any unblocking shows. */
@@ -294,15 +299,15 @@ describe('fault matrix', () => {
       const [, , code, , got] = DIAGNOSTIC.exec(outcome.diagnostics[0]!) ?? [];
       expect(code).toBe(row.code);
       expect(DOCUMENTED.has(code!)).toBe(true);
-      expect(got).toContain(row.got);
+      expect([row.got ?? ''].flat().some((part) => got?.includes(part))).toBe(true);
       expect(outcome.diagnostics[0]!.length).toBeLessThan(400);
     }
     expect(outcome.pageErrors).toEqual([]);
     // The defined end state, reached within 11 s.
     expect(outcome.endMs).toBeLessThan(LIMIT_MS);
     if (row.isSlow && row.fault !== 'answers after the time-out') {
-      // The documented default time-out, not a shorter one.
-      expect(outcome.diagnosticMs).toBeGreaterThanOrEqual(DEFAULT_TIMEOUT_MS);
+      // The documented default time-out, not a shorter one (the start is observed a few ms after the component's timer starts).
+      expect(outcome.diagnosticMs).toBeGreaterThanOrEqual(DEFAULT_TIMEOUT_MS - 100);
     }
     expect(outcome.state).toBe(row.end.state);
     expect(outcome.isPromptShown).toBe(row.end.isPromptShown);
