@@ -265,10 +265,13 @@ function withMarginsBelowSpacing(config: Scenario['config'], viewportHeight: num
   const constraints = parseAutoAdsConfig(config, DEFAULT_CONSTRAINTS).value!.constraints;
   const spacings = [constraints.initialMinimumSpacing, ...constraints.subsequentMinimumSpacing.map((rule) => rule.spacing)];
   const ceiling = Math.max(0, Math.ceil(Math.min(...spacings.map((spacing) => (spacing.unit === 'px' ? spacing.value : spacing.value * viewportHeight)))) - 1);
-  const cap = (margin: unknown) => (typeof margin === 'number' ? Math.min(margin, ceiling) : margin);
+  const cap = (margin: number) => Math.min(margin, ceiling);
   return {
     ...config,
-    placements: config.placements.map((placement) => ({ ...placement, style: placement.style && { ...placement.style, ...('top_m' in placement.style && { top_m: cap(placement.style.top_m) }), ...('bot_m' in placement.style && { bot_m: cap(placement.style.bot_m) }) } })),
+    placements: config.placements.map(({ style, ...placement }) => ({
+      ...placement,
+      ...(style && { style: { ...(style.top_m !== undefined && { top_m: cap(style.top_m) }), ...(style.bot_m !== undefined && { bot_m: cap(style.bot_m) }) } }),
+    })),
   };
 }
 
