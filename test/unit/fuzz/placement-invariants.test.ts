@@ -277,6 +277,8 @@ function withMarginsBelowSpacing(config: Scenario['config'], viewportHeight: num
 
 async function runScenario(s: Scenario, freeMargins = false): Promise<{ inserted: number }> {
   previous?.unlayoutCallback();
+  // The fake page's vi.fn() spies keep every call (events, elements): long runs would keep every page.
+  vi.clearAllMocks();
   ids = 0;
   page = createFakePage();
   Object.assign(page, { scrollTop: s.scrollTop, viewportHeight: s.viewportHeight, viewportWidth: s.viewportWidth });
