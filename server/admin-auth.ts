@@ -1,7 +1,8 @@
 /**
  * Bearer-token guard of the admin API. No ADMIN_TOKEN: 404 `admin-disabled`. Missing or
  * malformed `Authorization: Bearer <token>`: 401 `admin-unauthorized` with a
- * `WWW-Authenticate` challenge. A wrong token: 403 `admin-forbidden`.
+ * `WWW-Authenticate` challenge. A wrong token: 401 `admin-token-invalid`, the challenge saying
+ * `error="invalid_token"` (RFC 6750 3.1: 403 is for a valid token without the scope).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,7 +23,8 @@ export function adminGuard(adminToken: string | null) {
       throw new HttpError(401, ErrorCode.adminUnauthorized, 'Authorization: expected "Bearer <ADMIN_TOKEN>"');
     }
     if (!timingSafeEqual(digest(match[1]!), expected)) {
-      throw new HttpError(403, ErrorCode.adminForbidden, 'Authorization: the bearer token is not ADMIN_TOKEN');
+      reply.header('WWW-Authenticate', 'Bearer realm="page-admin", error="invalid_token"');
+      throw new HttpError(401, ErrorCode.adminTokenInvalid, 'Authorization: the bearer token is not ADMIN_TOKEN');
     }
   };
 }

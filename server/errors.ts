@@ -19,7 +19,7 @@ export const ErrorCode = {
   userNotFound: 'user-not-found',
   adminDisabled: 'admin-disabled',
   adminUnauthorized: 'admin-unauthorized',
-  adminForbidden: 'admin-forbidden',
+  adminTokenInvalid: 'admin-token-invalid',
   storeUnavailable: 'store-unavailable',
   internalError: 'internal-error',
   rateLimited: 'rate-limited',

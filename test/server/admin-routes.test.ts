@@ -23,11 +23,12 @@ describe('admin auth', () => {
     },
   );
 
-  it('answers 403 admin-forbidden for a wrong token', async () => {
+  it('answers 401 admin-token-invalid for a wrong token, the challenge saying invalid_token', async () => {
     const { app } = await buildApp();
     const response = await app.inject({ url: '/admin/api/instances', headers: { authorization: 'Bearer wrong-token' } });
-    expect(response.statusCode).toBe(403);
-    expect(response.json().error.code).toBe('admin-forbidden');
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="page-admin", error="invalid_token"');
+    expect(response.json().error.code).toBe('admin-token-invalid');
   });
 
   it('guards every admin API route', async () => {

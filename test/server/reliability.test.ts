@@ -124,32 +124,32 @@ const ADMIN_ROUTES: { method: Method; url: string; body?: unknown }[] = [
   { method: 'POST', url: '/admin/receipt-keys' },
 ];
 
-/** [label, Authorization header (undefined: none), expected status]. */
-const BAD_TOKENS: [string, string | undefined, 401 | 403][] = [
-  ['no header', undefined, 401],
-  ['empty', '', 401],
-  ['scheme only', 'Bearer', 401],
-  ['scheme and space', 'Bearer ', 401],
-  ['token without scheme', adminToken, 401],
-  ['scheme glued to token', `Bearer${adminToken}`, 401],
-  ['colon after scheme', `Bearer:${adminToken}`, 401],
-  ['tab after scheme', `Bearer\t${adminToken}`, 401],
-  ['Basic scheme', `Basic ${Buffer.from(`admin:${adminToken}`).toString('base64')}`, 401],
-  ['Token scheme', `Token ${adminToken}`, 401],
-  ['Digest scheme', `Digest username="admin", response="${adminToken}"`, 401],
-  ['two tokens', `Bearer ${adminToken} ${adminToken}`, 401],
-  ['wrong value', 'Bearer wrong-token', 403],
-  ['near-miss prefix (one character short)', `Bearer ${adminToken.slice(0, -1)}`, 403],
-  ['near-miss prefix (first half)', `Bearer ${adminToken.slice(0, adminToken.length / 2)}`, 403],
-  ['one character more', `Bearer ${adminToken}x`, 403],
-  ['last character changed', `Bearer ${adminToken.slice(0, -1)}${adminToken.endsWith('0') ? '1' : '0'}`, 403],
-  ['upper-cased token', `Bearer ${adminToken.toUpperCase()}`, 403],
-  ['quoted token', `Bearer "${adminToken}"`, 403],
-  ['base64 of the token', `Bearer ${Buffer.from(adminToken).toString('base64')}`, 403],
+/** [label, Authorization header (undefined: none), expected code; every one answers 401]. */
+const BAD_TOKENS: [string, string | undefined, 'admin-unauthorized' | 'admin-token-invalid'][] = [
+  ['no header', undefined, 'admin-unauthorized'],
+  ['empty', '', 'admin-unauthorized'],
+  ['scheme only', 'Bearer', 'admin-unauthorized'],
+  ['scheme and space', 'Bearer ', 'admin-unauthorized'],
+  ['token without scheme', adminToken, 'admin-unauthorized'],
+  ['scheme glued to token', `Bearer${adminToken}`, 'admin-unauthorized'],
+  ['colon after scheme', `Bearer:${adminToken}`, 'admin-unauthorized'],
+  ['tab after scheme', `Bearer\t${adminToken}`, 'admin-unauthorized'],
+  ['Basic scheme', `Basic ${Buffer.from(`admin:${adminToken}`).toString('base64')}`, 'admin-unauthorized'],
+  ['Token scheme', `Token ${adminToken}`, 'admin-unauthorized'],
+  ['Digest scheme', `Digest username="admin", response="${adminToken}"`, 'admin-unauthorized'],
+  ['two tokens', `Bearer ${adminToken} ${adminToken}`, 'admin-unauthorized'],
+  ['wrong value', 'Bearer wrong-token', 'admin-token-invalid'],
+  ['near-miss prefix (one character short)', `Bearer ${adminToken.slice(0, -1)}`, 'admin-token-invalid'],
+  ['near-miss prefix (first half)', `Bearer ${adminToken.slice(0, adminToken.length / 2)}`, 'admin-token-invalid'],
+  ['one character more', `Bearer ${adminToken}x`, 'admin-token-invalid'],
+  ['last character changed', `Bearer ${adminToken.slice(0, -1)}${adminToken.endsWith('0') ? '1' : '0'}`, 'admin-token-invalid'],
+  ['upper-cased token', `Bearer ${adminToken.toUpperCase()}`, 'admin-token-invalid'],
+  ['quoted token', `Bearer "${adminToken}"`, 'admin-token-invalid'],
+  ['base64 of the token', `Bearer ${Buffer.from(adminToken).toString('base64')}`, 'admin-token-invalid'],
 ];
 
 describe('reliability: admin routes refuse a missing or wrong token and leak nothing', () => {
-  it(`answers ${BAD_TOKENS.length} bad Authorization headers on ${ADMIN_ROUTES.length} admin routes with 401/403 and a bare envelope`, async () => {
+  it(`answers ${BAD_TOKENS.length} bad Authorization headers on ${ADMIN_ROUTES.length} admin routes with 401 and a bare envelope`, async () => {
     const { app, store } = await buildApp();
     // Records the answers must not reveal.
     const put = await app.inject({
@@ -170,16 +170,16 @@ describe('reliability: admin routes refuse a missing or wrong token and leak not
     const secrets = [adminToken, 'config-marker-7f3a', 'record-marker-91c2', 'secret-page-user', 'secretMarker', 'tier', updated.json().receiptId as string];
     let cases = 0;
     for (const route of ADMIN_ROUTES) {
-      for (const [label, authorization, status] of BAD_TOKENS) {
+      for (const [label, authorization, code] of BAD_TOKENS) {
         const headers: Record<string, string> = { ...(route.body ? json : {}) };
         if (authorization !== undefined) headers['authorization'] = authorization;
         const response = await app.inject({ method: route.method, url: route.url, headers, ...(route.body ? { payload: JSON.stringify(route.body) } : {}) });
         const where = `${route.method} ${route.url} with ${label}`;
         cases++;
-        expect(response.statusCode, where).toBe(status);
+        expect(response.statusCode, where).toBe(401);
         const body = response.json();
-        expect(body, where).toEqual({ error: { code: status === 401 ? 'admin-unauthorized' : 'admin-forbidden', message: expect.any(String) } });
-        expect(response.headers['www-authenticate'], where).toBe(status === 401 ? 'Bearer realm="page-admin"' : undefined);
+        expect(body, where).toEqual({ error: { code, message: expect.any(String) } });
+        expect(response.headers['www-authenticate'], where).toBe(code === 'admin-unauthorized' ? 'Bearer realm="page-admin"' : 'Bearer realm="page-admin", error="invalid_token"');
         expect(response.headers['set-cookie'], where).toBeUndefined();
         expect(response.headers['cache-control'], where).toBe('no-store');
         const text = response.body + JSON.stringify(response.headers);
