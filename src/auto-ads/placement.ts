@@ -98,9 +98,12 @@ export function planRound({ candidates, viewport, constraints, adHeight, main, .
     // Candidates are found in this measure task: every anchor is in the document.
     const measured = estimateY(position, viewport.getPageBox(anchor));
     const y = move({ y: measured, rank: Infinity });
+    const spacing = toPixels(selectSpacing(constraints, ads.length), viewportHeight);
     if (y < scrollTop) candidate.outcome = 'above-scroll';
     else if (y < scrollTop + viewportHeight) candidate.outcome = 'in-viewport';
-    else if (isTooNear(y, boxes, toPixels(selectSpacing(constraints, ads.length), viewportHeight))) candidate.outcome = 'too-near';
+    // At the y of one of the round's ads the plan cannot tell on which side of it this ad would go
+    // (docs/decisions/auto-ads-batched-placement.md): too near, unless the spacing is 0.
+    else if (isTooNear(y, boxes, spacing) || (spacing > 0 && ads.some((ad) => ad.y === measured))) candidate.outcome = 'too-near';
     else if (density && !isWithinDensity(density, adHeight)) candidate.outcome = 'density';
     else {
       const outer = marginTop + adHeight + placement.marginBottom;
@@ -116,10 +119,13 @@ export function planRound({ candidates, viewport, constraints, adHeight, main, .
   return { placed, adHeight, totalAdsOnPage: ads.length, density };
 }
 
-/** How many candidates ended with each outcome other than `placed` (the `skipped` of `ads-placed`). */
+/**
+ * How many candidates ended with each outcome other than `placed` (the `skipped` of `ads-placed`).
+ * The strategy's candidates are all decided: each is read by a plan that gives it an outcome.
+ */
 export function countSkipped(candidates: readonly Candidate[]): Record<string, number> {
   const skipped: Record<string, number> = {};
-  for (const { outcome } of candidates) if (outcome !== 'placed' && outcome !== 'pending') skipped[outcome] = (skipped[outcome] ?? 0) + 1;
+  for (const { outcome } of candidates) if (outcome !== 'placed') skipped[outcome] = (skipped[outcome] ?? 0) + 1;
   return skipped;
 }
 

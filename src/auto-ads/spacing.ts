@@ -25,7 +25,7 @@ export function selectSpacing(constraints: Constraints, adCount: number): Spacin
 
 /** 0 inside the box, else the distance to its nearer edge. */
 export function distanceTo(y: number, box: VerticalBox): number {
-  return y >= box.top && y <= box.bottom ? 0 : Math.min(Math.abs(y - box.top), Math.abs(y - box.bottom));
+  return Math.max(0, box.top - y, y - box.bottom);
 }
 
 /** Too near is strictly less than the spacing: a distance equal to it is allowed. */
