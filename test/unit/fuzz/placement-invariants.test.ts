@@ -24,8 +24,13 @@ import { createFakePage, type FakePage, pageBox } from '../auto-ads/fake-page.ts
 import { ensure, RUNS, SEED } from './harness.ts';
 
 const IS_LONG_RUN = RUNS > 300;
-/** Each input lays out a page and runs two rounds (about 30-100 ms): `npm test` checks 100 of them. */
-const RUNS_HERE = IS_LONG_RUN || process.env.FUZZ_RUNS ? RUNS : 100;
+/**
+ * Each input lays out a page and runs two rounds (about 30-100 ms): `npm test` checks 100 of them,
+ * a long run FUZZ_RUNS but at most FUZZ_PLACEMENT_RUNS (default 10,000: the heap grows with the
+ * inputs, and 40,000 exhausted 4 GB), so `npm run fuzz` finishes.
+ */
+const PLACEMENT_MAX_RUNS = Number(process.env.FUZZ_PLACEMENT_RUNS) > 0 ? Math.floor(Number(process.env.FUZZ_PLACEMENT_RUNS)) : 10_000;
+const RUNS_HERE = IS_LONG_RUN || process.env.FUZZ_RUNS ? Math.min(RUNS, PLACEMENT_MAX_RUNS) : 100;
 
 // ---------------------------------------------------------------------------------------------
 // Pages: a tree of blocks. Heights live on `<i data-h>` leaves only, so every element an ad can
