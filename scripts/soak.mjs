@@ -13,10 +13,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { findFreePort } from '../bench/server/child-server.mjs';
 
 const seconds = Number(process.env.SOAK_SECONDS || 60);
 const rate = Number(process.env.SOAK_RATE || 500);
@@ -28,17 +28,6 @@ const MB = 1024 * 1024;
 
 /** Runs in the server process: a full GC, then its memory, every second, to the parent. */
 const probe = `setInterval(() => { globalThis.gc?.(); process.send?.({ time: Date.now(), ...process.memoryUsage() }); }, 1000).unref();`;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitHealthy(url, child) {
   const deadline = Date.now() + 30_000;
@@ -58,7 +47,7 @@ const median = (values) => {
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'page-soak-'));
-const port = await freePort();
+const port = await findFreePort();
 const origin = `http://127.0.0.1:${port}`;
 const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(probe)}`, 'server/main.ts'], {
   env: {

@@ -5,6 +5,7 @@
 // the most of it, averaged over the runs. Not part of `npm run bench`.
 import { launchBrowser } from '../browser/launch.mjs';
 import { startStaticServer } from '../browser/static-server.mjs';
+import { addSelfTimes, printSelfTimes } from '../lib/cpu-profile.mjs';
 import { ensureBuild } from '../size/ensure-build.mjs';
 import { serveAutoAdsPages } from './auto-ads-pages.mjs';
 import { installPlacementProbe } from './placement-probe.mjs';
@@ -46,26 +47,12 @@ try {
     const finished = new Promise((resolve) => cdp.once('Profiler.consoleProfileFinished', ({ profile }) => resolve(profile)));
     await page.goto(urlOf({ blocks }, strategy), { waitUntil: 'commit' });
     const profile = await finished;
-    const byNode = new Map();
-    for (const [index, id] of profile.samples.entries()) byNode.set(id, (byNode.get(id) ?? 0) + profile.timeDeltas[index] / 1000);
-    for (const { id, callFrame } of profile.nodes) {
-      if (!byNode.has(id)) continue;
-      totalMs += byNode.get(id) / runs;
-      const key = `${callFrame.url.split('/').pop() || '-'} ${callFrame.functionName || '(top level)'} @${callFrame.lineNumber + 1}:${callFrame.columnNumber + 1}`;
-      selfMs.set(key, (selfMs.get(key) ?? 0) + byNode.get(id) / runs);
-    }
+    totalMs += addSelfTimes(selfMs, profile, { runs, withoutUrl: true });
     await context.close();
   }
 } finally {
   await browser.close();
   await server.close();
 }
-const perScript = new Map();
-for (const [key, ms] of selfMs) perScript.set(key.split(' ')[0], (perScript.get(key.split(' ')[0]) ?? 0) + ms);
-const print = (entries, count) => {
-  for (const [key, ms] of entries.sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`${ms.toFixed(2).padStart(8)} ms  ${key}`);
-};
 console.log(`${strategy}, ${blocks} blocks, ${runs} runs: ${totalMs.toFixed(1)} ms sampled in the window; self time per script`);
-print([...perScript], 12);
-console.log('\nfunctions');
-print([...selfMs], 30);
+printSelfTimes(selfMs, { scripts: 12, functions: 30 });

@@ -5,6 +5,7 @@
 // of `npm run bench`.
 import { launchBrowser } from '../browser/launch.mjs';
 import { startStaticServer } from '../browser/static-server.mjs';
+import { addSelfTimes, printSelfTimes } from '../lib/cpu-profile.mjs';
 import { serveConsentPages, VARIANTS } from './consent-pages.mjs';
 
 const variant = process.argv[2] ?? 'ours';
@@ -32,25 +33,12 @@ try {
     await page.goto(urls[variant], { waitUntil: 'load' });
     await page.waitForTimeout(500);
     const { profile } = await cdp.send('Profiler.stop');
-    const byNode = new Map();
-    for (const [index, id] of profile.samples.entries()) byNode.set(id, (byNode.get(id) ?? 0) + profile.timeDeltas[index] / 1000);
-    for (const { id, callFrame } of profile.nodes) {
-      if (!callFrame.url || !byNode.has(id)) continue;
-      const key = `${callFrame.url.split('/').pop()} ${callFrame.functionName || '(top level)'} @${callFrame.lineNumber + 1}:${callFrame.columnNumber + 1}`;
-      selfMs.set(key, (selfMs.get(key) ?? 0) + byNode.get(id) / runs);
-    }
+    addSelfTimes(selfMs, profile, { runs, withoutUrl: false });
     await context.close();
   }
 } finally {
   await browser.close();
   await server.close();
 }
-const perScript = new Map();
-for (const [key, ms] of selfMs) perScript.set(key.split(' ')[0], (perScript.get(key.split(' ')[0]) ?? 0) + ms);
-const print = (entries, count) => {
-  for (const [key, ms] of entries.sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`${ms.toFixed(2).padStart(8)} ms  ${key}`);
-};
 console.log(`${variant}, ${runs} ${visit} visits: self time per script`);
-print([...perScript], 20);
-console.log('\nfunctions');
-print([...selfMs], 25);
+printSelfTimes(selfMs, { scripts: 20, functions: 25 });
