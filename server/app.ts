@@ -12,6 +12,7 @@ import type { CountryLookup } from './country.ts';
 import { errorEnvelope, ErrorCode, HttpError } from './errors.ts';
 import { handleClientError, sendFrameworkError, toHttpError } from './framework-errors.ts';
 import { createRouteRateLimit, registerRateLimit } from './rate-limit.ts';
+import { lazyChildLogger } from './request-logger.ts';
 import { createReceiptSigner } from './receipts.ts';
 import { createRequestId } from './request-id.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     requestTimeout,
     http: requestTimeout > 0 ? { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: REQUEST_TIMEOUT_CHECK_MS } : {},
     logger: deps.logger ?? false,
+    childLoggerFactory: lazyChildLogger,
     trustProxy: deps.trustProxy ?? false,
     bodyLimit: consentBodyLimit,
     genReqId: createRequestId,

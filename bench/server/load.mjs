@@ -1,6 +1,7 @@
-// autocannon loads on one route: saturation (50 connections for `duration` s) and a fixed
-// overall rate per route (issue 13: 2,000 checks/s, 1,000 updates/s). Bodies are valid
-// requests of each endpoint.
+// Loads on one route. Saturation: autocannon, 50 connections for `duration` s. Fixed rate
+// (issue 13: 2,000 checks/s, 1,000 updates/s): our own open-loop generator (`pacedLoad`), see
+// there for why not autocannon's `overallRate`. Bodies are valid requests of each endpoint.
+import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 
 export const BODIES = {
@@ -22,12 +23,90 @@ export function load({ url, route, duration, rate, connections = CONNECTIONS }) 
   });
 }
 
-/** `load` split over several servers (a fleet behind a load balancer), connections shared, run at once; results as `readLoad`. */
-export async function loadFleet({ urls, route, duration, rate }) {
-  const share = (total) => Math.round(total / urls.length);
-  const results = await Promise.all(
-    urls.map((url) => load({ url, route, duration, connections: share(CONNECTIONS), ...(rate ? { rate: share(rate) } : {}) })),
-  );
+/**
+ * `rate` requests per second, evenly spaced, for `duration` s, sent in turn to each of `urls`
+ * (a load balancer's round robin) over keep-alive sockets (`connections` in all, shared
+ * between the URLs), after one second at the same rate that opens and warms them (not
+ * recorded). Open loop: a request is sent at its scheduled time whether or not earlier answers
+ * came back (it waits for a free socket when all are busy), and its latency is counted from
+ * that scheduled time, so a stall anywhere (server, client, queue) counts for every request it
+ * delays. Not autocannon's `overallRate`: that is no fixed rate, each connection sends its share
+ * of the second back to back and then pauses until the next second, and its coordinated-omission
+ * correction assumes one request per millisecond per connection whatever the rate, adding a
+ * synthetic sample for every millisecond of a slow answer (docs/decisions/server-throughput.md).
+ * Results as `readLoad`.
+ */
+export async function pacedLoad({ urls, route, duration, rate, connections = CONNECTIONS }) {
+  const body = JSON.stringify(BODIES[route]);
+  const pools = urls.map((url) => {
+    const target = new URL(url + route);
+    return {
+      agent: new Agent({ keepAlive: true, maxSockets: Math.ceil(connections / urls.length) }),
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname,
+    };
+  });
+  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  const send = (pool) =>
+    new Promise((resolve) => {
+      const outgoing = request({ ...pool, method: 'POST', headers, timeout: 10_000 }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode >= 200 && response.statusCode < 300));
+        response.on('error', () => resolve(false));
+      });
+      outgoing.on('timeout', () => outgoing.destroy());
+      outgoing.on('error', () => resolve(false));
+      outgoing.end(body);
+    });
+  const run = async (seconds) => {
+    const total = Math.round(rate * seconds);
+    const latencies = [];
+    const pending = [];
+    let errors = 0;
+    let sent = 0;
+    const start = performance.now();
+    const scheduledAt = (index) => start + (index * 1000) / rate;
+    await new Promise((done) => {
+      const tick = () => {
+        const due = Math.min(total, Math.floor(((performance.now() - start) * rate) / 1000) + 1);
+        for (; sent < due; sent++) {
+          const scheduled = scheduledAt(sent);
+          pending.push(
+            send(pools[sent % pools.length]).then((ok) => {
+              if (ok) latencies.push(performance.now() - scheduled);
+              else errors++;
+            }),
+          );
+        }
+        if (sent < total) setTimeout(tick, Math.max(0, scheduledAt(sent) - performance.now()));
+        else done();
+      };
+      tick();
+    });
+    await Promise.all(pending);
+    return { latencies, errors, seconds: (performance.now() - start) / 1000 };
+  };
+  try {
+    await run(1);
+    const { latencies, errors, seconds } = await run(duration);
+    latencies.sort((a, b) => a - b);
+    const quantile = (q) => (latencies.length === 0 ? null : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]);
+    return {
+      requestsPerSecond: { median: latencies.length / seconds, p90: null, average: latencies.length / seconds },
+      latencyMs: { p50: quantile(0.5), p99: quantile(0.99) },
+      errors,
+      requests: latencies.length + errors,
+      seconds,
+    };
+  } finally {
+    for (const pool of pools) pool.agent.destroy();
+  }
+}
+
+/** Saturation `load` split over several servers (a fleet behind a load balancer), connections shared, run at once; results as `readLoad`. */
+export async function loadFleet({ urls, route, duration }) {
+  const results = await Promise.all(urls.map((url) => load({ url, route, duration, connections: Math.round(CONNECTIONS / urls.length) })));
   const seconds = Math.max(...results.map((result) => result.duration));
   const sum = (pick) => results.reduce((total, result) => total + pick(result), 0);
   return {

@@ -2,14 +2,15 @@
 // (SQLite, and PostgreSQL when initdb/pg_ctl are on PATH: one process, and two processes on the
 // same database as a fleet) and of a bare Fastify app, in one invocation, targets interleaved
 // per load; then the goals of issue 13 against the figures of this run.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatNumber } from '../lib/format.mjs';
 import { ratio } from '../lib/stats.mjs';
 import { countAuditRows } from './audit-rows.mjs';
 import { startChildServer } from './child-server.mjs';
-import { CONNECTIONS, FIXED_RATES, load, loadFleet, readLoad } from './load.mjs';
+import { CONNECTIONS, FIXED_RATES, load, loadFleet, pacedLoad, readLoad } from './load.mjs';
 import { startPostgresCluster } from './postgres-cluster.ts';
 
 const ROUTES = ['/consent/check', '/consent/update'];
@@ -20,11 +21,29 @@ const SQLITE = 'ours, SQLite';
 const POSTGRES = 'ours, PostgreSQL';
 const FLEET = 'ours, PostgreSQL, 2 processes';
 
-async function startTargets(directory) {
-  const tsx = 'node_modules/.bin/tsx';
-  const ours = (databaseUrl) => startChildServer({ command: tsx, args: ['server/main.ts'], env: ourEnv(databaseUrl) });
+/**
+ * With `taskset` and 2+ CPUs, the load client (this process, every thread) runs on CPU 0 and the
+ * servers on the others, as a client and a server on two machines would: left to the scheduler,
+ * client and server sometimes share one CPU for a whole load, and a run's figures jump between
+ * two levels (bare Fastify 16,600 or 30,000 checks/s in one series). `null` when not pinned.
+ */
+function pinCpus() {
+  const cpus = availableParallelism();
+  if (cpus < 2) return null;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  return `1-${cpus - 1}`;
+}
+
+async function startTargets(directory, serverCpus) {
+  const start = (command, args, env) =>
+    startChildServer(serverCpus ? { command: 'taskset', args: ['-c', serverCpus, command, ...args], env } : { command, args, env });
+  const ours = (databaseUrl) => start('node_modules/.bin/tsx', ['server/main.ts'], ourEnv(databaseUrl));
   const target = (name, servers, databaseUrl) => ({ name, servers, urls: servers.map((server) => server.url), databaseUrl });
-  const targets = [target(BARE, [await startChildServer({ command: process.execPath, args: ['bench/server/bare-app.mjs'], env: {} })])];
+  const targets = [target(BARE, [await start(process.execPath, ['bench/server/bare-app.mjs'], {})])];
   const sqlite = `sqlite:${join(directory, 'page.db')}`;
   targets.push(target(SQLITE, [await ours(sqlite)], sqlite));
   const postgres = await startPostgresCluster();
@@ -49,13 +68,26 @@ async function createDatabase(url, name) {
   }
 }
 
+/**
+ * Before each measured load: the dirty pages the previous loads left (SQLite's file, the
+ * PostgreSQL cluster's writes) are flushed and its background work gets a second, so a target's
+ * fsyncs do not pay for another target's writes.
+ */
+async function settle() {
+  execFileSync('sync');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
 async function measure(target, route, options) {
+  await settle();
   const isUpdate = route === '/consent/update' && target.databaseUrl;
   const before = isUpdate ? await countAuditRows(target.databaseUrl) : 0;
   const result =
-    target.urls.length === 1
-      ? readLoad(await load({ url: target.urls[0], route, ...options }))
-      : await loadFleet({ urls: target.urls, route, ...options });
+    'rate' in options
+      ? await pacedLoad({ urls: target.urls, route, ...options })
+      : target.urls.length === 1
+        ? readLoad(await load({ url: target.urls[0], route, ...options }))
+        : await loadFleet({ urls: target.urls, route, ...options });
   const rows = isUpdate ? (await countAuditRows(target.databaseUrl)) - before : null;
   return { ...result, durableWritesPerSecond: rows === null ? null : rows / result.seconds };
 }
@@ -136,7 +168,8 @@ function goalRows(measured) {
 
 export async function runServerPart({ duration }) {
   const directory = mkdtempSync(join(tmpdir(), 'page-bench-'));
-  const { targets, postgres } = await startTargets(directory);
+  const serverCpus = pinCpus();
+  const { targets, postgres } = await startTargets(directory, serverCpus);
   const measured = [];
   try {
     for (const route of ROUTES) {
@@ -154,13 +187,14 @@ export async function runServerPart({ duration }) {
   } finally {
     await Promise.all(targets.flatMap((target) => target.servers.map((server) => server.stop())));
     if ('stop' in postgres) postgres.stop();
+    if (serverCpus) execFileSync('taskset', ['-a', '-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' });
     rmSync(directory, { recursive: true, force: true });
   }
   const skipped = 'skipped' in postgres ? [`PostgreSQL skipped: ${postgres.skipped}.`] : [];
   return {
     part: 'server',
     title: 'Server load',
-    description: `autocannon, ${CONNECTIONS} connections, ${duration} s per load, client and servers on this machine; our server run by \`tsx server/main.ts\` with LOG_LEVEL=warn, RATE_LIMIT_PER_MINUTE=0 (SQLite: synchronous=FULL). The 2-process fleet shares one PostgreSQL database; each process gets half the connections and half the fixed rate.`,
+    description: `Saturation: autocannon, ${CONNECTIONS} connections, ${duration} s per load. Fixed rate: evenly spaced requests, open loop, over ${CONNECTIONS} keep-alive connections opened and warmed for 1 s first, latency counted from each request's scheduled time (bench/server/load.mjs, pacedLoad). Client and servers on this machine${serverCpus ? `, the client pinned to CPU 0 and the servers to CPUs ${serverCpus} (PostgreSQL not pinned)` : ', not pinned to CPUs'}; our server run by \`tsx server/main.ts\` with LOG_LEVEL=warn, RATE_LIMIT_PER_MINUTE=0 (SQLite: synchronous=FULL). The 2-process fleet shares one PostgreSQL database; each process gets half the connections and every other request of the fixed rate.`,
     tables: [
       {
         title: 'Goals (issue 13)',
