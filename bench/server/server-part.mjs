@@ -41,7 +41,7 @@ function pinCpus() {
   } catch {
     return null;
   }
-  return `1-${cpus - 1}`;
+  return cpus === 2 ? '1' : `1-${cpus - 1}`;
 }
 
 async function startTargets(directory, serverCpus) {
@@ -228,7 +228,7 @@ export async function runServerPart({ duration }) {
   return {
     part: 'server',
     title: 'Server load',
-    description: `Saturation: autocannon, ${CONNECTIONS} connections, ${duration} s per target in ${SATURATION_ROUNDS} rounds that run every target in turn (req/s and p50: medians of the rounds; p99: the worst round). Fixed rate: evenly spaced requests, open loop, over ${CONNECTIONS} keep-alive connections opened and warmed for 1 s first, latency counted from each request's scheduled time (bench/server/load.mjs, pacedLoad). Client and servers on this machine${serverCpus ? `, the client pinned to CPU 0 and the servers to CPUs ${serverCpus} (PostgreSQL not pinned)` : ', not pinned to CPUs'}; our server run by \`tsx server/main.ts\` with LOG_LEVEL=warn, RATE_LIMIT_PER_MINUTE=0 (SQLite: synchronous=FULL). The 2-process fleet shares one PostgreSQL database; each process gets half the connections and every other request of the fixed rate.`,
+    description: `Saturation: autocannon, ${CONNECTIONS} connections, ${duration} s per target in ${SATURATION_ROUNDS} rounds that run every target in turn (req/s and p50: medians of the rounds; p99: the worst round). Fixed rate: evenly spaced requests, open loop, over ${CONNECTIONS} keep-alive connections opened and warmed for 1 s first, latency counted from each request's scheduled time (bench/server/load.mjs, pacedLoad). Client and servers on this machine${serverCpus ? `, the client pinned to CPU 0 and the servers to CPU ${serverCpus} (PostgreSQL not pinned)` : ', not pinned to CPUs'}; our server run by \`tsx server/main.ts\` with LOG_LEVEL=warn, RATE_LIMIT_PER_MINUTE=0 (SQLite: synchronous=FULL). The 2-process fleet shares one PostgreSQL database; each process gets half the connections and every other request of the fixed rate.`,
     tables: [
       {
         title: 'Goals (issue 13)',
