@@ -12,22 +12,22 @@ export async function countAuditRows(databaseUrl) {
       db.close();
     }
   }
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return Number((await client.query('SELECT COUNT(*) AS n FROM audit_log')).rows[0].n);
-  } finally {
-    await client.end();
-  }
+  return withClient(databaseUrl, async (client) => Number((await client.query('SELECT COUNT(*) AS n FROM audit_log')).rows[0].n));
 }
 
 /** Runs now the vacuum and checkpoint that the loads so far would set off later, in the middle of another load. */
-export async function settlePostgres(databaseUrl) {
+export function settlePostgres(databaseUrl) {
+  return withClient(databaseUrl, async (client) => {
+    await client.query('VACUUM (ANALYZE)');
+    await client.query('CHECKPOINT');
+  });
+}
+
+async function withClient(databaseUrl, use) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query('VACUUM (ANALYZE)');
-    await client.query('CHECKPOINT');
+    return await use(client);
   } finally {
     await client.end();
   }

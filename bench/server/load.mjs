@@ -3,6 +3,7 @@
 // there for why not autocannon's `overallRate`. Bodies are valid requests of each endpoint.
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
+import { quantile } from '../lib/stats.mjs';
 
 export const BODIES = {
   '/consent/check': { consentInstanceId: 'bench', consentStateValue: 'unknown', matchedGeoGroup: null, isDirty: false },
@@ -90,11 +91,9 @@ export async function pacedLoad({ urls, route, duration, rate, connections = CON
   try {
     await run(1);
     const { latencies, errors, seconds } = await run(duration);
-    latencies.sort((a, b) => a - b);
-    const quantile = (q) => (latencies.length === 0 ? null : latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]);
     return {
       requestsPerSecond: { median: latencies.length / seconds, p90: null, average: latencies.length / seconds },
-      latencyMs: { p50: quantile(0.5), p99: quantile(0.99) },
+      latencyMs: { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) },
       errors,
       requests: latencies.length + errors,
       seconds,
