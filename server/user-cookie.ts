@@ -40,9 +40,15 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+// The attributes of the last host name, computed again only when the Host header changes.
+let lastHostname: string | null = null;
+let lastAttributes = '';
+
 export function serializeUserCookie(userId: string, hostname: string): string {
-  const attributes = isLoopbackHost(hostname) ? ['SameSite=Lax'] : ['Secure', 'SameSite=None'];
-  return [`${userCookieName}=${userId}`, 'Path=/consent', `Max-Age=${userCookieMaxAge}`, 'HttpOnly', ...attributes].join(
-    '; ',
-  );
+  if (hostname !== lastHostname) {
+    const site = isLoopbackHost(hostname) ? 'SameSite=Lax' : 'Secure; SameSite=None';
+    lastAttributes = `; Path=/consent; Max-Age=${userCookieMaxAge}; HttpOnly; ${site}`;
+    lastHostname = hostname;
+  }
+  return `${userCookieName}=${userId}${lastAttributes}`;
 }

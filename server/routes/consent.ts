@@ -13,7 +13,9 @@ import { requestCountry, unknownCountry } from '../country.ts';
 import { ErrorCode, HttpError } from '../errors.ts';
 import { buildReceipt, newReceiptId } from '../receipts.ts';
 import { newUserId, readUserId, serializeUserCookie } from '../user-cookie.ts';
-import type { UpdateAnswer } from '../wire.ts';
+import type { DecisionRecord, InstanceRecord } from '../store/store.ts';
+import type { ConsentCheckRequest } from '../../src/protocol.ts';
+import type { CheckAnswer, UpdateAnswer } from '../wire.ts';
 import type { AppContext } from './context.ts';
 
 export const consentBodyLimit = 16 * 1024;
@@ -26,12 +28,11 @@ export function requireJsonBody(request: FastifyRequest): unknown {
   return request.body;
 }
 
-/** The cookie's user id, or a new one set on the reply (`isNew`). */
-function userIdFor(request: FastifyRequest, reply: FastifyReply, refresh: boolean): { id: string; isNew: boolean } {
-  const existing = readUserId(request.headers.cookie);
-  const id = existing ?? newUserId();
-  if (!existing || refresh) reply.header('Set-Cookie', serializeUserCookie(id, request.hostname));
-  return { id, isNew: existing === null };
+/** The cookie's user id, or a new one; either way set again on the reply (a decision renews it). */
+function renewUserId(request: FastifyRequest, reply: FastifyReply): string {
+  const id = readUserId(request.headers.cookie) ?? newUserId();
+  reply.header('Set-Cookie', serializeUserCookie(id, request.hostname));
+  return id;
 }
 
 const jsonObject = { type: 'object', additionalProperties: true } as const;
@@ -68,24 +69,43 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
   app.options('/consent/check', options, (_request, reply) => reply.code(204).send());
   app.options('/consent/update', options, (_request, reply) => reply.code(204).send());
 
-  app.post('/consent/check', { ...options, schema: { response: { 200: checkAnswerSchema } } }, async (request, reply) => {
-    const body = parseCheckRequest(requireJsonBody(request));
-    const instance = await ensureAutoInstance(context, body.consentInstanceId);
+  /** The answer for a known instance; a request without a user id gets a new one (and no decision). */
+  const answerCheck = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: ConsentCheckRequest,
+    instance: InstanceRecord,
+    decision: DecisionRecord | null,
+    isNewUser: boolean,
+  ): CheckAnswer | string => {
+    if (isNewUser) reply.header('Set-Cookie', serializeUserCookie(newUserId(), request.hostname));
     const country = body.matchedGeoGroup === null ? requestCountry(request, context) : unknownCountry;
-    const group = resolveGeoGroup(instance.config, body.matchedGeoGroup, country);
-    const user = userIdFor(request, reply, false);
-    const decision = user.isNew ? null : await store.getDecision(instance.id, user.id);
-    const answer = buildCheckAnswer(instance, group, decision);
+    const answer = buildCheckAnswer(instance, resolveGeoGroup(instance.config, body.matchedGeoGroup, country), decision);
     reply.header('Cache-Control', 'no-store');
     const prefix = instance.config.xssiPrefix;
     if (!prefix) return answer;
-    return reply.type('application/json; charset=utf-8').send(prefix + reply.serialize(answer));
+    reply.type('application/json; charset=utf-8');
+    return prefix + reply.serialize(answer);
+  };
+
+  // Not an async function: a first visit (no user cookie) to an instance this process holds is
+  // answered at once, without a promise; everything else waits for the store.
+  app.post('/consent/check', { ...options, schema: { response: { 200: checkAnswerSchema } } }, (request, reply) => {
+    const body = parseCheckRequest(requireJsonBody(request));
+    const userId = readUserId(request.headers.cookie);
+    const cached = store.peekInstance(body.consentInstanceId);
+    if (cached !== null && userId === null) return answerCheck(request, reply, body, cached, null, true);
+    return (async () => {
+      const instance = cached ?? (await ensureAutoInstance(context, body.consentInstanceId));
+      const decision = userId === null ? null : await store.getDecision(instance.id, userId);
+      return answerCheck(request, reply, body, instance, decision, userId === null);
+    })();
   });
 
   app.post('/consent/update', { ...options, schema: { response: { 200: updateAnswerSchema } } }, async (request, reply) => {
     const body = parseUpdateRequest(requireJsonBody(request));
     const instance = await ensureAutoInstance(context, body.consentInstanceId);
-    const userId = userIdFor(request, reply, true).id;
+    const userId = renewUserId(request, reply);
     const entry = {
       instanceId: instance.id,
       userId,

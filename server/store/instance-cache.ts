@@ -22,7 +22,13 @@ export type InstanceCacheOptions = {
 /** Default `ttlMs` (INSTANCE_CACHE_MS). */
 export const defaultInstanceCacheMs = 1000;
 
-type Entry = { readonly record: Promise<InstanceRecord | null>; readonly loadedAt: number; readonly generation: number };
+type Entry = {
+  readonly record: Promise<InstanceRecord | null>;
+  /** The record once `record` has settled on one (what peekInstance answers). */
+  settled: InstanceRecord | null;
+  readonly loadedAt: number;
+  readonly generation: number;
+};
 
 export function withInstanceCache(store: ConsentStore, options: InstanceCacheOptions): ConsentStore {
   if (options.ttlMs <= 0) return store;
@@ -38,22 +44,21 @@ export function withInstanceCache(store: ConsentStore, options: InstanceCacheOpt
   };
   options.watch?.(forget);
 
-  const fresh = (id: string): Promise<InstanceRecord | null> | null => {
+  const freshEntry = (id: string): Entry | undefined => {
     const entry = entries.get(id);
-    if (!entry) return null;
-    if (clock() - entry.loadedAt < options.ttlMs) return entry.record;
+    if (!entry || clock() - entry.loadedAt < options.ttlMs) return entry;
     entries.delete(id);
-    return null;
+    return undefined;
   };
+  const fresh = (id: string) => freshEntry(id)?.record ?? null;
   /** Caches the answer of `load` unless it is null (a missing instance may appear), refused, or overtaken by a change. */
   const remember = (id: string, load: () => Promise<InstanceRecord | null>) => {
-    const entry: Entry = { record: load(), loadedAt: clock(), generation };
+    const entry: Entry = { record: load(), settled: null, loadedAt: clock(), generation };
     entries.set(id, entry);
     entry.record.then(
       (record) => {
-        if (record === null || entry.generation !== generation) {
-          if (entries.get(id) === entry) entries.delete(id);
-        }
+        if (record !== null && entry.generation === generation) entry.settled = record;
+        else if (entries.get(id) === entry) entries.delete(id);
       },
       () => {
         if (entries.get(id) === entry) entries.delete(id);
@@ -63,13 +68,14 @@ export function withInstanceCache(store: ConsentStore, options: InstanceCacheOpt
   };
   const replace = (record: InstanceRecord | null, id: string) => {
     forget(id);
-    if (record) entries.set(id, { record: Promise.resolve(record), loadedAt: clock(), generation });
+    if (record) entries.set(id, { record: Promise.resolve(record), settled: record, loadedAt: clock(), generation });
     return record;
   };
 
   return {
     ...store,
     getInstance: (id) => fresh(id) ?? remember(id, () => store.getInstance(id)),
+    peekInstance: (id) => freshEntry(id)?.settled ?? null,
     // A cached "missing" (a getInstance still in flight) must not read as "refused by the cap".
     ensureInstance: async (id, config, now, maxAutoInstances) =>
       (await fresh(id)) ?? remember(id, () => store.ensureInstance(id, config, now, maxAutoInstances)),

@@ -38,6 +38,7 @@ export function createMemoryStore(): ConsentStore {
     ping: async () => {},
     ipHashSalt: async () => salt,
     getInstance: async (id) => instances.get(id) ?? null,
+    peekInstance: (id) => instances.get(id) ?? null,
     async ensureInstance(id, config, now, maxAutoInstances = Number.POSITIVE_INFINITY) {
       const existing = instances.get(id);
       if (existing) return existing;

@@ -10,7 +10,8 @@ import { invalidField } from '../errors.ts';
 import { plainTextExpected } from '../fields.ts';
 import type { ConsentStore } from './store.ts';
 
-type Method = Exclude<keyof ConsentStore, 'kind'>;
+// `peekInstance` is synchronous and only looks an id up in memory: nothing to guard.
+type Method = Exclude<keyof ConsentStore, 'kind' | 'peekInstance'>;
 
 /**
  * Each method's parameter names, for messages. An empty name spreads an object's fields
@@ -63,7 +64,7 @@ export function assertPlainText(value: unknown, field: string): void {
 
 /** The same store, with every argument of every method checked first. */
 export function guardPlainText(store: ConsentStore): ConsentStore {
-  const guarded: Record<string, unknown> = { kind: store.kind };
+  const guarded: Record<string, unknown> = { kind: store.kind, peekInstance: (id: string) => store.peekInstance(id) };
   for (const method of Object.keys(parameterNames) as Method[]) {
     const names = parameterNames[method];
     const call = store[method] as (...args: unknown[]) => Promise<unknown>;

@@ -207,6 +207,8 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
       return row!.value;
     },
     getInstance: (id) => getInstance(id),
+    // Only the instance cache (withInstanceCache) holds copies.
+    peekInstance: () => null,
     async ensureInstance(id, config, now, maxAutoInstances = Number.POSITIVE_INFINITY) {
       const existing = await getInstance(id);
       if (existing) return existing;

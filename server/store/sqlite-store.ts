@@ -111,6 +111,8 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
     },
     ipHashSalt: async () => one<{ value: string }>("SELECT value FROM settings WHERE key = 'ip_hash_salt'")!.value,
     getInstance: async (id) => getInstance(id),
+    // Only the instance cache (withInstanceCache) holds copies.
+    peekInstance: () => null,
     async ensureInstance(id, config, now, maxAutoInstances = Number.POSITIVE_INFINITY) {
       const existing = getInstance(id);
       if (existing) return existing;

@@ -101,6 +101,11 @@ export interface ConsentStore {
 
   getInstance(id: string): Promise<InstanceRecord | null>;
   /**
+   * The instance when this process holds a current copy of it, read without I/O; null when only
+   * the database can say. Lets a consent check answer without waiting on a promise.
+   */
+  peekInstance(id: string): InstanceRecord | null;
+  /**
    * Returns the instance, creating it with `config` when missing (race-free, "created on first
    * use"); null, writing nothing, when it is missing and `maxAutoInstances` instances created
    * this way (and not configured through putInstance since) exist already.

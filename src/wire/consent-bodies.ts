@@ -5,7 +5,7 @@
  */
 import { type ConsentStateValue, CONSENT_STATES, DECISION, type DecisionData } from './consent.ts';
 import { diagnostic, type Parsed } from './diagnostic.ts';
-import { collector, isRecord, type Json, own, readBoolean, readFields, readOneOf, readText, type Schema } from './values.ts';
+import { collector, isRecord, own, type Read, readBoolean, readOneOf, readText, type Schema } from './values.ts';
 
 /** Request bodies (PRODUCT 3.3, 3.4) as the server reads them; unknown fields are ignored. */
 export type CheckRequest = DecisionData & {
@@ -26,15 +26,26 @@ export type UpdateRequest = DecisionData & {
 };
 
 
-/** A body reader: every field of `schema`, with `required` ones reported when missing. */
-const readBody = <T>(schema: Schema<T>, required: readonly (keyof T & string)[]) => {
-  const read = readFields<T>(schema);
+/**
+ * A body reader: every field of `schema` over the object `start` returns (the defaults), with
+ * `required` fields reported when missing. Written out rather than through readFields, as it
+ * runs on every request: filling one object literal is about three times faster than collecting
+ * entries or spreading a defaults object (docs/decisions/server-throughput.md).
+ */
+const readBody = <T>(schema: Schema<T>, required: readonly (keyof T & string)[], start: () => Record<string, unknown> = () => ({})) => {
+  const keys = Object.keys(schema) as (keyof T & string)[];
   return (json: unknown): Parsed<T | null> => {
     if (!isRecord(json)) return { value: null, diagnostics: [diagnostic('invalid-field', 'body: a JSON object', json, 'body')] };
     const into = collector('invalid-field');
-    const body = read(into, json, '') as T & Json;
+    const body = start();
+    for (const key of keys) {
+      const value = own(json, key);
+      if (value === undefined || value === null) continue;
+      const item = (schema[key] as Read<unknown>)(into, value, key);
+      if (item !== undefined) body[key] = item;
+    }
     for (const key of required) if (!Object.hasOwn(body, key)) schema[key](into, own(json, key) ?? undefined, key);
-    return { value: into.diagnostics.length ? null : body, diagnostics: into.diagnostics };
+    return { value: into.diagnostics.length ? null : (body as T), diagnostics: into.diagnostics };
   };
 };
 
@@ -43,15 +54,11 @@ export const readInstanceId = readText(100, 1, /^[A-Za-z0-9._:-]+$/, 'an id of 1
 
 const BODY = { ...DECISION, consentInstanceId: readInstanceId, consentStateValue: readOneOf(CONSENT_STATES), gpc: readBoolean };
 
-const parseCheckBody = readBody<Omit<CheckRequest, 'matchedGeoGroup' | 'isDirty'> & { matchedGeoGroup?: string; isDirty?: boolean }>(
+export const parseCheckRequest: (json: unknown) => Parsed<CheckRequest | null> = readBody<CheckRequest>(
   { ...BODY, matchedGeoGroup: readText(100, 1), isDirty: readBoolean },
   ['consentInstanceId', 'consentStateValue'],
+  () => ({ matchedGeoGroup: null, isDirty: false }),
 );
-
-export function parseCheckRequest(json: unknown): Parsed<CheckRequest | null> {
-  const { value, diagnostics } = parseCheckBody(json);
-  return { value: value && { ...value, matchedGeoGroup: value.matchedGeoGroup ?? null, isDirty: value.isDirty ?? false }, diagnostics };
-}
 
 export const parseUpdateRequest: (json: unknown) => Parsed<UpdateRequest | null> = readBody<UpdateRequest>({ ...BODY, pageUserId: readText(200, 1) }, [
   'consentInstanceId',

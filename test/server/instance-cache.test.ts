@@ -65,6 +65,23 @@ describe('instance cache (SQLite)', () => {
     expect(elapsed).toBeLessThan(600);
   });
 
+  it('peeks only at a copy it holds: none before a read, the current one after, none once stale', async () => {
+    const [one, other] = sqlitePair(300);
+    expect(one.peekInstance('site')).toBeNull();
+    await one.ensureInstance('site', defaultInstanceConfig, 1);
+    expect(one.peekInstance('site')?.policyVersion).toBe(1);
+    await one.bumpPolicyVersion('site', 2);
+    expect(one.peekInstance('site')?.policyVersion).toBe(2);
+    await other.bumpPolicyVersion('site', 3);
+    expect(one.peekInstance('site')?.policyVersion).toBe(2);
+    await sleep(350);
+    expect(one.peekInstance('site')).toBeNull();
+    expect((await one.getInstance('site'))?.policyVersion).toBe(3);
+    expect(one.peekInstance('site')?.policyVersion).toBe(3);
+    expect(await one.getInstance('missing')).toBeNull();
+    expect(one.peekInstance('missing')).toBeNull();
+  });
+
   it('does not cache a missing instance', async () => {
     const [one, other] = sqlitePair(60_000);
     expect(await one.getInstance('later')).toBeNull();
@@ -78,6 +95,7 @@ describe('instance cache (SQLite)', () => {
     await one.getInstance('site');
     await other.bumpPolicyVersion('site', 2);
     expect((await one.getInstance('site'))?.policyVersion).toBe(2);
+    expect(one.peekInstance('site')).toBeNull();
   });
 });
 
@@ -105,6 +123,8 @@ describe.skipIf(!adminUrl)(`instance cache (PostgreSQL, ${inject('postgresSkipRe
     await one.ensureInstance('site', defaultInstanceConfig, 1);
     expect((await one.getInstance('site'))?.policyVersion).toBe(1);
     await other.bumpPolicyVersion('site', 2);
+    // The synchronous peek loses the old copy on the NOTIFY too.
+    expect(await timeUntil(async () => one.peekInstance('site'), (record) => record === null, 5000)).toBeLessThan(1000);
     expect(await timeUntil(() => one.getInstance('site'), (record) => record?.policyVersion === 2, 5000)).toBeLessThan(1000);
     await other.putInstance('site', { ...defaultInstanceConfig, consentRequired: { default: false } }, 3);
     await timeUntil(() => one.getInstance('site'), (record) => record?.config.consentRequired['default'] === false, 5000);
