@@ -9,6 +9,7 @@
  */
 import { KeyObject, randomUUID, sign as signBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
+import { timePrefix } from './ordered-id.ts';
 import type { ConsentStore, NewAuditEntry, SigningKeyRecord } from './store/store.ts';
 
 export const RECEIPT_ALGORITHM = 'EdDSA';
@@ -103,7 +104,8 @@ export function createReceiptSigner(store: ConsentStore, pem: string | null, now
 }
 
 /** A new receipt id: not guessable, so knowing one proves nothing, and a URL-safe token. */
-export const newReceiptId = () => `rcpt_${randomUUID().replaceAll('-', '')}`;
+/** `rcpt_`, the time prefix (ordered-id.ts), then a random UUID's 32 hex digits. */
+export const newReceiptId = () => `rcpt_${timePrefix()}${randomUUID().replaceAll('-', '')}`;
 
 /**
  * The receipt of one update. Names follow ISO/IEC TS 27560 (as profiled by the W3C DPVCG) where

@@ -4,6 +4,7 @@
  * loopback hosts (plain http in development), where it is `SameSite=Lax` without `Secure`.
  */
 import { randomFillSync } from 'node:crypto';
+import { timePrefix } from './ordered-id.ts';
 
 export const userCookieName = 'page_uid';
 
@@ -17,12 +18,13 @@ const userIdPattern = /^[A-Za-z0-9_-]{16,64}$/;
 const randomPool = Buffer.alloc(4096);
 let randomOffset = randomPool.length;
 
+/** A new id: the time prefix (ordered-id.ts), then 16 random bytes in base64url (34 characters). */
 export function newUserId(): string {
   if (randomOffset + 16 > randomPool.length) {
     randomFillSync(randomPool);
     randomOffset = 0;
   }
-  const id = randomPool.toString('base64url', randomOffset, randomOffset + 16);
+  const id = timePrefix() + randomPool.toString('base64url', randomOffset, randomOffset + 16);
   randomOffset += 16;
   return id;
 }

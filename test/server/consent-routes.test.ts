@@ -20,7 +20,7 @@ describe('consent routes', () => {
     const { app } = await buildApp();
     const response = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, host: 'localhost:8080' }, payload: check({}) });
     const cookie = String(response.headers['set-cookie']);
-    expect(cookie).toMatch(/^page_uid=[A-Za-z0-9_-]{22}; Path=\/consent; Max-Age=34128000; HttpOnly; SameSite=Lax$/);
+    expect(cookie).toMatch(/^page_uid=[0-9a-f]{12}[A-Za-z0-9_-]{22}; Path=\/consent; Max-Age=34128000; HttpOnly; SameSite=Lax$/);
   });
 
   it('sets a Secure SameSite=None cookie on a public host', async () => {
