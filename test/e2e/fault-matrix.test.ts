@@ -225,9 +225,9 @@ async function run(row: FaultCase): Promise<Outcome> {
       const fetched = timing.fetches.find((f) => new URL(f.url, 'http://x').pathname === setup.faultPath)?.t;
       return setup.faultPath === '/cmp' ? (timing.frameAt ?? 0) : (fetched ?? timing.clickAt ?? 0);
     };
-    // Late answers and foreign windows get until 12 s after the start to do harm; everything else a short settle.
+    // Late answers (11.5 s) and foreign windows get until 13 s after the start to do harm; everything else a short settle.
     const now = await test.page.evaluate(() => performance.now());
-    await test.page.waitForTimeout(row.isSlow ? Math.max(800, startOf(await timingOf()) + 12_000 - now) : 800);
+    await test.page.waitForTimeout(row.isSlow ? Math.max(800, startOf(await timingOf()) + 13_000 - now) : 800);
     const timing = await timingOf();
     const start = startOf(timing);
     const times = [...timing.lines.map((l) => l.t), ...timing.events.map((e) => e.t)].filter((t) => t >= start);
