@@ -103,8 +103,10 @@ export function createReceiptSigner(store: ConsentStore, pem: string | null, now
   };
 }
 
-/** A new receipt id: not guessable, so knowing one proves nothing, and a URL-safe token. */
-/** `rcpt_`, the time prefix (ordered-id.ts), then a random UUID's 32 hex digits. */
+/**
+ * A new receipt id: not guessable, so knowing one proves nothing, and a URL-safe token: `rcpt_`,
+ * the time prefix (ordered-id.ts), then a random UUID's 32 hex digits.
+ */
 export const newReceiptId = () => `rcpt_${timePrefix()}${randomUUID().replaceAll('-', '')}`;
 
 /**
