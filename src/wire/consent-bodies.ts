@@ -5,7 +5,7 @@
  */
 import { type ConsentStateValue, CONSENT_STATES, DECISION, type DecisionData } from './consent.ts';
 import { diagnostic, type Parsed } from './diagnostic.ts';
-import { collector, isRecord, own, type Read, readBoolean, readOneOf, readText, type Schema } from './values.ts';
+import { collector, isRecord, optional, own, type Read, readBoolean, readOneOf, readText, type Schema } from './values.ts';
 
 /** Request bodies (PRODUCT 3.3, 3.4) as the server reads them; unknown fields are ignored. */
 export type CheckRequest = DecisionData & {
@@ -39,9 +39,7 @@ const readBody = <T>(schema: Schema<T>, required: readonly (keyof T & string)[],
     const into = collector('invalid-field');
     const body = start();
     for (const key of keys) {
-      const value = own(json, key);
-      if (value === undefined || value === null) continue;
-      const item = (schema[key] as Read<unknown>)(into, value, key);
+      const item = optional(into, json, key, schema[key] as Read<unknown>);
       if (item !== undefined) body[key] = item;
     }
     for (const key of required) if (!Object.hasOwn(body, key)) schema[key](into, own(json, key) ?? undefined, key);
