@@ -17,6 +17,8 @@ export async function attachMeter(context, page, profile) {
   };
   const start = await readMetrics();
   return {
+    /** The CDP session (for the harness's own DOM and input commands). */
+    cdp,
     /** Totals since attach. */
     async read() {
       const now = await readMetrics();

@@ -12,8 +12,8 @@ const TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/htm
 /** Only these node_modules folders are served, under /peers/. */
 const PEER_PACKAGES = ['vanilla-cookieconsent/', 'klaro/', '@iabtechlabtcf/stub/'];
 
-/** Counts its runs in window.__bench (see page-probe.mjs). */
-const THIRD_PARTY_SCRIPT = `(function(){var s=window.__bench;if(!s)return;s.runs++;s.runTimes.push(performance.now());if(s.visit==='first'&&s.clickAt===null)s.earlyRuns++;})();`;
+/** Counts its runs in window.__bench and tells the harness through the console (see page-probe.mjs). */
+const THIRD_PARTY_SCRIPT = `(function(){var s=window.__bench;if(!s)return;s.runs++;s.runTimes.push(performance.now());if(s.visit==='first'&&s.clickAt===null)s.earlyRuns++;console.debug('bench:ran');})();`;
 
 function readStatic(path) {
   if (path === '/v0.js' || path.startsWith('/v0/')) return join(CDN_ROOT, normalize(path));

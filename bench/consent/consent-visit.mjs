@@ -1,6 +1,12 @@
 // One run of one consent variant in one profile: a first visit (prompt shown, accept clicked)
 // and a return visit in the same context (new tab, stored consent). Returns the figures and
 // the correctness checks of bench/README.md.
+//
+// While a visit is measured nothing of Playwright runs in the page: the harness waits for the
+// probe's console messages and for CDP's load event, reads the main-thread metrics before it
+// reads the probe, and clicks through CDP (DOM box model, then a mouse event) rather than with
+// `page.click`, whose in-page machinery would be counted as the page's script and would compete
+// with the page for the main thread.
 import { attachMeter } from '../browser/cdp-meter.mjs';
 import { installPageProbe } from './page-probe.mjs';
 
@@ -9,27 +15,66 @@ const WAIT_MS = 20_000;
 const SETTLE_MS = 300;
 /** On the return visit, after load: time for a late prompt to show up. */
 const RETURN_WATCH_MS = 700;
+/** Between two reads of the accept button's box: it must not move (an entry animation). */
+const STABLE_MS = 100;
 
 const readProbe = (page) => page.evaluate(() => window.__bench);
-const waitForProbe = (page, predicate) => page.waitForFunction(predicate, null, { timeout: WAIT_MS, polling: 50 });
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves on the first console message `text` of `page`, or after WAIT_MS (then `false`). */
+function consoleSignal(page, text) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), WAIT_MS);
+    page.on('console', (message) => {
+      if (message.text() !== text) return;
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
 
 async function openPage(context, { url, variant, profile, visit }) {
   const page = await context.newPage();
   await page.addInitScript(installPageProbe, { promptSelector: variant.prompt, visit });
   const meter = await attachMeter(context, page, profile);
+  const signals = { prompt: consoleSignal(page, 'bench:prompt'), ran: consoleSignal(page, 'bench:ran') };
   await page.goto(url, { waitUntil: 'commit' });
-  return { page, meter };
+  return { page, meter, signals };
+}
+
+/** The centre of `selector`'s first box in the page, through CDP (no script in the page). */
+async function centreOf(cdp, selector) {
+  const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+  if (!nodeId) return null;
+  const { quads } = await cdp.send('DOM.getContentQuads', { nodeId });
+  if (!quads.length) return null;
+  const [x1, y1, , , x3, y3] = quads[0];
+  return { x: (x1 + x3) / 2, y: (y1 + y3) / 2 };
+}
+
+/** Clicks `selector` once its box is still for STABLE_MS, with CDP mouse events. */
+async function clickStill(page, cdp, selector) {
+  const deadline = Date.now() + WAIT_MS;
+  let previous = await centreOf(cdp, selector);
+  for (;;) {
+    await sleep(STABLE_MS);
+    const current = await centreOf(cdp, selector);
+    if (current && previous && current.x === previous.x && current.y === previous.y) return page.mouse.click(current.x, current.y);
+    if (Date.now() > deadline) throw new Error(`no still box for ${selector}`);
+    previous = current;
+  }
 }
 
 async function firstVisit(context, options) {
-  const { page, meter } = await openPage(context, { ...options, visit: 'first' });
-  await waitForProbe(page, () => window.__bench.promptVisibleAt !== null);
+  const { page, meter, signals } = await openPage(context, { ...options, visit: 'first' });
+  if (!(await signals.prompt)) throw new Error('the prompt never showed');
   await page.waitForLoadState('load');
-  await page.click(options.variant.accept, { timeout: WAIT_MS });
-  if (options.variant.blocks) await waitForProbe(page, () => window.__bench.runs > 0).catch(() => {});
+  await clickStill(page, meter.cdp, options.variant.accept);
+  if (options.variant.blocks) await signals.ran;
   await page.waitForTimeout(SETTLE_MS);
-  const probe = await readProbe(page);
   const cost = await meter.read();
+  const probe = await readProbe(page);
   await page.close();
   const ranAt = probe.runTimes[0] ?? null;
   return {
@@ -43,12 +88,13 @@ async function firstVisit(context, options) {
 }
 
 async function returnVisit(context, options) {
-  const { page, meter } = await openPage(context, { ...options, visit: 'return' });
-  await waitForProbe(page, () => window.__bench.runs > 0).catch(() => {});
+  const { page, meter, signals } = await openPage(context, { ...options, visit: 'return' });
+  await signals.ran;
   await page.waitForLoadState('load');
+  // The cost is read before the watch for a late prompt, whose every-frame poll is the probe's.
+  const cost = await meter.read();
   await page.waitForTimeout(RETURN_WATCH_MS);
   const probe = await readProbe(page);
-  const cost = await meter.read();
   await page.close();
   return { scriptMs: probe.runTimes[0] ?? null, runs: probe.runs, promptFrames: probe.promptFrames, layoutShift: probe.layoutShift, cost };
 }

@@ -1,6 +1,10 @@
 // Init script of every consent page (runs before the page's own scripts): `window.__bench`
 // records the third-party script's runs, the accept click, every animation frame in which the
 // prompt is visible (checkVisibility, polled from navigation start) and the layout shift sum.
+// It tells the harness through the console (`bench:prompt` when the prompt is first visible;
+// the third-party script logs `bench:ran`), so the harness waits without evaluating anything in
+// the page while it is measured. The poll stops on a first visit once the prompt showed, so its
+// own cost stays out of the page's main-thread figures.
 
 /** Runs in the page; serialised by Playwright's addInitScript. */
 export function installPageProbe({ promptSelector, visit }) {
@@ -25,9 +29,13 @@ export function installPageProbe({ promptSelector, visit }) {
     const prompt = document.querySelector(promptSelector);
     if (prompt?.checkVisibility(options)) {
       state.promptFrames++;
-      state.promptVisibleAt ??= performance.now();
+      if (state.promptVisibleAt === null) {
+        state.promptVisibleAt = performance.now();
+        console.debug('bench:prompt');
+      }
     }
-    requestAnimationFrame(poll);
+    // A first visit needs only the first visible frame; a return visit watches every frame.
+    if (visit === 'return' || state.promptVisibleAt === null) requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
 }

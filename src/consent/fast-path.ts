@@ -54,22 +54,28 @@ function isParsed(node: Node): boolean {
 
 export function startFastPath(): void {
   let inputs: PolicyInput[] | undefined;
-  let chain = Promise.resolve();
+  // The first script starts at once (not in a microtask after the rest of the consent bundle's
+  // set-up); each later one after the previous one.
+  let chain: Promise<void> | undefined;
   const isAllowed = (request: BlockRequest | null) => !!request && !!inputs?.length && inputs.every((input) => decide(request, input) === 'allow');
   const take = () => {
+    // A script still being parsed may not have all its text yet: it is taken on a later call.
+    const parsed = [...document.querySelectorAll<HTMLScriptElement>(BLOCKED_SCRIPTS)].filter(isParsed);
+    // The decision (storage, config, rules) is read only once there is a script to decide on, so
+    // an inline copy costs next to nothing while the parser is still ahead of the scripts.
+    if (!parsed.length) return;
     if (!inputs) {
       const element = document.querySelector('page-consent');
       if (!element || !isParsed(element)) return;
       inputs = inputsOf(element);
     }
     const metaBlockedTags = readMetaBlockedTags(document);
-    for (const blocked of document.querySelectorAll<HTMLScriptElement>(BLOCKED_SCRIPTS)) {
-      // A script still being parsed may not have all its text yet: it is taken on a later call.
-      if (!isParsed(blocked) || !isAllowed(readBlockRequest(blocked, metaBlockedTags, ignore))) continue;
+    for (const blocked of parsed) {
+      if (!isAllowed(readBlockRequest(blocked, metaBlockedTags, ignore))) continue;
       const src = blocked.getAttribute('src');
       if (src !== null && !readLoadableUrl(src, document.baseURI, { report: ignore })) continue;
       blocked.setAttribute(ACTIVATED, '');
-      chain = chain.then(() => runBlockedScript(document, blocked));
+      chain = chain ? chain.then(() => runBlockedScript(document, blocked)) : runBlockedScript(document, blocked);
     }
   };
   take();
