@@ -26,6 +26,8 @@ beforeAll(async () => {
     '/slow/v0.js': { ...script, body: cdn('v0.js'), delay: V0_DELAY_MS },
     '/slow/v0/page-consent-0.1.js': { ...script, body: cdn('v0/page-consent-0.1.js'), delay: V0_DELAY_MS },
     '/fast/v0/page-consent-0.1.js': { ...script, body: cdn('v0/page-consent-0.1.js') },
+    '/fast/v0.js': { ...script, body: cdn('v0.js') },
+    '/late/v0/page-consent-0.1.js': { ...script, body: cdn('v0/page-consent-0.1.js'), delay: 800 },
     '/third.js': { ...script, body: 'window.third = (window.third || 0) + 1;' },
     '/blank.html': { body: '<!doctype html><title>blank</title>' },
   });
@@ -136,6 +138,31 @@ describe('return-visit fast path', () => {
     expect(thirdRequests()).toBe(0);
   });
 
+  it('starts the first script before the element is defined when v0.js ran first', async () => {
+    const path = '/runtime-first.html';
+    server.page(
+      path,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>runtime first</title>
+<script async src="/fast/v0.js"></script>
+<script async custom-element="page-consent" src="/late/v0/page-consent-0.1.js"></script>
+</head><body>
+<page-consent id="consent" layout="nodisplay"><script type="application/json">{"consentInstanceId":"site","consentRequired":true,"promptUI":"prompt"}</script>
+<div id="prompt" hidden></div></page-consent>
+<script type="text/plain" data-block-on-consent>window.order = [!!window.PAGE_RUNTIME, !!customElements.get('page-consent')];</script>
+</body></html>`,
+    );
+    const { page } = await newPage(browser);
+    await page.goto(`${server.origin}/blank.html`);
+    await page.evaluate((decision) => {
+      const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values: { 'consent:site': decision } }));
+      localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
+    }, accepted());
+    await page.goto(`${server.origin}${path}`);
+    await page.waitForSelector('page-consent.page-built', { state: 'attached', timeout: 10_000 });
+    // The runtime was there, the element not yet defined: the script did not wait for its set-up.
+    expect(await page.evaluate(() => (window as never as { order?: boolean[] }).order)).toEqual([true, false]);
+  });
+
   it('waits for a script the parser has not finished (its text arriving in two parts)', async () => {
     const head = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>streamed</title></head><body>
 <page-consent id="consent" layout="nodisplay"><script type="application/json">{"consentInstanceId":"site","consentRequired":true,"promptUI":"prompt"}</script>
@@ -160,9 +187,22 @@ describe('return-visit fast path', () => {
       }, accepted());
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
-      await page.goto(`${origin}/streamed.html`);
+      // Counts storage reads: the inline copy reads nothing while no blocked script is parsed.
+      await page.addInitScript(() => {
+        const { getItem } = Storage.prototype;
+        Storage.prototype.getItem = function (this: Storage, key: string) {
+          (window as never as { reads: number }).reads = ((window as never as { reads?: number }).reads ?? 0) + 1;
+          return getItem.call(this, key);
+        };
+      });
+      await page.goto(`${origin}/streamed.html`, { waitUntil: 'commit' });
+      await page.waitForSelector('#prompt', { state: 'attached' });
+      await page.waitForTimeout(200);
+      expect(await page.evaluate(() => (window as never as { reads?: number }).reads ?? 0)).toBe(0);
+      await page.waitForLoadState('load');
       await page.waitForTimeout(200);
       expect(await page.evaluate(() => (window as never as { parts?: unknown }).parts ?? null)).toEqual([['a', 'b']]);
+      expect(await page.evaluate(() => (window as never as { reads?: number }).reads ?? 0)).toBeGreaterThan(0);
       expect(errors).toEqual([]);
     } finally {
       streamer.closeAllConnections();
