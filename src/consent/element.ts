@@ -6,7 +6,7 @@ import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime 
 import { type ConsentConfig, hasGeoSignalFields, isObject, parseConsentConfig } from '../wire/consent-config.ts';
 import { CMP_PRESETS } from '../wire/consent-presets.ts';
 import { diagnose } from './diagnose.ts';
-import { lookup } from '../wire/values.ts';
+import { own } from '../wire/values.ts';
 import { readConfigJson } from './config-json.ts';
 import { createConsentController } from './controller.ts';
 import { detailOf, installConsentProvider, snapshotOf } from './provider.ts';
@@ -70,7 +70,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
 
   // Actions exist from the build on; the reducer ignores them until a prompt is shown.
   const decideWith = (decision: 'accepted' | 'rejected') => (args: ActionArguments) =>
-    dispatch({ type: 'decide', decision, purposeConsentDefault: lookup(booleans(args, report), 'purposeConsentDefault') });
+    dispatch({ type: 'decide', decision, purposeConsentDefault: own(booleans(args, report), 'purposeConsentDefault') });
   host.registerAction('accept', decideWith('accepted'));
   host.registerAction('reject', decideWith('rejected'));
   host.registerAction('dismiss', () => dispatch({ type: 'decide', decision: 'dismissed' }));
@@ -81,7 +81,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     const model = controller.model();
     const { kind } = model.state;
     const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
-    return JSON.stringify(lookup<unknown>({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false }, field)) ?? '';
+    return JSON.stringify(own({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false }, field)) ?? '';
   });
 
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).

@@ -59,19 +59,18 @@ export function startFastPath(): void {
   let chain: Promise<void> | undefined;
   const isAllowed = (request: BlockRequest | null) => !!request && !!inputs?.length && inputs.every((input) => decide(request, input) === 'allow');
   const take = () => {
-    // A script still being parsed may not have all its text yet: it is taken on a later call.
-    const parsed = [...document.querySelectorAll<HTMLScriptElement>(BLOCKED_SCRIPTS)].filter(isParsed);
-    // The decision (storage, config, rules) is read only once there is a script to decide on, so
-    // an inline copy costs next to nothing while the parser is still ahead of the scripts.
-    if (!parsed.length) return;
-    if (!inputs) {
-      const element = document.querySelector('page-consent');
-      if (!element || !isParsed(element)) return;
-      inputs = inputsOf(element);
-    }
-    const metaBlockedTags = readMetaBlockedTags(document);
-    for (const blocked of parsed) {
-      if (!isAllowed(readBlockRequest(blocked, metaBlockedTags, ignore))) continue;
+    let metaBlockedTags: Set<string> | undefined;
+    for (const blocked of document.querySelectorAll<HTMLScriptElement>(BLOCKED_SCRIPTS)) {
+      // A script still being parsed may not have all its text yet: it is taken on a later call.
+      if (!isParsed(blocked)) continue;
+      // The decision (storage, config, rules) is read only once there is a script to decide on,
+      // so an inline copy costs next to nothing while the parser is still ahead of the scripts.
+      if (!inputs) {
+        const element = document.querySelector('page-consent');
+        if (!element || !isParsed(element)) return;
+        inputs = inputsOf(element);
+      }
+      if (!isAllowed(readBlockRequest(blocked, (metaBlockedTags ??= readMetaBlockedTags(document)), ignore))) continue;
       const src = blocked.getAttribute('src');
       if (src !== null && !readLoadableUrl(src, document.baseURI, { report: ignore })) continue;
       blocked.setAttribute(ACTIVATED, '');

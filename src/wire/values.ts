@@ -17,8 +17,11 @@ export const collector = (code: string): Collector => ({ code, diagnostics: [] }
 
 export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The own property `key` of `record`, never one inherited from `Object.prototype`. */
-export const own = (record: Json, key: string): unknown => (Object.hasOwn(record, key) ? record[key] : undefined);
+/**
+ * The own property `key` of `record` (a JSON object, or a map read by `readMap`), never one
+ * inherited from `Object.prototype`; else undefined.
+ */
+export const own = <T = unknown>(record: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
 
 /** Records a dropped value; returns undefined so readers can `return drop(...)`. */
 export function drop(into: Collector, field: string, expected: string, got: unknown): undefined {
@@ -96,9 +99,6 @@ export function readMap<T>(read: Read<T>, maxKeys = 100): Read<Record<string, T>
     return Object.fromEntries(entries);
   };
 }
-
-/** The value of an own key of a map read by `readMap` (or any record), else undefined. */
-export const lookup = <T>(map: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(map, key) ? map[key] : undefined);
 
 /** Parses JSON text; undefined when it is not JSON. */
 export function parseJsonText(text: string): unknown {
