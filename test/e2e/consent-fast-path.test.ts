@@ -56,6 +56,13 @@ ${inline ? `<script>${cdn('v0/page-consent-fast-0.1.js')}</script>` : ''}
 </body></html>`;
 }
 
+/** Stores `decision` for instance `site` in the site store's format, on `page`'s current origin. */
+const storeDecision = (page: Page, decision: object) =>
+  page.evaluate((values) => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values }));
+    localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
+  }, { 'consent:site': decision });
+
 let count = 0;
 /** Stores `decision` for instance `site` (the site store's format), then opens a page. */
 async function returnVisit(decision: object | null, options: PageOptions = {}) {
@@ -64,12 +71,7 @@ async function returnVisit(decision: object | null, options: PageOptions = {}) {
   server.page(path, fastPage({ ...options, visit }));
   const test = await newPage(browser);
   await test.page.goto(`${server.origin}/blank.html`);
-  if (decision) {
-    await test.page.evaluate((values) => {
-      const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values }));
-      localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
-    }, { 'consent:site': decision });
-  }
+  if (decision) await storeDecision(test.page, decision);
   await test.page.goto(`${server.origin}${path}`, { waitUntil: 'domcontentloaded' });
   return { ...test, thirdRequests: () => server.requests.filter((request) => request.url === `/third.js?${visit}`).length };
 }
@@ -153,10 +155,7 @@ describe('return-visit fast path', () => {
     );
     const { page } = await newPage(browser);
     await page.goto(`${server.origin}/blank.html`);
-    await page.evaluate((decision) => {
-      const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values: { 'consent:site': decision } }));
-      localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
-    }, accepted());
+    await storeDecision(page, accepted());
     await page.goto(`${server.origin}${path}`);
     await page.waitForSelector('page-consent.page-built', { state: 'attached', timeout: 10_000 });
     // The runtime was there, the element not yet defined: the script did not wait for its set-up.
@@ -181,10 +180,7 @@ describe('return-visit fast path', () => {
     try {
       const { page } = await newPage(browser);
       await page.goto(`${origin}/blank.html`);
-      await page.evaluate((decision) => {
-        const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values: { 'consent:site': decision } }));
-        localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
-      }, accepted());
+      await storeDecision(page, accepted());
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       // Counts storage reads: the inline copy reads nothing while no blocked script is parsed.
