@@ -6,6 +6,7 @@ import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime 
 import { type ConsentConfig, hasGeoSignalFields, isObject, parseConsentConfig } from '../wire/consent-config.ts';
 import { CMP_PRESETS } from '../wire/consent-presets.ts';
 import { diagnose } from './diagnose.ts';
+import { PAGE_MACROS } from '../wire/url-macros.ts';
 import { own } from '../wire/values.ts';
 import { readConfigJson } from './config-json.ts';
 import { createConsentController } from './controller.ts';
@@ -54,7 +55,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     storage: page.storage,
     fetch: (url, init) => fetch(url, init),
     clock: self,
-    expandUrl: page.expandUrl,
+    expandUrl: (template) => page.expandUrl(template, PAGE_MACROS),
     report,
     newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
     onChange(model) {
@@ -77,12 +78,18 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
   host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
   answerCreatives(() => snapshotOf(controller.model()), report);
-  page.registerMacro('CONSENT_INFO', (field = '') => {
-    const model = controller.model();
-    const { kind } = model.state;
-    const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
-    return JSON.stringify(own({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false }, field)) ?? '';
-  });
+  // `CONSENT_INFO(field)` exists in `promptUiSrc` only (PRODUCT 2).
+  const consentInfo = new Map([
+    [
+      'CONSENT_INFO',
+      (field = '') => {
+        const model = controller.model();
+        const { kind } = model.state;
+        const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
+        return JSON.stringify(own({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false }, field)) ?? '';
+      },
+    ],
+  ]);
 
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
@@ -98,7 +105,9 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   const geoGroups = await readGeoGroups(page, json, report);
   const { value, diagnostics } = parse(geoGroups);
   config = element.id ? value : null;
-  for (const d of diagnostics) report(d, config ? 'warn' : 'error');
+  // One error says why a config fails (the parser's last diagnostic, or the missing id); the rest warn.
+  const fatal = !config && element.id ? diagnostics.at(-1) : undefined;
+  for (const d of diagnostics) report(d, d === fatal ? 'error' : 'warn');
   if (!element.id) report(diagnose('consent-id-missing', 'an id', null));
   if (config) {
     startSignalsOnce(config);
@@ -110,7 +119,8 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     const inline = find(config.promptUI, element, 'consent-prompt-missing');
     const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
     const decide = (decision: Decision, data: DecisionData = {}) => dispatch({ type: 'decide', decision, ...data });
-    render = createPromptUi(element, config, { page, scriptUrl, inline, post, decide, clock: self, report });
+    const expandUrl = (src: string) => page.expandUrl(src, PAGE_MACROS, consentInfo);
+    render = createPromptUi(element, config, { page, scriptUrl, inline, post, decide, expandUrl, clock: self, report });
   }
   await controller.start(config, config?.matchedGeoGroup ?? geoGroups[0] ?? null, (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true);
 }

@@ -13,7 +13,7 @@ import { LOADABLE_URL, parseLoadableUrl } from '../wire/url.ts';
 import type { Json } from '../wire/values.ts';
 import { diagnose } from './diagnose.ts';
 import type { Clock } from './remote.ts';
-import type { ConsentModel, Decision } from './state.ts';
+import { type ConsentModel, type Decision, purposesOf } from './state.ts';
 import type { Ui } from './ui.ts';
 
 export const READY_TIMEOUT_MS = 10_000;
@@ -64,7 +64,9 @@ export function sandboxOf(extra: string | undefined, isCrossOrigin: boolean, rep
 /** The client info JSON that the frame reads from its `name`. */
 export function clientInfoOf(model: ConsentModel, clientConfig: Json | undefined, promptTrigger: 'load' | 'action'): string {
   const { kind } = model.state;
-  const { consentString, purposeConsents, consentMetadata, tcfPolicyVersion } = model;
+  const { consentString, consentMetadata, tcfPolicyVersion } = model;
+  // After an expiry the earlier choices are the prompt's starting point (PRODUCT 3.11).
+  const purposeConsents = purposesOf(model);
   const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
   return JSON.stringify({ clientConfig, consentStateValue, consentString, purposeConsents, consentMetadata, tcfPolicyVersion, promptTrigger, isDirty: false });
 }

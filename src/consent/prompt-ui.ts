@@ -23,6 +23,8 @@ export type PromptDeps = {
   readonly inline: HTMLElement | null;
   readonly post: HTMLElement | null;
   readonly decide: (decision: Decision, data?: DecisionData) => void;
+  /** Expands `promptUiSrc`'s macros, `CONSENT_INFO(field)` included. */
+  readonly expandUrl: (src: string) => Promise<string>;
   readonly clock: Clock;
   readonly report: (d: Diagnostic, level?: DiagnosticLevel) => void;
 };
@@ -49,7 +51,7 @@ function createFrameUi(host: HTMLElement, config: ConsentConfig, options: Omit<F
   let latest: ConsentModel | undefined;
   loadCmp(deps).then((create) => {
     const { fallback } = options;
-    follow = create ? create(slot, ui, { ...options, expandUrl: deps.page.expandUrl }) : () => fallback && slot.replaceChildren(Object.assign(fallback, { hidden: false }));
+    follow = create ? create(slot, ui, { ...options, expandUrl: deps.expandUrl }) : () => fallback && slot.replaceChildren(Object.assign(fallback, { hidden: false }));
     if (latest) follow(latest);
   });
   const render = (model: ConsentModel) => {

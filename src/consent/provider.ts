@@ -4,15 +4,14 @@
  */
 import type { ConsentProvider, ConsentSnapshot, PageElementInstance, PageRuntime, PolicyState } from '../runtime/index.ts';
 import { decide, type PolicyInput, resolvePolicy } from './policy.ts';
-import { changeStateOf, type ConsentModel, isRequiredOf } from './state.ts';
+import { changeStateOf, type ConsentModel, isRequiredOf, purposesOf } from './state.ts';
 
 export type ConsentView = PolicyInput & ConsentModel;
 
 /** The `consent-change` event detail (PRODUCT 3.10); after an expiry the kept purposes and `expired: true` (3.11). */
 export function detailOf(model: ConsentModel) {
   const { consentString, consentMetadata, sharedData, isExpired } = model;
-  const purposeConsents = isExpired ? { ...model.purposeConsents, ...model.pendingPurposes } : model.purposeConsents;
-  return { state: changeStateOf(model.state), purposeConsents, consentString, consentMetadata, sharedData, ...(isExpired && { expired: true }) };
+  return { state: changeStateOf(model.state), purposeConsents: purposesOf(model), consentString, consentMetadata, sharedData, ...(isExpired && { expired: true }) };
 }
 
 export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state) });

@@ -46,14 +46,16 @@ export function startSignals(page: PageRuntime, config: ConsentConfig, report: (
   const listeners: ((signal: ConsentSignal) => void)[] = [];
   const updateUsPrivacy = installUsPrivacyApi(() => signal!);
   const { exposesTcfApi, exposesGppApi, cmpId, cmpVersion } = config;
-  if ((exposesTcfApi || exposesGppApi) && !(isInteger(cmpId, 2) && isInteger(cmpVersion, 0))) {
-    diagnostics.push(diagnose('consent-cmp-id-missing', 'cmpId (an integer of 2 or more) and cmpVersion (an integer) with exposesTcfApi or exposesGppApi', { cmpId, cmpVersion }));
-  } else {
-    const ping = { cmpId, cmpVersion, cmpStatus: 'stub', cmpLoaded: false, signalStatus: 'not ready', gppVersion: '1.1', apiVersion: '2.2' };
-    const source: SignalSource = { cmpId: cmpId as number, cmpVersion: cmpVersion as number, report, current: () => signal!, subscribe: (listener) => listeners.push(listener) };
+  // TCF needs the publisher's CMP ids (PRODUCT 3.9); GPP takes them when given, else 0.
+  const hasIds = isInteger(cmpId, 2) && isInteger(cmpVersion, 0);
+  if (exposesTcfApi && !hasIds) diagnostics.push(diagnose('consent-cmp-id-missing', 'cmpId (an integer of 2 or more) and cmpVersion (an integer) with exposesTcfApi', { cmpId, cmpVersion }));
+  const apis = (['tcf', 'gpp'] as const).filter((name) => (name === 'tcf' ? exposesTcfApi && hasIds : exposesGppApi));
+  if (apis.length) {
+    const ids = hasIds ? { cmpId: cmpId as number, cmpVersion: cmpVersion as number } : { cmpId: 0, cmpVersion: 0 };
+    const ping = { ...ids, cmpStatus: 'stub', cmpLoaded: false, signalStatus: 'not ready', gppVersion: '1.1', apiVersion: '2.2' };
+    const source: SignalSource = { ...ids, report, current: () => signal!, subscribe: (listener) => listeners.push(listener) };
     page.provideService(SIGNALS_SERVICE, source);
-    for (const name of ['tcf', 'gpp'] as const) {
-      if (!(name === 'tcf' ? exposesTcfApi : exposesGppApi)) continue;
+    for (const name of apis) {
       installStub({ ...STUBS[name], ping: () => ping });
       loadBundle(name, scriptUrl, report);
     }

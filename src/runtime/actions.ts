@@ -70,7 +70,8 @@ export function createActions({ document, report, now = Date.now, whenBuilt }: A
     const actions = handlers.get(target);
     const handler = actions?.get(call.action);
     if (handler) invoke(target, handler, request);
-    else if (actions || !target.localName.startsWith('page-')) unknownAction(target, request);
+    // A page element that failed its build (`page-error`) never will: no queue for it.
+    else if (actions || !target.localName.startsWith('page-') || target.classList.contains('page-error')) unknownAction(target, request);
     else {
       if (!waiting.has(target)) whenBuilt(target).then(() => flush(target));
       waiting.set(target, [...(waiting.get(target) ?? []), request]);

@@ -8,8 +8,11 @@ import type { MacroResolver, PageRuntime, StorageService } from './types.ts';
 
 export type MacrosService = {
   register(name: string, resolver: MacroResolver): void;
-  /** Expands registered macros (only those in `allowed` when given). */
-  expand(template: string, allowed?: readonly string[]): Promise<string>;
+  /**
+   * Expands registered macros (only those in `allowed` when given) and the caller's own `extra`
+   * ones, which exist for this call only (`CONSENT_INFO` in `promptUiSrc`).
+   */
+  expand(template: string, allowed?: readonly string[], extra?: ReadonlyMap<string, MacroResolver>): Promise<string>;
 };
 
 export type MacrosOptions = {
@@ -68,13 +71,13 @@ export function createMacros(options: MacrosOptions): MacrosService {
 
   return {
     register,
-    async expand(template, allowed) {
+    async expand(template, allowed, extra) {
       const parts: Array<string | Promise<string>> = [];
       let end = 0;
       for (const match of template.matchAll(MACRO)) {
         const name = (match[1] ?? match[3])!;
-        const resolver = resolvers.get(name);
-        if (!resolver || (allowed && !allowed.includes(name))) continue;
+        const resolver = extra?.get(name) ?? (allowed && !allowed.includes(name) ? undefined : resolvers.get(name));
+        if (!resolver) continue;
         parts.push(template.slice(end, match.index), resolve(name, resolver, (match[2] ?? match[4])?.trim() || undefined));
         end = match.index + match[0].length;
       }

@@ -137,7 +137,8 @@ export type PageRuntime = {
   attemptChangeSize(element: HTMLElement, height: number, width?: number, margins?: Margins): Promise<void>;
   registerAction(element: Element, name: string, handler: ActionHandler): void;
   registerMacro(name: string, resolver: MacroResolver): void;
-  expandUrl(template: string, allowedMacros?: readonly string[]): Promise<string>;
+  /** Only the registered macros in `allowedMacros` when given; `extraMacros` for this call only. */
+  expandUrl(template: string, allowedMacros?: readonly string[], extraMacros?: ReadonlyMap<string, MacroResolver>): Promise<string>;
   report(source: Element | string, diagnostic: Diagnostic, level?: DiagnosticLevel): void;
   /** Resolves when the element's implementation has built. */
   whenBuilt(element: Element): Promise<void>;

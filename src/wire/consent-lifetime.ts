@@ -10,12 +10,12 @@ export type ConsentLifetime = { readonly accepted: number; readonly rejected: nu
 
 export const DEFAULT_LIFETIME_DAYS = 390;
 
-const isDays = (value: unknown): value is number => typeof value === 'number' && value >= 1 && value <= 3650;
+const isDays = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value > 0;
 
 export function parseConsentLifetime(json: unknown, diagnostics: Diagnostic[]): ConsentLifetime {
   const both = json ?? DEFAULT_LIFETIME_DAYS;
   const { accepted = DEFAULT_LIFETIME_DAYS, rejected = DEFAULT_LIFETIME_DAYS, ...others } = isRecord(both) ? both : { accepted: both, rejected: both };
   if (isDays(accepted) && isDays(rejected) && !Object.keys(others).length) return { accepted, rejected };
-  diagnostics.push(diagnostic('consent-lifetime-invalid', '1-3650 days, or {accepted, rejected} days', json, 'consentLifetimeDays'));
+  diagnostics.push(diagnostic('consent-lifetime-invalid', 'a positive number of days, or {accepted, rejected} days', json, 'consentLifetimeDays'));
   return { accepted: DEFAULT_LIFETIME_DAYS, rejected: DEFAULT_LIFETIME_DAYS };
 }

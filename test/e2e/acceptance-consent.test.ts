@@ -741,10 +741,10 @@ describe('consent acceptance: checkConsentHref', () => {
     expect(await shown(test.page, '#prompt')).toBe(false);
   });
 
-  it('substitutes URL macros in checkConsentHref and keeps unknown ones verbatim', async () => {
+  it('substitutes the page URL macros in checkConsentHref and keeps the others verbatim', async () => {
     const p = fresh();
     server.route(`${p}/check`, { body: { consentRequired: true, consentStateValue: 'unknown' } });
-    const config = { ...REMOTE(p), checkConsentHref: `${p}/check?pv=PAGE_VIEW_ID&cid=CLIENT_ID&other=NOT_A_MACRO` };
+    const config = { ...REMOTE(p), checkConsentHref: `${p}/check?pv=PAGE_VIEW_ID&cid=CLIENT_ID&other=NOT_A_MACRO&info=CONSENT_INFO(consentStateValue)&gdpr=GDPR` };
     const test = await open(p, consent(config) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     const query = new URL(server.requestsTo(`${p}/check`)[0]?.url ?? '', 'http://x').searchParams;
@@ -753,6 +753,9 @@ describe('consent acceptance: checkConsentHref', () => {
     expect(query.get('cid')).toMatch(/\S/);
     expect(query.get('cid')).not.toBe('CLIENT_ID');
     expect(query.get('other')).toBe('NOT_A_MACRO');
+    // CONSENT_INFO belongs to promptUiSrc, the consent macros to ad URLs (PRODUCT 2).
+    expect(query.get('info')).toBe('CONSENT_INFO(consentStateValue)');
+    expect(query.get('gdpr')).toBe('GDPR');
   });
 
   it('applies a server accept that arrives after a cached rejection, without a reload', async () => {

@@ -140,6 +140,17 @@ describe('return-visit fast path', () => {
     expect(thirdRequests()).toBe(0);
   });
 
+  it('leaves a Consent Mode page to the element, so the default reaches dataLayer before any script', async () => {
+    const config = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', consentModeMapping: { ad_storage: 'consent' } };
+    const { page } = await returnVisit(accepted(), { config, inline: true, consentScript: 'slow' });
+    const { early, late } = await earlyThenLate(page);
+    expect(early).toEqual({ runs: [], third: 0, isRuntimeLoaded: false });
+    expect(late).toMatchObject({ runs: ['default', 'responded'], third: 1 });
+    // The element sent the default first, then the update; the scripts ran after both.
+    const calls = await page.evaluate(() => (window as never as { dataLayer: ArrayLike<unknown>[] }).dataLayer.map((call) => Array.from(call).slice(0, 2).join(' ')));
+    expect(calls.slice(0, 2)).toEqual(['consent default', 'consent update']);
+  });
+
   it('starts the first script before the element is defined when v0.js ran first', async () => {
     const path = '/runtime-first.html';
     server.page(

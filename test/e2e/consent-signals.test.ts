@@ -138,6 +138,15 @@ describe('TCF (__tcfapi)', () => {
     expect(diagnosticsOf(messages, 'consent-cmp-id-missing')).toHaveLength(1);
   });
 
+  it('still installs GPP when TCF lacks its cmpId; GPP alone needs no ids (cmpId 0)', async () => {
+    const { page, messages } = await open({ exposesTcfApi: true, exposesGppApi: true }, accepted(tcString, { consentStringType: 2 }));
+    await page.waitForFunction(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) => resolve(data.signalStatus === 'ready'))));
+    const ping = await page.evaluate(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', resolve)));
+    expect(ping).toMatchObject({ cmpId: 0 });
+    expect(await page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe('undefined');
+    expect(diagnosticsOf(messages, 'consent-cmp-id-missing')).toHaveLength(1);
+  });
+
   it('loads no framework bundle without exposesTcfApi', async () => {
     const bundles = () => server.requestsTo('/v0/page-consent-tcf-0.1.js').length + server.requestsTo('/v0/page-consent-gpp-0.1.js').length;
     const before = bundles();

@@ -164,12 +164,14 @@ describe('robustness', () => {
   });
 
   it('fails closed on an invalid config: blocked elements stay blocked, nothing is stored, one error says why', async () => {
-    const { page, messages } = await open({ consentInstanceId: 'site', promptUI: 'prompt' });
+    const { page, messages } = await open({ consentInstanceId: 'site', promptUI: 'prompt', postPromptUI: 5 });
     await page.waitForTimeout(300);
     expect(await builtProbes(page)).toEqual(['open']);
     expect(await isShown(page, '#prompt')).toBe(false);
     const errors = messages.filter((m) => m.type === 'error' && m.text.includes('[page-consent#consent]'));
     expect(errors.map((m) => m.text)).toEqual([expect.stringContaining('consent-required-missing: expected consentRequired: true for a client-only setup')]);
+    // The field of the wrong type is a warning beside it.
+    expect(diagnosticsOf(messages, 'consent-field-invalid').map((m) => m.type)).toEqual(['warning']);
     expect(await storedValues(page)).toEqual({});
   });
 

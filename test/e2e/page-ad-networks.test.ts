@@ -52,6 +52,15 @@ describe('page-ad type="adsense"', () => {
     expect(outside).toEqual([]);
   });
 
+  it('copies every data-ad-* attribute to the ins (in-feed and in-article units need layout, layout-key, region)', async () => {
+    const markup = `<page-ad type="adsense" data-ad-client="ca-pub-1" data-ad-slot="9" data-ad-format="fluid" data-ad-layout="in-article" data-ad-layout-key="-fb+5w+4e-db+86" data-ad-region="r1" data-other="x" layout="fixed-height" height="100"></page-ad>`;
+    const { page } = await open(markup);
+    await expect.poll(async () => (await pushes(page)).length).toBe(1);
+    const attributes = await page.$eval('page-ad ins.adsbygoogle', (ins) => ins.getAttributeNames().filter((name) => name.startsWith('data-ad-')).sort());
+    expect(attributes).toEqual(['data-ad-client', 'data-ad-format', 'data-ad-layout', 'data-ad-layout-key', 'data-ad-region', 'data-ad-slot']);
+    expect(await page.$eval('page-ad ins.adsbygoogle', (ins) => ins.getAttribute('data-ad-layout-key'))).toBe('-fb+5w+4e-db+86');
+  });
+
   it('requests non-personalised ads before consent is accepted and personalised ads after', async () => {
     const { page } = await open(adsense('open'), { consent: true });
     await expect.poll(() => pushes(page)).toMatchObject([{ slot: 'open', npa: 1 }]);

@@ -10,7 +10,8 @@ import { loadScriptOnce, readScriptUrl } from './script.ts';
 type AdsByGoogle = object[] & { requestNonPersonalizedAds?: number };
 
 const SCRIPT = 'https://pagead2.googlesyndication.com/pagead/js/adsbygoogle.js';
-const COPIED = ['data-ad-client', 'data-ad-slot', 'data-ad-format', 'data-full-width-responsive', 'data-ad-host', 'data-ad-host-channel'];
+/** Every `data-ad-*` (client, slot, format, layout, layout-key, region, host, ...) and the responsive flag. */
+const COPIED = /^data-(ad-|full-width-responsive$)/;
 
 export function renderAdsense(ad: ContentElement, isPersonalized: boolean): undefined {
   const client = ad.element.dataset.adClient;
@@ -24,7 +25,7 @@ export function renderAdsense(ad: ContentElement, isPersonalized: boolean): unde
   const slot = document.createElement('ins');
   slot.className = 'adsbygoogle';
   slot.style.display = 'block';
-  ad.copyAttributes(slot, COPIED);
+  ad.copyAttributes(slot, ad.element.getAttributeNames().filter((name) => COPIED.test(name)));
   ad.show(slot);
   loadScriptOnce('adsense', url);
   const queue: AdsByGoogle = ((window as { adsbygoogle?: AdsByGoogle }).adsbygoogle ||= []);

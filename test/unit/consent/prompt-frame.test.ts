@@ -70,4 +70,9 @@ describe('sandboxOf and clientInfoOf', () => {
       isDirty: false,
     });
   });
+
+  it('gives the CMP the kept purpose choices after an expiry (PRODUCT 3.11)', () => {
+    const model = { ...due, isExpired: true, purposeConsents: {}, pendingPurposes: { ads: true, analytics: false } } as const;
+    expect(JSON.parse(clientInfoOf(model, undefined, 'load'))).toMatchObject({ consentStateValue: 'unknown', purposeConsents: { ads: true, analytics: false } });
+  });
 });

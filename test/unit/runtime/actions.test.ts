@@ -159,6 +159,12 @@ describe('actions', () => {
     expect(codes()).toEqual(['unknown-action']);
   });
 
+  it('reports a call to a page element that failed its build at once, without queueing it', () => {
+    const { codes } = setUp('<page-img id="i" class="page-error"></page-img><button id="b" on="tap:i.open">go</button>');
+    byId('b').click();
+    expect(codes()).toEqual(['unknown-action']);
+  });
+
   it('reports an unknown target id', () => {
     const { reports } = setUp('<button id="b" on="tap:nowhere.show">go</button>');
     byId('b').click();

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../src/runtime/diagnostics.ts';
 import { createMacros, randomBase64Url } from '../../../src/runtime/macros.ts';
 import type { StorageService } from '../../../src/runtime/types.ts';
+import { PAGE_MACROS } from '../../../src/wire/url-macros.ts';
 
 function memoryStorage(): StorageService & { values: Map<string, unknown> } {
   const values = new Map<string, unknown>();
@@ -113,6 +114,21 @@ describe('macros', () => {
     macros.register('A', () => 'a');
     macros.register('B', () => 'b');
     expect(await macros.expand('${A}-${B}-B', ['A'])).toBe('a-${B}-B');
+  });
+
+  it('expands the own macros of a call in that call only, over the allow-list', async () => {
+    const { macros } = setUp();
+    macros.register('A', () => 'a');
+    const extra = new Map([['INFO', (field?: string) => `info:${field}`]]);
+    expect(await macros.expand('${A}/INFO(x)/${B}', ['A'], extra)).toBe(`a/${encodeURIComponent('info:x')}/\${B}`);
+    expect(await macros.expand('${A}/INFO(x)')).toBe('a/INFO(x)');
+  });
+
+  it('registers every page macro that consent URLs may use', async () => {
+    const { macros } = setUp();
+    const template = PAGE_MACROS.map((name) => `\${${name}}`).join('|');
+    const expanded = await macros.expand(template, PAGE_MACROS);
+    expect(expanded.split('|').every((value, index) => value !== `\${${PAGE_MACROS[index]}}`)).toBe(true);
   });
 
   it('URL-encodes values', async () => {

@@ -17,12 +17,17 @@ describe('parseConsentLifetime', () => {
     expect(parse(180).value).toEqual({ accepted: 180, rejected: 180 });
   });
 
+  it('reads any positive number of days, fractions and long lifetimes too', () => {
+    expect(parse(0.00001)).toEqual({ value: { accepted: 0.00001, rejected: 0.00001 }, diagnostics: [] });
+    expect(parse({ accepted: 4000, rejected: 0.5 }).value).toEqual({ accepted: 4000, rejected: 0.5 });
+  });
+
   it('reads a lifetime per state, the missing one defaulting', () => {
     expect(parse({ accepted: 390, rejected: 182 }).value).toEqual({ accepted: 390, rejected: 182 });
     expect(parse({ rejected: 30 }).value).toEqual({ accepted: 390, rejected: 30 });
   });
 
-  it.each([0, -5, 4000, '30', true, [30], { accepted: '30' }, { accepted: 30, dismissed: 3 }])('refuses %j with a diagnostic and keeps the default', (json) => {
+  it.each([0, -5, Number.POSITIVE_INFINITY, Number.NaN, '30', true, [30], { accepted: '30' }, { accepted: 30, dismissed: 3 }])('refuses %j with a diagnostic and keeps the default', (json) => {
     const { value, diagnostics } = parse(json);
     expect(value).toEqual({ accepted: 390, rejected: 390 });
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'consent-lifetime-invalid', field: 'consentLifetimeDays' })]);
