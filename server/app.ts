@@ -11,7 +11,8 @@ import { loadAdsConfigDir } from './ads-config.ts';
 import type { CountryLookup } from './country.ts';
 import { errorEnvelope, ErrorCode, HttpError } from './errors.ts';
 import { handleClientError, sendFrameworkError, toHttpError } from './framework-errors.ts';
-import { createRouteRateLimit, registerRateLimit } from './rate-limit.ts';
+import { registerJsonBodyParser } from './json-body.ts';
+import { registerRateLimitedRoutes } from './rate-limit.ts';
 import { lazyChildLogger } from './request-logger.ts';
 import { createReceiptSigner } from './receipts.ts';
 import { createRequestId } from './request-id.ts';
@@ -19,12 +20,12 @@ import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAdminPageRoutes } from './routes/admin-page.ts';
 import { registerAdsConfigRoutes } from './routes/ads-config.ts';
 import { registerCdnRoutes } from './routes/cdn.ts';
-import { registerCmpRoutes } from './routes/cmp.ts';
+import { registerOutcomeRoutes, registerPromptRoutes } from './routes/cmp.ts';
 import { consentBodyLimit, registerConsentRoutes } from './routes/consent.ts';
 import type { AppContext } from './routes/context.ts';
 import { registerExampleRoutes } from './routes/examples.ts';
-import { registerHealthRoutes } from './routes/health.ts';
-import { registerReceiptRoutes } from './routes/receipt.ts';
+import { healthPingTimeoutMs, registerHealthRoutes } from './routes/health.ts';
+import { registerReceiptKeyRoutes, registerReceiptRoutes } from './routes/receipt.ts';
 import type { ConsentStore } from './store/store.ts';
 
 export type AppDeps = {
@@ -57,6 +58,8 @@ export type AppDeps = {
   readonly receiptSigningKey?: string | null;
   /** Longest time to receive a request's headers and body once its connection is open; 0: no limit. Default 10,000. */
   readonly requestTimeoutMs?: number;
+  /** Longest wait of /healthz for the store's ping before it answers 503. Default `healthPingTimeoutMs` (2,000). */
+  readonly healthTimeoutMs?: number;
 };
 
 /** How often Node checks the request time-out: a slow client is cut off within the time-out plus this. */
@@ -78,7 +81,8 @@ function createContext(deps: AppDeps): AppContext {
     cdnRoot: resolve(deps.cdnRoot ?? 'dist/cdn'),
     examplesRoot: resolve(deps.examplesRoot ?? 'examples'),
     now: deps.now ?? Date.now,
-    rateLimit: createRouteRateLimit(deps.rateLimitPerMinute ?? 600),
+    rateLimitPerMinute: deps.rateLimitPerMinute ?? 600,
+    healthTimeoutMs: deps.healthTimeoutMs ?? healthPingTimeoutMs,
     maxAutoInstances: deps.maxAutoInstances ?? 1000,
     isDraining: deps.isDraining ?? (() => false),
     receipts: createReceiptSigner(deps.store, deps.receiptSigningKey ?? null, deps.now ?? Date.now),
@@ -112,6 +116,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     clientErrorHandler: handleClientError,
   });
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
   let isClosing = false;
   app.addHook('preClose', async () => {
     isClosing = true;
@@ -128,7 +133,11 @@ export function createApp(deps: AppDeps): FastifyInstance {
     done(null, payload);
   });
   app.setErrorHandler((error, request, reply) => {
-    const known = toHttpError(error as { code?: string; statusCode?: number; message: string }, request.routeOptions.bodyLimit);
+    const known = toHttpError(
+      error as { code?: string; statusCode?: number; message: string },
+      request.routeOptions.bodyLimit,
+      request.headers['content-type'],
+    );
     if (known) return reply.code(known.status).send(errorEnvelope(known.code, known.message));
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(errorEnvelope(ErrorCode.internalError, `internal error (request ${request.id})`));
@@ -136,15 +145,18 @@ export function createApp(deps: AppDeps): FastifyInstance {
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(errorEnvelope(ErrorCode.notFound, `no route ${request.method} ${request.url.split('?')[0]}`)),
   );
-  registerRateLimit(app);
-  // Declared after the rate-limit plugin has loaded, so the routes that opt in get its hook.
   app.register(async (routes) => {
     registerHealthRoutes(routes, context);
     registerCdnRoutes(routes, context);
-    registerConsentRoutes(routes, context);
-    registerReceiptRoutes(routes, context);
+    // One budget per client IP shared by these routes (/consent/*, /cmp/outcome); the others are not limited.
+    registerRateLimitedRoutes(routes, context.rateLimitPerMinute, (limited) => {
+      registerConsentRoutes(limited, context);
+      registerReceiptRoutes(limited, context);
+      registerOutcomeRoutes(limited, context);
+    });
+    registerReceiptKeyRoutes(routes, context);
     registerAdsConfigRoutes(routes, context);
-    registerCmpRoutes(routes, context);
+    registerPromptRoutes(routes, context);
     registerAdminPageRoutes(routes);
     registerAdminRoutes(routes, context);
     registerExampleRoutes(routes, context);

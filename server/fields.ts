@@ -27,7 +27,7 @@ export function readString(value: unknown, field: string, rule: StringRule): str
     throw invalidField(field, expected, value);
   }
   if (rule.pattern && !rule.pattern.test(value)) throw invalidField(field, expected, value);
-  if (!isPlainText(value)) throw invalidField(field, plainTextExpected, value);
+  if (!isPlainText(value)) throw invalidField(field, rule.patternText ?? plainTextExpected, value);
   return value;
 }
 

@@ -1,11 +1,13 @@
 /**
  * Fastify's own errors (router, content-type parsers, body limits) and Node's malformed-request
  * errors, mapped onto the server's error table so that every client-facing error is the
- * `{"error": {"code", "message"}}` envelope with a documented code.
+ * `{"error": {"code", "message"}}` envelope with a documented code. A body that is too large or
+ * not JSON is bad input like any other: 400 naming `body` (PRODUCT 6), not 413 or 415.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { describe } from '../src/wire/diagnostic.ts';
 import { errorEnvelope, ErrorCode, HttpError } from './errors.ts';
 
 type FrameworkError = { code?: string; statusCode?: number; message: string };
@@ -13,14 +15,19 @@ type FrameworkError = { code?: string; statusCode?: number; message: string };
 const isClientStatus = (status: number | undefined): status is number =>
   status !== undefined && status >= 400 && status < 500;
 
+/** A body that is not JSON, by its Content-Type (undefined: no body at all). */
+export function unsupportedMediaType(contentType: string | undefined): HttpError {
+  return new HttpError(400, ErrorCode.unsupportedMediaType, `body: expected JSON (Content-Type: application/json), got ${describe(contentType)}`);
+}
+
 /** Our HttpError for a known or 4xx framework error; null for anything else (a 500). */
-export function toHttpError(error: FrameworkError, bodyLimit: number): HttpError | null {
+export function toHttpError(error: FrameworkError, bodyLimit: number, contentType?: string): HttpError | null {
   if (error instanceof HttpError) return error;
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new HttpError(415, ErrorCode.unsupportedMediaType, 'Content-Type: expected application/json');
+      return unsupportedMediaType(contentType);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError(413, ErrorCode.bodyTooLarge, `body: expected at most ${bodyLimit} bytes, got more`);
+      return new HttpError(400, ErrorCode.bodyTooLarge, `body: expected at most ${bodyLimit} bytes, got more`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new HttpError(400, ErrorCode.invalidJson, `body: expected valid JSON (${error.message})`);

@@ -1,9 +1,11 @@
 /**
  * Per-client rate limits (`@fastify/rate-limit`) for the endpoints anyone can call in bulk:
- * `/consent/*` and `/cmp/outcome`. Routes opt in with `config: { rateLimit: context.rateLimit }`;
- * every other route is not limited. The key is the client IP (`request.ip`, so TRUST_PROXY
- * decides whether `X-Forwarded-For` counts); an exceeded limit is a 429 `rate-limited` in the
- * error envelope with `Retry-After`.
+ * `/consent/*` and `/cmp/outcome`. The limited routes are declared inside one encapsulated
+ * plugin that registers the rate limit for all its routes (`global: true`), so a client IP has
+ * one budget shared by all of them (PRODUCT 6), not one per route; every route declared outside
+ * is not limited. The key is the client IP (`request.ip`, so TRUST_PROXY decides whether
+ * `X-Forwarded-For` counts); an exceeded limit is a 429 `rate-limited` in the error envelope with
+ * `Retry-After`, after the route's own CORS hook has run.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
@@ -11,25 +13,30 @@ import { ErrorCode, HttpError } from './errors.ts';
 
 export const rateLimitWindowMs = 60_000;
 
-/** What a limited route puts in `config.rateLimit`: the per-minute budget, or false when disabled. */
-export type RouteRateLimit = { readonly max: number; readonly timeWindow: number } | false;
+/** Client IPs counted per window, at most; beyond it the least recent ones are forgotten. */
+const rateLimitCache = 100_000;
 
-/** `perMinute` 0 disables the limit. */
-export function createRouteRateLimit(perMinute: number): RouteRateLimit {
-  return perMinute > 0 ? { max: perMinute, timeWindow: rateLimitWindowMs } : false;
-}
-
-/** Registers the plugin; the routes that opt in must be declared in a later plugin. */
-export function registerRateLimit(app: FastifyInstance): void {
-  app.register(rateLimit, {
-    global: false,
-    // Clients above this many distinct IPs per window evict the least recent ones.
-    cache: 100_000,
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(
-        429,
-        ErrorCode.rateLimited,
-        `too many requests from this client: at most ${context.max} per minute; retry in ${context.after}`,
-      ),
+/**
+ * Declares the routes of `declare` in a plugin of their own where every request from one client
+ * IP counts against the same `perMinute` budget, whichever route it goes to. 0 disables the limit.
+ */
+export function registerRateLimitedRoutes(app: FastifyInstance, perMinute: number, declare: (limited: FastifyInstance) => void): void {
+  app.register(async (limited) => {
+    if (perMinute > 0) {
+      // Awaited, so its onRoute hook is in place before the routes are declared.
+      await limited.register(rateLimit, {
+        global: true,
+        max: perMinute,
+        timeWindow: rateLimitWindowMs,
+        cache: rateLimitCache,
+        errorResponseBuilder: (_request, context) =>
+          new HttpError(
+            429,
+            ErrorCode.rateLimited,
+            `too many requests from this client: at most ${context.max} per minute; retry in ${context.after}`,
+          ),
+      });
+    }
+    declare(limited);
   });
 }

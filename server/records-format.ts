@@ -28,3 +28,17 @@ export function toCsvLine(entry: AuditEntry): string {
 export function toNdjsonLine(entry: AuditEntry): string {
   return `${JSON.stringify({ ...entry, time: new Date(entry.time).toISOString() })}\n`;
 }
+
+/** RFC 8187 `ext-value` characters: encodeURIComponent leaves `'()*!` as they are; only `!` is an attr-char. */
+const encodeExtValue = (text: string) => encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * `Content-Disposition` of an export (RFC 6266): instance ids are any text, so `filename` gets an
+ * ASCII copy (every other character `_`: no quote, slash, control or non-Latin-1 character reaches
+ * the header) and `filename*` the exact id, UTF-8 percent-encoded.
+ */
+export function exportContentDisposition(instanceId: string, format: string): string {
+  const name = `${instanceId}-records.${format}`;
+  const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
+  return ascii === name ? `attachment; filename="${name}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeExtValue(name)}`;
+}

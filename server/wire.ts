@@ -2,10 +2,12 @@
  * Server-side wire types that src/protocol.ts does not hold: extra response fields,
  * the hosted prompt's configuration and the admin API shapes (types only).
  */
-import type { ConsentCheckResponse, ConsentStateValue } from '../src/protocol.ts';
+import type { ConsentCheckResponse, ConsentStateValue, PurposeConsents } from '../src/protocol.ts';
 
 /** `checkConsentHref` answer as this server sends it. */
 export type CheckAnswer = ConsentCheckResponse & {
+  /** The seed's name (checkConsentHref response table) for `purposeConsents`: the same map, sent under both. */
+  readonly purposeConsent?: PurposeConsents;
   /** Purposes the page must ask about; AMP-compatible clients read it when their config has none. */
   readonly purposeConsentRequired?: readonly string[];
 };

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { readEnum, readOptional } from '../fields.ts';
-import { csvHeader, toCsvLine, toNdjsonLine } from '../records-format.ts';
+import { csvHeader, exportContentDisposition, toCsvLine, toNdjsonLine } from '../records-format.ts';
 import type { AuditEntry, ConsentStore } from '../store/store.ts';
 import { allUsersOf, instanceIdOf, userSelectorOf } from './admin-params.ts';
 import type { AppContext } from './context.ts';
@@ -62,7 +62,7 @@ export function registerExportRoutes(admin: FastifyInstance, context: AppContext
     const entries = byUser
       ? userEntries(context.store, instanceId, allUsersOf(context.store, instanceId, userSelectorOf(request)))
       : instanceEntries(context.store, instanceId);
-    reply.header('Content-Disposition', `attachment; filename="${instanceId}-records.${format}"`);
+    reply.header('Content-Disposition', exportContentDisposition(instanceId, format));
     return reply.type(contentTypes[format]).send(Readable.from(lines(entries, format)));
   });
 }

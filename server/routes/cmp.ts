@@ -35,7 +35,7 @@ export function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-export function registerCmpRoutes(app: FastifyInstance, context: AppContext): void {
+export function registerPromptRoutes(app: FastifyInstance, context: AppContext): void {
   app.get('/cmp/prompt.html', async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     // Without `instance`, the generic prompt; the page script then counts outcomes for the
@@ -57,8 +57,11 @@ export function registerCmpRoutes(app: FastifyInstance, context: AppContext): vo
     reply.header('Cache-Control', 'no-cache').header('Referrer-Policy', 'no-referrer');
     return reply.type('text/html; charset=utf-8').send(html);
   });
+}
 
-  app.post('/cmp/outcome', { onRequest: publicCors, config: { rateLimit: context.rateLimit } }, async (request, reply) => {
+/** Declared among the rate-limited routes (rate-limit.ts). */
+export function registerOutcomeRoutes(app: FastifyInstance, context: AppContext): void {
+  app.post('/cmp/outcome', { onRequest: publicCors }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const instanceId = readString(query['instance'], 'instance', instanceIdRule);
     const action = readEnum(query['action'], 'action', promptActions);

@@ -10,7 +10,7 @@ import { buildCheckAnswer, resolveGeoGroup } from '../consent-policy.ts';
 import { parseCheckRequest, parseUpdateRequest } from '../consent-request.ts';
 import { credentialedCors } from '../cors.ts';
 import { requestCountry, unknownCountry } from '../country.ts';
-import { ErrorCode, HttpError } from '../errors.ts';
+import { unsupportedMediaType } from '../framework-errors.ts';
 import { buildReceipt, newReceiptId } from '../receipts.ts';
 import { newUserId, readUserId, serializeUserCookie } from '../user-cookie.ts';
 import type { DecisionRecord, InstanceRecord } from '../store/store.ts';
@@ -22,9 +22,7 @@ export const consentBodyLimit = 16 * 1024;
 
 /** The parsed JSON body; a request without one is refused like any non-JSON type. */
 export function requireJsonBody(request: FastifyRequest): unknown {
-  if (request.body === undefined) {
-    throw new HttpError(415, ErrorCode.unsupportedMediaType, 'Content-Type: expected application/json, got nothing');
-  }
+  if (request.body === undefined) throw unsupportedMediaType(request.headers['content-type']);
   return request.body;
 }
 
@@ -46,6 +44,7 @@ const checkAnswerSchema = {
     consentString: { type: ['string', 'null'] },
     expireCache: { type: 'boolean' },
     purposeConsents: jsonObject,
+    purposeConsent: jsonObject,
     consentMetadata: jsonObject,
     tcfPolicyVersion: { type: 'number' },
     sharedData: jsonObject,
@@ -63,7 +62,6 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
   const options = {
     onRequest: credentialedCors(context.allowedOrigins),
     bodyLimit: consentBodyLimit,
-    config: { rateLimit: context.rateLimit },
   };
 
   app.options('/consent/check', options, (_request, reply) => reply.code(204).send());

@@ -1,7 +1,6 @@
 /** What every route module receives: the app's dependencies with defaults applied. */
 import type { AdsConfigDocument } from '../ads-config.ts';
 import type { CountryLookup } from '../country.ts';
-import type { RouteRateLimit } from '../rate-limit.ts';
 import type { ReceiptSigner } from '../receipts.ts';
 import type { ConsentStore } from '../store/store.ts';
 
@@ -15,8 +14,10 @@ export type AppContext = {
   readonly cdnRoot: string;
   readonly examplesRoot: string;
   readonly now: () => number;
-  /** `config.rateLimit` of the routes limited per client IP (/consent/*, /cmp/outcome). */
-  readonly rateLimit: RouteRateLimit;
+  /** Requests per client IP per minute, shared by /consent/* and /cmp/outcome; 0: no limit. */
+  readonly rateLimitPerMinute: number;
+  /** Longest wait of /healthz for the store's answer (ms). */
+  readonly healthTimeoutMs: number;
   /** Instances created on first use, at most (MAX_AUTO_INSTANCES). */
   readonly maxAutoInstances: number;
   /** True during the drain after SIGTERM. */

@@ -11,18 +11,14 @@ import { ErrorCode, HttpError } from '../errors.ts';
 import { readUserId } from '../user-cookie.ts';
 import type { AppContext } from './context.ts';
 
+/** `/consent/receipt/:id`, declared among the rate-limited routes (rate-limit.ts). */
 export function registerReceiptRoutes(app: FastifyInstance, context: AppContext): void {
-  const { store, receipts } = context;
+  const { store } = context;
   const guard = adminGuard(context.adminToken);
   // The guard's challenge headers are for admin routes; here every refusal is the same 404.
   const quiet = { header: () => quiet } as unknown as FastifyReply;
   const isAdmin = (request: FastifyRequest) => guard(request, quiet).then(() => true, () => false);
-  const options = { onRequest: credentialedCors(context.allowedOrigins), config: { rateLimit: context.rateLimit } };
-
-  // The signing key is loaded (or generated and kept) at start, not by the first update.
-  app.addHook('onReady', async () => {
-    await receipts.keySet().catch((error: unknown) => app.log.error({ err: error }, 'receipt signing key unavailable'));
-  });
+  const options = { onRequest: credentialedCors(context.allowedOrigins) };
 
   app.options('/consent/receipt/:id', options, (_request, reply) => reply.code(204).send());
   app.get<{ Params: { id: string } }>('/consent/receipt/:id', options, async (request, reply) => {
@@ -34,6 +30,17 @@ export function registerReceiptRoutes(app: FastifyInstance, context: AppContext)
       throw new HttpError(404, ErrorCode.receiptNotFound, `receipt ${id}: expected a receipt of yours, got none`);
     }
     return { receiptId: receipt.id, instanceId: receipt.instanceId, time: receipt.time, jws: receipt.jws };
+  });
+}
+
+/** The public key set and the admin's key rotation (not rate-limited). */
+export function registerReceiptKeyRoutes(app: FastifyInstance, context: AppContext): void {
+  const { receipts } = context;
+  const guard = adminGuard(context.adminToken);
+
+  // The signing key is loaded (or generated and kept) at start, not by the first update.
+  app.addHook('onReady', async () => {
+    await receipts.keySet().catch((error: unknown) => app.log.error({ err: error }, 'receipt signing key unavailable'));
   });
 
   app.get('/.well-known/page-consent-keys.json', async (_request, reply) => {

@@ -4,7 +4,7 @@
  * (one transaction, one fsync or one PostgreSQL round trip). Each submitter's promise settles
  * only after the commit that holds its item has returned, so "acknowledged" still means
  * "durable". One commit runs at a time; a failed batch is retried item by item, so one bad
- * item fails alone.
+ * item fails alone (unless `isItemError` says the failure is nobody's: then all fail at once).
  */
 
 export type GroupCommitOptions = {
@@ -12,6 +12,11 @@ export type GroupCommitOptions = {
   readonly windowMs: number;
   /** Items per commit, at most; more wait for the next one. */
   readonly maxBatch: number;
+  /**
+   * Whether a failed commit may be an item's fault, so worth retrying item by item (default: always).
+   * When it is not (the database does not answer), every item of the batch fails with it at once.
+   */
+  readonly isItemError?: (error: unknown) => boolean;
 };
 
 export type GroupCommit<Item, Result> = {
@@ -42,8 +47,8 @@ export function createGroupCommit<Item, Result>(
       const results = await commit(batch.map((pending) => pending.item));
       for (const [index, pending] of batch.entries()) pending.resolve(results[index]!);
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]!.reject(error);
+      if (batch.length === 1 || options.isItemError?.(error) === false) {
+        for (const pending of batch) pending.reject(error);
         return;
       }
       // Something in the batch was refused: commit each item alone so the others still succeed.

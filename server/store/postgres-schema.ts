@@ -4,7 +4,7 @@ import { receiptTables } from './receipt-rows.ts';
 export const postgresMigrations: readonly string[] = [
   `CREATE TABLE instances (
      id TEXT PRIMARY KEY,
-     config JSONB NOT NULL,
+     config JSONB NOT NULL, -- json since migration 6
      policy_version INTEGER NOT NULL DEFAULT 1,
      created_at BIGINT NOT NULL,
      updated_at BIGINT NOT NULL
@@ -74,6 +74,10 @@ export const postgresMigrations: readonly string[] = [
      $$ BEGIN PERFORM pg_notify('page_instance_changed', NEW.id); RETURN NULL; END $$;
    CREATE TRIGGER instances_notify_change AFTER INSERT OR UPDATE ON instances
      FOR EACH ROW EXECUTE FUNCTION instances_notify_change();`,
+  // Configs keep their text, so their key order: jsonb sorts keys, and the first group of
+  // geoGroups holding a country wins (docs/decisions/server-config-key-order.md). Rows written
+  // before this step keep the order jsonb gave them.
+  'ALTER TABLE instances ALTER COLUMN config TYPE json USING config::json;',
 ];
 
 /** The NOTIFY channel of instance changes; the payload is the instance id. */

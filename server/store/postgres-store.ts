@@ -77,6 +77,7 @@ function batchParameters(batch: readonly PendingDecision[]): unknown[][] {
 function listenForInstanceChanges(
   connectionString: string,
   retryMs: number,
+  timeoutMs: number,
 ): { watch: InstanceWatch; firstAttempt(): Promise<void>; stop(): Promise<void> } {
   let client: pg.Client | null = null;
   let first: Promise<void> = Promise.resolve();
@@ -85,7 +86,7 @@ function listenForInstanceChanges(
   let onChange: (id: string | null) => void = () => {};
   const connect = async () => {
     if (stopped) return;
-    const next = new pg.Client({ connectionString });
+    const next = new pg.Client({ connectionString, ...postgresTimeouts(timeoutMs) });
     const lost = () => {
       if (client !== next) return;
       client = null;
@@ -125,18 +126,26 @@ function listenForInstanceChanges(
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
+/** An error PostgreSQL answered for one statement on a live connection (SQLSTATE), not a lost or silent server. */
+export function isStatementError(error: unknown): boolean {
+  // 08 connection exception, 53 insufficient resources, 57 operator intervention (57014: statement_timeout), 58 system error.
+  return error instanceof pg.DatabaseError && !/^(08|53|57|58)/.test(error.code ?? '');
+}
+
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     const result = await work(client);
     await client.query('COMMIT');
+    client.release();
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    // A connection that timed out or broke is dropped (the server rolls back when it closes);
+    // on a live one, the transaction is rolled back and the connection reused.
+    const isLive = error instanceof pg.DatabaseError && (await client.query('ROLLBACK').then(() => true, () => false));
+    client.release(isLive ? undefined : true);
     throw error;
-  } finally {
-    client.release();
   }
 }
 
@@ -163,10 +172,39 @@ const numbers = <T extends object>(row: T): T =>
 /** How soon a lost LISTEN connection is opened again. */
 export const listenRetryMs = 1000;
 
+/**
+ * Longest wait, in ms, for a connection and for one statement (PostgreSQL `statement_timeout`),
+ * so that no request waits forever on a database that stopped answering (docs/server.md, Store).
+ */
+export const databaseTimeoutMs = 5000;
+
+/** pg's own limit on a query's answer comes this much later: a live server cancels first, keeping the connection. */
+const clientTimeoutMarginMs = 1000;
+
+/** Migrations may wait for another process's migration lock and rewrite tables. */
+export const migrationTimeoutMs = 60_000;
+
+/** The pg options that bound every wait: connecting, each statement (server side) and each answer (client side). */
+export function postgresTimeouts(statementMs: number, connectMs = statementMs) {
+  return { connectionTimeoutMillis: connectMs, statement_timeout: statementMs, query_timeout: statementMs + clientTimeoutMarginMs };
+}
+
+/** Runs the migrations on a connection of their own, with their longer time-out. */
+async function migrateWithin(connectionString: string, timeoutMs: number): Promise<void> {
+  const pool = new pg.Pool({ connectionString, max: 1, ...postgresTimeouts(migrationTimeoutMs, timeoutMs) });
+  pool.on('error', () => {});
+  try {
+    await migrate(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
 export async function openPostgresStore(connectionString: string, options: SqlStoreOptions = {}): Promise<ConsentStore> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+  const timeoutMs = options.databaseTimeoutMs ?? databaseTimeoutMs;
+  await migrateWithin(connectionString, timeoutMs);
+  const pool = new pg.Pool({ connectionString, max: 10, ...postgresTimeouts(timeoutMs) });
   pool.on('error', () => {}); // idle client errors surface on the next query instead of crashing
-  await migrate(pool);
 
   const rows = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = [], db: Queryable = pool) =>
     (await db.query<T>(sql, params)).rows;
@@ -192,10 +230,11 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
       const { rows: ids } = await pool.query<{ id: string }>(recordBatchSql, batchParameters(batch));
       return batch.map(({ entry }, index) => ({ ...entry, id: Number(ids[index]!.id) }));
     },
-    { windowMs: options.commitWindowMs ?? 0, maxBatch: defaultMaxBatch },
+    // A silent or lost server fails the whole group at once: retried one by one, each update would wait its own time-out.
+    { windowMs: options.commitWindowMs ?? 0, maxBatch: defaultMaxBatch, isItemError: isStatementError },
   );
   const cacheMs = options.instanceCacheMs ?? defaultInstanceCacheMs;
-  const listener = cacheMs > 0 ? listenForInstanceChanges(connectionString, listenRetryMs) : null;
+  const listener = cacheMs > 0 ? listenForInstanceChanges(connectionString, listenRetryMs, timeoutMs) : null;
 
   const store = guardPlainText({
     kind: 'postgres',

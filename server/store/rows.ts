@@ -3,7 +3,7 @@ import type { ConsentMetadata, ConsentStateValue, PurposeConsents } from '../../
 import type { AuditEntry, DecisionRecord, InstanceConfig, InstanceRecord } from './store.ts';
 import { defaultInstanceConfig } from './store.ts';
 
-/** SQLite hands JSON columns back as text, PostgreSQL (jsonb) as values; both become values here. */
+/** SQLite hands JSON columns back as text, PostgreSQL (json, jsonb) as values; both become values here. */
 type JsonColumn = string | object | null;
 
 export type InstanceRow = {

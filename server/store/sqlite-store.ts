@@ -34,6 +34,8 @@ export type SqlStoreOptions = {
   readonly commitWindowMs?: number;
   /** Longest use of a cached instance without reading it again; 0 disables the cache. Default 1,000. */
   readonly instanceCacheMs?: number;
+  /** PostgreSQL: longest wait for a connection and for a statement (default `databaseTimeoutMs`, postgres-store.ts). */
+  readonly databaseTimeoutMs?: number;
 };
 
 type PendingDecision = { readonly entry: NewAuditEntry; readonly receipt: NewReceipt | undefined };

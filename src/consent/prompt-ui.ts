@@ -15,6 +15,8 @@ import type { ConsentModel, Decision } from './state.ts';
 import { renderStoryPrompt } from './story.ts';
 import { createUi, type Ui } from './ui.ts';
 
+export const CMP_LOAD_TIMEOUT_MS = 10_000;
+
 export type PromptDeps = {
   readonly page: PageRuntime;
   /** The consent script's URL: the CMP bundle is loaded from its directory. */
@@ -29,17 +31,21 @@ export type PromptDeps = {
   readonly report: (d: Diagnostic, level?: DiagnosticLevel) => void;
 };
 
-/** Loads `page-consent-cmp-0.1.js`; resolves its `createPromptFrame`, or undefined if it fails. */
-function loadCmp({ page, scriptUrl, report }: PromptDeps): Promise<CreatePromptFrame | undefined> {
+/**
+ * Loads `page-consent-cmp-0.1.js`; resolves its `createPromptFrame`, or undefined (reported) when
+ * it fails or has not run within CMP_LOAD_TIMEOUT_MS.
+ */
+function loadCmp({ page, scriptUrl, report, clock }: PromptDeps): Promise<CreatePromptFrame | undefined> {
   const script = Object.assign(document.createElement('script'), { async: true, src: new URL('page-consent-cmp-0.1.js', scriptUrl || location.href).href });
   const failed = new Promise<undefined>((resolve) => {
-    script.onerror = () => {
-      report(diagnose('consent-cmp-load-failed', 'the script to load', script.src));
-      resolve(undefined);
-    };
+    script.onerror = () => resolve(undefined);
+    clock.setTimeout(() => resolve(undefined), CMP_LOAD_TIMEOUT_MS);
   });
   document.head.append(script);
-  return Promise.race([page.whenService(CMP_SERVICE) as Promise<CreatePromptFrame>, failed]);
+  return Promise.race([page.whenService(CMP_SERVICE) as Promise<CreatePromptFrame>, failed]).then((create) => {
+    if (!create) report(diagnose('consent-cmp-load-failed', 'the script to load', script.src));
+    return create;
+  });
 }
 
 /** The CMP iframe's prompt: a slot shown by `createUi`, followed by the frame once loaded. */

@@ -47,8 +47,13 @@ const readBody = <T>(schema: Schema<T>, required: readonly (keyof T & string)[],
   };
 };
 
-/** Instance ids: the same rule everywhere the server reads one. */
-export const readInstanceId = readText(100, 1, /^[A-Za-z0-9._:-]+$/, 'an id of 1-100 letters, digits or . _ : -');
+/**
+ * Instance ids: any text of 1-100 characters, as the page's config accepts any non-empty string
+ * (`"news site/eu"` is an id); only what no store can hold is refused. The same rule everywhere
+ * the server reads one (server/consent-request.ts).
+ */
+export const instanceIdExpected = 'an id of 1-100 characters without NUL or lone surrogates';
+export const readInstanceId = readText(100, 1, undefined, instanceIdExpected);
 
 const BODY = { ...DECISION, consentInstanceId: readInstanceId, consentStateValue: readOneOf(CONSENT_STATES), gpc: readBoolean };
 

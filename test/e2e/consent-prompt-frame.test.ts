@@ -243,6 +243,21 @@ describe('promptUiSrc iframe', () => {
     expect(await test.page.$('iframe')).toBeNull();
   });
 
+  it('gives up on an iframe protocol bundle that never arrives after 10 s: a diagnostic and the inline prompt', async () => {
+    const prompt = '<div id="prompt" hidden><p>Inline</p></div>';
+    const path = `/frame-${++count}.html`;
+    server.page(path, consentPage(config({ promptUI: 'prompt' }), { inside: prompt }));
+    const test = await newPage(browser, { viewport: { width: 400, height: 600 } });
+    // The request is held and never answered.
+    await test.page.route('**/page-consent-cmp-0.1.js', () => {});
+    await test.page.goto(server.origin + path, { waitUntil: 'domcontentloaded' });
+    await test.page.waitForTimeout(8_000);
+    expect(await isShown(test.page, '#prompt')).toBe(false);
+    await expect.poll(() => isShown(test.page, '#prompt'), { timeout: 6_000 }).toBe(true);
+    expect(diagnosticsOf(test.messages, 'consent-cmp-load-failed')).toHaveLength(1);
+    expect(await test.page.$('iframe')).toBeNull();
+  }, 30_000);
+
   it('the iframe protocol is its own bundle, loaded only with a promptUiSrc; if it fails, a diagnostic and the inline prompt', async () => {
     const prompt = '<div id="prompt" hidden><p>Inline</p></div>';
     const test = await open(config({ promptUI: 'prompt' }), { inside: prompt }, undefined, true);

@@ -314,6 +314,47 @@ describe('admin routes', () => {
     expect(response.body.trim().split('\n').map((l) => JSON.parse(l).userId)).toEqual(['u2']);
   });
 
+  it('serves an instance whose id has spaces, slashes and quotes through URL-encoded admin paths and exports', async () => {
+    const { app, store } = await buildApp();
+    const id = 'news site/eu "ü"';
+    const path = `/admin/api/instances/${encodeURIComponent(id)}`;
+    const put = await app.inject({ method: 'PUT', url: path, headers: { ...bearer, ...json }, payload: { consentRequired: false } });
+    expect(put.statusCode).toBe(200);
+    expect(put.json().id).toBe(id);
+    expect((await app.inject({ url: path, headers: bearer })).json().id).toBe(id);
+    const patched = await app.inject({ method: 'PATCH', url: path, headers: { ...bearer, ...json }, payload: { sharedData: { a: 1 } } });
+    expect(patched.json().config.sharedData).toEqual({ a: 1 });
+    expect((await app.inject({ method: 'POST', url: `${path}/policy-version`, headers: bearer })).json().policyVersion).toBe(2);
+    await store.recordDecision(entry({ instanceId: id, userId: 'u1', pageUserId: 'p1' }));
+    expect((await app.inject({ url: `${path}/users?pageUserId=p1`, headers: bearer })).json().users).toHaveLength(1);
+    expect((await app.inject({ url: `${path}/stats`, headers: bearer })).json().counts.auditEntries).toBe(1);
+    const csv = await app.inject({ url: `${path}/export?format=csv`, headers: bearer });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.split('\r\n')[1]).toContain(`,"news site/eu ""ü""","u1","p1",`);
+    // An ASCII name any client can save, and the exact id for those that read RFC 6266 filename*.
+    expect(csv.headers['content-disposition']).toBe(
+      `attachment; filename="news_site_eu____-records.csv"; filename*=UTF-8''${encodeURIComponent(id)}-records.csv`,
+    );
+    const exported = await app.inject({ url: `${path}/export?format=json`, headers: bearer });
+    expect(exported.json().map((record: { instanceId: string }) => record.instanceId)).toEqual([id]);
+    const erased = await app.inject({ method: 'DELETE', url: `${path}/users?userId=u1`, headers: bearer });
+    expect(erased.json()).toEqual({ erased: { decisions: 1, auditEntries: 1 } });
+    expect((await app.inject({ url: '/admin/api/instances', headers: bearer })).json().instances.map((i: { id: string }) => i.id)).toEqual([id]);
+  });
+
+  it('takes ids of 100 characters in admin paths however long their encoding, and refuses NUL or a longer id', async () => {
+    const { app } = await buildApp();
+    const long = 'ü/'.repeat(50);
+    const put = await app.inject({ method: 'PUT', url: `/admin/api/instances/${encodeURIComponent(long)}`, headers: { ...bearer, ...json }, payload: {} });
+    expect(put.json().id).toBe(long);
+    const nul = await app.inject({ url: `/admin/api/instances/${encodeURIComponent('a\u0000b')}`, headers: bearer });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().error.message).toMatch(/^id: expected an id of 1-100 characters/);
+    // The router refuses a path parameter over 100 characters before any route runs.
+    const over = await app.inject({ url: `/admin/api/instances/${'a'.repeat(101)}`, headers: bearer });
+    expect(over.statusCode).toBe(414);
+    expect(over.json().error.code).toBe('bad-request');
+  });
   it('refuses an unknown export format', async () => {
     const { app } = await buildApp();
     const response = await app.inject({ url: '/admin/api/instances/site/export?format=xml', headers: bearer });
@@ -372,12 +413,12 @@ describe('admin routes', () => {
     expect(response.statusCode).toBe(200);
   });
 
-  it('refuses admin bodies over 1 MB with 413', async () => {
+  it('refuses admin bodies over 1 MB with 400 body-too-large', async () => {
     const { app } = await buildApp();
     const payload = { prompt: { title: 'T', message: 'x'.repeat(1024 * 1024) } };
     const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload });
-    expect(response.statusCode).toBe(413);
-    expect(response.json().error.message).toBe('body: expected at most 1048576 bytes, got more');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({ code: 'body-too-large', message: 'body: expected at most 1048576 bytes, got more' });
   });
 
   it('serves the dashboard page without a token, with a nonce CSP and no framing', async () => {

@@ -51,6 +51,20 @@ describe.skipIf(!adminUrl)(`app on postgres (${inject('postgresSkipReason') ?? '
     expect(stats.json().purposes).toEqual([{ purpose: 'ads', accepted: 1, rejected: 0 }]);
   });
 
+  it('takes the first geo group holding the country, in the order the admin gave', async () => {
+    const { app } = await buildApp({ store, trustedCountryHeader: 'CF-IPCountry' });
+    const config = { geoGroups: { germany: ['de'], eu: ['preset-eea'] }, consentRequired: { germany: false, eu: true, default: true } };
+    const put = await app.inject({ method: 'PUT', url: '/admin/api/instances/order', headers: { ...json, ...bearer }, payload: config });
+    expect(put.statusCode).toBe(200);
+    const checked = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: { ...json, 'cf-ipcountry': 'DE' },
+      payload: { consentInstanceId: 'order', consentStateValue: 'unknown', matchedGeoGroup: null },
+    });
+    expect(checked.json().consentRequired).toBe(false);
+  });
+
   it.each([
     ['NUL', 'p\u0000'],
     ['a lone surrogate', 'p\uD800'],

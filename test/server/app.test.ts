@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { healthPingTimeoutMs } from '../../server/routes/health.ts';
 import { createMemoryStore } from '../../server/store/memory-store.ts';
 import { buildApp } from './app-harness.ts';
 
@@ -18,6 +19,22 @@ describe('app', () => {
     expect(response.json().error.code).toBe('store-unavailable');
   });
 
+  it('answers /healthz with 503 store-unavailable when the store does not answer within the health time-out', async () => {
+    const store = { ...createMemoryStore(), ping: () => new Promise<void>(() => {}) };
+    const { app } = await buildApp({ store, healthTimeoutMs: 100 });
+    const started = performance.now();
+    const hung = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 3000).unref());
+    const response = await Promise.race([app.inject({ url: '/healthz' }), hung]);
+    if (response === 'hung') throw new Error('/healthz did not answer within 3 s');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error).toEqual({ code: 'store-unavailable', message: 'the memory store does not answer within 100 ms' });
+  });
+
+  it('waits healthPingTimeoutMs by default, a few seconds', () => {
+    expect(healthPingTimeoutMs).toBeGreaterThanOrEqual(1000);
+    expect(healthPingTimeoutMs).toBeLessThanOrEqual(5000);
+  });
   it('answers unknown routes with 404 not-found in the JSON envelope', async () => {
     const { app } = await buildApp();
     const response = await app.inject({ url: '/nowhere?x=1' });

@@ -51,6 +51,11 @@ describe('consent-policy', () => {
     });
   });
 
+  it('answers the purposes under both names, purposeConsents and the seed\'s purposeConsent', () => {
+    const answer = buildCheckAnswer(instance, 'eea', { ...decision, purposeConsents: { ads: true } });
+    expect(answer).toMatchObject({ purposeConsents: { ads: true }, purposeConsent: { ads: true } });
+  });
+
   it('expires a decision from an older policy version', () => {
     expect(buildCheckAnswer(instance, 'eea', { ...decision, policyVersion: 1 })).toMatchObject({
       consentStateValue: 'unknown',

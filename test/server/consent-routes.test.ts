@@ -61,6 +61,8 @@ describe('consent routes', () => {
       consentString: 'CP-string',
       expireCache: false,
       purposeConsents: { analytics: true, ads: false },
+      // The seed's name for the same map (checkConsentHref response table).
+      purposeConsent: { analytics: true, ads: false },
       consentMetadata: { consentStringType: 2, gdprApplies: true },
       tcfPolicyVersion: 4,
     });
@@ -181,6 +183,20 @@ describe('consent routes', () => {
     expect(JSON.parse(response.body.slice(5)).consentRequired).toBe(true);
   });
 
+  it.each(['news site/eu', 'Zeitung – Ausgabe 1', 'ニュース', 'a"b\\c', '%2F?#', ' '])(
+    'accepts the instance id %j, like the page config does, and keeps it verbatim',
+    async (id) => {
+      const { app, store } = await buildApp();
+      const checked = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check({ consentInstanceId: id }) });
+      expect(checked.statusCode).toBe(200);
+      const cookie = cookieOf(checked.headers['set-cookie']);
+      const updated = await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie }, payload: update({ consentInstanceId: id }) });
+      expect(updated.statusCode).toBe(200);
+      expect((await store.listInstances()).map((instance) => instance.id)).toEqual([id]);
+      const again = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie }, payload: check({ consentInstanceId: id }) });
+      expect(again.json().consentStateValue).toBe('accepted');
+    },
+  );
   it('accepts null for optional fields and ignores unknown fields', async () => {
     const { app } = await buildApp();
     const response = await app.inject({
@@ -196,7 +212,9 @@ describe('consent routes', () => {
 describe('consent routes validation', () => {
   const cases: [string, string, object, string][] = [
     ['check', 'missing consentInstanceId', { consentInstanceId: undefined }, 'consentInstanceId: expected an id of 1-100'],
-    ['check', 'an instance id with spaces', { consentInstanceId: 'a b' }, 'consentInstanceId: expected an id'],
+    ['check', 'an instance id over 100 characters', { consentInstanceId: 'a'.repeat(101) }, 'consentInstanceId: expected an id of 1-100'],
+    ['update', 'an instance id with NUL', { consentInstanceId: 'a\u0000b' }, 'consentInstanceId: expected an id of 1-100'],
+    ['check', 'an instance id with a lone surrogate', { consentInstanceId: 'a\uD800' }, 'consentInstanceId: expected an id of 1-100'],
     ['check', 'an unknown state', { consentStateValue: 'maybe' }, 'consentStateValue: expected one of accepted, rejected, unknown, got "maybe"'],
     ['check', 'a numeric matchedGeoGroup', { matchedGeoGroup: 3 }, 'matchedGeoGroup: expected a string'],
     ['check', 'a string isDirty', { isDirty: 'yes' }, 'isDirty: expected true or false'],
@@ -232,7 +250,7 @@ describe('consent routes validation', () => {
     expect(response.json().error.code).toBe('invalid-json');
   });
 
-  it('refuses text/plain with 415', async () => {
+  it('refuses text/plain with 400 unsupported-media-type naming body', async () => {
     const { app, store } = await buildApp();
     const response = await app.inject({
       method: 'POST',
@@ -240,26 +258,32 @@ describe('consent routes validation', () => {
       headers: { 'content-type': 'text/plain' },
       payload: JSON.stringify(update({})),
     });
-    expect(response.statusCode).toBe(415);
-    expect(response.json().error.code).toBe('unsupported-media-type');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({
+      code: 'unsupported-media-type',
+      message: 'body: expected JSON (Content-Type: application/json), got "text/plain"',
+    });
     expect(await store.listInstances()).toEqual([]);
   });
 
-  it('refuses a request without a body with 415', async () => {
+  it('refuses a request without a body with 400 unsupported-media-type naming body', async () => {
     const { app } = await buildApp();
     const response = await app.inject({ method: 'POST', url: '/consent/check' });
-    expect(response.statusCode).toBe(415);
-    expect(response.json().error.message).toBe('Content-Type: expected application/json, got nothing');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toEqual({
+      code: 'unsupported-media-type',
+      message: 'body: expected JSON (Content-Type: application/json), got nothing',
+    });
   });
 
-  it('refuses a body over 16 KB with 413 and accepts one just under', async () => {
+  it('refuses a body over 16 KB with 400 body-too-large and accepts one just under', async () => {
     const { app, store } = await buildApp();
     const padded = (size: number) => {
       const base = JSON.stringify(update({ consentString: '' }));
       return base.replace('"consentString":""', `"consentString":"${'x'.repeat(size - base.length)}"`);
     };
     const tooLarge = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: padded(16 * 1024 + 1) });
-    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.statusCode).toBe(400);
     expect(tooLarge.json().error).toEqual({ code: 'body-too-large', message: 'body: expected at most 16384 bytes, got more' });
     expect(await store.listInstances()).toEqual([]);
     const fits = await app.inject({

@@ -68,6 +68,21 @@ describe('group commit', () => {
     expect(committed).toEqual([1, 2, 4]);
   });
 
+  it('fails the whole batch at once, without retrying item by item, when the error is not an item\'s (the store is down)', async () => {
+    const batches: number[][] = [];
+    const down = Object.assign(new Error('Query read timeout'), { isItemError: false });
+    const group = createGroupCommit(
+      async (items: readonly number[]) => {
+        batches.push([...items]);
+        throw down;
+      },
+      { windowMs: 0, maxBatch: 100, isItemError: (error) => (error as { isItemError?: boolean }).isItemError !== false },
+    );
+    const results = await Promise.allSettled([1, 2, 3, 4].map((item) => group.submit(item)));
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
+    expect(results.map((result) => (result as PromiseRejectedResult).reason)).toEqual([down, down, down, down]);
+    expect(batches).toEqual([[1, 2, 3, 4]]);
+  });
   it('drains: resolves once everything submitted has been committed', async () => {
     const { committed, commit } = recorder(10);
     const group = createGroupCommit(commit, { windowMs: 5, maxBatch: 100 });

@@ -25,10 +25,45 @@ describe('rate-limit', () => {
     await sendUpdate();
     expect((await sendUpdate()).statusCode).toBe(429);
     expect((await store.countInstance('site')).auditEntries).toBe(2);
-    const outcome = () => app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept' });
+    // Another client: the first one has spent its budget, which /cmp/outcome shares.
+    const outcome = () => app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept', remoteAddress: '198.51.100.9' });
     expect((await outcome()).statusCode).toBe(204);
     expect((await outcome()).statusCode).toBe(204);
     expect((await outcome()).statusCode).toBe(429);
+  });
+
+  it('gives each client IP one budget shared by check, update, receipt, their preflights and /cmp/outcome', async () => {
+    const { app } = await buildApp({ rateLimitPerMinute: 4 });
+    const preflight = { origin: 'https://news.example', 'access-control-request-method': 'POST' };
+    expect((await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: update })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'OPTIONS', url: '/consent/update', headers: preflight })).statusCode).toBe(204);
+    expect((await app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept' })).statusCode).toBe(204);
+    // Four requests spent the budget of four, whichever routes they went to.
+    const next = [
+      app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check }),
+      app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: update }),
+      app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept' }),
+      app.inject({ url: '/consent/receipt/rcpt_unknown' }),
+    ];
+    for (const limited of await Promise.all(next)) {
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error.code).toBe('rate-limited');
+    }
+    // Another client still has its own budget.
+    const other = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check, remoteAddress: '198.51.100.9' });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it('keeps the CORS headers on a 429 to an allowed origin', async () => {
+    const { app } = await buildApp({ rateLimitPerMinute: 1 });
+    const headers = { ...json, origin: 'https://news.example' };
+    await app.inject({ method: 'POST', url: '/consent/check', headers, payload: check });
+    const limited = await app.inject({ method: 'POST', url: '/consent/update', headers, payload: update });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['access-control-allow-origin']).toBe('https://news.example');
+    expect(limited.headers['access-control-allow-credentials']).toBe('true');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('counts each client IP separately', async () => {

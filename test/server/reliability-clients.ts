@@ -97,7 +97,7 @@ export function chunkedRequest(
         response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
       },
     );
-    // The server may answer 413 and close before the last chunk: that is the point.
+    // The server may answer body-too-large and close before the last chunk: that is the point.
     request.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
     for (const chunk of options.chunks) request.write(chunk);
     request.end();

@@ -109,6 +109,30 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       expect(created).toEqual({ id: 'fresh', config: customConfig, policyVersion: 1, createdAt: 3000, updatedAt: 3000 });
     });
 
+    it('keeps the key order of a config: the first geo group holding a country wins', async () => {
+      // Not sorted by length or name, as PostgreSQL's jsonb would store it.
+      const ordered: InstanceConfig = {
+        ...defaultInstanceConfig,
+        consentRequired: { germany: false, eu: true, default: true },
+        geoGroups: { germany: ['de'], eu: ['preset-eea'], b: ['fr'] },
+        sharedData: { zeta: 1, a: 2 },
+      };
+      const keysOf = (config: InstanceConfig | undefined) => [
+        Object.keys(config?.geoGroups ?? {}),
+        Object.keys(config?.consentRequired ?? {}),
+        Object.keys(config?.sharedData ?? {}),
+      ];
+      const expected = [['germany', 'eu', 'b'], ['germany', 'eu', 'default'], ['zeta', 'a']];
+      expect(keysOf((await store.putInstance('order', ordered, 1)).config)).toEqual(expected);
+      expect(keysOf((await store.ensureInstance('first-use', ordered, 1))?.config)).toEqual(expected);
+      for (const instance of await store.listInstances()) expect(keysOf(instance.config), instance.id).toEqual(expected);
+      if (!harness.reopen) return;
+      await store.close();
+      store = await harness.reopen();
+      expect(keysOf((await store.getInstance('order'))?.config)).toEqual(expected);
+      expect(keysOf((await store.getInstance('first-use'))?.config)).toEqual(expected);
+    });
+
     it('bumps the policy version and returns null for an unknown instance', async () => {
       await store.ensureInstance('site', defaultInstanceConfig, 1000);
       expect((await store.bumpPolicyVersion('site', 2000))?.policyVersion).toBe(2);

@@ -35,7 +35,12 @@ function expectBody(json: unknown, { value, diagnostics }: { value: Record<strin
   expect(value === null).toBe(diagnostics.length > 0);
   if (value === null) return;
   expectPlainValue(value);
-  expect(value.consentInstanceId).toMatch(/^[A-Za-z0-9._:-]{1,100}$/);
+  // Plain text of 1-100 characters: no NUL, no lone surrogate.
+  expect(typeof value.consentInstanceId).toBe('string');
+  expect((value.consentInstanceId as string).length).toBeGreaterThanOrEqual(1);
+  expect((value.consentInstanceId as string).length).toBeLessThanOrEqual(100);
+  expect((value.consentInstanceId as string).includes('\0')).toBe(false);
+  expect(value.consentInstanceId).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
   expect(['accepted', 'rejected', 'unknown']).toContain(value.consentStateValue);
   for (const key of Object.keys(value)) expect(NAMES).toContain(key);
   expectPurposesFrom(value.purposeConsents, own(json as Record<string, unknown>, 'purposeConsents'));

@@ -131,7 +131,8 @@ describe('request bodies', () => {
 
   it.each([
     ['consentInstanceId', { consentStateValue: 'accepted' }],
-    ['consentInstanceId', { consentInstanceId: 'a b', consentStateValue: 'accepted' }],
+    ['consentInstanceId', { consentInstanceId: 'a\u0000b', consentStateValue: 'accepted' }],
+    ['consentInstanceId', { consentInstanceId: 'a'.repeat(101), consentStateValue: 'accepted' }],
     ['consentStateValue', { consentInstanceId: 'site', consentStateValue: 'maybe' }],
     ['purposeConsents.ads', { consentInstanceId: 'site', consentStateValue: 'accepted', purposeConsents: { ads: 'true' } }],
     ['consentString', { consentInstanceId: 'site', consentStateValue: 'accepted', consentString: 'a\u0000b' }],
