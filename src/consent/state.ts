@@ -149,9 +149,9 @@ export function reduceConsent(model: ConsentModel, event: ConsentEvent): Consent
 /** Whether consent is required (a prompt is due or a decision made); undefined until known. */
 export const isRequiredOf = ({ kind }: ConsentState): boolean | undefined => (kind === 'pending' || kind === 'invalid' ? undefined : kind !== 'not-required');
 
-/** The public state name (PRODUCT 3.10) of an internal state. */
 /** The purposes the page sees: after an expiry the kept ones under the current ones (PRODUCT 3.11). */
 export const purposesOf = ({ isExpired, purposeConsents, pendingPurposes }: ConsentModel): PurposeConsents =>
   isExpired ? { ...purposeConsents, ...pendingPurposes } : purposeConsents;
 
+/** The public state name (PRODUCT 3.10) of an internal state. */
 export const changeStateOf = ({ kind }: ConsentState): ConsentChangeState => (kind === 'pending' || kind === 'invalid' ? 'unknown' : kind);
