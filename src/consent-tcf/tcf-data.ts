@@ -3,12 +3,17 @@
  * `gdprApplies` from the metadata, `addtlConsent`, the stored `tcfPolicyVersion`; the decoded
  * sections are left out when the string could not be decoded. Pure.
  */
-import { type ConsentSignal, STRING_TYPE, stringOfType } from '../consent/signal-source.ts';
+import { type ConsentSignal, STRING_TYPE } from '../consent/signal-source.ts';
 
-/** The string `CmpApi.update` takes: null when GDPR does not apply, '' without a TC string. */
+/**
+ * The string `CmpApi.update` takes: null when GDPR does not apply, '' without a TC string. A
+ * string without a `consentStringType` counts as a TC string, as for `${GDPR_CONSENT}`: the page
+ * exposes the TCF API, so its CMP speaks TCF unless it says otherwise.
+ */
 export function tcfInputOf(signal: ConsentSignal): string | null {
-  const gdprApplies = signal.consentMetadata?.gdprApplies ?? signal.isConsentRequired !== false;
-  return gdprApplies ? stringOfType(signal, STRING_TYPE.tcfV2) : null;
+  const { gdprApplies = signal.isConsentRequired !== false, consentStringType = STRING_TYPE.tcfV2 } = signal.consentMetadata ?? {};
+  if (!gdprApplies) return null;
+  return consentStringType === STRING_TYPE.tcfV2 ? (signal.consentString ?? '') : '';
 }
 
 const DECODED_SECTIONS = ['purpose', 'vendor', 'specialFeatureOptins', 'publisher', 'outOfBand'];

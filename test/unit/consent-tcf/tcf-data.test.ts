@@ -24,6 +24,8 @@ describe('tcf-data', () => {
     ['gdprApplies false', { consentMetadata: { consentStringType: 2, gdprApplies: false } }, null],
     ['no gdprApplies, consent required', { consentMetadata: { consentStringType: 2 } }, 'TC'],
     ['no gdprApplies, consent not required', { consentMetadata: { consentStringType: 2 }, isConsentRequired: false }, null],
+    ['no consentStringType (read as TCF, like the GDPR_CONSENT macro)', { consentMetadata: { gdprApplies: true } }, 'TC'],
+    ['no metadata at all', { consentMetadata: undefined }, 'TC'],
   ] as const)('passes the library the string of %s', (_, extra, expected) => {
     expect(tcfInputOf(signal(extra as Partial<ConsentSignal>))).toBe(expected);
   });
