@@ -65,9 +65,16 @@ function readGeoGroups(value: unknown): Record<string, readonly string[]> {
   );
 }
 
-/** Missing fields take the defaults; `consentRequired` always ends up with a `default` entry. */
+const INSTANCE_FIELDS = ['consentRequired', 'geoGroups', 'sharedData', 'purposeConsentRequired', 'xssiPrefix', 'prompt'];
+
+/**
+ * Missing fields take the defaults; `consentRequired` always ends up with a `default` entry. An
+ * unknown field is refused (a typo such as `consentRequird` would otherwise store the default).
+ */
 export function parseInstanceConfig(value: unknown): InstanceConfig {
   const object = readObject(value, 'body');
+  const unknown = Object.keys(object).find((key) => !INSTANCE_FIELDS.includes(key));
+  if (unknown !== undefined) throw invalidField(unknown, `one of the fields ${INSTANCE_FIELDS.join(', ')}`, object[unknown]);
   // A bare boolean means the same answer in every group.
   const required = readOptional(object['consentRequired'], (v) =>
     typeof v === 'boolean' ? { default: v } : readMap(v, 'consentRequired', readBoolean),

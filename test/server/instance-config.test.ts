@@ -13,6 +13,11 @@ describe('instance-config', () => {
     expect(JSON.parse(JSON.stringify(config.consentRequired))).toEqual(JSON.parse('{"default": true, "__proto__": false, "constructor": false}'));
   });
 
+  it('refuses an unknown field, naming it, rather than storing the defaults for a typo', () => {
+    expect(() => parseInstanceConfig({ consentRequird: false })).toThrow(/^consentRequird: expected one of the fields consentRequired, geoGroups/);
+    expect(parseInstanceConfig({ consentRequired: false }).consentRequired).toEqual({ default: false });
+  });
+
   it.each([
     ['sharedData', { sharedData: { tier: 'a\u0000b' } }, /^sharedData\.tier: expected text without NUL or lone surrogates/],
     ['a sharedData key', { sharedData: { ['t\u0000']: 'x' } }, /^sharedData: expected keys of 1-100 characters of plain text/],
