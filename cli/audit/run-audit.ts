@@ -25,7 +25,8 @@ function formatAll(report: AuditReport, screenshot: Buffer | null) {
   };
 }
 
-export async function runAudit(args: readonly string[], io: CliIo, launch: () => Promise<Browser> = launchAuditBrowser): Promise<number> {
+/** `browser`: one to reuse (left open); without it the audit launches its own and closes it. */
+export async function runAudit(args: readonly string[], io: CliIo, shared?: Browser): Promise<number> {
   const options = parseAuditArguments(args);
   if (!options) {
     io.writeError(`${AUDIT_USAGE}\n`);
@@ -33,7 +34,7 @@ export async function runAudit(args: readonly string[], io: CliIo, launch: () =>
   }
   let browser: Browser;
   try {
-    browser = await launch();
+    browser = shared ?? (await launchAuditBrowser());
   } catch (error) {
     io.writeError(`page-validate --audit: the browser did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
     return 1;
@@ -54,6 +55,6 @@ export async function runAudit(args: readonly string[], io: CliIo, launch: () =>
     io.write(`${outputs[options.format]}\n`);
     return exitCodeOf(report);
   } finally {
-    await browser.close().catch(() => undefined);
+    if (!shared) await browser.close().catch(() => undefined);
   }
 }
