@@ -62,17 +62,18 @@ export async function runJourney(browser: Browser, name: JourneyName, target: UR
     const screenshot = options.isScreenshot ? await page.screenshot().catch(() => null) : null;
     const jarAtDecision = await context.cookies();
     const decisionAt = Date.now();
+    const done = { ...base, expectations, screenshot, isPromptShown, decisionAt, jarAtDecision };
     let decidedBy: string | null = null;
     if (name !== 'no-decision') {
-      const decision: Decision = name;
-      const notRun = !isPromptShown ? 'no prompt shown' : (decidedBy = await decide(page, expectations.consentId, decision)) === null ? `the prompt offers no ${decision} action` : null;
-      const done = { ...base, expectations, screenshot, isPromptShown, decidedBy, decisionAt, jarAtDecision };
-      if (notRun) return { ...done, notRun, jarAtEnd: await context.cookies() };
-      if (!(await waitForDecision(records, decisionAt, decision))) return { ...done, notRun: `the ${decision} did not take effect`, jarAtEnd: await context.cookies() };
+      const finish = async (notRun: string) => ({ ...done, decidedBy, notRun, jarAtEnd: await context.cookies() });
+      if (!isPromptShown) return finish('no prompt shown');
+      decidedBy = await decide(page, expectations.consentId, name);
+      if (decidedBy === null) return finish(`the prompt offers no ${name} action`);
+      if (!(await waitForDecision(records, decisionAt, name))) return finish(`the ${name} did not take effect`);
       await lookAround(page, log);
     }
     await followLinks(page, options.pages, target, guard, log, visits);
-    return { ...base, notRun: null, expectations, screenshot, isPromptShown, decidedBy, decisionAt, jarAtDecision, jarAtEnd: await context.cookies() };
+    return { ...done, decidedBy, notRun: null, jarAtEnd: await context.cookies() };
   } finally {
     await context.close().catch(() => undefined);
   }
