@@ -6,6 +6,7 @@
 import { resolveCookie } from './cookies.ts';
 import { requestChain, stackUrls, writerChain } from './initiators.ts';
 import type { JourneyRecord } from './journey.ts';
+import type { LoggedRequest } from './network-log.ts';
 import { endpointOf, isExpected, type PageExpectations } from './page-config.ts';
 import type { PageRecord } from './recorder-script.ts';
 import type { BuiltEvent, CookieEvent, Phase, RequestEvent, StorageEvent } from './report.ts';
@@ -45,24 +46,25 @@ function facts(context: EventContext, phase: Phase, isThird: boolean, subject: s
   };
 }
 
-export function requestEvents(context: EventContext): RequestEvent[] {
-  return context.record.requests
-    .filter((request) => isWeb(request.url))
-    .map((request) => {
-      const time = timing(context, request.time);
-      const chain = requestChain(request, context.record.requests);
-      const isThird = isThirdParty(request.url, context.site);
-      const initiator = describeInitiator(chain, request.url, request.initiator.type === 'script', context.tags);
-      const verdict = verdictOf(facts(context, time.phase, isThird, request.url, chain));
-      return { ...time, url: request.url, method: request.method, type: request.type, party: isThird ? 'third' : 'first', isBeacon: request.type === 'Ping', initiator, verdict };
-    });
+/** Each web request's event, keyed by the logged request (cookies by header refer to it). */
+export function requestEvents(context: EventContext): Map<LoggedRequest, RequestEvent> {
+  const events = new Map<LoggedRequest, RequestEvent>();
+  for (const request of context.record.requests.filter((entry) => isWeb(entry.url))) {
+    const time = timing(context, request.time);
+    const chain = requestChain(request, context.record.requests);
+    const isThird = isThirdParty(request.url, context.site);
+    const initiator = describeInitiator(chain, request.url, request.initiator.type === 'script', context.tags);
+    const verdict = verdictOf(facts(context, time.phase, isThird, request.url, chain));
+    events.set(request, { ...time, url: request.url, method: request.method, type: request.type, party: isThird ? 'third' : 'first', isBeacon: request.type === 'Ping', initiator, verdict });
+  }
+  return events;
 }
 
-export function cookieEvents(context: EventContext, requests: readonly RequestEvent[]): CookieEvent[] {
+export function cookieEvents(context: EventContext, requests: ReadonlyMap<LoggedRequest, RequestEvent>): CookieEvent[] {
   const { record } = context;
   const jarAt = (time: number) => (time < record.decisionAt ? record.jarAtDecision : record.jarAtEnd);
-  const byHeader = record.requests.flatMap((request, index) =>
-    request.setCookies.map((line) => ({ line, host: hostOf(request.url), time: request.responseTime ?? request.time, event: requests[index], source: request.url })),
+  const byHeader = record.requests.flatMap((request) =>
+    request.setCookies.map((line) => ({ line, host: hostOf(request.url), time: request.responseTime ?? request.time, event: requests.get(request), source: request.url })),
   );
   const events: CookieEvent[] = [];
   for (const { line, host, time, event, source } of byHeader) {

@@ -45,8 +45,9 @@ export function judgeJourney(record: JourneyRecord, site: string, allow: readonl
     tags: { requests: record.requests, pages: new Set([...topDocuments, ...base.pages]), builtSources: new Set(builtSources) },
     permitted: permittedSources(record, pageUrl),
   };
-  const requests = requestEvents(context);
-  const cookies = cookieEvents(context, requests);
+  const byRequest = requestEvents(context);
+  const requests = [...byRequest.values()];
+  const cookies = cookieEvents(context, byRequest);
   const storage = storageEvents(context);
   const built = builtEvents(context);
   const judged: Judged[] = [

@@ -2,7 +2,7 @@
  * Our own examples are the first publishers: the page audit runs over every page in examples/,
  * served by the real reference server, and none may have a finding in any journey.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -38,4 +38,8 @@ it.each(PAGES)('examples/%s has no finding in any journey', { timeout: 240_000 }
   sweepMs += Date.now() - started;
   expect(report.findingCount, formatAuditText(report)).toBe(0);
   expect(report.journeys[0]?.status).toBe('run');
+  // A page with a consent element shows its prompt to a new reader, and both decisions take effect.
+  const hasConsent = readFileSync(join('examples', name), 'utf8').includes('<page-consent');
+  expect(report.isPromptShown).toBe(hasConsent);
+  if (hasConsent) expect(report.journeys.map(({ status, reason }) => reason ?? status)).toEqual(['run', 'run', 'run']);
 });

@@ -47,7 +47,7 @@ beforeAll(async () => {
   tracker = `http://localhost:${port}`;
   cdn = `http://cdn.localhost:${port}`;
   for (const [path, route] of Object.entries(fixtureRoutes(tracker))) server.route(path, route);
-  server.page('/leaky.html', leakyPage(tracker, cdn));
+  server.route('/leaky.html', { body: leakyPage(tracker, cdn), headers: { 'set-cookie': 'first_visit=1; Path=/' } });
   server.page('/clean.html', cleanPage(tracker));
   server.page('/clean-2.html', secondPage(tracker));
   server.page('/no-consent.html', noConsentPage());
@@ -81,6 +81,13 @@ describe('a leaky page', () => {
     const cookie = journey(leaky, 'no-decision').cookies.find((entry) => entry.name === 'audit_id');
     expect(cookie).toMatchObject({ setBy: 'script', isPersistent: true, party: 'first', source: `${tracker}/analytics.js` });
     expect(findingFor(journey(leaky, 'no-decision'), '/analytics.js')?.initiator.chain).toEqual([`${tracker}/tag-manager.js`, leaky.url]);
+  });
+
+  it('records cookies set by response headers: a first-party session cookie is fine, a persistent third-party one is a finding', () => {
+    const cookies = journey(leaky, 'no-decision').cookies;
+    expect(cookies.find((entry) => entry.name === 'first_visit')).toMatchObject({ setBy: 'header', party: 'first', isPersistent: false, expires: null, verdict: 'ok' });
+    expect(cookies.find((entry) => entry.name === 'px_uid')).toMatchObject({ setBy: 'header', party: 'third', isPersistent: true, source: `${tracker}/unmarked.gif`, verdict: 'finding' });
+    expect(findingFor(journey(leaky, 'no-decision'), 'px_uid')).toMatchObject({ code: 'audit-third-party-cookie', initiator: { tag: { kind: 'image', url: `${tracker}/unmarked.gif` } } });
   });
 
   it('finds the localStorage write of a third-party script, naming the writer', () => {

@@ -27,7 +27,8 @@ export function fixtureRoutes(tracker: string): Record<string, Route> {
       `document.addEventListener('consent-change', (event) => { if (event.detail.state === 'rejected') new Image().src = '${tracker}/reject-pixel.gif'; });`,
     ),
     '/blocked-tag.js': js(`window.blockedTagRan = true; new Image().src = '${tracker}/after-accept.gif';`),
-    '/unmarked.gif': GIF,
+    // A third-party cookie by response header (SameSite=None; Secure: loopback counts as secure).
+    '/unmarked.gif': { ...GIF, headers: { ...GIF.headers, 'set-cookie': 'px_uid=7; Max-Age=31536000; Path=/; SameSite=None; Secure' } },
     '/reject-pixel.gif': GIF,
     '/blocked.gif': GIF,
     '/after-accept.gif': GIF,
