@@ -21,7 +21,8 @@ export function fixtureRoutes(tracker: string): Record<string, Route> {
   return {
     '/tag-manager.js': js(`const s = document.createElement('script'); s.src = '${tracker}/analytics.js'; document.head.append(s);`),
     '/analytics.js': js(`document.cookie = 'audit_id=42; max-age=31536000; path=/';`),
-    '/storage.js': js(`localStorage.setItem('tracker-id', 'abc');`),
+    '/storage.js': js(`localStorage.setItem('tracker-id', 'abc'); navigator.sendBeacon('${tracker}/beacon', 'hello');`),
+    '/beacon': { status: 204 },
     '/fonts.js': js(`window.fontsLoaded = true;`),
     '/reject-listener.js': js(
       `document.addEventListener('consent-change', (event) => { if (event.detail.state === 'rejected') new Image().src = '${tracker}/reject-pixel.gif'; });`,
