@@ -74,6 +74,10 @@ export async function runJourney(browser: Browser, name: JourneyName, target: UR
     }
     await followLinks(page, options.pages, target, guard, log, visits);
     return { ...done, decidedBy, notRun: null, jarAtEnd: await context.cookies() };
+  } catch (error) {
+    // A page that crashes the tab or closes itself ends its journey with the reason, never the audit.
+    const reason = `the browser failed: ${error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : String(error)}`;
+    return { name, notRun: reason, isPromptShown: false, decidedBy: null, decisionAt: Date.now(), visits, requests: [], records, jarAtDecision: [], jarAtEnd: [], expectations: null, screenshot: null };
   } finally {
     await context.close().catch(() => undefined);
   }

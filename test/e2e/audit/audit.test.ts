@@ -4,7 +4,7 @@
  * leak is found in the right journey with the right initiator, the `--allow` host is listed
  * apart, a clean page has no finding, the JSON matches its schema, the HTML report passes axe.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -181,6 +181,16 @@ describe('pages the audit cannot run every journey on', () => {
     expect(code).toBe(0);
     expect(out).toContain('no prompt shown');
     expect(out).toMatch(/^reject: not run \(no prompt shown\)$/m);
+  });
+
+  it('audits a local file: every http(s) request from it is a third party', { timeout: AUDIT_TIMEOUT }, async () => {
+    const file = join(dir, 'local.html');
+    writeFileSync(file, `<!doctype html><html lang="en"><title>local</title><img src="${tracker}/unmarked.gif" alt=""></html>`);
+    const { code, out } = await cli(['--audit', file, '--format', 'json']);
+    const report = JSON.parse(out) as AuditReport;
+    expect(code).toBe(1);
+    expect(report).toMatchObject({ site: 'file:', isPromptShown: false });
+    expect(journey(report, 'no-decision').findings.map(({ what }) => what)).toEqual([`${tracker}/unmarked.gif`]);
   });
 
   it('reports an unreachable or oversized page (exit 1), and bad arguments (exit 2)', { timeout: AUDIT_TIMEOUT }, async () => {
