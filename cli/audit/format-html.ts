@@ -8,6 +8,9 @@ import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
 import { escapeHtml as e, timelineSvg, VERDICT_COLOURS } from './timeline-svg.ts';
 
 const TITLES: Record<JourneyReport['name'], string> = { 'no-decision': 'No decision', reject: 'Reject', accept: 'Accept' };
+const LEGEND = Object.entries(VERDICT_COLOURS)
+  .map(([verdict, colour]) => `<span style="color:${colour}">●</span> ${verdict}`)
+  .join(', ');
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 const CSS = `body{font:15px/1.5 system-ui,sans-serif;color:#202124;margin:0 auto;max-width:72rem;padding:1rem}
@@ -39,6 +42,7 @@ function journeySection(journey: JourneyReport, index: number): string {
 <h3>Findings (${journey.findings.length})</h3>${findings}${allowed}
 <h3 id="${label}">Timeline of the ${title.toLowerCase()} journey: ${journey.requests.length} requests, ${journey.cookies.length} cookies, ${journey.storage.length} storage writes around the decision</h3>
 ${timelineSvg(journey, label)}
+<p>Each dot is one event; its colour is its verdict: ${LEGEND}. Hover a dot for its details; the tables below list every event.</p>
 ${table('Requests', ['Time', 'Verdict', 'Party', 'Type', 'URL', 'Initiator'], journey.requests.map((r) => [s(r.t), r.verdict, r.party, r.isBeacon ? 'beacon' : r.type, `${r.method} ${r.url}`, chain(r.initiator.chain)]))}
 ${table('Cookies', ['Time', 'Verdict', 'Party', 'Cookie', 'Expires', 'Set by'], journey.cookies.map((c) => [s(c.t), c.verdict, c.party, `${c.name} (${c.domain})`, c.expires ?? 'session', `${c.setBy} ${c.source}`]))}
 ${table('Storage writes', ['Time', 'Verdict', 'Party', 'Storage', 'Writer'], journey.storage.map((w) => [s(w.t), w.verdict, w.party, `${w.kind} ${w.key} (${w.origin})`, w.writer ?? 'unnamed script']))}

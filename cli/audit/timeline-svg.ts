@@ -29,7 +29,9 @@ export function timelineSvg(journey: JourneyReport, labelId: string): string {
     }),
   );
   const labels = ROWS.map((row, index) => `<text x="4" y="${index * ROW + ROW / 2 + 4}">${row}</text>`);
-  const decision = `<line x1="${x(0)}" x2="${x(0)}" y1="0" y2="${height - 20}" stroke="#202124" stroke-dasharray="4 3"/><text x="${x(0) + 4}" y="${height - 6}">decision (0 s)</text>`;
-  const axis = `<text x="${LEFT}" y="${height - 6}">${(min / 1000).toFixed(1)} s</text><text x="${WIDTH - 60}" y="${height - 6}">${(max / 1000).toFixed(1)} s</text>`;
+  const zero = x(0).toFixed(1);
+  const isRight = x(0) > WIDTH / 2;
+  const decision = `<line x1="${zero}" x2="${zero}" y1="0" y2="${height - 20}" stroke="#202124" stroke-dasharray="4 3"/><text x="${zero}" dx="${isRight ? -4 : 4}" y="${height - 6}" text-anchor="${isRight ? 'end' : 'start'}">${journey.name === 'no-decision' ? 'where the others decide' : 'decision'} (0 s)</text>`;
+  const axis = `<text x="${LEFT}" y="${height - 6}">${(min / 1000).toFixed(1)} s</text>${isRight ? '' : `<text x="${WIDTH - 4}" y="${height - 6}" text-anchor="end">${(max / 1000).toFixed(1)} s</text>`}`;
   return `<svg role="img" aria-labelledby="${labelId}" viewBox="0 0 ${WIDTH} ${height}" width="100%" font-size="12" fill="#202124">${labels.join('')}${decision}${axis}${marks.join('')}</svg>`;
 }
