@@ -21,9 +21,9 @@ let sweepMs = 0;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-audit-examples-'));
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: 'audit-examples-admin-token' });
+  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: 'audit-examples-admin-token' }, 90_000);
   browser = await launchAuditBrowser();
-});
+}, 150_000);
 afterAll(async () => {
   console.log(`audit of ${PAGES.length} example pages: ${(sweepMs / 1000).toFixed(1)} s`);
   await browser?.close();
