@@ -1,6 +1,7 @@
 /**
  * `page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]`:
  * validates, prints the findings, and returns the exit code (1 on any error, 2 on bad usage).
+ * `page-validate --audit <url> ...` runs the page audit instead (cli/audit/run-audit.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { find } from './finding.ts';
@@ -18,7 +19,7 @@ export type CliIo = {
   readonly isColour?: boolean;
 };
 
-export const USAGE = 'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]';
+export const USAGE = 'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]\n       page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...]';
 
 type Options = { readonly target?: string; readonly adsConfig?: string; readonly format: Format };
 
@@ -65,6 +66,8 @@ async function checkAdsConfig(path: string): Promise<Report> {
 }
 
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  // The page audit (docs/validator.md, "Audit a live page") loads the browser only when asked for.
+  if (args.some((arg) => arg === '--audit' || arg.startsWith('--audit='))) return (await import('./audit/run-audit.ts')).runAudit(args, io);
   const options = parseArguments(args);
   if (!options) {
     io.writeError(`${USAGE}\n`);

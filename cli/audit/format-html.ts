@@ -1,0 +1,66 @@
+/**
+ * The HTML report: one self-contained accessible page (landmarks, headings, tables with headers,
+ * text alternatives, no colour-only meaning): the summary, the screenshot of the page with its
+ * prompt, and per journey its findings, what `--allow` covered, a timeline of requests, cookies
+ * and storage writes against the decision, and the same events as tables.
+ */
+import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
+import { escapeHtml as e, timelineSvg, VERDICT_COLOURS } from './timeline-svg.ts';
+
+const TITLES: Record<JourneyReport['name'], string> = { 'no-decision': 'No decision', reject: 'Reject', accept: 'Accept' };
+const LEGEND = Object.entries(VERDICT_COLOURS)
+  .map(([verdict, colour]) => `<span style="color:${colour}">●</span> ${verdict}`)
+  .join(', ');
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+const CSS = `body{font:15px/1.5 system-ui,sans-serif;color:#202124;margin:0 auto;max-width:72rem;padding:1rem}
+table{border-collapse:collapse;width:100%;margin:.5rem 0 1.5rem}th,td{border:1px solid #c4c7c5;padding:.25rem .5rem;text-align:left;vertical-align:top;word-break:break-all}
+caption{text-align:left;font-weight:600}img{max-width:100%;border:1px solid #c4c7c5}.finding{color:${VERDICT_COLOURS.finding};font-weight:600}
+li{margin-bottom:.75rem}code{word-break:break-all}`;
+
+function findingItem(finding: AuditFinding): string {
+  const tag = finding.initiator.tag.url === null ? finding.initiator.tag.kind : `${finding.initiator.tag.kind} ${finding.initiator.tag.url}`;
+  return `<li><strong>${e(finding.code)}</strong> at ${s(finding.t)}: ${e(finding.message)}<br>Initiator: ${e(finding.initiator.chain.join(' ← ') || 'unknown')} (tag on the page: ${e(tag)})<br>Fix: ${e(finding.hint)}</li>`;
+}
+
+function table(caption: string, headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  if (!rows.length) return `<p>${e(caption)}: none.</p>`;
+  const head = headers.map((header) => `<th scope="col">${e(header)}</th>`).join('');
+  const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${e(cell)}</td>`).join('')}</tr>`).join('\n');
+  return `<table><caption>${e(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+function journeySection(journey: JourneyReport, index: number): string {
+  const title = TITLES[journey.name];
+  if (journey.status === 'not-run') return `<section aria-labelledby="j${index}"><h2 id="j${index}">${title}</h2><p>Not run: ${e(journey.reason ?? 'unknown reason')}.</p></section>`;
+  const findings = journey.findings.length ? `<ol>${journey.findings.map(findingItem).join('')}</ol>` : '<p>No finding.</p>';
+  const allowed = journey.allowed.length ? `<h3>Allowed by --allow (not findings)</h3><ul>${journey.allowed.map((item) => `<li>${e(item.subject)} ${e(item.what)} (--allow ${e(item.allow)})</li>`).join('')}</ul>` : '';
+  const label = `t${index}`;
+  const chain = (chain: readonly string[]) => chain.join(' ← ');
+  return `<section aria-labelledby="j${index}"><h2 id="j${index}">${title}</h2>
+<p>${e(journey.decidedBy ?? 'No decision was made')}; pages: ${e(journey.pages.join(', '))}.</p>
+<h3>Findings (${journey.findings.length})</h3>${findings}${allowed}
+<h3 id="${label}">Timeline of the ${title.toLowerCase()} journey: ${journey.requests.length} requests, ${journey.cookies.length} cookies, ${journey.storage.length} storage writes around the decision</h3>
+${timelineSvg(journey, label)}
+<p>Each dot is one event; its colour is its verdict: ${LEGEND}. Hover a dot for its details; the tables below list every event.</p>
+${table('Requests', ['Time', 'Verdict', 'Party', 'Type', 'URL', 'Initiator'], journey.requests.map((r) => [s(r.t), r.verdict, r.party, r.isBeacon ? 'beacon' : r.type, `${r.method} ${r.url}`, chain(r.initiator.chain)]))}
+${table('Cookies', ['Time', 'Verdict', 'Party', 'Cookie', 'Expires', 'Set by'], journey.cookies.map((c) => [s(c.t), c.verdict, c.party, `${c.name} (${c.domain})`, c.expires ?? 'session', `${c.setBy} ${c.source}`]))}
+${table('Storage writes', ['Time', 'Verdict', 'Party', 'Storage', 'Writer'], journey.storage.map((w) => [s(w.t), w.verdict, w.party, `${w.kind} ${w.key} (${w.origin})`, w.writer ?? 'unnamed script']))}
+${table('Our elements built and blocked scripts run', ['Time', 'Kind', 'Tag', 'Blocked by', 'Source'], journey.built.map((b) => [s(b.t), b.kind, b.tag, b.block === null ? (b.purposes ?? 'not blocked') : `data-block-on-consent="${b.block}"`, b.src ?? 'inline']))}
+</section>`;
+}
+
+export function formatAuditHtml(report: AuditReport, screenshot: Buffer | null): string {
+  const image = screenshot
+    ? `<figure><img src="data:image/png;base64,${screenshot.toString('base64')}" alt="The page as a reader first sees it${report.isPromptShown ? ', with its consent prompt' : ' (no consent prompt was shown)'}"><figcaption>First view, before any decision.</figcaption></figure>`
+    : '';
+  const verdict = report.findingCount ? `<p class="finding">${report.findingCount} finding${report.findingCount === 1 ? '' : 's'}.</p>` : '<p>No finding.</p>';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Page audit: ${e(report.url)}</title><style>${CSS}</style></head><body><main>
+<h1>Page audit of <code>${e(report.url)}</code></h1>
+<p>Site ${e(report.site)}; started ${e(report.startedAt)}; ${s(report.durationMs)}; ${report.isPromptShown ? 'a consent prompt was shown' : 'no consent prompt was shown'}.</p>
+${verdict}${image}
+${report.journeys.map(journeySection).join('\n')}
+</main></body></html>
+`;
+}

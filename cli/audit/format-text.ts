@@ -1,0 +1,36 @@
+/**
+ * The terminal report: one line per finding, grouped by journey, each followed by its initiator
+ * chain and its hint; then what `--allow` covered, listed apart; then a summary line.
+ */
+import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
+
+const TITLES: Record<JourneyReport['name'], string> = { 'no-decision': 'no decision', reject: 'reject', accept: 'accept' };
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+export const seconds = (ms: number) => `${ms < 0 ? '-' : '+'}${(Math.abs(ms) / 1000).toFixed(1)} s`;
+
+function findingLines(finding: AuditFinding): string[] {
+  const { tag, chain } = finding.initiator;
+  const tagText = tag.url === null ? `${tag.kind}` : `${tag.kind} ${tag.url}`;
+  return [
+    `  ${seconds(finding.t)} ${finding.code}: ${finding.message}`,
+    `    initiator: ${chain.length ? chain.join(' <- ') : 'unknown'} (tag on the page: ${tagText})`,
+    `    hint: ${finding.hint}`,
+  ];
+}
+
+function journeyLines(journey: JourneyReport): string[] {
+  const title = TITLES[journey.name];
+  if (journey.status === 'not-run') return [`${title}: not run (${journey.reason ?? 'unknown reason'})`];
+  const how = journey.decidedBy ? `, ${journey.decidedBy}` : '';
+  return [`${title}: ${count(journey.findings.length, 'finding')}${how}`, ...journey.findings.flatMap(findingLines)];
+}
+
+export function formatAuditText(report: AuditReport): string {
+  const allowed = report.journeys.flatMap((journey) => journey.allowed.map((item) => `  ${TITLES[journey.name]}: ${item.subject} ${item.what} (--allow ${item.allow})`));
+  return [
+    `audit of ${report.url} (site ${report.site}), ${(report.durationMs / 1000).toFixed(1)} s${report.isPromptShown ? '' : ', no prompt shown'}`,
+    ...report.journeys.flatMap(journeyLines),
+    ...(allowed.length ? ['allowed by --allow (not findings):', ...allowed] : []),
+    `${report.url}: ${count(report.findingCount, 'finding')}`,
+  ].join('\n');
+}

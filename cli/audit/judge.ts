@@ -1,0 +1,63 @@
+/**
+ * One journey's report: its events judged, and a finding for each event judged a leak, with the
+ * tag on the page that caused it and how to fix it. What `--allow` covers is listed apart.
+ */
+import { builtEvents, cookieEvents, type EventContext, permittedSources, requestEvents, storageEvents } from './events.ts';
+import { hintFor } from './hints.ts';
+import type { JourneyRecord } from './journey.ts';
+import { endpointOf } from './page-config.ts';
+import type { AllowedItem, AuditFinding, BuiltEvent, Initiator, JourneyReport, Phase, Subject } from './report.ts';
+import { allowedBy } from './sites.ts';
+
+type Judged = { subject: Subject; what: string; source: string; phase: Phase; t: number; verdict: string; initiator: Initiator; detail: string };
+
+const CODES: Record<Subject, string> = { request: 'audit-third-party-request', cookie: 'audit-third-party-cookie', storage: 'audit-third-party-storage' };
+const EXPECTED: Record<Subject, string> = { request: 'no third-party request', cookie: 'no persistent third-party cookie and no cookie written by a third-party script', storage: 'no storage write by a third-party script' };
+
+function findingOf(item: Judged, built: readonly BuiltEvent[]): AuditFinding {
+  const when = item.phase === 'before' ? 'before the decision' : 'after a reject';
+  const builtTag = built.find((entry) => entry.src !== null && endpointOf(entry.src, item.initiator.tag.url ?? undefined) === endpointOf(item.initiator.tag.url ?? ''))?.tag ?? null;
+  return {
+    code: CODES[item.subject],
+    subject: item.subject,
+    phase: item.phase,
+    t: item.t,
+    what: item.what,
+    message: `expected ${EXPECTED[item.subject]} ${when}, got ${item.detail}`,
+    initiator: item.initiator,
+    hint: hintFor(item.initiator, item.phase, builtTag),
+  };
+}
+
+export function judgeJourney(record: JourneyRecord, site: string, allow: readonly string[]): JourneyReport {
+  const base = { name: record.name, decidedBy: record.decidedBy, decisionAt: new Date(record.decisionAt).toISOString(), pages: record.visits.map(({ url }) => url) };
+  const empty = { findings: [], allowed: [], requests: [], cookies: [], storage: [], built: [] };
+  // A journey that could not be run reports why, and nothing else: the no-decision journey has the rest.
+  if (!record.expectations || record.notRun) return { ...base, ...empty, status: 'not-run', reason: record.notRun };
+  const pageUrl = record.visits[0]?.url ?? '';
+  const topDocuments = record.requests.filter((request) => request.type === 'Document' && request.initiator.type === 'other').map(({ url }) => url);
+  const builtSources = record.records.flatMap((entry) => (entry.kind === 'built' && entry.src ? [endpointOf(entry.src, entry.frameUrl) ?? ''] : []));
+  const context: EventContext = {
+    record,
+    expectations: record.expectations,
+    site,
+    allow,
+    tags: { requests: record.requests, pages: new Set([...topDocuments, ...base.pages]), builtSources: new Set(builtSources) },
+    permitted: permittedSources(record, pageUrl),
+  };
+  const byRequest = requestEvents(context);
+  const requests = [...byRequest.values()];
+  const cookies = cookieEvents(context, byRequest);
+  const storage = storageEvents(context);
+  const built = builtEvents(context);
+  const judged: Judged[] = [
+    ...requests.map((event) => ({ ...event, subject: 'request' as const, what: event.url, source: event.url, detail: `${event.method} ${event.url} (${event.type})` })),
+    ...cookies.map((event) => ({ ...event, subject: 'cookie' as const, what: `${event.name} (${event.domain})`, source: event.source, detail: `${event.name} on ${event.domain}, ${event.isPersistent ? `persistent until ${event.expires}` : 'session'}, set by ${event.setBy} ${event.source}` })),
+    ...storage.map((event) => ({ ...event, subject: 'storage' as const, what: `${event.kind} ${event.key} (${event.origin})`, source: event.writer ?? event.origin, detail: `${event.kind} "${event.key}" on ${event.origin}, written by ${event.writer ?? 'an unnamed script'}` })),
+  ];
+  const findings = judged.filter((item) => item.verdict === 'finding').map((item) => findingOf(item, built));
+  const allowed: AllowedItem[] = judged
+    .filter((item) => item.verdict === 'allowed')
+    .map((item) => ({ allow: allowedBy(item.source, allow) ?? '', subject: item.subject, what: item.what, phase: item.phase }));
+  return { ...base, status: 'run', reason: null, findings, allowed, requests, cookies, storage, built };
+}

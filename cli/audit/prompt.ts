@@ -1,0 +1,62 @@
+/**
+ * The consent prompt as a reader meets it: whether one is shown (an inline prompt or story
+ * prompt the component marked `page-consent-shown`, or the CMP frame), and the decision. An
+ * inline prompt is decided by clicking its control whose `on` calls `<consent-id>.reject` (or
+ * `.accept`, read with the runtime's action parser); a story prompt by its decline or accept
+ * button; a CMP frame by its button of that name, else by the `consent-response` message the
+ * frame would send, posted from inside the frame.
+ */
+import type { Page } from 'playwright-core';
+import { parseActions } from '../../src/runtime/action-parser.ts';
+
+export type Decision = 'reject' | 'accept';
+
+const SHOWN = 'page-consent .page-consent-shown, page-story-consent.page-consent-shown';
+const FRAME = '.page-consent-frame iframe:not([hidden])';
+const FRAME_BUTTON: Record<Decision, RegExp> = { reject: /^(reject|decline|refuse|deny)\b/i, accept: /^(accept|agree|allow)\b/i };
+const POLL_MS = 50;
+
+export async function isPromptShown(page: Page): Promise<boolean> {
+  return (await page.locator(SHOWN).or(page.locator(FRAME)).filter({ visible: true }).count()) > 0;
+}
+
+/** Polls for a shown prompt for up to `waitMs` (a prompt may follow the remote check). */
+export async function waitForPrompt(page: Page, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    if (await isPromptShown(page).catch(() => false)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+const callsAction = (on: string, consentId: string, decision: Decision) =>
+  [...parseActions(on).value.values()].some((calls) => calls.some((call) => call.target === consentId && call.action === decision));
+
+/** Clicks or posts the decision; returns how, or null when the prompt offers no such action. */
+export async function decide(page: Page, consentId: string | null, decision: Decision): Promise<string | null> {
+  const controls = page.locator(SHOWN).locator('[on]').filter({ visible: true });
+  for (let index = 0; consentId !== null && index < (await controls.count()); index += 1) {
+    const control = controls.nth(index);
+    if (callsAction((await control.getAttribute('on')) ?? '', consentId, decision)) {
+      await control.click();
+      return `clicked the prompt's ${decision} control`;
+    }
+  }
+  const story = page.locator('page-story-consent.page-consent-shown button').filter({ visible: true });
+  const buttons = await story.count();
+  if (buttons > 0) {
+    if (decision === 'reject' && buttons < 2) return null;
+    await story.nth(decision === 'reject' ? 0 : buttons - 1).click();
+    return `clicked the story prompt's ${decision === 'reject' ? 'decline' : 'accept'} button`;
+  }
+  const frame = await (await page.$(FRAME))?.contentFrame();
+  if (!frame) return null;
+  const button = frame.getByRole('button', { name: FRAME_BUTTON[decision] }).filter({ visible: true }).first();
+  if ((await button.count()) > 0) {
+    await button.click();
+    return `clicked the CMP frame's ${decision} button`;
+  }
+  await frame.evaluate((action) => parent.postMessage({ type: 'consent-response', action }, '*'), decision);
+  return `posted the CMP frame's consent-response ${decision}`;
+}

@@ -1,0 +1,87 @@
+/**
+ * The audit report, as the JSON output carries it (schema: docs/audit-report.schema.json,
+ * `schemaVersion` 1; fields are only ever added). Times are milliseconds relative to the
+ * decision (negative before it); `phase` says on which side of it an event happened.
+ */
+export const SCHEMA_VERSION = 1;
+
+export type Phase = 'before' | 'after';
+/** finding: judged a leak. allowed: by `--allow`. expected: the consent components and endpoints.
+ * permitted: after a reject, by an element or script the config lets run then. ok: nothing to say. */
+export type Verdict = 'finding' | 'allowed' | 'expected' | 'permitted' | 'ok';
+export type Party = 'first' | 'third';
+
+/** Who caused it: the immediate initiator first, then what loaded it, up to the page. */
+export type Initiator = {
+  readonly chain: readonly string[];
+  /** The tag on the page that started it: its kind and URL (null for an inline script). */
+  readonly tag: { readonly kind: TagKind; readonly url: string | null };
+};
+export type TagKind = 'element' | 'script' | 'inline-script' | 'image' | 'frame' | 'other';
+
+type Event = { readonly t: number; readonly phase: Phase; readonly page: string; readonly verdict: Verdict; readonly initiator: Initiator };
+
+export type RequestEvent = Event & { readonly url: string; readonly method: string; readonly type: string; readonly party: Party; readonly isBeacon: boolean };
+export type CookieEvent = Event & {
+  readonly name: string;
+  readonly domain: string;
+  readonly party: Party;
+  readonly expires: string | null;
+  readonly isPersistent: boolean;
+  readonly setBy: 'header' | 'script';
+  /** The response that set it, or the script that wrote it. */
+  readonly source: string;
+};
+export type StorageEvent = Event & {
+  readonly kind: 'localStorage' | 'sessionStorage' | 'indexedDB';
+  readonly key: string;
+  readonly origin: string;
+  /** The script that wrote it, or null when the stack named none. */
+  readonly writer: string | null;
+  readonly party: Party;
+};
+export type BuiltEvent = { readonly t: number; readonly phase: Phase; readonly kind: 'element' | 'script'; readonly tag: string; readonly block: string | null; readonly purposes: string | null; readonly src: string | null };
+
+export type Subject = 'request' | 'cookie' | 'storage';
+export type AuditFinding = {
+  readonly code: string;
+  readonly subject: Subject;
+  readonly phase: Phase;
+  readonly t: number;
+  /** The request URL, `name (domain)` of a cookie, or `kind key (origin)` of a storage write. */
+  readonly what: string;
+  readonly message: string;
+  readonly initiator: Initiator;
+  readonly hint: string;
+};
+export type AllowedItem = { readonly allow: string; readonly subject: Subject; readonly what: string; readonly phase: Phase };
+
+export type JourneyReport = {
+  readonly name: 'no-decision' | 'reject' | 'accept';
+  readonly status: 'run' | 'not-run';
+  /** Why the journey was not run (`no prompt shown`, `page unreachable: ...`). */
+  readonly reason: string | null;
+  readonly decidedBy: string | null;
+  readonly decisionAt: string;
+  readonly pages: readonly string[];
+  readonly findings: readonly AuditFinding[];
+  readonly allowed: readonly AllowedItem[];
+  readonly requests: readonly RequestEvent[];
+  readonly cookies: readonly CookieEvent[];
+  readonly storage: readonly StorageEvent[];
+  readonly built: readonly BuiltEvent[];
+};
+
+export type AuditReport = {
+  readonly schemaVersion: typeof SCHEMA_VERSION;
+  readonly url: string;
+  readonly site: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly options: { readonly pages: number; readonly allow: readonly string[] };
+  readonly isPromptShown: boolean;
+  readonly findingCount: number;
+  readonly journeys: readonly JourneyReport[];
+  /** PNG of the page as a reader first sees it, with its prompt; a file name with `--out`. */
+  readonly screenshot: string | null;
+};
