@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AdsConfigDocument } from './ads-config.ts';
 import { loadAdsConfigDir } from './ads-config.ts';
+import type { TrustProxy } from './config.ts';
 import type { CountryLookup } from './country.ts';
 import { errorEnvelope, ErrorCode, HttpError } from './errors.ts';
 import { handleClientError, sendFrameworkError, toHttpError } from './framework-errors.ts';
@@ -45,8 +46,8 @@ export type AppDeps = {
   readonly cdnRoot?: string;
   /** Defaults to `examples`. */
   readonly examplesRoot?: string;
-  /** Fastify `trustProxy`: true (trust every hop) or a comma list of load balancer addresses/CIDRs. */
-  readonly trustProxy?: boolean | string;
+  /** Fastify `trustProxy`: a hop count or a comma list of proxy addresses/CIDRs; never `true` (see config.ts). */
+  readonly trustProxy?: TrustProxy;
   readonly now?: () => number;
   /** Requests per client IP per minute on /consent/* and /cmp/outcome; 0 disables. Default 600. */
   readonly rateLimitPerMinute?: number;
