@@ -413,11 +413,11 @@ describe('admin routes', () => {
     expect(response.statusCode).toBe(200);
   });
 
-  it('refuses admin bodies over 1 MB with 400 body-too-large', async () => {
+  it('refuses admin bodies over 1 MB with 413 body-too-large', async () => {
     const { app } = await buildApp();
     const payload = { prompt: { title: 'T', message: 'x'.repeat(1024 * 1024) } };
     const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload });
-    expect(response.statusCode).toBe(400);
+    expect(response.statusCode).toBe(413);
     expect(response.json().error).toEqual({ code: 'body-too-large', message: 'body: expected at most 1048576 bytes, got more' });
   });
 

@@ -276,14 +276,14 @@ describe('consent routes validation', () => {
     });
   });
 
-  it('refuses a body over 16 KB with 400 body-too-large and accepts one just under', async () => {
+  it('refuses a body over 16 KB with 413 body-too-large and accepts one just under', async () => {
     const { app, store } = await buildApp();
     const padded = (size: number) => {
       const base = JSON.stringify(update({ consentString: '' }));
       return base.replace('"consentString":""', `"consentString":"${'x'.repeat(size - base.length)}"`);
     };
     const tooLarge = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: padded(16 * 1024 + 1) });
-    expect(tooLarge.statusCode).toBe(400);
+    expect(tooLarge.statusCode).toBe(413);
     expect(tooLarge.json().error).toEqual({ code: 'body-too-large', message: 'body: expected at most 16384 bytes, got more' });
     expect(await store.listInstances()).toEqual([]);
     const fits = await app.inject({
