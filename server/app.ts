@@ -99,6 +99,14 @@ function createContext(deps: AppDeps): AppContext {
   };
 }
 
+/**
+ * Fastify's `trustProxy` for ours: Fastify trusts no hop when given a number, so a hop count
+ * becomes a function trusting that many addresses nearest to the server.
+ */
+function trustFunction(trust: TrustProxy): string | boolean | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 export function createApp(deps: AppDeps): FastifyInstance {
   const context = createContext(deps);
   const requestTimeout = deps.requestTimeoutMs ?? 10_000;
@@ -108,7 +116,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     http: requestTimeout > 0 ? { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: REQUEST_TIMEOUT_CHECK_MS } : {},
     logger: deps.logger ?? false,
     childLoggerFactory: lazyChildLogger,
-    trustProxy: deps.trustProxy ?? false,
+    trustProxy: trustFunction(deps.trustProxy ?? false),
     bodyLimit: consentBodyLimit,
     genReqId: createRequestId,
     // Requests arriving while the app closes get our own 503 `shutting-down` (below), not Fastify's.

@@ -101,6 +101,11 @@ export function createMemoryStore(): ConsentStore {
       if (!signingKeys.some((kept) => kept.kid === signingKey.kid)) signingKeys.push(signingKey);
     },
     listSigningKeys: async () => [...signingKeys].reverse().sort((a, b) => b.createdAt - a.createdAt),
+    async retireSigningKeys(keepKid, at) {
+      for (const [index, kept] of signingKeys.entries()) {
+        if (kept.kid !== keepKid && kept.retiredAt === null) signingKeys[index] = { ...kept, privateJwk: null, retiredAt: at };
+      }
+    },
     listAuditEntries: async (instanceId, afterId, limit) =>
       forInstance(instanceId)
         .filter((entry) => entry.id > afterId)

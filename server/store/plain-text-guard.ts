@@ -29,6 +29,7 @@ const parameterNames: Readonly<Record<Method, readonly string[]>> = {
   getReceipt: ['id'],
   addSigningKey: ['key'],
   listSigningKeys: [],
+  retireSigningKeys: ['keepKid'],
   getDecision: ['instanceId', 'userId'],
   getHistory: ['instanceId', 'userId'],
   findUserIds: ['instanceId', 'pageUserId', 'page'],

@@ -78,6 +78,8 @@ export const postgresMigrations: readonly string[] = [
   // geoGroups holding a country wins (docs/decisions/server-config-key-order.md). Rows written
   // before this step keep the order jsonb gave them.
   'ALTER TABLE instances ALTER COLUMN config TYPE json USING config::json;',
+  // When a rotation retired a receipt signing key (its private part is deleted then).
+  'ALTER TABLE receipt_keys ADD COLUMN retired_at BIGINT;',
 ];
 
 /** The NOTIFY channel of instance changes; the payload is the instance id. */

@@ -13,7 +13,7 @@ import { guardPlainText } from './plain-text-guard.ts';
 import { createGroupCommit, defaultMaxBatch } from './group-commit.ts';
 import { defaultInstanceCacheMs, type InstanceWatch, withInstanceCache } from './instance-cache.ts';
 import { autoInstanceLockKey, instanceChangeChannel, migrationLockKey, postgresMigrations } from './postgres-schema.ts';
-import { type ReceiptRow, receiptFromRow, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
+import { type ReceiptRow, receiptFromRow, retireKeysSql, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
 import type { AuditRow, DecisionRow, InstanceRow } from './rows.ts';
 import {
   auditFromRow,
@@ -318,6 +318,9 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
     },
     listSigningKeys: async () =>
       (await rows<SigningKeyRow>('SELECT * FROM receipt_keys ORDER BY created_at DESC, kid DESC')).map(signingKeyFromRow),
+    async retireSigningKeys(keepKid, at) {
+      await pool.query(retireKeysSql('$1', '$2'), [keepKid, at]);
+    },
     eraseUser: (instanceId, userId) =>
       inTransaction(pool, async (client) => ({
         receipts: await client.query('DELETE FROM receipts WHERE instance_id = $1 AND user_id = $2', [instanceId, userId]),

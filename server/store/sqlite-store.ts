@@ -20,7 +20,7 @@ import {
   toJson,
   zeroCounts,
 } from './rows.ts';
-import { type ReceiptRow, receiptFromRow, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
+import { type ReceiptRow, receiptFromRow, retireKeysSql, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
 import { sqliteMigrations } from './sqlite-schema.ts';
 import { createGroupCommit, defaultMaxBatch } from './group-commit.ts';
 import { defaultInstanceCacheMs, withInstanceCache } from './instance-cache.ts';
@@ -151,6 +151,9 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
     },
     listSigningKeys: async () =>
       all<SigningKeyRow>('SELECT * FROM receipt_keys ORDER BY created_at DESC, rowid DESC').map(signingKeyFromRow),
+    async retireSigningKeys(keepKid, at) {
+      prepare(retireKeysSql('?', '?')).run(at, keepKid);
+    },
     async getDecision(instanceId, userId) {
       const row = one<DecisionRow>('SELECT * FROM decisions WHERE instance_id = ? AND user_id = ?', instanceId, userId);
       return row ? decisionFromRow(row) : null;

@@ -74,12 +74,17 @@ export type ReceiptRecord = {
 
 export type NewReceipt = Pick<ReceiptRecord, 'id' | 'jws'>;
 
-/** A receipt signing key; `privateJwk` is null for a key that lives outside the store (RECEIPT_SIGNING_KEY). */
+/**
+ * A receipt signing key; `privateJwk` is null for a key that lives outside the store
+ * (RECEIPT_SIGNING_KEY) and for a retired key (its private part is deleted when it retires).
+ */
 export type SigningKeyRecord = {
   readonly kid: string;
   readonly publicJwk: Readonly<Record<string, string>>;
   readonly privateJwk: Readonly<Record<string, string>> | null;
   readonly createdAt: number;
+  /** When a rotation retired it (ms); null while it may sign. */
+  readonly retiredAt: number | null;
 };
 
 export type ErasedCounts = { readonly decisions: number; readonly auditEntries: number };
@@ -127,6 +132,8 @@ export interface ConsentStore {
   addSigningKey(key: SigningKeyRecord): Promise<void>;
   /** Every signing key ever kept, newest first. */
   listSigningKeys(): Promise<readonly SigningKeyRecord[]>;
+  /** Retires every key but `keepKid` not retired yet: its private part is deleted, `retiredAt` set to `at`. */
+  retireSigningKeys(keepKid: string, at: number): Promise<void>;
   getDecision(instanceId: string, userId: string): Promise<DecisionRecord | null>;
   /** Audit entries of one user, oldest first, with ids after `page.after` (default: all). */
   getHistory(instanceId: string, userId: string, page?: Page<number>): Promise<readonly AuditEntry[]>;
