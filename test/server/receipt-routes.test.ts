@@ -26,7 +26,7 @@ async function verify(app: App, jws: string) {
 /** The verifier docs/server.md documents, run as written there. */
 function documentedVerifier(): (jws: string, keys: JSONWebKeySet) => Promise<Record<string, unknown>> {
   const text = readFileSync(new URL('../../docs/server.md', import.meta.url), 'utf8');
-  const block = /<!-- receipt-verifier:[^>]*-->\n```js\n([^]*?)```/.exec(text)![1]!;
+  const block = /<!-- receipt-verifier:[^>]*-->\n```js\n([\s\S]*?)```/.exec(text)![1]!;
   const body = block.replace(/^import .*$/m, '');
   return new Function('compactVerify', 'createLocalJWKSet', `${body}\nreturn verifyReceipt;`)(compactVerify, createLocalJWKSet);
 }
