@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { find } from './finding.ts';
 import { type Format, formatReports, type Report } from './format-findings.ts';
 import { readHints, withHints } from './hints.ts';
+import type { FetchOptions } from './fetch-page.ts';
 import { describeReadError, readSource } from './read-source.ts';
 import { validateAdsConfig } from './validate-ads-config.ts';
 import { validatePage } from './validate-page.ts';
@@ -16,6 +17,8 @@ export type CliIo = {
   writeError(text: string): void;
   /** Colour the severities (a terminal without NO_COLOR). */
   readonly isColour?: boolean;
+  /** Limits of a URL fetch; only tests change them (page-validate.mjs never sets this). */
+  readonly fetchOptions?: FetchOptions;
 };
 
 export const USAGE = 'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]';
@@ -49,7 +52,7 @@ const unreadable = (name: string, error: unknown): Report => ({
 
 async function checkPage(target: string, io: CliIo): Promise<Report> {
   try {
-    const source = await readSource(target, io.stdin);
+    const source = await readSource(target, io.stdin, io.fetchOptions);
     return { name: source.name, findings: validatePage(source.text, source.baseUrl) };
   } catch (error) {
     return unreadable(target === '-' ? '<stdin>' : target, error);
