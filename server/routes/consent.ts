@@ -86,13 +86,16 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
     return prefix + reply.serialize(answer);
   };
 
-  // Not an async function: a first visit (no user cookie) to an instance this process holds is
-  // answered at once, without a promise; everything else waits for the store.
+  // Not an async function: a first visit (no user cookie), or a returning reader whose decision
+  // this process holds, to an instance this process holds is answered at once, without a
+  // promise; everything else waits for the store.
   app.post('/consent/check', { ...options, schema: { response: { 200: checkAnswerSchema } } }, (request, reply) => {
     const body = parseCheckRequest(requireJsonBody(request));
     const userId = readUserId(request.headers.cookie);
     const cached = store.peekInstance(body.consentInstanceId);
     if (cached !== null && userId === null) return answerCheck(request, reply, body, cached, null, true);
+    const decision = cached === null || userId === null ? undefined : store.peekDecision(cached.id, userId);
+    if (cached !== null && decision !== undefined) return answerCheck(request, reply, body, cached, decision, false);
     return (async () => {
       const instance = cached ?? (await ensureAutoInstance(context, body.consentInstanceId));
       const decision = userId === null ? null : await store.getDecision(instance.id, userId);

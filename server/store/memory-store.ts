@@ -81,6 +81,7 @@ export function createMemoryStore(): ConsentStore {
       return stored;
     },
     getDecision: async (instanceId, userId) => decisions.get(key(instanceId, userId)) ?? null,
+    peekDecision: (instanceId, userId) => decisions.get(key(instanceId, userId)) ?? null,
     getHistory: async (instanceId, userId, { after, limit } = { after: 0, limit: Number.POSITIVE_INFINITY }) =>
       forInstance(instanceId)
         .filter((entry) => entry.userId === userId && entry.id > after)

@@ -10,8 +10,8 @@ import { invalidField } from '../errors.ts';
 import { plainTextExpected } from '../fields.ts';
 import type { ConsentStore } from './store.ts';
 
-// `peekInstance` is synchronous and only looks an id up in memory: nothing to guard.
-type Method = Exclude<keyof ConsentStore, 'kind' | 'peekInstance'>;
+// `peekInstance` and `peekDecision` are synchronous and only look ids up in memory: nothing to guard.
+type Method = Exclude<keyof ConsentStore, 'kind' | 'peekInstance' | 'peekDecision'>;
 
 /**
  * Each method's parameter names, for messages. An empty name spreads an object's fields
@@ -65,7 +65,11 @@ export function assertPlainText(value: unknown, field: string): void {
 
 /** The same store, with every argument of every method checked first. */
 export function guardPlainText(store: ConsentStore): ConsentStore {
-  const guarded: Record<string, unknown> = { kind: store.kind, peekInstance: (id: string) => store.peekInstance(id) };
+  const guarded: Record<string, unknown> = {
+    kind: store.kind,
+    peekInstance: (id: string) => store.peekInstance(id),
+    peekDecision: (instanceId: string, userId: string) => store.peekDecision(instanceId, userId),
+  };
   for (const method of Object.keys(parameterNames) as Method[]) {
     const names = parameterNames[method];
     const call = store[method] as (...args: unknown[]) => Promise<unknown>;

@@ -135,6 +135,11 @@ export interface ConsentStore {
   /** Retires every key but `keepKid` not retired yet: its private part is deleted, `retiredAt` set to `at`. */
   retireSigningKeys(keepKid: string, at: number): Promise<void>;
   getDecision(instanceId: string, userId: string): Promise<DecisionRecord | null>;
+  /**
+   * The user's decision (null: none) when this process holds a current copy of it, read without
+   * I/O; undefined when only the database can say. Lets a returning reader's check answer at once.
+   */
+  peekDecision(instanceId: string, userId: string): DecisionRecord | null | undefined;
   /** Audit entries of one user, oldest first, with ids after `page.after` (default: all). */
   getHistory(instanceId: string, userId: string, page?: Page<number>): Promise<readonly AuditEntry[]>;
   /** The user ids that sent `pageUserId`, in code-unit order after `page.after` (default: from the start, 1,000). */
