@@ -35,8 +35,12 @@ function renewUserId(request: FastifyRequest, reply: FastifyReply): string {
 
 const jsonObject = { type: 'object', additionalProperties: true } as const;
 
-/** Every field of CheckAnswer; the values of the open maps are written as they are. */
-const checkAnswerSchema = {
+/**
+ * The response schema of CheckAnswer: one property per field of the type, no more and no fewer
+ * (`satisfies` fails the typecheck otherwise), because the compiled serialiser silently drops
+ * a field it does not list. The values of the open maps are written as they are.
+ */
+export const checkAnswerSchema = {
   type: 'object',
   properties: {
     consentRequired: { type: 'boolean' },
@@ -49,7 +53,7 @@ const checkAnswerSchema = {
     tcfPolicyVersion: { type: 'number' },
     sharedData: jsonObject,
     purposeConsentRequired: { type: 'array', items: { type: 'string' } },
-  },
+  } satisfies Record<keyof CheckAnswer, object>,
 } as const;
 
 const updateAnswerSchema = {

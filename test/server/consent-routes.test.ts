@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { buildCheckAnswer } from '../../server/consent-policy.ts';
+import { checkAnswerSchema } from '../../server/routes/consent.ts';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { buildApp, cookieOf, json } from './app-harness.ts';
 
@@ -173,6 +175,19 @@ describe('consent routes', () => {
     await store.putInstance('site', config, 1);
     const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check({}) });
     expect(response.json()).toMatchObject({ sharedData: { tier: 'gold', visits: 2 }, purposeConsentRequired: ['ads'] });
+  });
+
+  it('sends every field of a fully populated answer: the response schema drops none', async () => {
+    const { app, store } = await buildApp();
+    const config = { ...defaultInstanceConfig, sharedData: { tier: 'gold' }, purposeConsentRequired: ['ads'] };
+    const instance = await store.putInstance('site', config, 1);
+    const cookie = 'page_uid=abcdefghijklmnopqrstuv';
+    const decision = { purposeConsents: { ads: true }, consentString: 'CP', consentMetadata: { gdprApplies: true }, tcfPolicyVersion: 5 };
+    await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie }, payload: update(decision) });
+    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie }, payload: check({}) });
+    const expected = buildCheckAnswer(instance, 'default', await store.getDecision('site', 'abcdefghijklmnopqrstuv'));
+    expect(Object.keys(expected).sort()).toEqual(Object.keys(checkAnswerSchema.properties).sort());
+    expect(response.json()).toEqual(expected);
   });
 
   it('prefixes the check answer with the instance xssiPrefix', async () => {
