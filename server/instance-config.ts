@@ -1,9 +1,10 @@
 /** Parser for the instance config documents of the admin API (PUT/PATCH /admin/api/instances/:id). */
 import type { SharedData } from '../src/protocol.ts';
+import { parseGeoGroups } from '../src/wire/geo-groups.ts';
 import { invalidField } from './errors.ts';
 import { readArray, readBoolean, readMap, readObject, readOptional, readPlainText, readString } from './fields.ts';
-import { geoGroupEntryPattern } from './geo-groups.ts';
 import type { InstanceConfig } from './store/store.ts';
+import { strictValue } from './strict.ts';
 import type { PromptConfig, PromptPurpose, PromptVendor } from './wire.ts';
 
 const purposeIdRule = { max: 100, pattern: /^[A-Za-z0-9._:-]+$/, patternText: 'a purpose id of letters, digits or . _ : -' };
@@ -55,15 +56,8 @@ export function parsePromptConfig(value: unknown, field = 'prompt'): PromptConfi
   };
 }
 
-function readGeoGroups(value: unknown): Record<string, readonly string[]> {
-  return readMap(value, 'geoGroups', (entries, field) =>
-    readArray(entries, field, (entry, entryField) => {
-      const code = readString(entry, entryField, { max: 40 }).toLowerCase();
-      if (!geoGroupEntryPattern.test(code)) throw invalidField(entryField, 'an ISO country code or a preset', entry);
-      return code;
-    }, 300),
-  );
-}
+/** Exactly what `<page-geo>` accepts, by its own parser; anything it would drop is a 400 naming the entry. */
+const readGeoGroups = (value: unknown) => strictValue(parseGeoGroups(value, 'geoGroups'));
 
 const INSTANCE_FIELDS = ['consentRequired', 'geoGroups', 'sharedData', 'purposeConsentRequired', 'xssiPrefix', 'prompt'];
 
