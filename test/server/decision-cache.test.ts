@@ -73,6 +73,24 @@ describe('decision cache (SQLite)', () => {
   });
 });
 
+describe('returning reader (SQLite)', () => {
+  it("answers a returning reader's checks from memory: the store is read once per INSTANCE_CACHE_MS at most", async () => {
+    const [store] = sqlitePair(60_000);
+    let reads = 0;
+    const counted: ConsentStore = { ...store, getDecision: (instanceId, userId) => (reads++, store.getDecision(instanceId, userId)) };
+    const { app } = await buildApp({ store: counted });
+    const cookie = 'page_uid=returning-reader-0000001';
+    const payload = { consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: null };
+    await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie }, payload: { consentInstanceId: 'site', pageUserId: 'p', consentStateValue: 'accepted' } });
+    for (let index = 0; index < 20; index++) {
+      const answer = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie }, payload });
+      expect(answer.json()).toMatchObject({ consentStateValue: 'accepted' });
+      expect(answer.headers['set-cookie']).toBeUndefined();
+    }
+    expect(reads).toBe(0);
+  });
+});
+
 describe.skipIf(!adminUrl)(`returning readers on two processes, one PostgreSQL (${inject('postgresSkipReason') ?? 'available'})`, () => {
   async function admin(sql: string) {
     const client = new pg.Client({ connectionString: adminUrl! });
