@@ -2,27 +2,17 @@
  * The consent-record store: one interface, three adapters (memory, SQLite, PostgreSQL),
  * one contract test suite (test/server/store-contract.ts).
  */
-import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from '../../src/protocol.ts';
+import type { ConsentMetadata, ConsentStateValue, PurposeConsents } from '../../src/protocol.ts';
 import type {
   DailyDecisions,
   DailyPromptOutcomes,
   InstanceCounts,
   PromptAction,
-  PromptConfig,
   PurposeAcceptance,
 } from '../wire.ts';
+import type { InstanceConfig } from '../../src/wire/instance-config.ts';
 
-/** Per-instance policy, as edited through the admin API (see docs/server.md, "Instances"). */
-export type InstanceConfig = {
-  /** `consentRequired` per geo group; the `default` entry applies when no group matches. */
-  readonly consentRequired: Readonly<Record<string, boolean>>;
-  /** Group name -> lowercase ISO country codes or presets, for requests without `matchedGeoGroup`. */
-  readonly geoGroups: Readonly<Record<string, readonly string[]>>;
-  readonly sharedData: SharedData | null;
-  readonly purposeConsentRequired: readonly string[] | null;
-  readonly xssiPrefix: string | null;
-  readonly prompt: PromptConfig | null;
-};
+export type { InstanceConfig };
 
 export type InstanceRecord = {
   readonly id: string;

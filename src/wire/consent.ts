@@ -7,7 +7,9 @@ import { diagnostic, type Parsed } from './diagnostic.ts';
 import {
   collector,
   drop,
+  isPlainText,
   type Json,
+  PLAIN_TEXT,
   parseJsonText,
   type Read,
   readBoolean,
@@ -62,10 +64,13 @@ export const CONSENT_STATES: readonly ConsentStateValue[] = ['accepted', 'reject
 
 export const readPurposeConsents: Read<Record<string, boolean>> = readMap(readBoolean);
 
-const readScalar: Read<string | number | boolean> = (into, value, field) =>
-  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
-    ? value
-    : drop(into, field, 'a string, number or boolean', value);
+const readScalar: Read<string | number | boolean> = (into, value, field) => {
+  if (typeof value === 'string') return isPlainText(value) ? value : drop(into, field, PLAIN_TEXT, value);
+  return typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) ? value : drop(into, field, 'a string, number or boolean', value);
+};
+
+/** `sharedData`: the same reader for the page (a check answer) and the server (an instance config). */
+export const readSharedData: Read<Record<string, string | number | boolean>> = readMap(readScalar);
 
 const readString = readText(4096);
 
@@ -98,7 +103,7 @@ const readAnswer = readFields<AnswerFields>({
   promptIfUnknown: readBoolean,
   consentStateValue: readOneOf(CONSENT_STATES),
   expireCache: readBoolean,
-  sharedData: readMap(readScalar),
+  sharedData: readSharedData,
   purposeConsent: readPurposeConsents,
 });
 
