@@ -5,9 +5,8 @@
  * 400 `invalid-field` naming the argument, before any query runs. Routes validate earlier; this
  * is the defence for any path that forgets.
  */
-import { isPlainText } from '../../src/wire/values.ts';
+import { isPlainText, PLAIN_TEXT } from '../../src/wire/values.ts';
 import { invalidField } from '../errors.ts';
-import { plainTextExpected } from '../fields.ts';
 import type { ConsentStore } from './store.ts';
 
 // `peekInstance` and `peekDecision` are synchronous and only look ids up in memory: nothing to guard.
@@ -53,11 +52,11 @@ export function assertPlainText(value: unknown, field: string): void {
   const pending: [unknown, string][] = [[value, field]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [item, path] = next;
-    if (typeof item === 'string' && !isPlainText(item)) throw invalidField(path || 'value', plainTextExpected, item);
+    if (typeof item === 'string' && !isPlainText(item)) throw invalidField(path || 'value', PLAIN_TEXT, item);
     if (typeof item !== 'object' || item === null) continue;
     for (const [key, child] of Object.entries(item)) {
       const keyPath = childPath(path, key, Array.isArray(item));
-      if (!isPlainText(key)) throw invalidField(path || 'value', `keys of ${plainTextExpected}`, key);
+      if (!isPlainText(key)) throw invalidField(path || 'value', `keys of ${PLAIN_TEXT}`, key);
       pending.push([child, keyPath]);
     }
   }
