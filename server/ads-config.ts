@@ -7,8 +7,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_CONSTRAINTS } from '../src/auto-ads/networks.ts';
-import type { AutoAdsConfigWire } from '../src/protocol.ts';
+import { DEFAULT_CONSTRAINTS } from '../src/wire/auto-ads-constraints.ts';
+import type { AutoAdsConfigWire } from '../src/wire/protocol.ts';
 import { parseAutoAdsConfig } from '../src/wire/auto-ads-config.ts';
 import { ConfigError, HttpError, invalidField } from './errors.ts';
 import { strictRead, strictValue } from './strict.ts';

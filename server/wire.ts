@@ -2,7 +2,7 @@
  * Server-side wire types that src/protocol.ts does not hold: extra response fields,
  * the hosted prompt's configuration and the admin API shapes (types only).
  */
-import type { ConsentCheckResponse, ConsentStateValue, PurposeConsents } from '../src/protocol.ts';
+import type { ConsentCheckResponse, ConsentStateValue, PurposeConsents } from '../src/wire/protocol.ts';
 
 /** `checkConsentHref` answer as this server sends it. */
 export type CheckAnswer = ConsentCheckResponse & {

@@ -14,7 +14,7 @@ import { unsupportedMediaType } from '../framework-errors.ts';
 import { buildReceipt, newReceiptId } from '../receipts.ts';
 import { newUserId, readUserId, serializeUserCookie } from '../user-cookie.ts';
 import type { DecisionRecord, InstanceRecord } from '../store/store.ts';
-import type { ConsentCheckRequest } from '../../src/protocol.ts';
+import type { ConsentCheckRequest } from '../../src/wire/protocol.ts';
 import type { CheckAnswer, UpdateAnswer } from '../wire.ts';
 import type { AppContext } from './context.ts';
 

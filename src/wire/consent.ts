@@ -60,6 +60,21 @@ export type CheckResult = DecisionData & {
   readonly sharedData?: SharedData | undefined;
 };
 
+export type ConsentChangeState = 'accepted' | 'rejected' | 'dismissed' | 'not-required' | 'unknown';
+
+/** Snapshot of the page's consent, used by macros and the vendor API. */
+export type ConsentSnapshot = {
+  readonly state: ConsentChangeState;
+  readonly consentString: string | undefined;
+  readonly purposeConsents: PurposeConsents;
+  readonly consentMetadata: ConsentMetadata | undefined;
+  readonly sharedData: SharedData | undefined;
+  /** true when the page's consent config says consent is required (GDPR applies). */
+  readonly isConsentRequired: boolean | undefined;
+  /** The stored decision expired (PRODUCT 3.11): `purposeConsents` are the earlier choices. */
+  readonly expired?: boolean;
+};
+
 export const CONSENT_STATES: readonly ConsentStateValue[] = ['accepted', 'rejected', 'unknown'];
 
 export const readPurposeConsents: Read<Record<string, boolean>> = readMap(readBoolean);
