@@ -5,11 +5,14 @@
  * 400 `invalid-field` naming the argument, before any query runs. Routes validate earlier; this
  * is the defence for any path that forgets.
  */
-import { isPlainText, PLAIN_TEXT } from '../../src/wire/values.ts';
+import { isPlainText } from '../../src/wire/values.ts';
 import { invalidField } from '../errors.ts';
 import type { ConsentStore } from './store.ts';
 
 // `peekInstance` and `peekDecision` are synchronous and only look ids up in memory: nothing to guard.
+/** What a string that is not plain text was expected to be. */
+export const PLAIN_TEXT = 'text without NUL or lone surrogates';
+
 type Method = Exclude<keyof ConsentStore, 'kind' | 'peekInstance' | 'peekDecision'>;
 
 /**

@@ -9,7 +9,6 @@ import {
   drop,
   isPlainText,
   type Json,
-  PLAIN_TEXT,
   parseJsonText,
   type Read,
   readBoolean,
@@ -79,10 +78,11 @@ export const CONSENT_STATES: readonly ConsentStateValue[] = ['accepted', 'reject
 
 export const readPurposeConsents: Read<Record<string, boolean>> = readMap(readBoolean);
 
-const readScalar: Read<string | number | boolean> = (into, value, field) => {
-  if (typeof value === 'string') return isPlainText(value) ? value : drop(into, field, PLAIN_TEXT, value);
-  return typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) ? value : drop(into, field, 'a string, number or boolean', value);
-};
+/** A string of plain text, a finite number or a boolean. */
+const readScalar: Read<string | number | boolean> = (into, value, field) =>
+  (typeof value === 'string' && isPlainText(value)) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+    ? value
+    : drop(into, field, 'a string, number or boolean', value);
 
 /** `sharedData`: the same reader for the page (a check answer) and the server (an instance config). */
 export const readSharedData: Read<Record<string, string | number | boolean>> = readMap(readScalar);

@@ -43,19 +43,12 @@ export const readBoolean: Read<boolean> = (into, value, field) =>
 
 export const readObject: Read<Json> = (into, value, field) => (isRecord(value) ? value : drop(into, field, 'a JSON object', value));
 
-/** What a string that is not plain text was expected to be. */
-export const PLAIN_TEXT = 'text without NUL or lone surrogates';
-
-/**
- * A string of `min`-`max` characters of plain text, matching `pattern` when given. A string
- * that is not plain text was expected to be `expected` when given, else PLAIN_TEXT.
- */
-export function readText(max: number, min = 0, pattern?: RegExp, expected?: string): Read<string> {
-  const described = expected ?? `a string of ${min}-${max} characters`;
-  return (into, value, field) => {
-    if (typeof value !== 'string' || value.length < min || value.length > max || (pattern && !pattern.test(value))) return drop(into, field, described, value);
-    return isPlainText(value) ? value : drop(into, field, expected ?? PLAIN_TEXT, value);
-  };
+/** A string of `min`-`max` characters of plain text, matching `pattern` when given. */
+export function readText(max: number, min = 0, pattern?: RegExp, expected = `a string of ${min}-${max} characters`): Read<string> {
+  return (into, value, field) =>
+    typeof value === 'string' && value.length >= min && value.length <= max && isPlainText(value) && (!pattern || pattern.test(value))
+      ? value
+      : drop(into, field, expected, value);
 }
 
 /** A finite number, an integer when `isInteger`, within `min`-`max`. */
@@ -96,7 +89,7 @@ export function readMap<T>(read: Read<T>, maxKeys = 100): Read<Record<string, T>
     if (keys.length > maxKeys) return drop(into, field, `at most ${maxKeys} keys`, `${keys.length} keys`);
     const entries: [string, T][] = [];
     for (const key of keys) {
-      if (key.length === 0 || key.length > 100 || !isPlainText(key)) drop(into, field, 'keys of 1-100 characters of plain text', key);
+      if (key.length === 0 || key.length > 100 || !isPlainText(key)) drop(into, field, 'a key of 1-100 characters', key);
       else {
         const item = read(into, value[key], `${field}.${key}`);
         if (item !== undefined) entries.push([key, item]);

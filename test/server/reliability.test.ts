@@ -376,7 +376,7 @@ describe.each(stores)('reliability: strings round-trip verbatim on $name', ({ na
     // A purpose name over 100 characters is refused with a coded diagnostic, not cut.
     const long = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: { ...update, consentInstanceId: instance, purposeConsents: { ['😀'.repeat(51)]: true } } });
     expect(long.statusCode).toBe(400);
-    expect(long.json().error).toEqual({ code: 'invalid-field', message: expect.stringMatching(/^purposeConsents: expected keys of 1-100 characters of plain text, got "(?:😀)+/u) });
+    expect(long.json().error).toEqual({ code: 'invalid-field', message: expect.stringMatching(/^purposeConsents: expected a key of 1-100 characters, got "(?:😀)+/u) });
     // The value quoted in the message is cut at 57 UTF-16 units, inside an emoji: the message stays well-formed text.
     expect(long.json().error.message).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
     expect(long.json().error.message).toMatch(/\uFFFD\.\.\."$/);

@@ -11,8 +11,8 @@ describe('strict reading of the shared readers', () => {
     ['a lone high surrogate', 'a\uD800b'],
     ['a lone low surrogate', '\uDC00'],
   ])('refuses %s in a string with invalid-field naming the field', (_name, bad) => {
-    expect(() => strictRead(readText(200, 1), bad, 'pageUserId')).toThrow(/^pageUserId: expected text without NUL or lone surrogates/);
-    expect(() => strictRead(readMap(readBoolean), { [bad]: true }, 'purposeConsents')).toThrow(/^purposeConsents: expected keys of 1-100 characters of plain text/);
+    expect(() => strictRead(readText(200, 1), bad, 'pageUserId')).toThrow(/^pageUserId: expected a string of 1-200 characters, got /);
+    expect(() => strictRead(readMap(readBoolean), { [bad]: true }, 'purposeConsents')).toThrow(/^purposeConsents: expected a key of 1-100 characters, got /);
   });
 
   it('keeps surrogate pairs (emoji)', () => {
@@ -45,7 +45,7 @@ describe('strict reading of the shared readers', () => {
     const { app } = await buildApp();
     const response = await app.inject({ url: '/admin/api/instances/site/users?pageUserId=a%00b', headers: bearer });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toMatch(/^pageUserId: expected text without NUL/);
+    expect(response.json().error.message).toMatch(/^pageUserId: expected a string of 1-200 characters, got "a\u0000b"/);
   });
 
   it.each(['constructor', '__proto__', 'toString'])('answers a check for group %s with a boolean consentRequired', async (group) => {
