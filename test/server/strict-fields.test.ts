@@ -45,7 +45,7 @@ describe('strict reading of the shared readers', () => {
     const { app } = await buildApp();
     const response = await app.inject({ url: '/admin/api/instances/site/users?pageUserId=a%00b', headers: bearer });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toMatch(/^pageUserId: expected a string of 1-200 characters, got "a\u0000b"/);
+    expect(response.json().error.message).toMatch(/^pageUserId: expected a string of 1-200 characters, got "a.b"/s);
   });
 
   it.each(['constructor', '__proto__', 'toString'])('answers a check for group %s with a boolean consentRequired', async (group) => {
