@@ -3,7 +3,7 @@
  * purposes the consent config asks for, a meta tag that lists known elements, and a consent
  * element to answer for them.
  */
-import { readBlockRequest } from '../src/runtime/consent-gate.ts';
+import { readBlockRequest } from '../src/wire/block-markers.ts';
 import type { ConsentSummary } from './check-consent.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 import { asDomAttributes, locate } from './html-tree.ts';

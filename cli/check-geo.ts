@@ -2,7 +2,7 @@
  * `<page-geo>` (PRODUCT 5): a config `parseGeoConfig` accepts, and every group the consent
  * config's `geoOverride` names defined in it.
  */
-import { parseGeoConfig } from '../src/geo/geo-groups.ts';
+import { parseGeoConfig } from '../src/wire/geo-groups.ts';
 import type { ConsentSummary } from './check-consent.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 import { type HtmlElement, locate, readText } from './html-tree.ts';

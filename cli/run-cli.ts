@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { find } from './finding.ts';
 import { type Format, formatReports, type Report } from './format-findings.ts';
 import { readHints, withHints } from './hints.ts';
+import type { FetchOptions } from './fetch-page.ts';
 import { describeReadError, readSource } from './read-source.ts';
 import { validateAdsConfig } from './validate-ads-config.ts';
 import { validatePage } from './validate-page.ts';
@@ -17,6 +18,8 @@ export type CliIo = {
   writeError(text: string): void;
   /** Colour the severities (a terminal without NO_COLOR). */
   readonly isColour?: boolean;
+  /** Limits of a URL fetch; only tests change them (page-validate.mjs never sets this). */
+  readonly fetchOptions?: FetchOptions;
 };
 
 export const USAGE = 'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]\n       page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...]';
@@ -50,7 +53,7 @@ const unreadable = (name: string, error: unknown): Report => ({
 
 async function checkPage(target: string, io: CliIo): Promise<Report> {
   try {
-    const source = await readSource(target, io.stdin);
+    const source = await readSource(target, io.stdin, io.fetchOptions);
     return { name: source.name, findings: validatePage(source.text, source.baseUrl) };
   } catch (error) {
     return unreadable(target === '-' ? '<stdin>' : target, error);

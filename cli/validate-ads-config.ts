@@ -2,7 +2,7 @@
  * Validates an auto-ads config file (the seed's ConfigObj) with the shared parser. Strict, as
  * the reference server's `/ads/config` is: every diagnostic is an error.
  */
-import { DEFAULT_CONSTRAINTS } from '../src/auto-ads/networks.ts';
+import { DEFAULT_CONSTRAINTS } from '../src/wire/auto-ads-constraints.ts';
 import { parseAutoAdsConfig } from '../src/wire/auto-ads-config.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 

@@ -7,23 +7,23 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_CONSTRAINTS } from '../src/auto-ads/networks.ts';
-import type { AutoAdsConfigWire } from '../src/protocol.ts';
+import { DEFAULT_CONSTRAINTS } from '../src/wire/auto-ads-constraints.ts';
+import type { AutoAdsConfigWire } from '../src/wire/protocol.ts';
 import { parseAutoAdsConfig } from '../src/wire/auto-ads-config.ts';
 import { ConfigError, HttpError, invalidField } from './errors.ts';
-import { strictValue } from './strict.ts';
-import { isObject, readArray, readObject, readString } from './fields.ts';
+import { strictRead, strictValue } from './strict.ts';
+import { isRecord, type Read, readList, readObject, readText } from '../src/wire/values.ts';
 import { compileUrlPattern, matchUrlPattern, type UrlPattern } from './url-pattern.ts';
 
 export type AdsConfigRule = { readonly urlPattern: string; readonly config: AutoAdsConfigWire };
 
 export type AdsConfigDocument = { readonly rules: readonly AdsConfigRule[]; readonly default: AutoAdsConfigWire | null };
 
-export const adsClientRule = {
-  max: 100,
-  pattern: /^[A-Za-z0-9._-]+$/,
-  patternText: 'a client id of 1-100 letters, digits or . _ -',
-} as const;
+const adsClientExpected = 'a client id of 1-100 letters, digits or . _ -';
+const adsClientPattern = /^[A-Za-z0-9._-]+$/;
+
+/** A publisher client id (`ca-pub-1`), in queries, paths and config file names. */
+export const readAdsClient = readText(100, 1, adsClientPattern, adsClientExpected);
 
 /** Patterns compiled when their document is parsed; documents stay plain JSON for the store. */
 const compiledPatterns = new WeakMap<AdsConfigRule, UrlPattern>();
@@ -34,24 +34,24 @@ function readConfig(value: unknown, field: string): AutoAdsConfigWire {
   return value as AutoAdsConfigWire;
 }
 
-function readRule(value: unknown, field: string): AdsConfigRule {
-  const object = readObject(value, field);
+const readRule: Read<AdsConfigRule> = (_into, value, field) => {
+  const object = strictRead(readObject, value, field);
   const rule = {
-    urlPattern: readString(object['urlPattern'], `${field}.urlPattern`, { max: 2000 }),
+    urlPattern: strictRead(readText(2000, 1), object['urlPattern'], `${field}.urlPattern`),
     config: readConfig(object['config'], `${field}.config`),
   };
   compiledPatterns.set(rule, compileUrlPattern(rule.urlPattern));
   return rule;
-}
+};
 
 /** Throws HttpError 400 naming the offending field. */
 export function parseAdsConfigDocument(value: unknown): AdsConfigDocument {
-  if (isObject(value) && Object.hasOwn(value, 'placements')) return { rules: [], default: readConfig(value, 'config') };
-  const object = readObject(value, 'document');
+  if (isRecord(value) && Object.hasOwn(value, 'placements')) return { rules: [], default: readConfig(value, 'config') };
+  const object = strictRead(readObject, value, 'document');
   if (!Object.hasOwn(object, 'rules') && !Object.hasOwn(object, 'default')) {
     throw invalidField('document', 'a ConfigObj with placements, or {rules, default}', value);
   }
-  const rules = Object.hasOwn(object, 'rules') ? readArray(object['rules'], 'rules', readRule, 1000) : [];
+  const rules = Object.hasOwn(object, 'rules') ? strictRead(readList(readRule, 1000), object['rules'], 'rules') : [];
   const fallback = object['default'] === undefined ? null : readConfig(object['default'], 'default');
   return { rules, default: fallback };
 }
@@ -69,8 +69,8 @@ export function loadAdsConfigDir(dir: string): Map<string, AdsConfigDocument> {
   for (const name of names.sort()) {
     const client = name.slice(0, -'.json'.length);
     const file = join(dir, name);
-    if (!adsClientRule.pattern.test(client)) {
-      throw new ConfigError('ads-config-invalid', `${file}: file name must be <client id>.json, ${adsClientRule.patternText}`);
+    if (!adsClientPattern.test(client) || client.length > 100) {
+      throw new ConfigError('ads-config-invalid', `${file}: file name must be <client id>.json, ${adsClientExpected}`);
     }
     try {
       documents.set(client, parseAdsConfigDocument(JSON.parse(readFileSync(file, 'utf8'))));

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AdsConfigDocument } from './ads-config.ts';
 import { loadAdsConfigDir } from './ads-config.ts';
+import type { TrustProxy } from './config.ts';
 import type { CountryLookup } from './country.ts';
 import { errorEnvelope, ErrorCode, HttpError } from './errors.ts';
 import { handleClientError, sendFrameworkError, toHttpError } from './framework-errors.ts';
@@ -45,8 +46,8 @@ export type AppDeps = {
   readonly cdnRoot?: string;
   /** Defaults to `examples`. */
   readonly examplesRoot?: string;
-  /** Fastify `trustProxy`: true (trust every hop) or a comma list of load balancer addresses/CIDRs. */
-  readonly trustProxy?: boolean | string;
+  /** Fastify `trustProxy`: a hop count or a comma list of proxy addresses/CIDRs; never `true` (see config.ts). */
+  readonly trustProxy?: TrustProxy;
   readonly now?: () => number;
   /** Requests per client IP per minute on /consent/* and /cmp/outcome; 0 disables. Default 600. */
   readonly rateLimitPerMinute?: number;
@@ -98,6 +99,14 @@ function createContext(deps: AppDeps): AppContext {
   };
 }
 
+/**
+ * Fastify's `trustProxy` for ours: Fastify trusts no hop when given a number, so a hop count
+ * becomes a function trusting that many addresses nearest to the server.
+ */
+function trustFunction(trust: TrustProxy): string | boolean | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 export function createApp(deps: AppDeps): FastifyInstance {
   const context = createContext(deps);
   const requestTimeout = deps.requestTimeoutMs ?? 10_000;
@@ -107,7 +116,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     http: requestTimeout > 0 ? { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: REQUEST_TIMEOUT_CHECK_MS } : {},
     logger: deps.logger ?? false,
     childLoggerFactory: lazyChildLogger,
-    trustProxy: deps.trustProxy ?? false,
+    trustProxy: trustFunction(deps.trustProxy ?? false),
     bodyLimit: consentBodyLimit,
     genReqId: createRequestId,
     // Requests arriving while the app closes get our own 503 `shutting-down` (below), not Fastify's.

@@ -16,7 +16,8 @@ export type ServerConfig = {
   readonly adsConfigDir: string;
   readonly cdnRoot: string;
   readonly examplesRoot: string;
-  readonly trustProxy: boolean | string;
+  /** TRUST_PROXY: false, a hop count, or a comma list of proxy addresses/CIDRs; never `true`. */
+  readonly trustProxy: TrustProxy;
   readonly logLevel: string;
   /** Requests per client IP per minute on /consent/* and /cmp/outcome; 0 disables the limit. */
   readonly rateLimitPerMinute: number;
@@ -35,6 +36,9 @@ export type ServerConfig = {
   /** RECEIPT_SIGNING_KEY: an Ed25519 private key, PKCS#8 PEM (`\n` escapes allowed); null: generated and kept in the store. */
   readonly receiptSigningKey: string | null;
 };
+
+/** Fastify's `trustProxy` restricted to what cannot let a client choose its own address. */
+export type TrustProxy = false | number | string;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -70,9 +74,22 @@ function readReceiptSigningKey(value: string | undefined): string | null {
   throw new ConfigError('receipt-signing-key-invalid', 'RECEIPT_SIGNING_KEY: expected an Ed25519 private key in PKCS#8 PEM, got something else');
 }
 
-function readTrustProxy(value: string | undefined): boolean | string {
-  if (!value || value === 'false') return false;
-  return value === 'true' ? true : value;
+/**
+ * TRUST_PROXY: `true` would take the left-most `X-Forwarded-For` entry, which any client
+ * writes, so it is refused; a hop count trusts that many proxies in front of the server, a
+ * list trusts those addresses only.
+ */
+function readTrustProxy(value: string | undefined): TrustProxy {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (/^\d{1,2}$/.test(text)) return Number(text) === 0 ? false : Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  if (entries.every((entry) => /^([0-9a-fA-F.:]+(\/\d{1,3})?|loopback|linklocal|uniquelocal)$/.test(entry))) return entries.join(',');
+  throw new ConfigError(
+    'trust-proxy-invalid',
+    `TRUST_PROXY: expected a hop count or a comma list of proxy addresses/CIDRs, got "${text}"` +
+      (text === 'true' ? ' (true would let any client choose its address)' : ''),
+  );
 }
 
 export function parseServerConfig(env: Env): ServerConfig {

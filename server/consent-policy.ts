@@ -3,16 +3,19 @@
  * consent is required there, and what the answer says about the user's stored decision.
  */
 import { own } from '../src/wire/values.ts';
-import { groupForCountry } from './geo-groups.ts';
+import { matchGroups } from '../src/wire/geo-groups.ts';
 import type { DecisionRecord, InstanceConfig, InstanceRecord } from './store/store.ts';
 import type { CheckAnswer } from './wire.ts';
 
 export const defaultGroup = 'default';
 
-/** The page's `matchedGeoGroup` wins; without one, the server's country lookup is grouped. */
+/**
+ * The page's `matchedGeoGroup` wins; without one, the server's country lookup is grouped as
+ * `<page-geo>` groups it, and the first matching group in config order answers.
+ */
 export function resolveGeoGroup(config: InstanceConfig, matchedGeoGroup: string | null, country: string): string {
   if (matchedGeoGroup !== null) return matchedGeoGroup;
-  return groupForCountry(country, config.geoGroups) ?? defaultGroup;
+  return matchGroups(config.geoGroups, country)[0] ?? defaultGroup;
 }
 
 /**

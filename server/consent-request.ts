@@ -2,12 +2,9 @@
  * The `checkConsentHref` and `onUpdateHref` bodies (PRODUCT 3.3, 3.4), read by the shared wire
  * parsers of src/wire/consent.ts in strict mode: any diagnostic is a 400 naming the field.
  */
-import type { ConsentCheckRequest, ConsentUpdateRequest } from '../src/protocol.ts';
-import { instanceIdExpected, parseCheckRequest as parseCheckBody, parseUpdateRequest as parseUpdateBody } from '../src/wire/consent-bodies.ts';
+import type { ConsentCheckRequest, ConsentUpdateRequest } from '../src/wire/protocol.ts';
+import { parseCheckRequest as parseCheckBody, parseUpdateRequest as parseUpdateBody } from '../src/wire/consent-bodies.ts';
 import { strictValue } from './strict.ts';
-
-/** Instance ids in paths and queries: the bodies' rule, any plain text of 1-100 characters. */
-export const instanceIdRule = { max: 100, patternText: instanceIdExpected } as const;
 
 export const parseCheckRequest = (body: unknown): ConsentCheckRequest => strictValue(parseCheckBody(body)) as ConsentCheckRequest;
 

@@ -3,7 +3,7 @@
  * `{"error": {"code", "message"}}`. Codes are stable, documented in docs/errors.md
  * ("Server" section) and never reused.
  */
-import { describe } from '../src/runtime/diagnostics.ts';
+import { describe } from '../src/wire/diagnostic.ts';
 
 export const ErrorCode = {
   invalidField: 'invalid-field',

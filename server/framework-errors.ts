@@ -1,8 +1,9 @@
 /**
  * Fastify's own errors (router, content-type parsers, body limits) and Node's malformed-request
  * errors, mapped onto the server's error table so that every client-facing error is the
- * `{"error": {"code", "message"}}` envelope with a documented code. A body that is too large or
- * not JSON is bad input like any other: 400 naming `body` (PRODUCT 6), not 413 or 415.
+ * `{"error": {"code", "message"}}` envelope with a documented code. A body that is not JSON
+ * is bad input like any other: 400 naming `body`, not 415; a body over the route's limit is
+ * 413 naming `body`, as HTTP says (docs/server.md, "Errors").
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
@@ -27,7 +28,7 @@ export function toHttpError(error: FrameworkError, bodyLimit: number, contentTyp
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return unsupportedMediaType(contentType);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError(400, ErrorCode.bodyTooLarge, `body: expected at most ${bodyLimit} bytes, got more`);
+      return new HttpError(413, ErrorCode.bodyTooLarge, `body: expected at most ${bodyLimit} bytes, got more`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new HttpError(400, ErrorCode.invalidJson, `body: expected valid JSON (${error.message})`);

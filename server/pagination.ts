@@ -4,7 +4,8 @@
  * null on the last page, so no admin list is unbounded.
  */
 import { invalidField } from './errors.ts';
-import { readOptional, readString } from './fields.ts';
+import { readText } from '../src/wire/values.ts';
+import { strictOptional } from './strict.ts';
 import type { Page } from './store/store.ts';
 
 export const defaultListLimit = 100;
@@ -21,8 +22,8 @@ function readLimit(value: unknown): number {
 /** `limit` and `cursor` from a query string; a missing cursor is the start of the list. */
 export function readListQuery(query: Readonly<Record<string, unknown>>): ListQuery {
   return {
-    limit: readOptional(query['limit'], readLimit) ?? defaultListLimit,
-    cursor: readOptional(query['cursor'], (v) => readString(v, 'cursor', { max: 200 })) ?? '',
+    limit: query['limit'] === undefined || query['limit'] === null ? defaultListLimit : readLimit(query['limit']),
+    cursor: strictOptional(readText(200, 1), query['cursor'], 'cursor') ?? '',
   };
 }
 

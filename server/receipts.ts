@@ -2,7 +2,8 @@
  * Proof of consent (PRODUCT 3.12): receipts of stored updates, in the shape of ISO/IEC TS 27560
  * consent records (docs/decisions/server-receipts.md), signed with Ed25519 as a JWS compact
  * serialisation. The key comes from RECEIPT_SIGNING_KEY (PEM) or is generated once and kept in
- * the store; every key that ever signed stays published in the JWK set. Keys are handled by
+ * the store; every key that ever signed stays published in the JWK set, a retired one with the
+ * time it was retired (docs/server.md, "Key rotation"). Keys are handled by
  * `jose`; each receipt is signed synchronously by node:crypto (Ed25519 is deterministic, so the
  * JWS is the one `jose`'s CompactSign would make, without its promise and WebCrypto round trip
  * on every update: docs/decisions/server-throughput.md).
@@ -35,19 +36,33 @@ function signCompact({ key, header }: ReadyKey, payload: object): string {
 export type ReceiptSigner = {
   /** Signs a receipt payload with the current key; resolves with the JWS. */
   sign(payload: object): Promise<string>;
-  /** The public keys, newest first (`/.well-known/page-consent-keys.json`). */
-  keySet(): Promise<{ keys: JWK[] }>;
-  /** A new generated key, kept in the store; it signs from now on. */
+  /** The public keys, newest first, a retired one with `retired_at` (`/.well-known/page-consent-keys.json`). */
+  keySet(): Promise<{ keys: (JWK & { retired_at?: string })[] }>;
+  /**
+   * Retires every other key. Without RECEIPT_SIGNING_KEY a new generated key, kept in the
+   * store, signs from now on; with it, the configured key stays the one that signs.
+   */
   rotate(): Promise<string>;
 };
 
+/**
+ * How often a process re-reads the keys before signing, so that it stops using a key another
+ * process retired; a retirement takes effect twice this long after the rotation, so no
+ * process signs with a key after its published retirement time.
+ */
+export const keyCheckMs = 1000;
+
 const publicPart = ({ kty, crv, x }: JWK): Record<string, string> => ({ kty: kty!, crv: crv!, x: x! });
+
+/** A key of the published set: a retired one says since when (ISO 8601, like `receipt_timestamp`). */
+const publishedKey = ({ publicJwk, retiredAt }: SigningKeyRecord): JWK & { retired_at?: string } =>
+  retiredAt === null ? { ...publicJwk } : { ...publicJwk, retired_at: new Date(retiredAt).toISOString() };
 
 async function recordOf(privateJwk: JWK, isKept: boolean, now: number): Promise<SigningKeyRecord> {
   const publicJwk = publicPart(privateJwk);
   const kid = await calculateJwkThumbprint(publicJwk);
   const { d } = privateJwk;
-  return { kid, publicJwk: { ...publicJwk, kid, alg: RECEIPT_ALGORITHM, use: 'sig' }, privateJwk: isKept ? { ...publicJwk, d: d! } : null, createdAt: now };
+  return { kid, publicJwk: { ...publicJwk, kid, alg: RECEIPT_ALGORITHM, use: 'sig' }, privateJwk: isKept ? { ...publicJwk, d: d! } : null, createdAt: now, retiredAt: null };
 }
 
 async function generatedKey(now: number): Promise<SigningKeyRecord> {
@@ -61,6 +76,9 @@ async function loadKey(store: ConsentStore, pem: string | null, now: () => numbe
     const key = await importPKCS8(pem, 'Ed25519', { extractable: true });
     const record = await recordOf(await exportJWK(key), false, now());
     await store.addSigningKey(record);
+    if (((await store.listSigningKeys()).find((kept) => kept.kid === record.kid)?.retiredAt ?? null) !== null) {
+      throw new Error(`receipt signing key ${record.kid}: expected a key that is not retired, got a retired one (RECEIPT_SIGNING_KEY)`);
+    }
     return { kid: record.kid, key };
   }
   let kept = (await store.listSigningKeys()).find((record) => record.privateJwk);
@@ -75,6 +93,7 @@ export function createReceiptSigner(store: ConsentStore, pem: string | null, now
   let current: Promise<ReadyKey> | null = null;
   /** Set once `current` has resolved, so signing needs no await. */
   let loaded: ReadyKey | null = null;
+  let checkedAt = now();
   // A failed load (store down) is retried by the next caller.
   const signingKey = () =>
     (current ??= loadKey(store, pem, now).then(
@@ -84,21 +103,35 @@ export function createReceiptSigner(store: ConsentStore, pem: string | null, now
         throw error;
       },
     ));
+  /** Drops the loaded key when another process retired it (checked once per keyCheckMs). */
+  const checkRetired = async () => {
+    if (loaded === null || now() - checkedAt < keyCheckMs) return;
+    checkedAt = now();
+    const { kid } = loaded;
+    const retiredAt = (await store.listSigningKeys()).find((record) => record.kid === kid)?.retiredAt ?? null;
+    if (retiredAt !== null && loaded?.kid === kid) {
+      current = null;
+      loaded = null;
+    }
+  };
   return {
     async sign(payload) {
+      await checkRetired();
       return signCompact(loaded ?? (await signingKey()), payload);
     },
     async keySet() {
       await signingKey();
-      return { keys: (await store.listSigningKeys()).map((record) => ({ ...record.publicJwk })) };
+      return { keys: (await store.listSigningKeys()).map(publishedKey) };
     },
     async rotate() {
-      const record = await generatedKey(now());
-      await store.addSigningKey(record);
-      const next = ready({ kid: record.kid, key: await importJWK(record.privateJwk!, RECEIPT_ALGORITHM) });
+      const kept = pem ? null : await generatedKey(now());
+      if (kept) await store.addSigningKey(kept);
+      const kid = kept?.kid ?? (await signingKey()).kid;
+      await store.retireSigningKeys(kid, now() + 2 * keyCheckMs);
+      const next = kept ? ready({ kid, key: await importJWK(kept.privateJwk!, RECEIPT_ALGORITHM) }) : await signingKey();
       current = Promise.resolve(next);
       loaded = next;
-      return record.kid;
+      return kid;
     },
   };
 }

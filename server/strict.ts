@@ -3,6 +3,7 @@
  * diagnostic, as a 400 `invalid-field` naming the field, and writes nothing.
  */
 import type { Diagnostic, Parsed } from '../src/wire/diagnostic.ts';
+import { collector, type Read } from '../src/wire/values.ts';
 import { ErrorCode, HttpError } from './errors.ts';
 
 /** The 400 for one diagnostic; `prefix` names where the parsed value sits (`config.placements[0].pos`). */
@@ -18,3 +19,13 @@ export function strictValue<T>({ value, diagnostics }: Parsed<T | null | undefin
   if (diagnostics.length || value === null || value === undefined) throw refuseField(diagnostics[0], prefix);
   return value;
 }
+
+/** `value` read by a shared reader (src/wire/values.ts) at `field`; its first diagnostic is thrown as a 400. */
+export function strictRead<T>(read: Read<T>, value: unknown, field: string): T {
+  const into = collector('invalid-field');
+  return strictValue({ value: read(into, value, field), diagnostics: into.diagnostics });
+}
+
+/** `strictRead` of an optional value: absent and `null` both mean "not given" (null). */
+export const strictOptional = <T>(read: Read<T>, value: unknown, field: string): T | null =>
+  value === undefined || value === null ? null : strictRead(read, value, field);

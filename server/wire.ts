@@ -2,7 +2,7 @@
  * Server-side wire types that src/protocol.ts does not hold: extra response fields,
  * the hosted prompt's configuration and the admin API shapes (types only).
  */
-import type { ConsentCheckResponse, ConsentStateValue, PurposeConsents } from '../src/protocol.ts';
+import type { ConsentCheckResponse, ConsentStateValue, PurposeConsents } from '../src/wire/protocol.ts';
 
 /** `checkConsentHref` answer as this server sends it. */
 export type CheckAnswer = ConsentCheckResponse & {
@@ -15,18 +15,7 @@ export type CheckAnswer = ConsentCheckResponse & {
 /** `onUpdateHref` acknowledgement, sent only once the record is durable. */
 export type UpdateAnswer = { readonly recorded: true; readonly policyVersion: number; readonly receiptId: string };
 
-export type PromptPurpose = { readonly id: string; readonly label: string; readonly description?: string };
-
-export type PromptVendor = { readonly name: string; readonly url?: string; readonly purposes?: readonly string[] };
-
-/** What the hosted prompt (`/cmp/prompt.html`) shows for an instance. */
-export type PromptConfig = {
-  readonly title: string;
-  readonly message: string;
-  readonly purposes: readonly PromptPurpose[];
-  readonly vendors: readonly PromptVendor[];
-  readonly privacyPolicyUrl?: string;
-};
+export type { PromptConfig, PromptPurpose, PromptVendor } from '../src/wire/instance-config.ts';
 
 /** Outcomes the hosted prompt reports for the dashboard (aggregate counters only). */
 export type PromptAction = 'accept' | 'reject' | 'dismiss';

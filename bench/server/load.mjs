@@ -5,19 +5,30 @@ import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import { quantile } from '../lib/stats.mjs';
 
+const checkBody = { consentInstanceId: 'bench', consentStateValue: 'unknown', matchedGeoGroup: null, isDirty: false };
 export const BODIES = {
-  '/consent/check': { consentInstanceId: 'bench', consentStateValue: 'unknown', matchedGeoGroup: null, isDirty: false },
+  '/consent/check': checkBody,
   '/consent/update': { consentInstanceId: 'bench', pageUserId: 'bench-user', consentStateValue: 'accepted', purposeConsents: { ads: true } },
 };
+/** The user cookie of the returning reader: one update with it is stored before its checks (server-part.mjs). */
+export const RETURNING_COOKIE = 'page_uid=bench-returning-reader-000001';
+/** The check of a returning reader: the same request with the user cookie of a stored decision. */
+export const RETURNING = '/consent/check, returning reader';
+const REQUESTS = {
+  [RETURNING]: { path: '/consent/check', body: checkBody, headers: { cookie: RETURNING_COOKIE } },
+};
+/** A load's path, body and extra headers; a load named by a route sends that route's body without a cookie. */
+export const requestOf = (route) => REQUESTS[route] ?? { path: route, body: BODIES[route], headers: {} };
 export const CONNECTIONS = 50;
-export const FIXED_RATES = { '/consent/check': 2000, '/consent/update': 1000 };
+export const FIXED_RATES = { '/consent/check': 2000, [RETURNING]: 2000, '/consent/update': 1000 };
 
 export function load({ url, route, duration, rate, connections = CONNECTIONS }) {
+  const { path, body, headers } = requestOf(route);
   return autocannon({
-    url: url + route,
+    url: url + path,
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(BODIES[route]),
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
     connections,
     duration,
     ...(rate ? { overallRate: rate } : {}),
@@ -38,9 +49,10 @@ export function load({ url, route, duration, rate, connections = CONNECTIONS }) 
  * Results as `readLoad`.
  */
 export async function pacedLoad({ urls, route, duration, rate, connections = CONNECTIONS }) {
-  const body = JSON.stringify(BODIES[route]);
+  const { path, headers: extraHeaders, body: payload } = requestOf(route);
+  const body = JSON.stringify(payload);
   const pools = urls.map((url) => {
-    const target = new URL(url + route);
+    const target = new URL(url + path);
     return {
       agent: new Agent({ keepAlive: true, maxSockets: Math.ceil(connections / urls.length) }),
       host: target.hostname,
@@ -48,7 +60,7 @@ export async function pacedLoad({ urls, route, duration, rate, connections = CON
       path: target.pathname,
     };
   });
-  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...extraHeaders };
   const send = (pool) =>
     new Promise((resolve) => {
       const outgoing = request({ ...pool, method: 'POST', headers, timeout: 10_000 }, (response) => {

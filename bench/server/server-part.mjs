@@ -10,10 +10,10 @@ import { formatNumber } from '../lib/format.mjs';
 import { median, ratio } from '../lib/stats.mjs';
 import { countAuditRows, settlePostgres } from './audit-rows.mjs';
 import { startChildServer } from './child-server.mjs';
-import { CONNECTIONS, FIXED_RATES, load, loadFleet, pacedLoad, readLoad } from './load.mjs';
+import { BODIES, CONNECTIONS, FIXED_RATES, load, loadFleet, pacedLoad, RETURNING, RETURNING_COOKIE, readLoad } from './load.mjs';
 import { startPostgresCluster } from './postgres-cluster.ts';
 
-const ROUTES = ['/consent/check', '/consent/update'];
+const ROUTES = ['/consent/check', RETURNING, '/consent/update'];
 /**
  * Saturation loads are cut into rounds, each running every target in turn, so a target is
  * compared with bare Fastify over the same minutes: on a shared machine the speed of both moves
@@ -85,6 +85,18 @@ async function settle(targets) {
   for (const { databaseUrl } of targets) if (databaseUrl?.startsWith('postgres')) await settlePostgres(databaseUrl);
   execFileSync('sync');
   await new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
+/** Stores the returning reader's decision through each server (its checks then answer it). */
+async function storeReturningDecision(target) {
+  for (const url of target.urls) {
+    const response = await fetch(`${url}/consent/update`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: RETURNING_COOKIE },
+      body: JSON.stringify(BODIES['/consent/update']),
+    });
+    if (!response.ok) throw new Error(`${target.name}: the returning reader's update answered ${response.status}`);
+  }
 }
 
 async function measure(target, route, options, targets) {
@@ -163,6 +175,22 @@ const GOALS = [
     met: (value) => value < 20,
   },
   {
+    figure: '`/consent/check` of a returning reader (user cookie, stored decision) requests/s',
+    route: RETURNING,
+    goal: '>= 0.6x bare',
+    read: (m, target) => m[target]?.saturation.requestsPerSecond.median,
+    show: (value, m) => `${formatNumber(value)} (${formatNumber(ratio(value, m[BARE].saturation.requestsPerSecond.median), 2)}x)`,
+    met: (value, m) => ratio(value, m[BARE].saturation.requestsPerSecond.median) >= 0.6,
+  },
+  {
+    figure: `\`/consent/check\` of a returning reader, p99 at a fixed ${formatNumber(FIXED_RATES[RETURNING])} req/s`,
+    route: RETURNING,
+    goal: '< 20 ms',
+    read: (m, target) => m[target]?.fixed.latencyMs.p99,
+    show: (value) => `${formatNumber(value)} ms`,
+    met: (value) => value < 20,
+  },
+  {
     figure: '`/consent/update` rows durable in the audit log per second',
     route: '/consent/update',
     goal: '>= 3,000 (SQLite)',
@@ -202,6 +230,7 @@ export async function runServerPart({ duration }) {
   const measured = [];
   try {
     for (const route of ROUTES) {
+      if (route === RETURNING) for (const target of targets.filter(({ name }) => name !== BARE)) await storeReturningDecision(target);
       // Warm-up (JIT, instance created on first use, connection pools); not recorded.
       for (const target of targets) for (const url of target.urls) await load({ url, route, duration: 1 });
       const results = Object.fromEntries(targets.map((target) => [target.name, { rounds: [] }]));

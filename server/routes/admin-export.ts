@@ -4,7 +4,8 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { readEnum, readOptional } from '../fields.ts';
+import { readOneOf } from '../../src/wire/values.ts';
+import { strictOptional } from '../strict.ts';
 import { csvHeader, exportContentDisposition, toCsvLine, toNdjsonLine } from '../records-format.ts';
 import type { AuditEntry, ConsentStore } from '../store/store.ts';
 import { allUsersOf, instanceIdOf, userSelectorOf } from './admin-params.ts';
@@ -57,7 +58,7 @@ export function registerExportRoutes(admin: FastifyInstance, context: AppContext
   admin.get('/admin/api/instances/:id/export', async (request, reply) => {
     const instanceId = instanceIdOf(request);
     const query = request.query as Record<string, unknown>;
-    const format = readOptional(query['format'], (v) => readEnum(v, 'format', ['csv', 'ndjson', 'json'] as const)) ?? 'ndjson';
+    const format = strictOptional(readOneOf(['csv', 'ndjson', 'json'] as const), query['format'], 'format') ?? 'ndjson';
     const byUser = query['userId'] !== undefined || query['pageUserId'] !== undefined;
     const entries = byUser
       ? userEntries(context.store, instanceId, allUsersOf(context.store, instanceId, userSelectorOf(request)))

@@ -1,15 +1,16 @@
 /** Path and query readers shared by the admin routes. */
 import type { FastifyRequest } from 'fastify';
-import { instanceIdRule } from '../consent-request.ts';
 import { ErrorCode, HttpError, invalidField } from '../errors.ts';
-import { readOptional, readString } from '../fields.ts';
+import { readInstanceId } from '../../src/wire/consent-bodies.ts';
+import { readText } from '../../src/wire/values.ts';
+import { strictOptional, strictRead } from '../strict.ts';
 import { type ListQuery, probePage, takePage } from '../pagination.ts';
 import type { ConsentStore, InstanceRecord } from '../store/store.ts';
 
 const scanPageSize = 500;
 
 export function instanceIdOf(request: FastifyRequest): string {
-  return readString((request.params as { id: string }).id, 'id', instanceIdRule);
+  return strictRead(readInstanceId, (request.params as { id: string }).id, 'id');
 }
 
 export async function existingInstance(store: ConsentStore, id: string): Promise<InstanceRecord> {
@@ -23,9 +24,9 @@ type UserSelector = { readonly userId: string } | { readonly pageUserId: string 
 /** `?userId=` or `?pageUserId=`: which user(s) a request designates. */
 export function userSelectorOf(request: FastifyRequest): UserSelector {
   const query = request.query as Record<string, unknown>;
-  const userId = readOptional(query['userId'], (v) => readString(v, 'userId', { max: 100 }));
+  const userId = strictOptional(readText(100, 1), query['userId'], 'userId');
   if (userId !== null) return { userId };
-  const pageUserId = readOptional(query['pageUserId'], (v) => readString(v, 'pageUserId', { max: 200 }));
+  const pageUserId = strictOptional(readText(200, 1), query['pageUserId'], 'pageUserId');
   if (pageUserId === null) throw invalidField('userId', 'a userId or pageUserId query parameter', undefined);
   return { pageUserId };
 }

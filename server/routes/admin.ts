@@ -4,9 +4,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { adminGuard } from '../admin-auth.ts';
-import { adsClientRule, parseAdsConfigDocument } from '../ads-config.ts';
+import { parseAdsConfigDocument, readAdsClient } from '../ads-config.ts';
 import { ErrorCode, HttpError, invalidField } from '../errors.ts';
-import { isObject, readInteger, readOptional, readString } from '../fields.ts';
+import { isRecord, readNumber } from '../../src/wire/values.ts';
+import { strictOptional, strictRead } from '../strict.ts';
 import { parseInstanceConfig } from '../instance-config.ts';
 import { probePage, readListQuery, takePage } from '../pagination.ts';
 import type { ConsentStore, InstanceRecord } from '../store/store.ts';
@@ -36,7 +37,7 @@ function registerInstanceRoutes(app: FastifyInstance, context: AppContext): void
   app.patch('/admin/api/instances/:id', async (request) => {
     const id = instanceIdOf(request);
     const patch = requireJsonBody(request);
-    if (!isObject(patch)) throw invalidField('body', 'a JSON object', patch);
+    if (!isRecord(patch)) throw invalidField('body', 'a JSON object', patch);
     const current = await existingInstance(store, id);
     return store.putInstance(id, parseInstanceConfig({ ...current.config, ...patch }), context.now());
   });
@@ -86,7 +87,7 @@ function registerUserRoutes(app: FastifyInstance, context: AppContext): void {
   app.get('/admin/api/instances/:id/stats', async (request) => {
     const instanceId = instanceIdOf(request);
     const query = request.query as Record<string, unknown>;
-    const days = readOptional(query['days'], (v) => readInteger(Number(v), 'days', 1, 366)) ?? 30;
+    const days = strictOptional(readNumber(1, 366), query['days'] === undefined ? undefined : Number(query['days']), 'days') ?? 30;
     const since = Math.floor(context.now() / dayMs) * dayMs - (days - 1) * dayMs;
     return {
       instanceId,
@@ -101,7 +102,7 @@ function registerUserRoutes(app: FastifyInstance, context: AppContext): void {
 
 function registerAdsConfigAdminRoutes(app: FastifyInstance, context: AppContext): void {
   const clientOf = (request: FastifyRequest) =>
-    readString((request.params as { client: string }).client, 'client', adsClientRule);
+    strictRead(readAdsClient, (request.params as { client: string }).client, 'client');
   app.get('/admin/api/ads-config/:client', async (request) => {
     const client = clientOf(request);
     const fromFile = context.adsConfigs.get(client);

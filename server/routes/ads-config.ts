@@ -3,10 +3,11 @@
  * ADS_CONFIG_DIR files first, then the store. Public CORS without credentials.
  */
 import type { FastifyInstance } from 'fastify';
-import { type AdsConfigDocument, adsClientRule, parseAdsConfigDocument, selectAdsConfig } from '../ads-config.ts';
+import { type AdsConfigDocument, parseAdsConfigDocument, readAdsClient, selectAdsConfig } from '../ads-config.ts';
 import { publicCors } from '../cors.ts';
 import { ErrorCode, HttpError } from '../errors.ts';
-import { readOptional, readString } from '../fields.ts';
+import { readText } from '../../src/wire/values.ts';
+import { strictOptional, strictRead } from '../strict.ts';
 import type { AppContext } from './context.ts';
 
 /**
@@ -26,8 +27,8 @@ export function registerAdsConfigRoutes(app: FastifyInstance, context: AppContex
 
   app.get('/ads/config', { onRequest: publicCors }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
-    const client = readString(query['client'], 'client', adsClientRule);
-    const url = readOptional(query['url'], (v) => readString(v, 'url', { max: 4000 }));
+    const client = strictRead(readAdsClient, query['client'], 'client');
+    const url = strictOptional(readText(4000, 1), query['url'], 'url');
     const fromFile = context.adsConfigs.get(client);
     const stored = fromFile ? null : await context.store.getAdsConfig(client);
     const document = fromFile ?? (stored === null ? null : readStoredDocument(stored, client));

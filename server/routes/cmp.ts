@@ -6,10 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { instanceIdRule } from '../consent-request.ts';
 import { publicCors } from '../cors.ts';
 import { ErrorCode, HttpError } from '../errors.ts';
-import { readEnum, readOptional, readString } from '../fields.ts';
+import { readInstanceId } from '../../src/wire/consent-bodies.ts';
+import { readOneOf } from '../../src/wire/values.ts';
+import { strictOptional, strictRead } from '../strict.ts';
 import type { InstanceConfig } from '../store/store.ts';
 import { utcDay } from '../store/store.ts';
 import type { PromptAction, PromptConfig } from '../wire.ts';
@@ -40,7 +41,7 @@ export function registerPromptRoutes(app: FastifyInstance, context: AppContext):
     const query = request.query as Record<string, unknown>;
     // Without `instance`, the generic prompt; the page script then counts outcomes for the
     // client info's consentInstanceId.
-    const instanceId = readOptional(query['instance'], (v) => readString(v, 'instance', instanceIdRule));
+    const instanceId = strictOptional(readInstanceId, query['instance'], 'instance');
     const instance = instanceId === null ? null : await context.store.getInstance(instanceId);
     const prompt = instance?.config.prompt ?? defaultPrompt(instance?.config ?? null);
     const outcomeUrl = instanceId === null ? null : `/cmp/outcome?instance=${encodeURIComponent(instanceId)}`;
@@ -63,8 +64,8 @@ export function registerPromptRoutes(app: FastifyInstance, context: AppContext):
 export function registerOutcomeRoutes(app: FastifyInstance, context: AppContext): void {
   app.post('/cmp/outcome', { onRequest: publicCors }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
-    const instanceId = readString(query['instance'], 'instance', instanceIdRule);
-    const action = readEnum(query['action'], 'action', promptActions);
+    const instanceId = strictRead(readInstanceId, query['instance'], 'instance');
+    const action = strictRead(readOneOf(promptActions), query['action'], 'action');
     if (!(await context.store.getInstance(instanceId))) {
       throw new HttpError(404, ErrorCode.instanceNotFound, `instance: no instance "${instanceId}"`);
     }

@@ -14,7 +14,7 @@ import { unsupportedMediaType } from '../framework-errors.ts';
 import { buildReceipt, newReceiptId } from '../receipts.ts';
 import { newUserId, readUserId, serializeUserCookie } from '../user-cookie.ts';
 import type { DecisionRecord, InstanceRecord } from '../store/store.ts';
-import type { ConsentCheckRequest } from '../../src/protocol.ts';
+import type { ConsentCheckRequest } from '../../src/wire/protocol.ts';
 import type { CheckAnswer, UpdateAnswer } from '../wire.ts';
 import type { AppContext } from './context.ts';
 
@@ -35,8 +35,12 @@ function renewUserId(request: FastifyRequest, reply: FastifyReply): string {
 
 const jsonObject = { type: 'object', additionalProperties: true } as const;
 
-/** Every field of CheckAnswer; the values of the open maps are written as they are. */
-const checkAnswerSchema = {
+/**
+ * The response schema of CheckAnswer: one property per field of the type, no more and no fewer
+ * (`satisfies` fails the typecheck otherwise), because the compiled serialiser silently drops
+ * a field it does not list. The values of the open maps are written as they are.
+ */
+export const checkAnswerSchema = {
   type: 'object',
   properties: {
     consentRequired: { type: 'boolean' },
@@ -49,7 +53,7 @@ const checkAnswerSchema = {
     tcfPolicyVersion: { type: 'number' },
     sharedData: jsonObject,
     purposeConsentRequired: { type: 'array', items: { type: 'string' } },
-  },
+  } satisfies Record<keyof CheckAnswer, object>,
 } as const;
 
 const updateAnswerSchema = {
@@ -86,13 +90,16 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
     return prefix + reply.serialize(answer);
   };
 
-  // Not an async function: a first visit (no user cookie) to an instance this process holds is
-  // answered at once, without a promise; everything else waits for the store.
+  // Not an async function: a first visit (no user cookie), or a returning reader whose decision
+  // this process holds, to an instance this process holds is answered at once, without a
+  // promise; everything else waits for the store.
   app.post('/consent/check', { ...options, schema: { response: { 200: checkAnswerSchema } } }, (request, reply) => {
     const body = parseCheckRequest(requireJsonBody(request));
     const userId = readUserId(request.headers.cookie);
     const cached = store.peekInstance(body.consentInstanceId);
     if (cached !== null && userId === null) return answerCheck(request, reply, body, cached, null, true);
+    const decision = cached === null || userId === null ? undefined : store.peekDecision(cached.id, userId);
+    if (cached !== null && decision !== undefined) return answerCheck(request, reply, body, cached, decision, false);
     return (async () => {
       const instance = cached ?? (await ensureAutoInstance(context, body.consentInstanceId));
       const decision = userId === null ? null : await store.getDecision(instance.id, userId);

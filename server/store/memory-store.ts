@@ -81,6 +81,7 @@ export function createMemoryStore(): ConsentStore {
       return stored;
     },
     getDecision: async (instanceId, userId) => decisions.get(key(instanceId, userId)) ?? null,
+    peekDecision: (instanceId, userId) => decisions.get(key(instanceId, userId)) ?? null,
     getHistory: async (instanceId, userId, { after, limit } = { after: 0, limit: Number.POSITIVE_INFINITY }) =>
       forInstance(instanceId)
         .filter((entry) => entry.userId === userId && entry.id > after)
@@ -101,6 +102,11 @@ export function createMemoryStore(): ConsentStore {
       if (!signingKeys.some((kept) => kept.kid === signingKey.kid)) signingKeys.push(signingKey);
     },
     listSigningKeys: async () => [...signingKeys].reverse().sort((a, b) => b.createdAt - a.createdAt),
+    async retireSigningKeys(keepKid, at) {
+      for (const [index, kept] of signingKeys.entries()) {
+        if (kept.kid !== keepKid && kept.retiredAt === null) signingKeys[index] = { ...kept, privateJwk: null, retiredAt: at };
+      }
+    },
     listAuditEntries: async (instanceId, afterId, limit) =>
       forInstance(instanceId)
         .filter((entry) => entry.id > afterId)

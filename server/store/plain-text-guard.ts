@@ -7,11 +7,13 @@
  */
 import { isPlainText } from '../../src/wire/values.ts';
 import { invalidField } from '../errors.ts';
-import { plainTextExpected } from '../fields.ts';
 import type { ConsentStore } from './store.ts';
 
-// `peekInstance` is synchronous and only looks an id up in memory: nothing to guard.
-type Method = Exclude<keyof ConsentStore, 'kind' | 'peekInstance'>;
+// `peekInstance` and `peekDecision` are synchronous and only look ids up in memory: nothing to guard.
+/** What a string that is not plain text was expected to be. */
+export const PLAIN_TEXT = 'text without NUL or lone surrogates';
+
+type Method = Exclude<keyof ConsentStore, 'kind' | 'peekInstance' | 'peekDecision'>;
 
 /**
  * Each method's parameter names, for messages. An empty name spreads an object's fields
@@ -29,6 +31,7 @@ const parameterNames: Readonly<Record<Method, readonly string[]>> = {
   getReceipt: ['id'],
   addSigningKey: ['key'],
   listSigningKeys: [],
+  retireSigningKeys: ['keepKid'],
   getDecision: ['instanceId', 'userId'],
   getHistory: ['instanceId', 'userId'],
   findUserIds: ['instanceId', 'pageUserId', 'page'],
@@ -52,11 +55,11 @@ export function assertPlainText(value: unknown, field: string): void {
   const pending: [unknown, string][] = [[value, field]];
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [item, path] = next;
-    if (typeof item === 'string' && !isPlainText(item)) throw invalidField(path || 'value', plainTextExpected, item);
+    if (typeof item === 'string' && !isPlainText(item)) throw invalidField(path || 'value', PLAIN_TEXT, item);
     if (typeof item !== 'object' || item === null) continue;
     for (const [key, child] of Object.entries(item)) {
       const keyPath = childPath(path, key, Array.isArray(item));
-      if (!isPlainText(key)) throw invalidField(path || 'value', `keys of ${plainTextExpected}`, key);
+      if (!isPlainText(key)) throw invalidField(path || 'value', `keys of ${PLAIN_TEXT}`, key);
       pending.push([child, keyPath]);
     }
   }
@@ -64,7 +67,11 @@ export function assertPlainText(value: unknown, field: string): void {
 
 /** The same store, with every argument of every method checked first. */
 export function guardPlainText(store: ConsentStore): ConsentStore {
-  const guarded: Record<string, unknown> = { kind: store.kind, peekInstance: (id: string) => store.peekInstance(id) };
+  const guarded: Record<string, unknown> = {
+    kind: store.kind,
+    peekInstance: (id: string) => store.peekInstance(id),
+    peekDecision: (instanceId: string, userId: string) => store.peekDecision(instanceId, userId),
+  };
   for (const method of Object.keys(parameterNames) as Method[]) {
     const names = parameterNames[method];
     const call = store[method] as (...args: unknown[]) => Promise<unknown>;

@@ -78,10 +78,37 @@ export const postgresMigrations: readonly string[] = [
   // geoGroups holding a country wins (docs/decisions/server-config-key-order.md). Rows written
   // before this step keep the order jsonb gave them.
   'ALTER TABLE instances ALTER COLUMN config TYPE json USING config::json;',
+  // When a rotation retired a receipt signing key (its private part is deleted then).
+  'ALTER TABLE receipt_keys ADD COLUMN retired_at BIGINT;',
+  // Every change of a decision (an update, an erasure, by any process or by hand) tells the
+  // listening processes to drop their cached copy (decision-cache.ts).
+  `CREATE FUNCTION decisions_notify_change() RETURNS trigger LANGUAGE plpgsql AS
+     $$ DECLARE changed decisions%ROWTYPE;
+     BEGIN
+       IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
+       PERFORM pg_notify('page_decision_changed', json_build_array(changed.instance_id, changed.user_id)::text);
+       RETURN NULL;
+     END $$;
+   CREATE TRIGGER decisions_notify_change AFTER INSERT OR UPDATE OR DELETE ON decisions
+     FOR EACH ROW EXECUTE FUNCTION decisions_notify_change();`,
 ];
 
 /** The NOTIFY channel of instance changes; the payload is the instance id. */
 export const instanceChangeChannel = 'page_instance_changed';
+
+/** The NOTIFY channel of decision changes; the payload is `["instance id", "user id"]`. */
+export const decisionChangeChannel = 'page_decision_changed';
+
+/** The decision a notification names; null (forget every decision) for a payload that names none. */
+export function decisionKeyOf(payload: string): { instanceId: string; userId: string } | null {
+  try {
+    const value: unknown = JSON.parse(payload);
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
+      return { instanceId: value[0], userId: value[1] };
+    }
+  } catch {}
+  return null;
+}
 
 /** Arbitrary constant identifying this application's migration lock. */
 export const migrationLockKey = 7_402_115;

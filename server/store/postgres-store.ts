@@ -3,17 +3,26 @@
  * COMMIT returns, which with the default `synchronous_commit = on` means it is on disk.
  * Updates are group-committed: the ones that arrive together are written by one statement, one
  * round trip and one commit (docs/decisions/server-throughput.md). Several server processes can
- * share one database; each caches instances and drops a cached one when the database NOTIFYs
- * a change (LISTEN on a connection of its own, re-established when lost).
+ * share one database; each caches instances and decisions and drops a cached one when the
+ * database NOTIFYs a change (change-listener.ts: LISTEN on a connection of its own).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { PromptAction } from '../wire.ts';
 import { guardPlainText } from './plain-text-guard.ts';
 import { createGroupCommit, defaultMaxBatch } from './group-commit.ts';
+import { createChangeListener } from './change-listener.ts';
+import { type DecisionWatch, withDecisionCache } from './decision-cache.ts';
 import { defaultInstanceCacheMs, type InstanceWatch, withInstanceCache } from './instance-cache.ts';
-import { autoInstanceLockKey, instanceChangeChannel, migrationLockKey, postgresMigrations } from './postgres-schema.ts';
-import { type ReceiptRow, receiptFromRow, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
+import {
+  autoInstanceLockKey,
+  decisionChangeChannel,
+  decisionKeyOf,
+  instanceChangeChannel,
+  migrationLockKey,
+  postgresMigrations,
+} from './postgres-schema.ts';
+import { type ReceiptRow, receiptFromRow, retireKeysSql, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
 import type { AuditRow, DecisionRow, InstanceRow } from './rows.ts';
 import {
   auditFromRow,
@@ -71,57 +80,6 @@ function batchParameters(batch: readonly PendingDecision[]): unknown[][] {
     for (const [index, value] of values.entries()) columns[index]!.push(value);
   }
   return columns;
-}
-
-/** LISTEN for instance changes on a connection of its own; a lost connection forgets everything and reconnects. */
-function listenForInstanceChanges(
-  connectionString: string,
-  retryMs: number,
-  timeoutMs: number,
-): { watch: InstanceWatch; firstAttempt(): Promise<void>; stop(): Promise<void> } {
-  let client: pg.Client | null = null;
-  let first: Promise<void> = Promise.resolve();
-  let stopped = false;
-  let retry: NodeJS.Timeout | null = null;
-  let onChange: (id: string | null) => void = () => {};
-  const connect = async () => {
-    if (stopped) return;
-    const next = new pg.Client({ connectionString, ...postgresTimeouts(timeoutMs) });
-    const lost = () => {
-      if (client !== next) return;
-      client = null;
-      onChange(null);
-      next.end().catch(() => {});
-      if (!stopped) retry = setTimeout(connect, retryMs);
-    };
-    next.on('notification', (message) => onChange(message.payload ?? null));
-    next.on('error', lost);
-    next.on('end', lost);
-    client = next;
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${instanceChangeChannel}`);
-      // Changes made while not listening were missed.
-      onChange(null);
-    } catch {
-      lost();
-    }
-  };
-  return {
-    watch(listener) {
-      onChange = listener;
-      first = connect();
-    },
-    /** Settles once the first LISTEN has been tried (a failure retries in the background). */
-    firstAttempt: () => first,
-    async stop() {
-      stopped = true;
-      if (retry) clearTimeout(retry);
-      const current = client;
-      client = null;
-      await current?.end().catch(() => {});
-    },
-  };
 }
 
 type Queryable = Pick<pg.Pool, 'query'>;
@@ -234,7 +192,7 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
     { windowMs: options.commitWindowMs ?? 0, maxBatch: defaultMaxBatch, isItemError: isStatementError },
   );
   const cacheMs = options.instanceCacheMs ?? defaultInstanceCacheMs;
-  const listener = cacheMs > 0 ? listenForInstanceChanges(connectionString, listenRetryMs, timeoutMs) : null;
+  const listener = cacheMs > 0 ? createChangeListener(connectionString, { retryMs: listenRetryMs, clientOptions: postgresTimeouts(timeoutMs) }) : null;
 
   const store = guardPlainText({
     kind: 'postgres',
@@ -248,6 +206,8 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
     getInstance: (id) => getInstance(id),
     // Only the instance cache (withInstanceCache) holds copies.
     peekInstance: () => null,
+    // Only the decision cache (withDecisionCache) holds copies.
+    peekDecision: () => undefined,
     async ensureInstance(id, config, now, maxAutoInstances = Number.POSITIVE_INFINITY) {
       const existing = await getInstance(id);
       if (existing) return existing;
@@ -318,6 +278,9 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
     },
     listSigningKeys: async () =>
       (await rows<SigningKeyRow>('SELECT * FROM receipt_keys ORDER BY created_at DESC, kid DESC')).map(signingKeyFromRow),
+    async retireSigningKeys(keepKid, at) {
+      await pool.query(retireKeysSql('$1', '$2'), [keepKid, at]);
+    },
     eraseUser: (instanceId, userId) =>
       inTransaction(pool, async (client) => ({
         receipts: await client.query('DELETE FROM receipts WHERE instance_id = $1 AND user_id = $2', [instanceId, userId]),
@@ -405,8 +368,18 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
       if (!pool.ended) await pool.end();
     },
   });
-  const cached = withInstanceCache(store, { ttlMs: cacheMs, ...(listener ? { watch: listener.watch } : {}) });
+  let onInstance: Parameters<InstanceWatch>[0] = () => {};
+  let onDecision: Parameters<DecisionWatch>[0] = () => {};
+  const instanceWatch: InstanceWatch = (handler) => (onInstance = handler);
+  const decisionWatch: DecisionWatch = (handler) => (onDecision = handler);
+  const cached = withDecisionCache(withInstanceCache(store, { ttlMs: cacheMs, ...(listener ? { watch: instanceWatch } : {}) }), {
+    ttlMs: cacheMs,
+    ...(listener ? { watch: decisionWatch } : {}),
+  });
   // Start listening before serving, so a change made from now on is heard.
-  await listener?.firstAttempt();
+  await listener?.start({
+    [instanceChangeChannel]: (payload) => onInstance(payload),
+    [decisionChangeChannel]: (payload) => onDecision(payload === null ? null : decisionKeyOf(payload)),
+  });
   return cached;
 }

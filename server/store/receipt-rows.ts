@@ -3,7 +3,13 @@ import type { ReceiptRecord, SigningKeyRecord } from './store.ts';
 
 export type ReceiptRow = { id: string; audit_id: number | string; instance_id: string; user_id: string; time: number | string; jws: string };
 
-export type SigningKeyRow = { kid: string; public_jwk: string | object; private_jwk: string | object | null; created_at: number | string };
+export type SigningKeyRow = {
+  kid: string;
+  public_jwk: string | object;
+  private_jwk: string | object | null;
+  created_at: number | string;
+  retired_at: number | string | null;
+};
 
 const parsed = (column: string | object) => (typeof column === 'string' ? JSON.parse(column) : column) as Record<string, string>;
 
@@ -21,7 +27,12 @@ export const signingKeyFromRow = (row: SigningKeyRow): SigningKeyRecord => ({
   publicJwk: parsed(row.public_jwk),
   privateJwk: row.private_jwk === null ? null : parsed(row.private_jwk),
   createdAt: Number(row.created_at),
+  retiredAt: row.retired_at === null ? null : Number(row.retired_at),
 });
+
+/** Retiring a key deletes its private part and records when (docs/server.md, "Key rotation"). */
+export const retireKeysSql = (keep: string, at: string) =>
+  `UPDATE receipt_keys SET private_jwk = NULL, retired_at = ${at} WHERE kid <> ${keep} AND retired_at IS NULL`;
 
 /** The receipt tables (both SQL dialects accept this text with their own integer type). */
 export const receiptTables = (integer: 'INTEGER' | 'BIGINT') =>

@@ -66,4 +66,6 @@ export const sqliteMigrations: readonly string[] = [
   receiptTables('INTEGER'),
   // Which audited updates said the browser sent Global Privacy Control (PRODUCT 3.9).
   'ALTER TABLE audit_log ADD COLUMN gpc INTEGER NOT NULL DEFAULT 0;',
+  // When a rotation retired a receipt signing key (its private part is deleted then).
+  'ALTER TABLE receipt_keys ADD COLUMN retired_at INTEGER;',
 ];

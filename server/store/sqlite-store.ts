@@ -20,9 +20,10 @@ import {
   toJson,
   zeroCounts,
 } from './rows.ts';
-import { type ReceiptRow, receiptFromRow, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
+import { type ReceiptRow, receiptFromRow, retireKeysSql, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
 import { sqliteMigrations } from './sqlite-schema.ts';
 import { createGroupCommit, defaultMaxBatch } from './group-commit.ts';
+import { withDecisionCache } from './decision-cache.ts';
 import { defaultInstanceCacheMs, withInstanceCache } from './instance-cache.ts';
 import { guardPlainText } from './plain-text-guard.ts';
 import type { AuditEntry, ConsentStore, NewAuditEntry, NewReceipt } from './store.ts';
@@ -32,7 +33,7 @@ import { defaultPageLimit } from './store.ts';
 export type SqlStoreOptions = {
   /** How long the first update of a group commit waits for others; default 0 (see group-commit.ts). */
   readonly commitWindowMs?: number;
-  /** Longest use of a cached instance without reading it again; 0 disables the cache. Default 1,000. */
+  /** Longest use of a cached instance or decision without reading it again; 0 disables both caches. Default 1,000. */
   readonly instanceCacheMs?: number;
   /** PostgreSQL: longest wait for a connection and for a statement (default `databaseTimeoutMs`, postgres-store.ts). */
   readonly databaseTimeoutMs?: number;
@@ -115,6 +116,8 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
     getInstance: async (id) => getInstance(id),
     // Only the instance cache (withInstanceCache) holds copies.
     peekInstance: () => null,
+    // Only the decision cache (withDecisionCache) holds copies.
+    peekDecision: () => undefined,
     async ensureInstance(id, config, now, maxAutoInstances = Number.POSITIVE_INFINITY) {
       const existing = getInstance(id);
       if (existing) return existing;
@@ -151,6 +154,9 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
     },
     listSigningKeys: async () =>
       all<SigningKeyRow>('SELECT * FROM receipt_keys ORDER BY created_at DESC, rowid DESC').map(signingKeyFromRow),
+    async retireSigningKeys(keepKid, at) {
+      prepare(retireKeysSql('?', '?')).run(at, keepKid);
+    },
     async getDecision(instanceId, userId) {
       const row = one<DecisionRow>('SELECT * FROM decisions WHERE instance_id = ? AND user_id = ?', instanceId, userId);
       return row ? decisionFromRow(row) : null;
@@ -238,5 +244,6 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
       db.close();
     },
   });
-  return withInstanceCache(store, { ttlMs: options.instanceCacheMs ?? defaultInstanceCacheMs });
+  const ttlMs = options.instanceCacheMs ?? defaultInstanceCacheMs;
+  return withDecisionCache(withInstanceCache(store, { ttlMs }), { ttlMs });
 }

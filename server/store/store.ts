@@ -2,27 +2,17 @@
  * The consent-record store: one interface, three adapters (memory, SQLite, PostgreSQL),
  * one contract test suite (test/server/store-contract.ts).
  */
-import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from '../../src/protocol.ts';
+import type { ConsentMetadata, ConsentStateValue, PurposeConsents } from '../../src/wire/protocol.ts';
 import type {
   DailyDecisions,
   DailyPromptOutcomes,
   InstanceCounts,
   PromptAction,
-  PromptConfig,
   PurposeAcceptance,
 } from '../wire.ts';
+import type { InstanceConfig } from '../../src/wire/instance-config.ts';
 
-/** Per-instance policy, as edited through the admin API (see docs/server.md, "Instances"). */
-export type InstanceConfig = {
-  /** `consentRequired` per geo group; the `default` entry applies when no group matches. */
-  readonly consentRequired: Readonly<Record<string, boolean>>;
-  /** Group name -> lowercase ISO country codes or presets, for requests without `matchedGeoGroup`. */
-  readonly geoGroups: Readonly<Record<string, readonly string[]>>;
-  readonly sharedData: SharedData | null;
-  readonly purposeConsentRequired: readonly string[] | null;
-  readonly xssiPrefix: string | null;
-  readonly prompt: PromptConfig | null;
-};
+export type { InstanceConfig };
 
 export type InstanceRecord = {
   readonly id: string;
@@ -74,12 +64,17 @@ export type ReceiptRecord = {
 
 export type NewReceipt = Pick<ReceiptRecord, 'id' | 'jws'>;
 
-/** A receipt signing key; `privateJwk` is null for a key that lives outside the store (RECEIPT_SIGNING_KEY). */
+/**
+ * A receipt signing key; `privateJwk` is null for a key that lives outside the store
+ * (RECEIPT_SIGNING_KEY) and for a retired key (its private part is deleted when it retires).
+ */
 export type SigningKeyRecord = {
   readonly kid: string;
   readonly publicJwk: Readonly<Record<string, string>>;
   readonly privateJwk: Readonly<Record<string, string>> | null;
   readonly createdAt: number;
+  /** When a rotation retired it (ms); null while it may sign. */
+  readonly retiredAt: number | null;
 };
 
 export type ErasedCounts = { readonly decisions: number; readonly auditEntries: number };
@@ -127,7 +122,14 @@ export interface ConsentStore {
   addSigningKey(key: SigningKeyRecord): Promise<void>;
   /** Every signing key ever kept, newest first. */
   listSigningKeys(): Promise<readonly SigningKeyRecord[]>;
+  /** Retires every key but `keepKid` not retired yet: its private part is deleted, `retiredAt` set to `at`. */
+  retireSigningKeys(keepKid: string, at: number): Promise<void>;
   getDecision(instanceId: string, userId: string): Promise<DecisionRecord | null>;
+  /**
+   * The user's decision (null: none) when this process holds a current copy of it, read without
+   * I/O; undefined when only the database can say. Lets a returning reader's check answer at once.
+   */
+  peekDecision(instanceId: string, userId: string): DecisionRecord | null | undefined;
   /** Audit entries of one user, oldest first, with ids after `page.after` (default: all). */
   getHistory(instanceId: string, userId: string, page?: Page<number>): Promise<readonly AuditEntry[]>;
   /** The user ids that sent `pageUserId`, in code-unit order after `page.after` (default: from the start, 1,000). */

@@ -6,6 +6,7 @@ import type { Diagnostic, Parsed } from '../runtime/index.ts';
 import { parseLoadableUrl } from '../wire/url.ts';
 import type { Attributes } from './attributes.ts';
 import { diagnostic } from './diagnostic.ts';
+import { DEFAULT_CONSTRAINTS } from '../wire/auto-ads-constraints.ts';
 import type { Constraints } from './spacing.ts';
 
 /** The element's `data-*` attributes in camel case (`data-ad-client` -> `adClient`). */
@@ -40,17 +41,6 @@ export type AdNetwork = {
   getAttributes(data: NetworkData): Attributes;
 };
 
-const vp = (value: number) => ({ value, unit: 'vp' }) as const;
-
-/** PRODUCT 4.3: the same defaults for every network. */
-export const DEFAULT_CONSTRAINTS: Constraints = {
-  initialMinimumSpacing: vp(1),
-  subsequentMinimumSpacing: [
-    { adCount: 3, spacing: vp(2) },
-    { adCount: 6, spacing: vp(3) },
-  ],
-  maximumAdCount: 8,
-};
 
 const ok = (value: string, diagnostics: Diagnostic[] = []) => ({ value, diagnostics });
 

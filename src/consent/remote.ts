@@ -3,7 +3,7 @@
  * named in one diagnostic and answered by the caller with fail-closed) and the `onUpdateHref`
  * notification (PRODUCT 3.4). The network and the clock are injected.
  */
-import type { ConsentCheckRequest, ConsentUpdateRequest } from '../protocol.ts';
+import type { ConsentCheckRequest, ConsentUpdateRequest } from '../wire/protocol.ts';
 import type { Diagnostic, Parsed } from '../runtime/index.ts';
 import { type CheckResult, parseCheckAnswer, parseUpdateAnswer, type StoredConsent } from '../wire/consent.ts';
 import { diagnose } from './diagnose.ts';

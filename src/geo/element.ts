@@ -4,7 +4,7 @@
  */
 import type { Diagnostic, Layout, PageRuntime } from '../runtime/index.ts';
 import { countryOf } from './country.ts';
-import { matchGroups, parseGeoConfig } from './geo-groups.ts';
+import { matchGroups, parseGeoConfig } from '../wire/geo-groups.ts';
 
 export type GeoService = { readonly country: string; readonly matchedGroups: readonly string[] };
 

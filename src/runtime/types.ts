@@ -4,7 +4,12 @@
  * so the runtime code is shipped once, in v0.js.
  */
 import type { Diagnostic, DiagnosticLevel } from './diagnostics.ts';
-import type { ConsentMetadata, PurposeConsents, SharedData } from '../protocol.ts';
+import type { BlockPolicy, BlockRequest } from '../wire/block-markers.ts';
+import type { ConsentChangeState, ConsentSnapshot } from '../wire/consent.ts';
+import type { ConsentMetadata, PurposeConsents, SharedData } from '../wire/protocol.ts';
+
+// Wire types the runtime's API speaks (defined in src/wire, which imports nothing of the runtime).
+export type { BlockPolicy, BlockRequest, ConsentChangeState, ConsentSnapshot };
 import type { PageElement } from './element.ts';
 
 export type Layout =
@@ -33,35 +38,12 @@ export type ActionHandler = (args: ActionArguments, event: Event | null) => void
 
 export type Margins = { readonly top?: number; readonly bottom?: number; readonly left?: number; readonly right?: number };
 
-/** Blocking policies an element can ask for (PRODUCT 3.5). */
-export type BlockPolicy = 'default' | '_till_responded' | '_till_accepted' | '_auto_reject';
-
-/**
- * What an element is blocked on, read from its markers (the runtime returns no request at all
- * when the element is not blocked). `policy` is null when only `data-block-on-consent-purposes`
- * is given: then only the listed purposes must be accepted. With both, both must allow.
- */
-export type BlockRequest = { readonly policy: BlockPolicy | null; readonly purposes: readonly string[] };
 
 /** allow: build now; deny: do not build (and unlayout if built); pending: wait for a change. */
 export type GateDecision = 'allow' | 'deny' | 'pending';
 
 export type PolicyState = 'sufficient' | 'insufficient' | 'unknown_not_required' | 'unknown';
 
-export type ConsentChangeState = 'accepted' | 'rejected' | 'dismissed' | 'not-required' | 'unknown';
-
-/** Snapshot of the page's consent, used by macros and the vendor API. */
-export type ConsentSnapshot = {
-  readonly state: ConsentChangeState;
-  readonly consentString: string | undefined;
-  readonly purposeConsents: PurposeConsents;
-  readonly consentMetadata: ConsentMetadata | undefined;
-  readonly sharedData: SharedData | undefined;
-  /** true when the page's consent config says consent is required (GDPR applies). */
-  readonly isConsentRequired: boolean | undefined;
-  /** The stored decision expired (PRODUCT 3.11): `purposeConsents` are the earlier choices. */
-  readonly expired?: boolean;
-};
 
 /** Implemented by the consent extension and installed with `page.setConsentProvider`. */
 export type ConsentProvider = {

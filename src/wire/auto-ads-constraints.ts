@@ -61,3 +61,15 @@ export function readConstraints(into: Collector, value: unknown, defaults: Const
   if (first) into.diagnostics.push(first);
   return first || !parsed ? defaults : parsed;
 }
+
+const vp = (value: number) => ({ value, unit: 'vp' }) as const;
+
+/** The same defaults for every network (docs/auto-ads.md); the registry and the server's configs use them. */
+export const DEFAULT_CONSTRAINTS: Constraints = {
+  initialMinimumSpacing: vp(1),
+  subsequentMinimumSpacing: [
+    { adCount: 3, spacing: vp(2) },
+    { adCount: 6, spacing: vp(3) },
+  ],
+  maximumAdCount: 8,
+};

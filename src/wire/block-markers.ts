@@ -3,8 +3,17 @@
  * `data-block-on-consent-purposes` and the `page-consent-blocking` meta tag. Shared by the runtime's
  * gate, the consent fast path and the validator.
  */
-import type { BlockPolicy, BlockRequest } from '../runtime/index.ts';
 import { type Diagnostic, diagnostic } from './diagnostic.ts';
+
+/** Blocking policies an element can ask for (PRODUCT 3.5). */
+export type BlockPolicy = 'default' | '_till_responded' | '_till_accepted' | '_auto_reject';
+
+/**
+ * What an element is blocked on, read from its markers (the runtime returns no request at all
+ * when the element is not blocked). `policy` is null when only `data-block-on-consent-purposes`
+ * is given: then only the listed purposes must be accepted. With both, both must allow.
+ */
+export type BlockRequest = { readonly policy: BlockPolicy | null; readonly purposes: readonly string[] };
 
 const POLICIES: readonly BlockPolicy[] = ['_till_responded', '_till_accepted', '_auto_reject'];
 

@@ -3,7 +3,7 @@
  * `${US_PRIVACY}`, `${GPP_STRING}`, `${GPP_SID}` (registered by the runtime) and the creative
  * frame's reply (answered by the consent extension). Pure.
  */
-import type { ConsentSnapshot } from '../runtime/index.ts';
+import type { ConsentSnapshot } from './consent.ts';
 import { gppSectionIds } from './gpp-sections.ts';
 
 /** IAB consent string types (`consentMetadata.consentStringType`) that are not TC strings. */

@@ -7,6 +7,7 @@ import { diagnostic, type Parsed } from './diagnostic.ts';
 import {
   collector,
   drop,
+  isPlainText,
   type Json,
   parseJsonText,
   type Read,
@@ -58,14 +59,33 @@ export type CheckResult = DecisionData & {
   readonly sharedData?: SharedData | undefined;
 };
 
+export type ConsentChangeState = 'accepted' | 'rejected' | 'dismissed' | 'not-required' | 'unknown';
+
+/** Snapshot of the page's consent, used by macros and the vendor API. */
+export type ConsentSnapshot = {
+  readonly state: ConsentChangeState;
+  readonly consentString: string | undefined;
+  readonly purposeConsents: PurposeConsents;
+  readonly consentMetadata: ConsentMetadata | undefined;
+  readonly sharedData: SharedData | undefined;
+  /** true when the page's consent config says consent is required (GDPR applies). */
+  readonly isConsentRequired: boolean | undefined;
+  /** The stored decision expired (PRODUCT 3.11): `purposeConsents` are the earlier choices. */
+  readonly expired?: boolean;
+};
+
 export const CONSENT_STATES: readonly ConsentStateValue[] = ['accepted', 'rejected', 'unknown'];
 
 export const readPurposeConsents: Read<Record<string, boolean>> = readMap(readBoolean);
 
+/** A string of plain text, a finite number or a boolean. */
 const readScalar: Read<string | number | boolean> = (into, value, field) =>
-  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+  (typeof value === 'string' && isPlainText(value)) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
     ? value
     : drop(into, field, 'a string, number or boolean', value);
+
+/** `sharedData`: the same reader for the page (a check answer) and the server (an instance config). */
+export const readSharedData: Read<Record<string, string | number | boolean>> = readMap(readScalar);
 
 const readString = readText(4096);
 
@@ -98,7 +118,7 @@ const readAnswer = readFields<AnswerFields>({
   promptIfUnknown: readBoolean,
   consentStateValue: readOneOf(CONSENT_STATES),
   expireCache: readBoolean,
-  sharedData: readMap(readScalar),
+  sharedData: readSharedData,
   purposeConsent: readPurposeConsents,
 });
 

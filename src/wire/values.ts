@@ -89,10 +89,9 @@ export function readMap<T>(read: Read<T>, maxKeys = 100): Read<Record<string, T>
     if (keys.length > maxKeys) return drop(into, field, `at most ${maxKeys} keys`, `${keys.length} keys`);
     const entries: [string, T][] = [];
     for (const key of keys) {
-      const path = `${field}.${key}`;
-      if (key.length === 0 || key.length > 100 || !isPlainText(key)) drop(into, path, 'a key of 1-100 characters', key);
+      if (key.length === 0 || key.length > 100 || !isPlainText(key)) drop(into, field, 'a key of 1-100 characters', key);
       else {
-        const item = read(into, value[key], path);
+        const item = read(into, value[key], `${field}.${key}`);
         if (item !== undefined) entries.push([key, item]);
       }
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
+import { parseGeoConfig } from '../../src/wire/geo-groups.ts';
 import { adminToken, bearer, buildApp, json } from './app-harness.ts';
 import { entry } from './store-contract.ts';
 
@@ -114,9 +115,33 @@ describe('admin routes', () => {
   });
 
   it.each([
+    { eea: ['preset-eea', 'CH', 'unknown'], us: ['US', 'preset-US-CA'] },
+    { west: ['us-ca'] },
+    { mars: ['preset-mars'] },
+    { 'eu-west': ['de'] },
+    { '1st': ['de'] },
+    { g: ['deu'] },
+    { g: [3] },
+    { g: 'de' },
+  ])('stores exactly the geo groups <page-geo> accepts: %j', async (geoGroups) => {
+    const { app, store } = await buildApp();
+    const page = parseGeoConfig({ ISOCountryGroups: geoGroups });
+    const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload: { geoGroups } });
+    if (page.diagnostics.length === 0) {
+      expect(response.statusCode).toBe(200);
+      expect((await store.getInstance('site'))?.config.geoGroups).toEqual(page.value);
+    } else {
+      expect(response.statusCode).toBe(400);
+      const [first] = page.diagnostics;
+      expect(response.json().error.message).toBe(`${first!.field!.replace('ISOCountryGroups', 'geoGroups')}: expected ${first!.expected}, got ${first!.got}`);
+      expect(await store.getInstance('site')).toBeNull();
+    }
+  });
+
+  it.each([
     [{ consentRequired: 'yes' }, 'consentRequired: expected a JSON object'],
     [{ consentRequired: { eea: 'yes' } }, 'consentRequired.eea: expected true or false'],
-    [{ geoGroups: { eea: ['europe'] } }, 'geoGroups.eea[0]: expected an ISO country code or a preset'],
+    [{ geoGroups: { eea: ['europe'] } }, 'geoGroups.eea[0]: expected an ISO country code, unknown or a preset in eea'],
     [{ sharedData: { nested: { a: 1 } } }, 'sharedData.nested: expected a string, number or boolean'],
     [{ prompt: { title: 'T' } }, 'prompt.message: expected a string'],
     [{ prompt: { title: 'T', message: 'M', vendors: [{ name: 'V', url: 'javascript:alert(1)' }] } }, 'prompt.vendors[0].url: expected an http(s) URL'],
@@ -413,11 +438,11 @@ describe('admin routes', () => {
     expect(response.statusCode).toBe(200);
   });
 
-  it('refuses admin bodies over 1 MB with 400 body-too-large', async () => {
+  it('refuses admin bodies over 1 MB with 413 body-too-large', async () => {
     const { app } = await buildApp();
     const payload = { prompt: { title: 'T', message: 'x'.repeat(1024 * 1024) } };
     const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload });
-    expect(response.statusCode).toBe(400);
+    expect(response.statusCode).toBe(413);
     expect(response.json().error).toEqual({ code: 'body-too-large', message: 'body: expected at most 1048576 bytes, got more' });
   });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAdsConfigDocument } from '../../server/ads-config.ts';
-import { DEFAULT_CONSTRAINTS } from '../../src/auto-ads/networks.ts';
+import { DEFAULT_CONSTRAINTS } from '../../src/wire/auto-ads-constraints.ts';
 import { parseAutoAdsConfig } from '../../src/wire/auto-ads-config.ts';
 import { configArbitrary } from '../unit/wire/auto-ads-config-arbitraries.ts';
 

@@ -77,7 +77,16 @@ describe('config', () => {
       instanceCacheMs: 0,
       shutdownDrainMs: 1500,
     });
-    expect(parseServerConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(parseServerConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(parseServerConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(parseServerConfig({ TRUST_PROXY: '10.0.0.1, 127.0.0.1,loopback' }).trustProxy).toBe('10.0.0.1,127.0.0.1,loopback');
+  });
+
+  it('refuses TRUST_PROXY=true, which would let any client choose its address', () => {
+    expect(() => parseServerConfig({ TRUST_PROXY: 'true' })).toThrow(
+      'trust-proxy-invalid: TRUST_PROXY: expected a hop count or a comma list of proxy addresses/CIDRs, got "true" (true would let any client choose its address)',
+    );
+    expect(() => parseServerConfig({ TRUST_PROXY: 'yes' })).toThrow(/^trust-proxy-invalid: /);
   });
 
   it('accepts a short ADMIN_TOKEN with a start-up warning', () => {

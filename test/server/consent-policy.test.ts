@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { buildCheckAnswer, isConsentRequired, resolveGeoGroup } from '../../server/consent-policy.ts';
-import { groupForCountry } from '../../server/geo-groups.ts';
 import type { DecisionRecord, InstanceRecord } from '../../server/store/store.ts';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 
@@ -23,6 +22,10 @@ const decision: DecisionRecord = {
   policyVersion: 2,
   time: 0,
 };
+
+/** The group the server answers for a country without a matchedGeoGroup. */
+const groupForCountry = (country: string, geoGroups: Readonly<Record<string, readonly string[]>>) =>
+  resolveGeoGroup({ ...defaultInstanceConfig, geoGroups }, null, country);
 
 describe('consent-policy', () => {
   it.each([
@@ -68,6 +71,7 @@ describe('consent-policy', () => {
     expect(groupForCountry('ch', { a: ['preset-eea'], b: ['ch'] })).toBe('a');
     expect(groupForCountry('ch', { b: ['ch'], a: ['preset-eea'] })).toBe('b');
     expect(groupForCountry('us', { ca: ['preset-us-ca'] })).toBe('ca');
+    expect(groupForCountry('unknown', { none: ['unknown'], eea: ['preset-eea'] })).toBe('none');
   });
 
   it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
@@ -88,7 +92,7 @@ describe('consent-policy', () => {
   });
 
   it('matches presets by own name only', () => {
-    expect(groupForCountry('de', { g: ['constructor', 'toString', '__proto__', 'valueOf'] })).toBeNull();
+    expect(groupForCountry('de', { g: ['constructor', 'toString', '__proto__', 'valueOf'] })).toBe('default');
     expect(groupForCountry('de', { g: ['constructor'], eea: ['preset-eea'] })).toBe('eea');
   });
 });

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { buildCheckAnswer } from '../../server/consent-policy.ts';
+import { checkAnswerSchema } from '../../server/routes/consent.ts';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { buildApp, cookieOf, json } from './app-harness.ts';
 
@@ -175,6 +177,19 @@ describe('consent routes', () => {
     expect(response.json()).toMatchObject({ sharedData: { tier: 'gold', visits: 2 }, purposeConsentRequired: ['ads'] });
   });
 
+  it('sends every field of a fully populated answer: the response schema drops none', async () => {
+    const { app, store } = await buildApp();
+    const config = { ...defaultInstanceConfig, sharedData: { tier: 'gold' }, purposeConsentRequired: ['ads'] };
+    const instance = await store.putInstance('site', config, 1);
+    const cookie = 'page_uid=abcdefghijklmnopqrstuv';
+    const decision = { purposeConsents: { ads: true }, consentString: 'CP', consentMetadata: { gdprApplies: true }, tcfPolicyVersion: 5 };
+    await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie }, payload: update(decision) });
+    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, cookie }, payload: check({}) });
+    const expected = buildCheckAnswer(instance, 'default', await store.getDecision('site', 'abcdefghijklmnopqrstuv'));
+    expect(Object.keys(expected).sort()).toEqual(Object.keys(checkAnswerSchema.properties).sort());
+    expect(response.json()).toEqual(expected);
+  });
+
   it('prefixes the check answer with the instance xssiPrefix', async () => {
     const { app, store } = await buildApp();
     await store.putInstance('site', { ...defaultInstanceConfig, xssiPrefix: ")]}'\n" }, 1);
@@ -276,14 +291,14 @@ describe('consent routes validation', () => {
     });
   });
 
-  it('refuses a body over 16 KB with 400 body-too-large and accepts one just under', async () => {
+  it('refuses a body over 16 KB with 413 body-too-large and accepts one just under', async () => {
     const { app, store } = await buildApp();
     const padded = (size: number) => {
       const base = JSON.stringify(update({ consentString: '' }));
       return base.replace('"consentString":""', `"consentString":"${'x'.repeat(size - base.length)}"`);
     };
     const tooLarge = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: padded(16 * 1024 + 1) });
-    expect(tooLarge.statusCode).toBe(400);
+    expect(tooLarge.statusCode).toBe(413);
     expect(tooLarge.json().error).toEqual({ code: 'body-too-large', message: 'body: expected at most 16384 bytes, got more' });
     expect(await store.listInstances()).toEqual([]);
     const fits = await app.inject({

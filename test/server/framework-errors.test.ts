@@ -97,7 +97,7 @@ describe('framework-errors', () => {
   it('maps framework errors by code and leaves unknown errors to the 500 path', () => {
     expect(toHttpError({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'x' }, 10)).toMatchObject({ status: 400, code: 'unsupported-media-type' });
     expect(toHttpError({ code: 'FST_ERR_CTP_BODY_TOO_LARGE', message: 'x' }, 10)).toMatchObject({
-      status: 400,
+      status: 413,
       code: 'body-too-large',
       message: 'body: expected at most 10 bytes, got more',
     });

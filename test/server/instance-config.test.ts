@@ -19,9 +19,9 @@ describe('instance-config', () => {
   });
 
   it.each([
-    ['sharedData', { sharedData: { tier: 'a\u0000b' } }, /^sharedData\.tier: expected text without NUL or lone surrogates/],
-    ['a sharedData key', { sharedData: { ['t\u0000']: 'x' } }, /^sharedData: expected keys of 1-100 characters of plain text/],
-    ['xssiPrefix', { xssiPrefix: ')]}\uDC00' }, /^xssiPrefix: expected text without NUL or lone surrogates/],
+    ['sharedData', { sharedData: { tier: 'a\u0000b' } }, /^sharedData\.tier: expected a string, number or boolean, got "a.b"/s],
+    ['a sharedData key', { sharedData: { ['t\u0000']: 'x' } }, /^sharedData: expected a key of 1-100 characters, got "t."/s],
+    ['xssiPrefix', { xssiPrefix: ')]}\uDC00' }, /^xssiPrefix: expected a string of 1-32 characters, got "\)\]\}\uDC00"/],
     ['a prompt title', { prompt: { title: 'a\uD800', message: 'm' } }, /^prompt\.title: /],
   ])('refuses NUL or a lone surrogate in %s, naming the field', (_name, body, message) => {
     expect(() => parseInstanceConfig(body)).toThrow(message);

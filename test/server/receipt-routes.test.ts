@@ -2,7 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
+import { readFileSync } from 'node:fs';
+import { CompactSign, compactVerify, createLocalJWKSet, decodeProtectedHeader, importJWK, type JSONWebKeySet } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../server/store/sqlite-store.ts';
 import { bearer, buildApp, cookieOf, json, pageOrigin } from './app-harness.ts';
@@ -20,6 +21,14 @@ const keySetOf = async (app: App) => (await app.inject({ url: '/.well-known/page
 async function verify(app: App, jws: string) {
   const { payload, protectedHeader } = await compactVerify(jws, createLocalJWKSet(await keySetOf(app)));
   return { receipt: JSON.parse(new TextDecoder().decode(payload)), protectedHeader };
+}
+
+/** The verifier docs/server.md documents, run as written there. */
+function documentedVerifier(): (jws: string, keys: JSONWebKeySet) => Promise<Record<string, unknown>> {
+  const text = readFileSync(new URL('../../docs/server.md', import.meta.url), 'utf8');
+  const block = /<!-- receipt-verifier:[^>]*-->\n```js\n([\s\S]*?)```/.exec(text)![1]!;
+  const body = block.replace(/^import .*$/m, '');
+  return new Function('compactVerify', 'createLocalJWKSet', `${body}\nreturn verifyReceipt;`)(compactVerify, createLocalJWKSet);
 }
 
 const dirs: string[] = [];
@@ -122,6 +131,67 @@ describe('receipt routes', () => {
     await expect(verify(app, oldJws)).resolves.toBeTruthy();
     await expect(verify(app, freshJws)).resolves.toBeTruthy();
     expect((await app.inject({ method: 'POST', url: '/admin/receipt-keys' })).statusCode).toBe(401);
+  });
+
+  it('retires the old key on rotation: private part deleted, published with its retirement time, refused after it by the documented verifier', async () => {
+    const { app, store, now } = await buildApp();
+    const verifyReceipt = documentedVerifier();
+    const old = await recordUpdate(app);
+    const [oldKey] = await store.listSigningKeys();
+    const rotationTime = now.value;
+    const rotated = (await app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer })).json().kid;
+    const stored = await store.listSigningKeys();
+    expect(stored.map((key) => [key.kid, key.privateJwk === null, key.retiredAt])).toEqual([
+      [rotated, false, null],
+      [oldKey!.kid, true, rotationTime + 2000],
+    ]);
+    const keys = await keySetOf(app);
+    expect(keys.keys[1]).toMatchObject({ kid: oldKey!.kid, retired_at: new Date(rotationTime + 2000).toISOString() });
+    expect(JSON.stringify(keys)).not.toContain('"d"');
+    // A receipt of before the rotation verifies; one dated after the retirement, signed with the old private key, does not.
+    const { jws } = (await app.inject({ url: `/consent/receipt/${old.receiptId}`, headers: { cookie: old.cookie } })).json();
+    expect((await verifyReceipt(jws, keys)).receipt_id).toBe(old.receiptId);
+    const forge = async (time: number) =>
+      new CompactSign(new TextEncoder().encode(JSON.stringify({ receipt_id: 'rcpt_late', receipt_timestamp: new Date(time).toISOString(), time })))
+        .setProtectedHeader({ alg: 'EdDSA', kid: oldKey!.kid, typ: 'page-consent-receipt+jwt' })
+        .sign(await importJWK(oldKey!.privateJwk!, 'EdDSA'));
+    expect((await verifyReceipt(await forge(rotationTime + 1999), keys)).receipt_id).toBe('rcpt_late');
+    await expect(verifyReceipt(await forge(rotationTime + 2000), keys)).rejects.toThrow(/rcpt_late: dated .* after its key retired/);
+    const fresh = await recordUpdate(app, 'page_uid=bbbbbbbbbbbbbbbbbbbbbb');
+    const freshJws = (await app.inject({ url: `/consent/receipt/${fresh.receiptId}`, headers: { cookie: fresh.cookie } })).json().jws;
+    expect(decodeProtectedHeader(freshJws).kid).toBe(rotated);
+    expect((await verifyReceipt(freshJws, keys)).receipt_id).toBe(fresh.receiptId);
+  });
+
+  it('stops signing with a key another process retired, within a second', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'page-receipts-'));
+    dirs.push(dir);
+    const first = await buildApp({ store: openSqliteStore(join(dir, 'page.db')) }, true);
+    const second = await buildApp({ store: openSqliteStore(join(dir, 'page.db')) }, true);
+    second.now.value = first.now.value;
+    await recordUpdate(second.app);
+    const rotated = (await first.app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer })).json().kid;
+    second.now.value += 1000;
+    const late = await recordUpdate(second.app, 'page_uid=dddddddddddddddddddddd');
+    const { jws } = (await second.app.inject({ url: `/consent/receipt/${late.receiptId}`, headers: { cookie: late.cookie } })).json();
+    expect(decodeProtectedHeader(jws).kid).toBe(rotated);
+    await expect(documentedVerifier()(jws, await keySetOf(first.app))).resolves.toMatchObject({ receipt_id: late.receiptId });
+    await first.close();
+    await second.close();
+  });
+
+  it('with RECEIPT_SIGNING_KEY, rotation keeps the configured key and retires the others', async () => {
+    const { app, store } = await buildApp();
+    await recordUpdate(app);
+    const [stored] = await store.listSigningKeys();
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const configured = await buildApp({ store, receiptSigningKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() });
+    const kid = (await configured.app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer })).json().kid;
+    expect((await store.listSigningKeys()).map((key) => [key.kid, key.retiredAt === null])).toEqual([
+      [kid, true],
+      [stored!.kid, false],
+    ]);
+    expect((await store.listSigningKeys())[1]!.privateJwk).toBeNull();
   });
 
   it('writes nothing when the receipt cannot be signed', async () => {

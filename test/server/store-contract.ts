@@ -70,7 +70,7 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
 
     it.runIf(harness.reopen)('keeps receipts and signing keys after reopening', async () => {
       await store.recordDecision(entry(), { id: 'rcpt_1', jws: 'a.b.c' });
-      await store.addSigningKey({ kid: 'k', publicJwk: { x: 'k' }, privateJwk: { x: 'k', d: 'd' }, createdAt: 1 });
+      await store.addSigningKey({ kid: 'k', publicJwk: { x: 'k' }, privateJwk: { x: 'k', d: 'd' }, createdAt: 1, retiredAt: null });
       await store.close();
       store = await harness.reopen!();
       expect((await store.getReceipt('rcpt_1'))?.jws).toBe('a.b.c');
@@ -419,12 +419,27 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
     });
 
     it('keeps signing keys, newest first, and the first copy of a kid', async () => {
-      const key = (kid: string, createdAt: number, d: string | null) => ({ kid, publicJwk: { kty: 'OKP', crv: 'Ed25519', x: kid }, privateJwk: d === null ? null : { kty: 'OKP', crv: 'Ed25519', x: kid, d }, createdAt });
+      const key = (kid: string, createdAt: number, d: string | null) => ({ kid, publicJwk: { kty: 'OKP', crv: 'Ed25519', x: kid }, privateJwk: d === null ? null : { kty: 'OKP', crv: 'Ed25519', x: kid, d }, createdAt, retiredAt: null });
       expect(await store.listSigningKeys()).toEqual([]);
       await store.addSigningKey(key('old', 1, 'secret'));
       await store.addSigningKey(key('new', 2, null));
       await store.addSigningKey(key('old', 3, 'other'));
       expect(await store.listSigningKeys()).toEqual([key('new', 2, null), key('old', 1, 'secret')]);
+    });
+
+    it('retires every other key once: its private part deleted, its retirement time kept', async () => {
+      const key = (kid: string, createdAt: number) => ({ kid, publicJwk: { x: kid }, privateJwk: { x: kid, d: `secret-${kid}` }, createdAt, retiredAt: null });
+      await store.addSigningKey(key('first', 1));
+      await store.addSigningKey(key('second', 2));
+      await store.retireSigningKeys('second', 50);
+      await store.addSigningKey(key('third', 3));
+      await store.retireSigningKeys('third', 90);
+      expect(await store.listSigningKeys()).toEqual([
+        key('third', 3),
+        { ...key('second', 2), privateJwk: null, retiredAt: 90 },
+        { ...key('first', 1), privateJwk: null, retiredAt: 50 },
+      ]);
+      expect(JSON.stringify(await store.listSigningKeys())).not.toMatch(/secret-(first|second)/);
     });
 
     it.runIf(harness.reopen)('keeps instances and decisions after reopening', async () => {
@@ -436,15 +451,6 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       expect((await store.getInstance('site'))?.config).toEqual(customConfig);
       expect(await store.getHistory('site', 'user-a')).toEqual([stored]);
       expect(await store.ipHashSalt()).toBe(salt);
-    });
-
-    it.runIf(harness.reopen)('keeps receipts and signing keys after reopening', async () => {
-      await store.recordDecision(entry(), { id: 'rcpt_1', jws: 'a.b.c' });
-      await store.addSigningKey({ kid: 'k', publicJwk: { x: 'k' }, privateJwk: { x: 'k', d: 'd' }, createdAt: 1 });
-      await store.close();
-      store = await harness.reopen!();
-      expect((await store.getReceipt('rcpt_1'))?.jws).toBe('a.b.c');
-      expect((await store.listSigningKeys()).map((key) => key.kid)).toEqual(['k']);
     });
   });
 }

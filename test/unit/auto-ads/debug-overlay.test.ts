@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlacementSpec } from '../../../src/wire/auto-ads-config.ts';
 import { describeRun, drawDebugOverlay, isDebugRequested } from '../../../src/auto-ads/debug-overlay.ts';
-import { DEFAULT_CONSTRAINTS } from '../../../src/auto-ads/networks.ts';
+import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';
 import type { Candidate } from '../../../src/auto-ads/placement.ts';
 import { createFakePage } from './fake-page.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlacementSpec, Position } from '../../../src/wire/auto-ads-config.ts';
-import { DEFAULT_CONSTRAINTS } from '../../../src/auto-ads/networks.ts';
+import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';
 import { type StrategyOptions, type StrategyResult, createStrategy } from '../../../src/auto-ads/strategy.ts';
 import { article, createFakePage, type FakePage, pageBox, paragraphs } from './fake-page.ts';
 

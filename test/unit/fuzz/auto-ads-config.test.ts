@@ -2,7 +2,7 @@
 // Pure parsers: no DOM needed (docs/decisions/fuzzing.md).
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { DEFAULT_CONSTRAINTS } from '../../../src/auto-ads/networks.ts';
+import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';
 import { parseAutoAdsConfig } from '../../../src/wire/auto-ads-config.ts';
 import { configArbitrary } from '../wire/auto-ads-config-arbitraries.ts';
 import { deep, edgeNumber, expectCodedDiagnostics, expectPlainValue, expectTrueOnlyFromLiteralTrue, fuzz, jsonishValue, oddString, record, shaped } from './harness.ts';

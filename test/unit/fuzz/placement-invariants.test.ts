@@ -17,7 +17,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAutoAdsElement } from '../../../src/auto-ads/element.ts';
-import { DEFAULT_CONSTRAINTS } from '../../../src/auto-ads/networks.ts';
+import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';
 import { parseAutoAdsConfig } from '../../../src/wire/auto-ads-config.ts';
 import type { Constraints } from '../../../src/wire/auto-ads-constraints.ts';
 import { createFakePage, type FakePage, pageBox } from '../auto-ads/fake-page.ts';

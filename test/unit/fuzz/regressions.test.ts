@@ -1,7 +1,7 @@
 // @vitest-environment node
 // Inputs the fuzz properties found, kept as plain unit tests (docs/decisions/fuzzing.md).
 import { describe, expect, it } from 'vitest';
-import { parseGeoConfig } from '../../../src/geo/geo-groups.ts';
+import { matchGroups, parseGeoConfig } from '../../../src/wire/geo-groups.ts';
 import { parseActions } from '../../../src/runtime/action-parser.ts';
 import { parseConsentConfig } from '../../../src/wire/consent-config.ts';
 import { CMP_PRESETS } from '../../../src/wire/consent-presets.ts';
@@ -25,8 +25,9 @@ describe('fuzz regressions', () => {
 
   it('never takes an inherited name (constructor, __proto__) or a non-string for a geo preset', () => {
     const { value, diagnostics } = parseGeoConfig({ ISOCountryGroups: { eu: ['constructor', '__proto__', ['de'], 'preset-us-ca'] } });
-    expect(value).toEqual({ eu: ['us'] });
+    expect(value).toEqual({ eu: ['preset-us-ca'] });
     expect(diagnostics.map((d) => d.code)).toEqual(['geo-country-invalid', 'geo-country-invalid', 'geo-country-invalid']);
+    expect(matchGroups({ g: ['constructor', '__proto__', 'toString'] }, 'de')).toEqual([]);
   });
 
   it('builds the page-hosted preset for a consentInstanceId with a lone surrogate without throwing', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchGroups, parseGeoConfig, PRESETS } from '../../../src/geo/geo-groups.ts';
+import { matchGroups, parseGeoConfig, PRESETS } from '../../../src/wire/geo-groups.ts';
 
 const EU27 = 'at be bg hr cy cz dk ee fi fr de gr hu ie it lv lt lu mt nl pl pt ro sk si es se'.split(' ');
 
@@ -10,10 +10,17 @@ describe('parseGeoConfig', () => {
     expect(value).toEqual({ us: ['us'], other: ['mx', 'ca', 'unknown'] });
   });
 
-  it('expands presets', () => {
-    const { value } = parseGeoConfig({ ISOCountryGroups: { eea: ['preset-eea', 'tr'], ca: ['preset-us-ca'] } });
-    expect(value.eea).toEqual([...PRESETS['preset-eea']!, 'tr']);
-    expect(value.ca).toEqual(['us']);
+  it('keeps presets as written and matches the countries they hold', () => {
+    const { value } = parseGeoConfig({ ISOCountryGroups: { eea: ['Preset-EEA', 'tr'], ca: ['preset-us-ca'] } });
+    expect(value).toEqual({ eea: ['preset-eea', 'tr'], ca: ['preset-us-ca'] });
+    for (const country of PRESETS['preset-eea']!) expect(matchGroups(value, country)).toEqual(['eea']);
+    expect(matchGroups(value, 'tr')).toEqual(['eea']);
+    expect(matchGroups(value, 'us')).toEqual(['ca']);
+  });
+
+  it('names the field of each dropped group or entry', () => {
+    const { diagnostics } = parseGeoConfig({ ISOCountryGroups: { 'eu-west': ['de'], g: ['de', 'us-ca'] } });
+    expect(diagnostics.map((d) => d.field)).toEqual(['ISOCountryGroups.eu-west', 'ISOCountryGroups.g[1]']);
   });
 
   it.each([null, 'x', {}, { ISOCountryGroups: [] }])('reports an invalid config %j and has no groups', (json) => {

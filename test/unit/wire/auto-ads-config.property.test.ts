@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONSTRAINTS } from '../../../src/auto-ads/networks.ts';
+import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';
 import { parseAutoAdsConfig } from '../../../src/wire/auto-ads-config.ts';
 import { isRecord } from '../../../src/wire/values.ts';
 import { configArbitrary, hostileAttributes } from './auto-ads-config-arbitraries.ts';

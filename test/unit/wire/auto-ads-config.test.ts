@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONSTRAINTS } from '../../../src/auto-ads/networks.ts';
+import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';
 import { parseAutoAdsConfig } from '../../../src/wire/auto-ads-config.ts';
 
 const placement = (patch: Record<string, unknown> = {}) => ({ anchor: { selector: 'article p' }, pos: 4, type: 1, ...patch });

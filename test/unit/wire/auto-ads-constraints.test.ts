@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONSTRAINTS } from '../../../src/auto-ads/networks.ts';
+import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';
 import { parseSpacing, readConstraints } from '../../../src/wire/auto-ads-constraints.ts';
 import { collector } from '../../../src/wire/values.ts';
 

@@ -3,9 +3,9 @@
  * Field names follow the seed specification and PRODUCT.md sections 3.3, 3.4 and 4.
  */
 
-import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from './wire/consent.ts';
+import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from './consent.ts';
 
-export type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from './wire/consent.ts';
+export type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from './consent.ts';
 
 /** POST body sent to `checkConsentHref`. */
 export type ConsentCheckRequest = {

@@ -1,21 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { readMap, readString } from '../../server/fields.ts';
+import { strictRead } from '../../server/strict.ts';
+import { readBoolean, readMap, readText } from '../../src/wire/values.ts';
 import { bearer, buildApp, json } from './app-harness.ts';
 
 const update = (body: object) => ({ consentInstanceId: 'site', pageUserId: 'page-1', consentStateValue: 'accepted', ...body });
 
-describe('fields', () => {
+describe('strict reading of the shared readers', () => {
   it.each([
     ['NUL', 'a\u0000b'],
     ['a lone high surrogate', 'a\uD800b'],
     ['a lone low surrogate', '\uDC00'],
   ])('refuses %s in a string with invalid-field naming the field', (_name, bad) => {
-    expect(() => readString(bad, 'pageUserId', { max: 200 })).toThrow(/^pageUserId: expected text without NUL or lone surrogates/);
-    expect(() => readMap({ [bad]: true }, 'purposeConsents', () => true)).toThrow(/^purposeConsents: expected keys of 1-100 characters of plain text/);
+    expect(() => strictRead(readText(200, 1), bad, 'pageUserId')).toThrow(/^pageUserId: expected a string of 1-200 characters, got /);
+    expect(() => strictRead(readMap(readBoolean), { [bad]: true }, 'purposeConsents')).toThrow(/^purposeConsents: expected a key of 1-100 characters, got /);
   });
 
   it('keeps surrogate pairs (emoji)', () => {
-    expect(readString('ok \u{1F600}', 'field', { max: 10 })).toBe('ok \u{1F600}');
+    expect(strictRead(readText(10, 1), 'ok \u{1F600}', 'field')).toBe('ok \u{1F600}');
   });
 
   it.each([
@@ -44,7 +45,7 @@ describe('fields', () => {
     const { app } = await buildApp();
     const response = await app.inject({ url: '/admin/api/instances/site/users?pageUserId=a%00b', headers: bearer });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toMatch(/^pageUserId: expected text without NUL/);
+    expect(response.json().error.message).toMatch(/^pageUserId: expected a string of 1-200 characters, got "a.b"/s);
   });
 
   it.each(['constructor', '__proto__', 'toString'])('answers a check for group %s with a boolean consentRequired', async (group) => {

@@ -1,0 +1,104 @@
+/**
+ * The reference server's instance config (docs/server.md, "Instances and policies"), read with
+ * the readers the page uses for the same values: `sharedData` as a check answer's, geo groups
+ * as `<page-geo>`'s, URLs by the URL rule (absolute http(s) here, since there is no page to
+ * resolve against). Diagnostics name the field; the server refuses any (server/strict.ts).
+ */
+import { parseGeoGroups } from './geo-groups.ts';
+import { type SharedData, readSharedData } from './consent.ts';
+import { parseLoadableUrl } from './url.ts';
+import { drop, isRecord, type Read, readBoolean, readFields, readList, readMap, readText, type Schema } from './values.ts';
+
+export type PromptPurpose = { readonly id: string; readonly label: string; readonly description?: string };
+
+export type PromptVendor = { readonly name: string; readonly url?: string; readonly purposes?: readonly string[] };
+
+/** What the hosted prompt (`/cmp/prompt.html`) shows for an instance. */
+export type PromptConfig = {
+  readonly title: string;
+  readonly message: string;
+  readonly purposes: readonly PromptPurpose[];
+  readonly vendors: readonly PromptVendor[];
+  readonly privacyPolicyUrl?: string;
+};
+
+/** Per-instance policy, as edited through the admin API; absent fields are null (or empty). */
+export type InstanceConfig = {
+  /** `consentRequired` per geo group; the `default` entry applies when no group matches. */
+  readonly consentRequired: Readonly<Record<string, boolean>>;
+  /** Group name -> entries, as `<page-geo>`'s ISOCountryGroups, for requests without `matchedGeoGroup`. */
+  readonly geoGroups: Readonly<Record<string, readonly string[]>>;
+  readonly sharedData: SharedData | null;
+  readonly purposeConsentRequired: readonly string[] | null;
+  readonly xssiPrefix: string | null;
+  readonly prompt: PromptConfig | null;
+};
+
+export const readPurposeId = readText(100, 1, /^[A-Za-z0-9._:-]+$/, 'a purpose id of letters, digits or . _ : -');
+
+/** An absolute http(s) URL of at most 2,000 characters. */
+const readHttpUrl: Read<string> = (into, value, field) =>
+  typeof value === 'string' && value.length <= 2000 && parseLoadableUrl(value, 'about:blank') ? readText(2000, 1)(into, value, field) : drop(into, field, 'an http(s) URL', value);
+
+/** `readFields`, with the (string) fields in `required` present. */
+function withRequired<T>(schema: Schema<T>, required: readonly (keyof T & string)[]): Read<T> {
+  const read = readFields(schema);
+  return (into, value, field) => {
+    const object = read(into, value, field);
+    if (!object) return;
+    const missing = required.find((key) => isRecord(value) && (value[key] === undefined || value[key] === null));
+    return missing === undefined ? object : drop(into, `${field}.${missing}`, 'a string', undefined);
+  };
+}
+
+const readPurpose = withRequired<PromptPurpose>({ id: readPurposeId, label: readText(200, 1), description: readText(2000, 1) }, ['id', 'label']);
+
+const readVendor = withRequired<PromptVendor>({ name: readText(200, 1), url: readHttpUrl, purposes: readList(readPurposeId) }, ['name']);
+
+type PromptFields = Omit<PromptConfig, 'purposes' | 'vendors'> & { readonly purposes?: PromptPurpose[]; readonly vendors?: PromptVendor[] };
+
+const readPromptFields = withRequired<PromptFields>(
+  { title: readText(200, 1), message: readText(4000, 1), purposes: readList(readPurpose, 50), vendors: readList(readVendor, 1000), privacyPolicyUrl: readHttpUrl },
+  ['title', 'message'],
+);
+
+export const readPromptConfig: Read<PromptConfig> = (into, value, field) => {
+  const fields = readPromptFields(into, value, field);
+  return fields && { ...fields, purposes: fields.purposes ?? [], vendors: fields.vendors ?? [] };
+};
+
+const readGeoGroups: Read<Record<string, readonly string[]>> = (into, value, field) => {
+  const { value: groups, diagnostics } = parseGeoGroups(value, field);
+  into.diagnostics.push(...diagnostics);
+  return groups;
+};
+
+/** A bare boolean means the same answer in every group. */
+const readConsentRequired: Read<Record<string, boolean>> = (into, value, field) =>
+  typeof value === 'boolean' ? { default: value } : readMap(readBoolean)(into, value, field);
+
+type ConfigFields = { readonly [K in keyof InstanceConfig]?: NonNullable<InstanceConfig[K]> };
+
+export const INSTANCE_CONFIG: Schema<ConfigFields> = {
+  consentRequired: readConsentRequired,
+  geoGroups: readGeoGroups,
+  sharedData: readSharedData,
+  purposeConsentRequired: readList(readPurposeId),
+  xssiPrefix: readText(32, 1),
+  prompt: readPromptConfig,
+};
+
+/** Missing fields take the defaults; `consentRequired` always ends up with a `default` entry. */
+export const readInstanceConfig: Read<InstanceConfig> = (into, value, field) => {
+  const fields = readFields(INSTANCE_CONFIG)(into, value, field);
+  return (
+    fields && {
+      consentRequired: { default: true, ...fields.consentRequired },
+      geoGroups: fields.geoGroups ?? {},
+      sharedData: fields.sharedData ?? null,
+      purposeConsentRequired: fields.purposeConsentRequired ?? null,
+      xssiPrefix: fields.xssiPrefix ?? null,
+      prompt: fields.prompt ?? null,
+    }
+  );
+};

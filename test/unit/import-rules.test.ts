@@ -1,0 +1,101 @@
+/**
+ * The import rules of docs/import-rules.md, enforced: every relative import (and `import type`,
+ * and `export ... from`) of server/, cli/ and src/ is read from the source and checked against
+ * the allowed edges below. A wrong direction fails here with the file and the import.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/**
+ * The layer of a repository path: `wire`; `runtime` (src/runtime and the built-in elements of
+ * src/elements, one bundle); a feature (an extension: src/consent with its parts in
+ * src/consent-*, src/auto-ads, src/geo); `server` or `cli`.
+ */
+function layerOf(path: string): string {
+  const [top, second = ''] = path.split('/');
+  if (top !== 'src') return top!;
+  if (second === 'wire') return 'wire';
+  if (second === 'runtime' || second === 'elements') return 'runtime';
+  return `feature:${second.replace(/^consent-.*/, 'consent')}`;
+}
+
+/**
+ * Whether `from` may import `to` (repository paths):
+ * - src/wire imports only src/wire;
+ * - the runtime imports the runtime and src/wire;
+ * - a feature imports its own folder, src/wire and the runtime's index only;
+ * - server/ and cli/ import their own folder and src/wire only.
+ */
+function isAllowed(from: string, to: string): boolean {
+  const [source, target] = [layerOf(from), layerOf(to)];
+  if (target === 'wire') return true;
+  if (source === target) return true;
+  if (source.startsWith('feature:')) return to === 'src/runtime/index.ts';
+  return false;
+}
+
+/**
+ * Edges that break the rules today, each with where its code should go. An edge listed here and
+ * no longer found fails the test too, so the list only shrinks.
+ */
+const KNOWN_EXCEPTIONS: ReadonlySet<string> = new Set([
+  // Parsers the validator shares with the components, still in their feature folders (to move into src/wire).
+  'cli/check-auto-ads.ts -> src/auto-ads/networks.ts',
+  'cli/check-consent-ui.ts -> src/consent/story.ts',
+  'cli/check-consent-ui.ts -> src/runtime/action-parser.ts',
+  'cli/check-elements.ts -> src/runtime/layout.ts',
+]);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.(ts|mts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Relative module specifiers of `import ... from`, `import(...)`, `export ... from` and side-effect imports. */
+function importsOf(text: string): string[] {
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+  return [...text.matchAll(pattern)].map((match) => match[1]!);
+}
+
+function edges(): string[] {
+  return ['src', 'server', 'cli'].flatMap(sourceFiles).flatMap((file) =>
+    importsOf(readFileSync(join(root, file), 'utf8')).map((specifier) => `${file} -> ${relative(root, resolve(root, dirname(file), specifier))}`),
+  );
+}
+
+describe('import rules (docs/import-rules.md)', () => {
+  const all = edges();
+
+  it('reads the imports of every layer', () => {
+    for (const layer of ['src/wire/', 'src/runtime/', 'src/consent/', 'server/', 'cli/']) expect(all.some((edge) => edge.startsWith(layer))).toBe(true);
+  });
+
+  it('has no import against the direction of the layers, beyond the listed exceptions', () => {
+    const wrong = all.filter((edge) => {
+      const [from, to] = edge.split(' -> ') as [string, string];
+      return !isAllowed(from, to) && !KNOWN_EXCEPTIONS.has(edge);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('lists only exceptions that still exist', () => {
+    expect([...KNOWN_EXCEPTIONS].filter((edge) => !all.includes(edge))).toEqual([]);
+  });
+
+  it('refuses the directions it is meant to refuse', () => {
+    expect(isAllowed('src/wire/consent.ts', 'src/runtime/index.ts')).toBe(false);
+    expect(isAllowed('server/app.ts', 'src/runtime/diagnostics.ts')).toBe(false);
+    expect(isAllowed('cli/page.ts', 'src/geo/element.ts')).toBe(false);
+    expect(isAllowed('src/consent/element.ts', 'src/runtime/consent-gate.ts')).toBe(false);
+    expect(isAllowed('src/consent/element.ts', 'src/auto-ads/networks.ts')).toBe(false);
+    expect(isAllowed('src/runtime/gate.ts', 'src/consent/element.ts')).toBe(false);
+    expect(isAllowed('src/consent/element.ts', 'src/runtime/index.ts')).toBe(true);
+    expect(isAllowed('server/app.ts', 'src/wire/values.ts')).toBe(true);
+  });
+});
