@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { FETCH_TIMEOUT_MS } from '../read-source.ts';
+import { FETCH_TIMEOUT_MS } from '../fetch-page.ts';
 import type { NavigationGuard } from './navigation-guard.ts';
 import type { NetworkLog } from './network-log.ts';
 import { SETTLE, settle } from './settle.ts';

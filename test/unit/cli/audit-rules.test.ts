@@ -1,6 +1,6 @@
 /** The page audit's pure parts: arguments, sites, addresses, cookies, stacks and chains, the rule. */
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress } from '../../../cli/audit/address.ts';
+import { isPrivateAddress } from '../../../cli/private-address.ts';
 import { resolveCookie } from '../../../cli/audit/cookies.ts';
 import { requestChain, stackUrls } from '../../../cli/audit/initiators.ts';
 import type { LoggedRequest } from '../../../cli/audit/network-log.ts';
