@@ -5,10 +5,15 @@
  * needed; a part that fails to load is one diagnostic and nothing unblocks; sized `page-*`
  * elements keep their boxes while their part is on its way (no layout shift).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measureCdn, readBudgets } from '../../scripts/cdn-sizes.mjs';
-import { CDN_ROOT, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, launchBrowser, newPage, readJson, startServer, type TestServer } from './harness.ts';
+
+/** Brotli bytes (quality 11, as scripts/size.mjs) of a production CDN file. */
+const brotliBytes = (file: string) => brotliCompressSync(readFileSync(join(CDN_ROOT, file)), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 
 let browser: Browser;
 let server: TestServer;
@@ -70,11 +75,11 @@ describe('first screen of a client-only consent page', () => {
     const files = await requestedBeforePrompt(page, `${server.origin}/first.html`);
     await context.close();
     expect(files.sort()).toEqual(FIRST_SCREEN_FILES);
-    const sizes = measureCdn(CDN_ROOT);
-    const bytes = files.reduce((sum, file) => sum + (sizes.get(file)?.brotli ?? Number.POSITIVE_INFINITY), 0);
-    const budget = readBudgets().find((entry: { files: string[] }) => entry.files.join() === FIRST_SCREEN_FILES.join());
+    const bytes = files.reduce((sum, file) => sum + brotliBytes(file), 0);
+    const { budgets } = readJson('size-budgets.json') as { budgets: { files: string[]; brotli: number }[] };
+    const budget = budgets.find((entry) => entry.files.join() === FIRST_SCREEN_FILES.join());
     expect(budget, 'a size-budgets.json group for exactly the first-screen files').toBeDefined();
-    expect(bytes).toBeLessThanOrEqual(budget.brotli);
+    expect(bytes).toBeLessThanOrEqual(budget!.brotli);
   });
 
   it('loads the actions part at the first tap and replays it: accept runs the blocked script once', async () => {
@@ -104,6 +109,54 @@ describe('first screen of a client-only consent page', () => {
     expect(line?.text).toMatch(/^\[page-runtime\] part-load-failed: expected the part to load, got "http:\/\/127\.0\.0\.1:\d+\/v0\/page-runtime-actions-0\.1\.js"$/);
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
     expect(await page.isVisible('#prompt')).toBe(true);
+    await context.close();
+  });
+});
+
+describe('consent parts', () => {
+  it('fails closed with one diagnostic when the remote part does not load', async () => {
+    let checks = 0;
+    server.route('/check', () => {
+      checks++;
+      return { body: { consentRequired: false } };
+    });
+    const config = { ...CONFIG, consentInstanceId: 'no-remote', consentRequired: 'remote', checkConsentHref: '/check' };
+    server.page('/no-remote.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify(config)));
+    const { page, context, messages } = await newPage(browser);
+    await page.route('**/page-consent-remote-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto(`${server.origin}/no-remote.html`);
+    await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-remote-0\.1\.js"$/);
+    await page.waitForTimeout(500);
+    // The server said consent is not required, but it was never asked: nothing unblocks.
+    expect(checks).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    await context.close();
+  });
+
+  it('requests the return-visit part at once on a return visit and runs the allowed script once, without a prompt', async () => {
+    server.page('/return.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'return' })));
+    const { page, context } = await newPage(browser);
+    await page.goto(`${server.origin}/return.html`);
+    await page.waitForSelector('#prompt:visible');
+    await page.click('#accept');
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    const first = server.requests.length;
+    await page.addInitScript(`(() => {
+      window.promptPainted = 0;
+      const onFrame = () => {
+        if (document.getElementById('prompt')?.checkVisibility()) window.promptPainted++;
+        requestAnimationFrame(onFrame);
+      };
+      requestAnimationFrame(onFrame);
+    })();`);
+    await page.reload();
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    await page.waitForTimeout(500);
+    const paths = server.requests.slice(first).map((request) => request.path);
+    expect(paths).toContain('/v0/page-consent-fast-0.1.js');
+    expect(paths.filter((path) => path === '/third-party.js')).toHaveLength(1);
+    expect(await page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, (window as unknown as { promptPainted: number }).promptPainted])).toEqual([1, 0]);
     await context.close();
   });
 });
