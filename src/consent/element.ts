@@ -104,7 +104,8 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   const startSignalsOnce = (found: ConsentConfig | null) => {
     if (!found || !element.id || signals) return;
     const isUrgent = found.consentModeMapping !== undefined || found.exposesTcfApi || found.exposesGppApi;
-    const later = isUrgent ? Promise.resolve() : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    // A hidden document paints no frame: nothing to wait for.
+    const later = isUrgent || document.hidden ? Promise.resolve() : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
     signals = later.then(() => load('signals')).then((part) => {
       signal = part?.startSignals(page, found, report, scriptUrl);
       signal?.(controller.model());
@@ -127,7 +128,8 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
       return found;
     };
     const inline = find(config.promptUI, element, 'consent-prompt-missing');
-    const story = element.querySelector(':scope>page-story-consent') ? await load('story') : undefined;
+    // The story part only where the story is the prompt (no inline prompt, no iframe).
+    const story = !inline && !config.promptUiSrc && element.querySelector(':scope>page-story-consent') ? await load('story') : undefined;
     const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
     const decide = (decision: Decision, data: DecisionData = {}) => dispatch({ type: 'decide', decision, ...data });
     const expandUrl = (src: string) => page.expandUrl(src, PAGE_MACROS, consentInfo);
