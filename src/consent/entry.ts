@@ -12,9 +12,13 @@ type Queue = { push(callback: (page: PageRuntime) => void): void };
 const scope = self as unknown as { PAGE?: Queue };
 // Known only while this script runs: the directory the parts and the TCF and GPP bundles load from.
 const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? document.querySelector<HTMLScriptElement>('script[custom-element="page-consent"]')?.src ?? '';
-// A return visit (the site's storage item exists): the fast path's part at once, before the
-// element's definition, which builds the element at once when `v0.js` is already there.
+// A return visit (the site's storage item exists): the fast path's part at once, and the element
+// defined once it ran (or failed), so that the first allowed script does not wait for the
+// element's set-up (docs/decisions/consent-fast-path.md, "Fast path before the element").
+let returning: Promise<unknown> = Promise.resolve();
 try {
-  if (localStorage.getItem(storeKeyOf(location.hostname)) !== null) loadConsentPart('fast', scriptUrl, (d) => console.error(`[page-consent] ${d.code}: expected ${d.expected}, got ${d.got}`));
+  if (localStorage.getItem(storeKeyOf(location.hostname)) !== null) {
+    returning = loadConsentPart('fast', scriptUrl, (d) => console.error(`[page-consent] ${d.code}: expected ${d.expected}, got ${d.got}`));
+  }
 } catch {}
-(scope.PAGE ||= [] as Queue).push((page) => page.define('page-consent', createConsentElement(page, scriptUrl)));
+(scope.PAGE ||= [] as Queue).push((page) => returning.then(() => page.define('page-consent', createConsentElement(page, scriptUrl))));
