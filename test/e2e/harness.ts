@@ -76,11 +76,12 @@ export type TestServer = {
 const TYPES: Record<string, string> = { js: 'text/javascript', map: 'application/json', html: 'text/html', json: 'application/json' };
 
 /**
- * The CDN file a path names: `/v0.js`, `/v0/...`, or the same under one prefix (`/slow/v0/...`,
+ * The CDN file a path names: `/v0.js`, `/v0/...`, or the same under a prefix (`/slow/v0/...`,
  * for pages that route a delayed copy of a bundle: its parts load from beside it).
  */
 function cdnFile(requested: string): string | null {
-  const path = requested.replace(/^\/[^/]+(?=\/v0(\.js$|\/))/, '');
+  const start = requested.search(/\/v0(\.js$|\/)/);
+  const path = start > 0 ? requested.slice(start) : requested;
   if (path !== '/v0.js' && !path.startsWith('/v0/')) return null;
   const file = normalize(join(CDN_ROOT, path));
   return file.startsWith(normalize(CDN_ROOT)) && existsSync(file) ? file : null;
