@@ -5,7 +5,19 @@ import { build } from 'esbuild';
 
 const ENTRIES = [
   ['src/runtime/entry.ts', 'v0'],
+  // Parts of v0.js, loaded from v0/ when a page first needs them (docs/decisions/first-screen-parts.md).
+  ['src/runtime/parts/actions.ts', 'v0/page-runtime-actions-0.1'],
+  ['src/runtime/parts/macros.ts', 'v0/page-runtime-macros-0.1'],
+  ['src/runtime/parts/elements.ts', 'v0/page-runtime-elements-0.1'],
+  ['src/runtime/parts/change-size.ts', 'v0/page-runtime-change-size-0.1'],
+  ['src/runtime/parts/consent-api.ts', 'v0/page-runtime-consent-api-0.1'],
   ['src/consent/entry.ts', 'v0/page-consent-0.1'],
+  // Parts of page-consent-0.1.js (src/consent/parts.ts); the return-visit part is page-consent-fast.
+  ['src/consent/parts/remote.ts', 'v0/page-consent-remote-0.1'],
+  ['src/consent/parts/signals.ts', 'v0/page-consent-signals-0.1'],
+  ['src/consent/parts/story.ts', 'v0/page-consent-story-0.1'],
+  ['src/consent/parts/presets.ts', 'v0/page-consent-presets-0.1'],
+  ['src/consent/parts/creative.ts', 'v0/page-consent-creative-0.1'],
   ['src/auto-ads/entry.ts', 'v0/page-auto-ads-0.1'],
   ['src/geo/entry.ts', 'v0/page-geo-0.1'],
   ['src/consent-tcf/entry.ts', 'v0/page-consent-tcf-0.1'],

@@ -3,8 +3,8 @@
 import { launchBrowser } from '../browser/launch.mjs';
 import { PROFILES } from '../browser/profiles.mjs';
 import { startStaticServer } from '../browser/static-server.mjs';
-import { formatSummary } from '../lib/format.mjs';
-import { summarize } from '../lib/stats.mjs';
+import { formatNumber, formatSummary } from '../lib/format.mjs';
+import { median, ratio, summarize } from '../lib/stats.mjs';
 import { docsUseHidden, serveConsentPages, VARIANTS } from './consent-pages.mjs';
 import { runConsentVisit } from './consent-visit.mjs';
 
@@ -19,6 +19,26 @@ const FIGURES = [
   ['KB (1st / return)', (run) => run.first.bytes / 1024, (run) => run.return.cost.bytes / 1024],
   ['CLS (1st / return)', (run) => run.first.layoutShift, (run) => run.return.layoutShift],
 ];
+
+/**
+ * The figures compared with the lightest peer: what a variant adds over control, divided by what
+ * vanilla-cookieconsent adds (1.0 = level with it, lower is better).
+ */
+const PEER = 'vanilla-cookieconsent';
+const PEER_RATIOS = [
+  ['prompt visible xpeer', (run) => run.first.promptVisibleMs],
+  ['1st script xpeer', (run) => run.first.scriptMs],
+  ['return: script xpeer', (run) => run.return.scriptMs],
+  ['return script ms xpeer', (run) => run.return.cost.scriptMs],
+];
+
+/** (variant - control) / (peer - control) of the medians; null without a positive peer cost. */
+function peerRatio(runsOf, name, read) {
+  const medianOf = (variant) => median(runsOf[variant].filter((run) => !run.error).map(read));
+  const [own, control, peer] = [medianOf(name), medianOf('control'), medianOf(PEER)];
+  if (own === null || control === null || peer === null || peer - control <= 0) return null;
+  return ratio(own - control, peer - control);
+}
 
 function describeViolations(runs, variant) {
   if (!variant.blocks) return 'n/a (not blocked)';
@@ -42,13 +62,17 @@ function buildTable(profileName, results) {
     const runs = results[profileName][name];
     const summaries = summarizeVariant(runs);
     const errors = runs.filter((run) => run.error).length;
-    return [name, ...FIGURES.map(([figure]) => cell(summaries, figure)), `${describeViolations(runs, variant)}${errors ? `; ${errors} failed` : ''}`, String(runs.length)];
+    const ratios = PEER_RATIOS.map(([, read]) => (name === 'control' ? '-' : formatNumber(peerRatio(results[profileName], name, read), 2)));
+    return [name, ...FIGURES.map(([figure]) => cell(summaries, figure)), ...ratios, `${describeViolations(runs, variant)}${errors ? `; ${errors} failed` : ''}`, String(runs.length)];
   });
   return {
     title: `Consent, ${profileName} profile`,
-    columns: ['variant', ...FIGURES.map(([name]) => name), 'violations (runs)', 'runs'],
+    columns: ['variant', ...FIGURES.map(([name]) => name), ...PEER_RATIOS.map(([name]) => name), 'violations (runs)', 'runs'],
     rows,
-    notes: ['Each cell: median / p90; "a · b" = first visit · return visit. Times from navigation start except accept -> script.'],
+    notes: [
+      'Each cell: median / p90; "a · b" = first visit · return visit. Times from navigation start except accept -> script.',
+      `"xpeer": the variant's median minus control's, divided by ${PEER}'s minus control's (1.00 = level with it; lower is better).`,
+    ],
   };
 }
 

@@ -1,4 +1,10 @@
-/** page-consent-fast-0.1.js: the return-visit fast path, for publishers to inline right after `</page-consent>`. */
+/**
+ * page-consent-fast-0.1.js: the return-visit fast path, for publishers to inline right after
+ * `</page-consent>`; it is also the consent extension's return-visit part, which the extension
+ * requests at once when the site's storage item exists (and skips when the inline copy ran).
+ */
 import { startFastPath } from '../consent/fast-path.ts';
+import { definePart } from '../wire/parts.ts';
 
+definePart('page-consent-fast-0.1', startFastPath);
 startFastPath();

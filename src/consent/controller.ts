@@ -6,7 +6,8 @@
 import type { Diagnostic, DiagnosticLevel, StorageService } from '../runtime/index.ts';
 import { parseStoredConsent, type StoredConsent } from '../wire/consent.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
-import { checkConsent, checkRequestOf, type Network, notifyUpdate } from './remote.ts';
+import type { RemoteCalls } from './parts.ts';
+import type { Network } from './remote.ts';
 import { startEventOf } from './lifetime.ts';
 import { type ConsentEvent, type ConsentModel, initialModel, reduceConsent, type SavedDecision } from './state.ts';
 
@@ -20,6 +21,8 @@ export type ControllerDeps = Network & {
   readonly onChange: (model: ConsentModel) => void;
   /** The time of a decision, ms since the epoch (default `Date.now`). */
   readonly now?: () => number;
+  /** The check and update calls (src/consent/remote.ts; the remote part in the page); undefined when they failed to load. */
+  readonly remote: () => Promise<RemoteCalls | undefined>;
 };
 
 export type ConsentController = {
@@ -74,9 +77,10 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     const update = { consentInstanceId, pageUserId: pageUserId() };
     const stored = written as StoredConsent;
     const receiptKey = receiptKeyOf(current);
+    const calls = deps.remote();
     updated = deps
       .expandUrl(onUpdateHref)
-      .then((url) => notifyUpdate(deps, url, update, stored, deps.report))
+      .then(async (url) => (await calls)?.notifyUpdate(deps, url, update, stored, deps.report))
       // The receipt of the latest update, or none: an older receipt proves an older decision.
       .then((receiptId) => (receiptId ? deps.storage.set(receiptKey, receiptId) : deps.storage.remove(receiptKey)));
   };
@@ -110,10 +114,14 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     dispatch(event);
     const { consentInstanceId, checkConsentHref } = next;
     if (!checkConsentHref) return;
-    const request = checkRequestOf(consentInstanceId, written, matchedGeoGroup, event.isGpcReject);
-    const result = await checkConsent(deps, await deps.expandUrl(checkConsentHref), request, next.xssiPrefix);
-    for (const d of result.diagnostics) deps.report(d, result.value ? 'warn' : 'error');
-    dispatch(result.value ? { type: 'response', response: result.value } : { type: 'failure' });
+    const saved = written;
+    const loading = deps.remote();
+    const url = await deps.expandUrl(checkConsentHref);
+    const calls = await loading;
+    // Without the remote part (reported by the loader) the check failed: fail closed, as after any failure.
+    const result = calls && (await calls.checkConsent(deps, url, calls.checkRequestOf(consentInstanceId, saved, matchedGeoGroup, event.isGpcReject), next.xssiPrefix));
+    for (const d of result?.diagnostics ?? []) deps.report(d, result?.value ? 'warn' : 'error');
+    dispatch(result?.value ? { type: 'response', response: result.value } : { type: 'failure' });
   };
 
   const receipt = async () => {

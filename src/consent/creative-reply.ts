@@ -1,7 +1,8 @@
 /**
  * The creative frame's consent request (docs/runtime.md): a `<page-ad type="custom">` frame posts
  * `{pageAdConsentCall: {callId}}` and gets the consent macros' values back, in its own window only.
- * Messages of any other window, and other messages of the frame, are not read.
+ * Messages of any other window, and other messages of the frame, are not read. The consent
+ * extension listens (`answerCreatives`); the reply is its creative part.
  */
 import type { ConsentSnapshot, Diagnostic } from '../runtime/index.ts';
 import { consentMacroValues } from '../wire/consent-macros.ts';
@@ -11,14 +12,17 @@ import { parseCreativeConsentCall } from '../wire/creative-message.ts';
 const adFrameOf = (source: MessageEventSource | null) =>
   [...document.querySelectorAll<HTMLIFrameElement>('page-ad[type=custom]>iframe')].find((frame) => frame.contentWindow === source);
 
-export function answerCreatives(snapshot: () => ConsentSnapshot, report: (d: Diagnostic) => void): void {
-  addEventListener('message', ({ data, source, origin }) => {
-    if (!adFrameOf(source)) return;
-    const { value, diagnostics } = parseCreativeConsentCall(data);
-    for (const d of diagnostics) report(d);
-    if (!value) return;
-    const { GDPR, GDPR_CONSENT, CONSENT_STATE, US_PRIVACY, GPP_STRING, GPP_SID } = consentMacroValues(snapshot());
-    const reply = { callId: value.callId ?? null, gdpr: GDPR, gdprConsent: GDPR_CONSENT, consentState: CONSENT_STATE, usPrivacy: US_PRIVACY, gppString: GPP_STRING, gppSid: GPP_SID };
-    (source as Window).postMessage({ pageAdConsentReturn: reply }, origin === 'null' ? '*' : origin);
-  });
+/** Answers one message of an ad frame. */
+export function replyToCreative({ data, source, origin }: MessageEvent, snapshot: () => ConsentSnapshot, report: (d: Diagnostic) => void): void {
+  const { value, diagnostics } = parseCreativeConsentCall(data);
+  for (const d of diagnostics) report(d);
+  if (!value) return;
+  const { GDPR, GDPR_CONSENT, CONSENT_STATE, US_PRIVACY, GPP_STRING, GPP_SID } = consentMacroValues(snapshot());
+  const reply = { callId: value.callId ?? null, gdpr: GDPR, gdprConsent: GDPR_CONSENT, consentState: CONSENT_STATE, usPrivacy: US_PRIVACY, gppString: GPP_STRING, gppSid: GPP_SID };
+  (source as Window).postMessage({ pageAdConsentReturn: reply }, origin === 'null' ? '*' : origin);
+}
+
+/** Listens for ad frames' messages; `reply` answers one (`replyToCreative`, possibly once loaded). */
+export function answerCreatives(reply: (event: MessageEvent) => void): void {
+  addEventListener('message', (event) => adFrameOf(event.source) && reply(event));
 }

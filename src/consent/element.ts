@@ -4,17 +4,16 @@
  */
 import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
 import { type ConsentConfig, hasGeoSignalFields, isObject, parseConsentConfig } from '../wire/consent-config.ts';
-import { CMP_PRESETS } from '../wire/consent-presets.ts';
 import { diagnose } from './diagnose.ts';
 import { PAGE_MACROS } from '../wire/url-macros.ts';
 import { own } from '../wire/values.ts';
 import { readConfigJson } from './config-json.ts';
 import { createConsentController } from './controller.ts';
 import { detailOf, installConsentProvider, snapshotOf } from './provider.ts';
-import { startSignals } from './signals.ts';
 import { answerCreatives } from './creative-reply.ts';
+import { loadConsentPart } from './parts.ts';
 import { createPromptUi } from './prompt-ui.ts';
-import type { Decision, DecisionData } from './state.ts';
+import type { ConsentModel, Decision, DecisionData } from './state.ts';
 import type { Ui } from './ui.ts';
 
 export const GEO_TIMEOUT_SECONDS = 5;
@@ -49,7 +48,9 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   const report: Report = host.report.bind(host);
   let config: ConsentConfig | null = null;
   let render: Ui | undefined;
-  let signal: ReturnType<typeof startSignals> | undefined;
+  let signal: ((model: ConsentModel) => void) | undefined;
+  let signals: Promise<unknown> | undefined;
+  const load = <K extends Parameters<typeof loadConsentPart>[0]>(name: K) => loadConsentPart(name, scriptUrl, report);
   let lastDetail = '';
   const controller = createConsentController({
     storage: page.storage,
@@ -58,6 +59,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     expandUrl: (template) => page.expandUrl(template, PAGE_MACROS),
     report,
     newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
+    remote: () => load('remote'),
     onChange(model) {
       render?.(model);
       signal?.(model);
@@ -77,7 +79,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   host.registerAction('dismiss', () => dispatch({ type: 'decide', decision: 'dismissed' }));
   host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
   host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
-  answerCreatives(() => snapshotOf(controller.model()), report);
+  answerCreatives((event) => load('creative').then((part) => part?.replyToCreative(event, () => snapshotOf(controller.model()), report)));
   // `CONSENT_INFO(field)` exists in `promptUiSrc` only (PRODUCT 2).
   const consentInfo = new Map([
     [
@@ -94,11 +96,20 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
   const json = readConfigJson(element);
-  const parse = (geoGroups: string[]) => parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS });
+  const type = element.getAttribute('type');
+  const presets = type === null ? {} : ((await load('presets'))?.CMP_PRESETS ?? {});
+  const parse = (geoGroups: string[]) => parseConsentConfig(json, { geoGroups, type, baseUrl: location.href, presets });
+  // Consent Mode's default comes before any decision is applied, the TCF/GPP stubs as early as
+  // they can; a page with neither gets `__uspapi` after the prompt's first frame.
   const startSignalsOnce = (found: ConsentConfig | null) => {
-    if (!found || !element.id || signal) return;
-    signal = startSignals(page, found, report, scriptUrl);
-    signal(controller.model());
+    if (!found || !element.id || signals) return;
+    const isUrgent = found.consentModeMapping !== undefined || found.exposesTcfApi || found.exposesGppApi;
+    // A hidden document paints no frame: nothing to wait for.
+    const later = isUrgent || document.hidden ? Promise.resolve() : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    signals = later.then(() => load('signals')).then((part) => {
+      signal = part?.startSignals(page, found, report, scriptUrl);
+      signal?.(controller.model());
+    });
   };
   // Signals that no geo group changes start before <page-geo> answers.
   if (document.querySelector('page-geo') && !hasGeoSignalFields(json)) startSignalsOnce(parse([]).value);
@@ -117,10 +128,13 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
       return found;
     };
     const inline = find(config.promptUI, element, 'consent-prompt-missing');
+    // The story part only where the story is the prompt (no inline prompt, no iframe).
+    const story = !inline && !config.promptUiSrc && element.querySelector(':scope>page-story-consent') ? await load('story') : undefined;
     const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
     const decide = (decision: Decision, data: DecisionData = {}) => dispatch({ type: 'decide', decision, ...data });
     const expandUrl = (src: string) => page.expandUrl(src, PAGE_MACROS, consentInfo);
-    render = createPromptUi(element, config, { page, scriptUrl, inline, post, decide, expandUrl, clock: self, report });
+    render = createPromptUi(element, config, { page, scriptUrl, inline, post, decide, expandUrl, clock: self, report, ...(story && { renderStory: story.renderStoryPrompt }) });
+    if (config.consentModeMapping !== undefined) await signals;
   }
   await controller.start(config, config?.matchedGeoGroup ?? geoGroups[0] ?? null, (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true);
 }

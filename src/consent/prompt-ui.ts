@@ -12,7 +12,7 @@ import { diagnose } from './diagnose.ts';
 import type { CreatePromptFrame, FrameOptions } from './prompt-frame.ts';
 import type { Clock } from './remote.ts';
 import type { ConsentModel, Decision } from './state.ts';
-import { renderStoryPrompt } from './story.ts';
+import type { renderStoryPrompt } from './story.ts';
 import { createUi, type Ui } from './ui.ts';
 
 export const CMP_LOAD_TIMEOUT_MS = 10_000;
@@ -29,6 +29,8 @@ export type PromptDeps = {
   readonly expandUrl: (src: string) => Promise<string>;
   readonly clock: Clock;
   readonly report: (d: Diagnostic, level?: DiagnosticLevel) => void;
+  /** Renders a `<page-story-consent>` child (the story part); absent when it failed to load. */
+  readonly renderStory?: typeof renderStoryPrompt;
 };
 
 /**
@@ -70,10 +72,10 @@ function createFrameUi(host: HTMLElement, config: ConsentConfig, options: Omit<F
 
 export function createPromptUi(host: HTMLElement, config: ConsentConfig, deps: PromptDeps): Ui {
   const { promptUiSrc: src, overlay, consentPromptCaption: caption } = config;
-  const { inline, post, decide, clock, report } = deps;
+  const { inline, post, decide, clock, report, renderStory } = deps;
   const story = host.querySelector<HTMLElement>(':scope>page-story-consent');
   if (story && src) report(diagnose('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src));
-  const prompt = inline ?? (story && !src ? renderStoryPrompt(story, decide, report) : null);
+  const prompt = inline ?? (story && !src && renderStory ? renderStory(story, decide, report) : null);
   if (!src) return createUi(host, { prompt, post, overlay, caption });
   const { sandbox, clientConfig, buttonActionCaption: buttonCaption } = config;
   return createFrameUi(host, config, { src, sandbox, clientConfig, fallback: prompt, caption, buttonCaption, clock, report, decide }, deps);

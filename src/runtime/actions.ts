@@ -16,6 +16,8 @@ export type ActionsService = {
   start(): void;
   /** Time (from `now`) of the last click/keydown/touchstart/pointerdown inside the element; -Infinity when none. */
   lastInteraction(element: Element): number;
+  /** Runs one event through the `on` attributes (the delegated listener; the runtime core replays through it). */
+  handle(event: Event): void;
 };
 
 export type ActionsOptions = {
@@ -24,19 +26,21 @@ export type ActionsOptions = {
   readonly now?: () => number;
   /** Resolves when a `page-*` element has built; calls still waiting then name unknown actions. */
   readonly whenBuilt: (element: Element) => Promise<unknown>;
+  /** Handlers and interaction times registered before this service existed (the runtime core's). */
+  readonly handlers?: WeakMap<Element, Map<string, ActionHandler>>;
+  readonly interactions?: WeakMap<Element, number>;
 };
 
 type Request = { readonly source: Element; readonly action: string; readonly args: ActionArguments; readonly event: Event | null };
 
-const INTERACTIONS = ['click', 'keydown', 'touchstart', 'pointerdown', 'change'];
+export const INTERACTIONS = ['click', 'keydown', 'touchstart', 'pointerdown', 'change'];
 /** Elements whose keyboard activation already fires a click. */
 const NATIVE_CONTROLS = 'button,input,select,textarea,a[href]';
 
-export function createActions({ document, report, now = Date.now, whenBuilt }: ActionsOptions): ActionsService {
-  const handlers = new WeakMap<Element, Map<string, ActionHandler>>();
+export function createActions(options: ActionsOptions): ActionsService {
+  const { document, report, now = Date.now, whenBuilt, handlers = new WeakMap(), interactions = new WeakMap() } = options;
   const waiting = new WeakMap<Element, Request[]>();
   const parsed = new WeakMap<Element, { text: string; calls: ReadonlyMap<string, readonly ActionCall[]> }>();
-  const interactions = new WeakMap<Element, number>();
   let isStarted = false;
 
   const unknownAction = (target: Element, request: Request) => {
@@ -118,6 +122,7 @@ export function createActions({ document, report, now = Date.now, whenBuilt }: A
       }
     },
     lastInteraction: (element) => interactions.get(element) ?? Number.NEGATIVE_INFINITY,
+    handle: onEvent,
   };
 }
 

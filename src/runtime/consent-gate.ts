@@ -7,13 +7,7 @@
  */
 import { deferred } from './deferred.ts';
 import { diagnostic, type Diagnostic } from './diagnostics.ts';
-import type {
-  BlockRequest,
-  ConsentApi,
-  ConsentProvider,
-  ConsentSnapshot,
-  GateDecision,
-} from './types.ts';
+import type { BlockRequest, ConsentProvider, ConsentSnapshot, GateDecision } from './types.ts';
 
 export { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
 
@@ -23,7 +17,8 @@ export type ConsentGate = {
   /** `isConsentElement`: the caller is the built `<page-consent>` implementation. */
   setProvider(provider: ConsentProvider, isConsentElement: boolean): void;
   snapshot(): ConsentSnapshot | null;
-  readonly api: ConsentApi;
+  /** The installed provider; null once the page is parsed without `<page-consent>`. */
+  readonly whenProvider: Promise<ConsentProvider | null>;
 };
 
 export function createConsentGate(document: Document, onDiagnostic: (d: Diagnostic) => void): ConsentGate {
@@ -41,42 +36,6 @@ export function createConsentGate(document: Document, onDiagnostic: (d: Diagnost
   };
   if (isParsed()) queueMicrotask(onParsed);
   else document.addEventListener('DOMContentLoaded', onParsed, { once: true });
-
-  /** Waits for a decision, or with `isExpiryEnough` also for an expired one (PRODUCT 3.11). */
-  const snapshotOf = async <T>(read: (snapshot: ConsentSnapshot) => T, isExpiryEnough = false): Promise<T | null> => {
-    const ready = await providerReady;
-    if (!ready) return null;
-    await new Promise<unknown>((resolve) => {
-      const stop = ready.subscribe(() => ready.snapshot().expired && isExpiryEnough && resolve(stop()));
-      ready.getPolicyState('default').then(resolve, resolve).finally(stop);
-      if (ready.snapshot().expired && isExpiryEnough) resolve(stop());
-    });
-    return read(ready.snapshot());
-  };
-
-  const api: ConsentApi = {
-    getPolicyState: async (policyId = 'default') => (await providerReady)?.getPolicyState(policyId) ?? null,
-    // sharedData comes only with the server's answer: wait for it, not just for a decision.
-    getSharedData: async () => {
-      await (await providerReady)?.whenChecked();
-      return snapshotOf((snapshot) => snapshot.sharedData ?? null);
-    },
-    getConsentString: () => snapshotOf((snapshot) => snapshot.consentString ?? null),
-    getPurposeConsents: () => snapshotOf((snapshot) => snapshot.purposeConsents, true),
-    getMetadata: () => snapshotOf((snapshot) => snapshot.consentMetadata ?? null),
-    getReceipt: async () => (await (await providerReady)?.getReceipt?.()) ?? null,
-    onChange(callback) {
-      let stop = () => {};
-      let isStopped = false;
-      providerReady.then((ready) => {
-        if (ready && !isStopped) stop = ready.subscribe(() => callback(ready.snapshot()));
-      });
-      return () => {
-        isStopped = true;
-        stop();
-      };
-    },
-  };
 
   return {
     decide(request) {
@@ -98,6 +57,6 @@ export function createConsentGate(document: Document, onDiagnostic: (d: Diagnost
       notify();
     },
     snapshot: () => provider?.snapshot() ?? null,
-    api,
+    whenProvider: providerReady,
   };
 }

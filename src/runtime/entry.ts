@@ -1,12 +1,8 @@
 /**
- * v0.js: creates the runtime, defines the built-in elements and runs every extension callback
- * queued in `self.PAGE` (before or after this script loads).
+ * v0.js: creates the runtime (its lazily loaded parts come from `v0/` next to this script),
+ * defines the built-in elements and runs every extension callback queued in `self.PAGE`
+ * (before or after this script loads).
  */
-import { createContentElement } from '../elements/content-element.ts';
-import { createPageAd } from '../elements/page-ad.ts';
-import { createPageIframe } from '../elements/page-iframe.ts';
-import { createPageImg } from '../elements/page-img.ts';
-import { createPagePixel } from '../elements/page-pixel.ts';
 import { diagnostic, report } from './diagnostics.ts';
 import { createRuntime } from './runtime.ts';
 import { installStyles } from './styles.ts';
@@ -17,14 +13,11 @@ type Queue = { push(callback: Callback): void } | Callback[] | undefined;
 const scope = self as unknown as { PAGE: Queue; PAGE_RUNTIME?: PageRuntime };
 
 if (!scope.PAGE_RUNTIME) {
-  const runtime = createRuntime(window);
+  // Known only while this script runs; `v0/` beside it holds the parts.
+  const src = (document.currentScript as HTMLScriptElement | null)?.src || document.querySelector<HTMLScriptElement>('script[src$="/v0.js"]')?.src || location.href;
+  const runtime = createRuntime(window, new URL('v0/', src).href);
   scope.PAGE_RUNTIME = runtime;
   installStyles(document);
-  const ContentElement = createContentElement(runtime);
-  runtime.define('page-img', createPageImg(ContentElement));
-  runtime.define('page-pixel', createPagePixel(runtime));
-  runtime.define('page-iframe', createPageIframe(ContentElement));
-  runtime.define('page-ad', createPageAd(runtime, ContentElement));
   const run = (callback: Callback) => {
     try {
       callback(runtime);

@@ -1,36 +1,50 @@
 /**
  * Assembles the runtime services into the `PageRuntime` object that extensions receive.
- * Safe to import: nothing runs until `createRuntime` is called.
+ * Safe to import: nothing runs until `createRuntime` is called. Actions, macros, the built-in
+ * elements' implementations, the change-size arbiter and the vendor API are parts loaded from
+ * `partsDirectory` when a page first needs them (docs/decisions/first-screen-parts.md).
  */
-import { createActions } from './actions.ts';
-import { createChangeSize } from './change-size.ts';
+import type { ChangeSizeOptions } from './change-size.ts';
 import { createConsentGate, readMetaBlockedTags } from './consent-gate.ts';
 import { report } from './diagnostics.ts';
 import { PageElement } from './element.ts';
+import { type ActionsPart, createLazyActions } from './lazy-actions.ts';
+import { createLazyConsentApi } from './lazy-consent-api.ts';
+import { defineLazyElements, type ElementsPart } from './lazy-elements.ts';
+import { createLazyMacros, type MacrosPart } from './lazy-macros.ts';
 import { createLifecycle } from './lifecycle.ts';
-import { createMacros } from './macros.ts';
 import { createServices } from './services.ts';
 import { createStorage } from './storage.ts';
 import { activateScripts } from './text-plain-scripts.ts';
-import type { PageRuntime } from './types.ts';
+import type { ConsentApi, ConsentProvider, PageRuntime } from './types.ts';
 import { browserPlatform, createViewport } from './viewport.ts';
-import { registerConsentMacros } from './consent-macros.ts';
+import { loadPart } from '../wire/parts.ts';
 
-export function createRuntime(win: Window & typeof globalThis): PageRuntime {
+type Parts = {
+  actions: ActionsPart;
+  macros: MacrosPart;
+  elements: ElementsPart;
+  'change-size': { createChangeSize(options: ChangeSizeOptions): PageRuntime['attemptChangeSize'] };
+  'consent-api': { createConsentApi(whenProvider: Promise<ConsentProvider | null>): ConsentApi };
+};
+
+export function createRuntime(win: Window & typeof globalThis, partsDirectory = ''): PageRuntime {
   const doc = win.document;
+  const load = <K extends keyof Parts>(name: K) => loadPart<Parts[K]>(`page-runtime-${name}-0.1`, partsDirectory, (d) => report('page-runtime', d));
+  const once = <T>(make: () => Promise<T>) => {
+    let made: Promise<T> | undefined;
+    return () => (made ??= make());
+  };
   const gate = createConsentGate(doc, (d) => report('page-consent', d));
   const storage = createStorage({ window: win, hostname: win.location.hostname, report });
-  const actions = createActions({ document: doc, report, whenBuilt: (element) => lifecycle.whenBuilt(element) });
-  const macros = createMacros({ window: win, document: doc, storage });
+  const actions = createLazyActions({ document: doc, report, whenBuilt: (element) => lifecycle.whenBuilt(element) }, () => load('actions'));
+  const macros = createLazyMacros({ window: win, document: doc, storage }, gate.snapshot, () => load('macros'));
   const platform = browserPlatform(win);
   const viewport = createViewport({ platform, report });
-  const attemptChangeSize = createChangeSize({
-    viewport,
-    platform,
-    isDocumentHidden: () => doc.hidden,
-    lastInteraction: actions.lastInteraction,
-    now: () => Date.now(),
-  });
+  const changeSize = once(async () =>
+    (await load('change-size'))?.createChangeSize({ viewport, platform, isDocumentHidden: () => doc.hidden, lastInteraction: actions.lastInteraction, now: () => Date.now() }),
+  );
+  const consentApi = once(async () => (await load('consent-api'))?.createConsentApi(gate.whenProvider));
   let metaBlockedTags: Set<string> | null = null;
   const services = createServices();
   const runtime: PageRuntime = {
@@ -39,9 +53,14 @@ export function createRuntime(win: Window & typeof globalThis): PageRuntime {
     PageElement,
     storage,
     viewport,
-    consent: gate.api,
+    consent: createLazyConsentApi(consentApi),
     setConsentProvider: (owner, provider) => gate.setProvider(provider, lifecycle.isImplementation(owner) && owner.element.localName === 'page-consent'),
-    attemptChangeSize,
+    // Without the arbiter's part the change is refused, as any change it cannot prove safe.
+    attemptChangeSize: async (...args) => {
+      const attempt = await changeSize();
+      if (!attempt) throw new Error('change-size part not loaded');
+      return attempt(...args);
+    },
     registerAction: actions.register,
     registerMacro: macros.register,
     expandUrl: macros.expand,
@@ -57,7 +76,7 @@ export function createRuntime(win: Window & typeof globalThis): PageRuntime {
     metaBlockedTags: () => (metaBlockedTags ??= readMetaBlockedTags(doc)),
     report,
   });
-  registerConsentMacros(macros.register, gate.snapshot);
+  defineLazyElements(runtime, () => load('elements'));
   actions.start();
   activateScripts({ document: doc, gate, metaBlockedTags: () => (metaBlockedTags ??= readMetaBlockedTags(doc)), report });
   return runtime;

@@ -215,8 +215,10 @@ describe('remote check failures fail closed', () => {
   });
 
   it('after 10 s without an answer', async () => {
-    const { page, messages } = await open(remote, { body: { consentRequired: false }, delay: 12_000 });
-    await page.waitForTimeout(9_000);
+    const { page, messages, checkPath } = await open(remote, { body: { consentRequired: false }, delay: 12_000 });
+    // Timed from the check's request (the page's load may come later on a busy machine).
+    await expect.poll(() => server.requestsTo(checkPath).length).toBe(1);
+    await page.waitForTimeout(Math.max(0, server.requestsTo(checkPath)[0]!.time + 9_000 - Date.now()));
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await builtProbes(page)).toEqual(['open']);
     await expect.poll(() => isShown(page, '#prompt'), { timeout: 3000 }).toBe(true);

@@ -176,7 +176,9 @@ describe('GPP (__gpp)', () => {
   });
 
   it('tells listeners listenerRegistered, then signalStatus ready once the state is known', async () => {
-    const { page } = await open(GPP, accepted(gppString, { consentStringType: 4, gppSectionId: '7' }), '', 1500);
+    // The answer comes 5 s late, so the listener below is registered before the state is known
+    // (the page's load waits for the signals part and the GPP bundle, one after the other).
+    const { page } = await open(GPP, accepted(gppString, { consentStringType: 4, gppSectionId: '7' }), '', 5000);
     await page.evaluate(() => {
       const scope = window as never as { events: unknown[]; __gpp: Function };
       scope.events = [];
@@ -195,6 +197,10 @@ describe('framework bundles', () => {
   it('load from the directory of the consent script, and a failed load is reported', async () => {
     const consentScript = readFileSync(`${CDN_ROOT}/v0/page-consent-0.1.js`, 'utf8');
     server.route('/lib/page-consent-0.1.js', { body: consentScript, headers: { 'content-type': 'text/javascript' } });
+    // Its parts come from the same directory.
+    for (const part of ['signals', 'remote']) {
+      server.route(`/lib/page-consent-${part}-0.1.js`, { body: readFileSync(`${CDN_ROOT}/v0/page-consent-${part}-0.1.js`, 'utf8'), headers: { 'content-type': 'text/javascript' } });
+    }
     server.route('/check-lib', { body: accepted(tcString, { consentStringType: 2 }) });
     const config = { consentInstanceId: 'site', checkConsentHref: '/check-lib', exposesTcfApi: true, cmpId: 10, cmpVersion: 1 };
     server.page('/lib.html', consentPage(config).replace('/v0/page-consent-0.1.js', '/lib/page-consent-0.1.js'));

@@ -229,9 +229,10 @@ describe('robustness', () => {
   it('gives up waiting for page-geo after 5 s and uses the base config', async () => {
     const body = `<page-geo layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>${PROBES}`;
     const { page, messages } = await open({ ...CLIENT, geoOverride: { eea: { consentRequired: false } } }, { body });
-    await page.waitForTimeout(4000);
+    // Timed from the navigation, which the wait starts after (the page's load may come later on a busy machine).
+    await page.waitForFunction(() => performance.now() >= 4000, undefined, { timeout: 10_000 });
     expect(await isShown(page, '#prompt')).toBe(false);
-    await expect.poll(() => isShown(page, '#prompt'), { timeout: 3000 }).toBe(true);
+    await expect.poll(() => isShown(page, '#prompt'), { timeout: 5000 }).toBe(true);
     expect(diagnosticsOf(messages, 'consent-geo-timeout')).toHaveLength(1);
   });
 });

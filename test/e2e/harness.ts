@@ -75,7 +75,13 @@ export type TestServer = {
 
 const TYPES: Record<string, string> = { js: 'text/javascript', map: 'application/json', html: 'text/html', json: 'application/json' };
 
-function cdnFile(path: string): string | null {
+/**
+ * The CDN file a path names: `/v0.js`, `/v0/...`, or the same under a prefix (`/slow/v0/...`,
+ * for pages that route a delayed copy of a bundle: its parts load from beside it).
+ */
+function cdnFile(requested: string): string | null {
+  const start = requested.search(/\/v0(\.js$|\/)/);
+  const path = start > 0 ? requested.slice(start) : requested;
   if (path !== '/v0.js' && !path.startsWith('/v0/')) return null;
   const file = normalize(join(CDN_ROOT, path));
   return file.startsWith(normalize(CDN_ROOT)) && existsSync(file) ? file : null;
@@ -120,12 +126,12 @@ export async function startServer(routes: Record<string, Route> = {}): Promise<T
       return response.end();
     }
     requests.push(recorded);
-    const file = cdnFile(url.pathname);
+    const route = table.get(url.pathname);
+    const file = route ? null : cdnFile(url.pathname);
     if (file) {
       response.writeHead(200, { 'content-type': TYPES[file.split('.').pop() ?? ''] ?? 'application/octet-stream' });
       return response.end(readFileSync(file));
     }
-    const route = table.get(url.pathname);
     if (!route) return send(response, { status: 404, body: 'not found' }, origin);
     try {
       await send(response, typeof route === 'function' ? await route(recorded) : route, origin);

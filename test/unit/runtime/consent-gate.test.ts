@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createConsentGate, readBlockRequest, readMetaBlockedTags } from '../../../src/runtime/consent-gate.ts';
+import { createConsentApi } from '../../../src/runtime/consent-api.ts';
 import type { ConsentProvider, ConsentSnapshot, GateDecision } from '../../../src/runtime/types.ts';
 
 const element = (markup: string) => {
@@ -102,10 +103,10 @@ describe('createConsentGate', () => {
     document.body.innerHTML = '<page-consent id="c"></page-consent>';
     const gate = createConsentGate(document, () => {});
     gate.setProvider(fakeProvider('allow'), true);
-    expect(await gate.api.getPolicyState()).toBe('sufficient');
-    expect(await gate.api.getSharedData()).toEqual({ tier: 'gold' });
-    expect(await gate.api.getConsentString()).toBe('abc');
-    expect(await gate.api.getPurposeConsents()).toEqual({ ads: true });
+    expect(await createConsentApi(gate.whenProvider).getPolicyState()).toBe('sufficient');
+    expect(await createConsentApi(gate.whenProvider).getSharedData()).toEqual({ tier: 'gold' });
+    expect(await createConsentApi(gate.whenProvider).getConsentString()).toBe('abc');
+    expect(await createConsentApi(gate.whenProvider).getPurposeConsents()).toEqual({ ads: true });
   });
 
   it('answers the kept purposes of an expired decision at once, and other reads only after a decision', async () => {
@@ -114,8 +115,8 @@ describe('createConsentGate', () => {
     const expired: ConsentSnapshot = { ...snapshot, state: 'unknown', purposeConsents: { ads: false }, expired: true };
     gate.setProvider({ ...fakeProvider('pending'), getPolicyState: () => new Promise(() => {}), snapshot: () => expired }, true);
     let consentString: unknown = 'pending';
-    gate.api.getConsentString().then((value) => (consentString = value));
-    expect(await gate.api.getPurposeConsents()).toEqual({ ads: false });
+    createConsentApi(gate.whenProvider).getConsentString().then((value) => (consentString = value));
+    expect(await createConsentApi(gate.whenProvider).getPurposeConsents()).toEqual({ ads: false });
     expect(consentString).toBe('pending');
   });
 
@@ -123,10 +124,10 @@ describe('createConsentGate', () => {
     document.body.innerHTML = '<page-consent id="c"></page-consent>';
     const gate = createConsentGate(document, () => {});
     gate.setProvider({ ...fakeProvider('allow'), getReceipt: async () => 'r1' }, true);
-    expect(await gate.api.getReceipt()).toBe('r1');
+    expect(await createConsentApi(gate.whenProvider).getReceipt()).toBe('r1');
     const bare = createConsentGate(document, () => {});
     bare.setProvider(fakeProvider('allow'), true);
-    expect(await bare.api.getReceipt()).toBeNull();
+    expect(await createConsentApi(bare.whenProvider).getReceipt()).toBeNull();
   });
 
   it('answers sharedData only once the remote check is over', async () => {
@@ -135,7 +136,7 @@ describe('createConsentGate', () => {
     let settle = () => {};
     gate.setProvider(fakeProvider('allow', new Promise<void>((resolve) => (settle = resolve))), true);
     let shared: unknown = 'pending';
-    gate.api.getSharedData().then((value) => (shared = value));
+    createConsentApi(gate.whenProvider).getSharedData().then((value) => (shared = value));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(shared).toBe('pending');
     settle();
@@ -146,8 +147,8 @@ describe('createConsentGate', () => {
   it('answers null to vendors on a page without page-consent', async () => {
     document.body.innerHTML = '';
     const gate = createConsentGate(document, () => {});
-    expect(await gate.api.getPolicyState()).toBeNull();
-    expect(await gate.api.getConsentString()).toBeNull();
+    expect(await createConsentApi(gate.whenProvider).getPolicyState()).toBeNull();
+    expect(await createConsentApi(gate.whenProvider).getConsentString()).toBeNull();
   });
 
   it('keeps the first provider and refuses a later registration with a diagnostic', () => {

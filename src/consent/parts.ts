@@ -1,0 +1,29 @@
+/**
+ * The parts of `page-consent-0.1.js` (docs/decisions/first-screen-parts.md), each loaded from the
+ * consent script's directory when the page or the reader first needs it: `remote` (the
+ * publisher's check and update endpoints), `signals` (Consent Mode, `__uspapi`, the TCF/GPP
+ * stubs), `story` (`<page-story-consent>`), `presets` (a `type` attribute), `creative` (an ad
+ * frame's consent request) and `fast` (the return visit, requested at once when the site's
+ * storage item exists).
+ */
+import type { Diagnostic } from '../runtime/index.ts';
+import type { CMP_PRESETS } from '../wire/consent-presets.ts';
+import { loadPart } from '../wire/parts.ts';
+import type { replyToCreative } from './creative-reply.ts';
+import type { checkConsent, checkRequestOf, notifyUpdate } from './remote.ts';
+import type { startSignals } from './signals.ts';
+import type { renderStoryPrompt } from './story.ts';
+
+export type RemoteCalls = { checkConsent: typeof checkConsent; checkRequestOf: typeof checkRequestOf; notifyUpdate: typeof notifyUpdate };
+
+export type ConsentParts = {
+  remote: RemoteCalls;
+  signals: { startSignals: typeof startSignals };
+  story: { renderStoryPrompt: typeof renderStoryPrompt };
+  presets: { CMP_PRESETS: typeof CMP_PRESETS };
+  creative: { replyToCreative: typeof replyToCreative };
+  fast: () => void;
+};
+
+export const loadConsentPart = <K extends keyof ConsentParts>(name: K, scriptUrl: string, report: (d: Diagnostic) => void) =>
+  loadPart<ConsentParts[K]>(`page-consent-${name}-0.1`, scriptUrl, report);

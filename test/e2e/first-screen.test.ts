@@ -1,0 +1,236 @@
+/**
+ * The first screen (docs/decisions/first-screen-parts.md): what a first visit of a client-only
+ * consent page (one inline prompt, one blocked script) requests of our files before its prompt
+ * is visible, within the first-screen budget of size-budgets.json; the parts arrive only when
+ * needed; a part that fails to load is one diagnostic and nothing unblocks; sized `page-*`
+ * elements keep their boxes while their part is on its way (no layout shift).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CDN_ROOT, launchBrowser, newPage, readJson, startServer, type TestServer } from './harness.ts';
+
+/** Brotli bytes (quality 11, as scripts/size.mjs) of a production CDN file. */
+const brotliBytes = (file: string) => brotliCompressSync(readFileSync(join(CDN_ROOT, file)), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+
+let browser: Browser;
+let server: TestServer;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startServer({ '/third-party.js': { body: 'window.thirdPartyRuns = (window.thirdPartyRuns || 0) + 1;', headers: { 'content-type': 'text/javascript' } } });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const CONFIG = { consentInstanceId: 'first-screen', consentRequired: true, promptUI: 'prompt' };
+
+/** The client-only consent page: one inline prompt, one blocked script. */
+const CONSENT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>first screen</title>
+<script async src="/v0.js"></script>
+<script async custom-element="page-consent" src="/v0/page-consent-0.1.js"></script>
+</head><body><page-consent id="consent" layout="nodisplay"><script type="application/json">${JSON.stringify(CONFIG)}</script>
+<div id="prompt" hidden><p>We use cookies.</p><button id="accept" on="tap:consent.accept">Accept</button><button on="tap:consent.reject">Reject</button></div>
+</page-consent><h1>An article</h1><p>Text.</p>
+<script type="text/plain" data-block-on-consent src="/third-party.js"></script></body></html>`;
+
+/** Calls `promptVisible()` in the first animation frame in which #prompt is visible. */
+const PROBE = `(() => {
+  const onFrame = () => {
+    const prompt = document.getElementById('prompt');
+    if (prompt?.checkVisibility()) return window.promptVisible(performance.getEntriesByType('resource').map((entry) => entry.name));
+    requestAnimationFrame(onFrame);
+  };
+  requestAnimationFrame(onFrame);
+})();`;
+
+/** Paths of our CDN files requested before the prompt was visible. */
+async function requestedBeforePrompt(page: Page, url: string): Promise<string[]> {
+  const requested: string[] = [];
+  let isVisible = false;
+  page.on('request', (request) => isVisible || requested.push(request.url()));
+  let resolve: (names: string[]) => void = () => {};
+  const visible = new Promise<string[]>((done) => (resolve = done));
+  await page.exposeFunction('promptVisible', (names: string[]) => {
+    isVisible = true;
+    resolve(names);
+  });
+  await page.addInitScript(PROBE);
+  await page.goto(url);
+  const inPage = await visible;
+  const paths = [...requested, ...inPage].map((name) => new URL(name).pathname).filter((path) => path === '/v0.js' || path.startsWith('/v0/'));
+  return [...new Set(paths)].map((path) => path.slice(1));
+}
+
+const FIRST_SCREEN_FILES = ['v0.js', 'v0/page-consent-0.1.js'];
+
+describe('first screen of a client-only consent page', () => {
+  it('requests only v0.js and page-consent-0.1.js before the prompt shows, within the first-screen budget', async () => {
+    server.page('/first.html', CONSENT_PAGE);
+    const { page, context } = await newPage(browser);
+    const files = await requestedBeforePrompt(page, `${server.origin}/first.html`);
+    await context.close();
+    expect(files.sort()).toEqual(FIRST_SCREEN_FILES);
+    const bytes = files.reduce((sum, file) => sum + brotliBytes(file), 0);
+    const { budgets } = readJson('size-budgets.json') as { budgets: { files: string[]; brotli: number }[] };
+    const budget = budgets.find((entry) => entry.files.join() === FIRST_SCREEN_FILES.join());
+    expect(budget, 'a size-budgets.json group for exactly the first-screen files').toBeDefined();
+    expect(bytes).toBeLessThanOrEqual(budget!.brotli);
+  });
+
+  it('loads the actions part at the first tap and replays it: accept runs the blocked script once', async () => {
+    server.page('/accept.html', CONSENT_PAGE);
+    const { page, context } = await newPage(browser);
+    await page.goto(`${server.origin}/accept.html`);
+    await page.waitForSelector('#prompt:visible');
+    expect(server.requestsTo('/v0/page-runtime-actions-0.1.js')).toHaveLength(0);
+    await page.click('#accept');
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    expect(server.requestsTo('/v0/page-runtime-actions-0.1.js').length).toBeGreaterThan(0);
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBe(1);
+    await context.close();
+  });
+
+  it('reports a part that fails to load once, and unblocks nothing', async () => {
+    server.page('/broken.html', CONSENT_PAGE);
+    const { page, context, messages } = await newPage(browser);
+    await page.route('**/page-runtime-actions-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto(`${server.origin}/broken.html`);
+    await page.waitForSelector('#prompt:visible');
+    await page.click('#accept');
+    await page.click('#accept');
+    await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
+    const [line] = messages.filter((line) => line.text.includes('part-load-failed'));
+    expect(line?.text).toMatch(/^\[page-runtime\] part-load-failed: expected the part to load, got "http:\/\/127\.0\.0\.1:\d+\/v0\/page-runtime-actions-0\.1\.js"$/);
+    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    expect(await page.isVisible('#prompt')).toBe(true);
+    await context.close();
+  });
+});
+
+describe('consent parts', () => {
+  it('fails closed with one diagnostic when the remote part does not load', async () => {
+    let checks = 0;
+    server.route('/check', () => {
+      checks++;
+      return { body: { consentRequired: false } };
+    });
+    const config = { ...CONFIG, consentInstanceId: 'no-remote', consentRequired: 'remote', checkConsentHref: '/check' };
+    server.page('/no-remote.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify(config)));
+    const { page, context, messages } = await newPage(browser);
+    await page.route('**/page-consent-remote-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto(`${server.origin}/no-remote.html`);
+    await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-remote-0\.1\.js"$/);
+    await page.waitForTimeout(500);
+    // The server said consent is not required, but it was never asked: nothing unblocks.
+    expect(checks).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    await context.close();
+  });
+
+  it('requests the return-visit part at once on a return visit and runs the allowed script once, without a prompt', async () => {
+    server.page('/return.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'return' })));
+    const { page, context } = await newPage(browser);
+    await page.goto(`${server.origin}/return.html`);
+    await page.waitForSelector('#prompt:visible');
+    await page.click('#accept');
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    const first = server.requests.length;
+    await page.addInitScript(`(() => {
+      window.promptPainted = 0;
+      const onFrame = () => {
+        if (document.getElementById('prompt')?.checkVisibility()) window.promptPainted++;
+        requestAnimationFrame(onFrame);
+      };
+      requestAnimationFrame(onFrame);
+    })();`);
+    await page.reload();
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    await page.waitForTimeout(500);
+    const paths = server.requests.slice(first).map((request) => request.path);
+    expect(paths).toContain('/v0/page-consent-fast-0.1.js');
+    expect(paths.filter((path) => path === '/third-party.js')).toHaveLength(1);
+    expect(await page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, (window as unknown as { promptPainted: number }).promptPainted])).toEqual([1, 0]);
+    await context.close();
+  });
+});
+
+/** README.md "A complete page", with local URLs. */
+const COMPLETE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>An article</title>
+<script async src="/v0.js"></script>
+<script async custom-element="page-consent" src="/v0/page-consent-0.1.js"></script>
+<style>#consent-ui { background: #fff; padding: 1rem; box-shadow: 0 -2px 8px #0003; }</style>
+</head><body>
+<page-consent id="consent" layout="nodisplay"><script type="application/json">{"consentInstanceId": "my-site", "consentRequired": true, "promptUI": "consent-ui", "postPromptUI": "consent-settings"}</script>
+<div id="consent-ui" hidden><p>We and our partners use cookies for ads and measurement.</p>
+<button id="accept" on="tap:consent.accept">Accept</button><button on="tap:consent.reject">Reject</button></div>
+<div id="consent-settings" hidden><button on="tap:consent.prompt">Privacy settings</button></div>
+</page-consent>
+<h1>An article</h1>
+<page-img id="photo" src="/photo.svg" layout="responsive" width="16" height="9" alt="A photo"></page-img>
+<p id="text">Text of the article.</p>
+<page-ad id="ad" data-block-on-consent type="fake" width="300" height="250"></page-ad>
+<page-pixel data-block-on-consent src="/hit?page=SOURCE_URL"></page-pixel>
+<p id="end">The end.</p>
+</body></html>`;
+
+describe('sized page-* elements before their part arrives', () => {
+  it('reserve their boxes at once: no layout shift when the elements part comes late', async () => {
+    server.route('/photo.svg', { body: '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"></svg>', headers: { 'content-type': 'image/svg+xml' } });
+    server.route('/hit', { body: '' });
+    server.page('/complete.html', COMPLETE_PAGE);
+    const { page, context } = await newPage(browser, { viewport: { width: 800, height: 600 } });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/page-runtime-elements-0.1.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const first = server.requests.length;
+    await page.goto(`${server.origin}/complete.html`, { waitUntil: 'commit' });
+    await page.waitForSelector('page-img.page-layout-responsive');
+    // The shift measured is the one of the parts arriving and building, from the first frame
+    // with the reserved boxes (not the one of v0.js arriving after the first paint).
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.evaluate(() => {
+      const scope = window as unknown as { shift: number };
+      scope.shift = 0;
+      new PerformanceObserver((list) => {
+        // Without recent input, as CLS counts (the prompt giving way to the post-prompt follows the click).
+        for (const entry of list.getEntries()) {
+          if ((entry as unknown as { hadRecentInput: boolean }).hadRecentInput) continue;
+          scope.shift += (entry as unknown as { value: number }).value;
+          (scope as unknown as { sources: string[] }).sources = ((scope as unknown as { sources?: string[] }).sources ?? []).concat(
+            (entry as unknown as { sources: { node?: Element; previousRect: DOMRect; currentRect: DOMRect }[] }).sources.map((source) => `${source.node?.nodeName}#${source.node?.id} ${JSON.stringify(source.previousRect)} -> ${JSON.stringify(source.currentRect)}`),
+          );
+        }
+      }).observe({ type: 'layout-shift' });
+    });
+    const box = (selector: string) => page.$eval(selector, (element) => element.getBoundingClientRect().toJSON() as DOMRect);
+    const before = { photo: await box('#photo'), ad: await box('#ad'), end: await box('#end') };
+    expect(before.photo.height).toBeCloseTo((before.photo.width * 9) / 16, 0);
+    expect([before.ad.width, before.ad.height]).toEqual([300, 250]);
+    expect(await page.$('#photo img')).toBeNull();
+    release();
+    await page.waitForSelector('#photo img');
+    // What the page requested of our files before the reader acted: the core and the elements part.
+    const ours = server.requests.slice(first).map((request) => request.path).filter((path) => path.startsWith('/v0'));
+    expect(ours).toEqual(expect.arrayContaining(['/v0.js', '/v0/page-consent-0.1.js', '/v0/page-runtime-elements-0.1.js']));
+    expect(ours).not.toContain('/v0/page-runtime-actions-0.1.js');
+    await page.click('#accept');
+    await page.waitForSelector('#ad .page-fake-ad');
+    expect(await box('#end')).toEqual(before.end);
+    expect(await page.evaluate(() => {
+      const { shift, sources } = window as unknown as { shift: number; sources?: string[] };
+      return { shift, sources };
+    })).toEqual({ shift: 0, sources: undefined });
+    await context.close();
+  });
+});
