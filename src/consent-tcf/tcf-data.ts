@@ -1,5 +1,6 @@
 /**
- * What our TCData adds to the IAB library's (PRODUCT 3.9): the CMP's own TC string,
+ * What our TCData adds to the IAB library's (docs/consent.md, "Signals for ad tech"): the
+ * decision's TC string (its own, the one we built, or the `tcfeuv2` section of its GPP string),
  * `gdprApplies` from the metadata, `addtlConsent`, the stored `tcfPolicyVersion`; the decoded
  * sections are left out when the string could not be decoded. Pure.
  */
@@ -13,10 +14,15 @@ import { type ConsentSignal, STRING_TYPE } from '../consent/signal-source.ts';
 export function tcfInputOf(signal: ConsentSignal): string | null {
   const { gdprApplies = signal.isConsentRequired !== false, consentStringType = STRING_TYPE.tcfV2 } = signal.consentMetadata ?? {};
   if (!gdprApplies) return null;
+  if (consentStringType === STRING_TYPE.gpp) return signal.tcfFromGpp ?? '';
   return consentStringType === STRING_TYPE.tcfV2 ? (signal.consentString ?? '') : '';
 }
 
-const DECODED_SECTIONS = ['purpose', 'vendor', 'specialFeatureOptins', 'publisher', 'outOfBand'];
+/** Whether the TC string is still on its way: being built, or inside a GPP string not decoded yet. */
+export const isTcStringWaiting = (signal: ConsentSignal, hasGpp: boolean): boolean =>
+  signal.isStringPending || (hasGpp && signal.consentMetadata?.consentStringType === STRING_TYPE.gpp && signal.tcfFromGpp === undefined);
+
+const DECODED_SECTIONS = ['purpose', 'vendor', 'specialFeatureOptins', 'publisher'];
 
 /** The library's answer (TCData, or a boolean for removeEventListener) completed from `signal`. */
 export function completeTcData(data: unknown, signal: ConsentSignal, isDecoded: boolean): unknown {
@@ -31,6 +37,7 @@ export function completeTcData(data: unknown, signal: ConsentSignal, isDecoded: 
     ...(input === null ? {} : { tcString: input }),
     ...(additionalConsent === undefined ? {} : { addtlConsent: additionalConsent }),
   };
+  delete result.outOfBand;
   for (const section of isDecoded ? [] : DECODED_SECTIONS) delete result[section];
   return result;
 }

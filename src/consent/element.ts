@@ -97,7 +97,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   const parse = (geoGroups: string[]) => parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS });
   const startSignalsOnce = (found: ConsentConfig | null) => {
     if (!found || !element.id || signal) return;
-    signal = startSignals(page, found, report, scriptUrl);
+    signal = startSignals(page, found, report, scriptUrl, dispatch);
     signal(controller.model());
   };
   // Signals that no geo group changes start before <page-geo> answers.

@@ -3,6 +3,8 @@
  * (service `consent-signals`): the CMP ids and the consent as a signal, now and on every change.
  */
 import type { ConsentSnapshot, Diagnostic } from '../runtime/index.ts';
+import type { DecisionData } from '../wire/consent.ts';
+import type { Json } from '../wire/values.ts';
 
 export const SIGNALS_SERVICE = 'consent-signals';
 
@@ -13,7 +15,18 @@ export type ConsentSignal = ConsentSnapshot & {
   /** false while the cache or the server is still being read. */
   readonly isKnown: boolean;
   readonly isPromptShown: boolean;
+  /** An undecided consent outlived the policy timeout. */
+  readonly hasTimedOut: boolean;
   readonly tcfPolicyVersion: number | undefined;
+  /** The decision waits for the TC string the TCF part builds: the APIs answer once it is there (or failed). */
+  readonly isStringPending: boolean;
+  /** Which decision this is (its state and purposes), for `addString`. */
+  readonly decisionKey: string;
+  /**
+   * With both APIs: the TC string in the decision's GPP string (its `tcfeuv2` section), as the GPP
+   * part decoded it; null: it holds none; undefined: not decoded yet (or no GPP string).
+   */
+  readonly tcfFromGpp: string | null | undefined;
 };
 
 export type SignalSource = {
@@ -22,6 +35,16 @@ export type SignalSource = {
   readonly report: (d: Diagnostic) => void;
   readonly current: () => ConsentSignal;
   readonly subscribe: (listener: (signal: ConsentSignal) => void) => void;
+  /** The config's `tcf` and `gpp` objects (unparsed; the parts read them) and the page URL they resolve against. */
+  readonly tcf: Json | undefined;
+  readonly gpp: Json | undefined;
+  readonly baseUrl: string;
+  /** Adds a string built for the decision `decisionKey`; null: none could be built (the decision goes on without). */
+  readonly addString: (decisionKey: string, data: DecisionData | null) => void;
+  /** Whether the GPP part runs too (it then shares the TC string of a GPP string). */
+  readonly hasGpp: boolean;
+  /** The GPP part's answer for `gppString`: the TC string of its `tcfeuv2` section, or null. */
+  readonly shareTcfFromGpp: (gppString: string, tcString: string | null) => void;
 };
 
 /** The consent string when the CMP says it is of `type`, else ''. */

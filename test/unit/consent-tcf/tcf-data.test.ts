@@ -12,6 +12,10 @@ const signal = (extra: Partial<ConsentSignal> = {}): ConsentSignal => ({
   isKnown: true,
   isPromptShown: false,
   tcfPolicyVersion: 5,
+  isStringPending: false,
+  hasTimedOut: false,
+  tcfFromGpp: undefined,
+  decisionKey: '["accepted",{}]',
   ...extra,
 });
 
