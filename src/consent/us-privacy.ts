@@ -22,7 +22,7 @@ export function installUsPrivacyApi(current: () => ConsentSignal | undefined): (
   const stub = scope.__uspapi;
   const queued = typeof stub === 'function' ? stub() : undefined;
   if (stub && !Array.isArray(queued)) return () => {};
-  let waiting: [unknown, unknown, UsPrivacyCallback][] = [];
+  const waiting: [unknown, unknown, UsPrivacyCallback][] = [];
   const answer = (command: unknown, version: unknown, callback: UsPrivacyCallback) => {
     const uspString = stringOfType(current()!, STRING_TYPE.usPrivacy);
     if (isApiCommand(USP_API, command) && version === 1 && uspString) callback({ version: 1, uspString }, true);

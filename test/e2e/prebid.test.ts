@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { TCString } from '@iabtechlabtcf/core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idsOf } from '../../src/tcf/tc-string.ts';
+import { consentPage, diagnosticsOf, storedValues } from './consent-fixtures.ts';
+import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { bundlePrebid, prebidSetup } from './prebid-fixture.ts';
+
+let browser: Browser;
+let server: TestServer;
+
+const JS = { 'content-type': 'text/javascript' };
+beforeAll(async () => {
+  const prebid = await bundlePrebid();
+  browser = await launchBrowser();
+  server = await startServer({
+    '/prebid.js': { body: prebid, headers: JS },
+    '/tcf/vendor-list.json': { body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), headers: { 'content-type': 'application/json' } },
+    '/update': { body: { receiptId: null } },
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const TCF = {
+  exposesTcfApi: true,
+  cmpId: 300,
+  cmpVersion: 2,
+  tcf: { vendorListHref: '/tcf/vendor-list.json', vendors: [1, 2, 8, 25, 91], purposes: { ads: [2, 3, 4], measurement: [7, 8, 9] }, specialFeatures: [1], publisherCountryCode: 'DE' },
+};
+const ALL_PURPOSES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+
+let count = 0;
+/** A page with the inline prompt, `config` over the TCF set-up, and Prebid with the recording bidder. */
+async function open(config: object = {}, options: { head?: string; modules?: ('gdpr' | 'gpp' | 'usp')[] } = {}) {
+  const n = ++count;
+  const full = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', onUpdateHref: '/update', ...TCF, ...config };
+  server.page(`/prebid-${n}.html`, consentPage(full, { body: prebidSetup(options.modules), head: options.head ?? '' }));
+  const test = await newPage(browser);
+  await test.page.goto(`${server.origin}/prebid-${n}.html`);
+  await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
+  return test;
+}
+
+type Saw = { gdprConsent?: { consentString: string; gdprApplies: boolean }; gppConsent?: { gppString: string; applicableSections: number[] }; uspConsent?: string };
+const runAuction = (page: Page) => page.evaluate(() => (window as never as { runAuction(): Promise<Saw | string> }).runAuction()) as Promise<Saw | string>;
+
+/** The auction's TC string, decoded by the IAB library. */
+async function auctionString(page: Page) {
+  const saw = await runAuction(page);
+  expect(saw).toMatchObject({ gdprConsent: { gdprApplies: true } });
+  const tcString = (saw as Saw).gdprConsent!.consentString;
+  return { tcString, model: TCString.decode(tcString) };
+}
+
+describe('Prebid.js with TC strings from the inline prompt', () => {
+  it('gets a service-specific string with every purpose and listed vendor after accept', async () => {
+    const { page, messages } = await open();
+    await page.click('#accept');
+    const { model } = await auctionString(page);
+    expect(model.isServiceSpecific).toBe(true);
+    expect([model.cmpId, model.cmpVersion, model.policyVersion, model.vendorListVersion]).toEqual([300, 2, 5, 142]);
+    expect(idsOf(model.purposeConsents)).toEqual(ALL_PURPOSES);
+    expect(idsOf(model.vendorConsents)).toEqual([1, 2, 8]);
+    expect(idsOf(model.vendorsDisclosed)).toEqual([1, 2, 8, 25, 91]);
+    expect(idsOf(model.specialFeatureOptins)).toEqual([1]);
+    expect(model.publisherCountryCode).toBe('DE');
+    expect(messages.filter((line) => line.text.includes('[page-'))).toEqual([]);
+  });
+
+  it('gets a valid string with nothing consented after reject, and the auction still runs', async () => {
+    const { page } = await open();
+    await page.click('#reject');
+    const { model } = await auctionString(page);
+    expect(idsOf(model.purposeConsents)).toEqual([]);
+    expect(idsOf(model.vendorConsents)).toEqual([]);
+    expect(idsOf(model.vendorLegitimateInterests)).toEqual([]);
+    expect(idsOf(model.vendorsDisclosed)).toEqual([1, 2, 8, 25, 91]);
+  });
+
+  it('maps a purpose-level choice onto the TCF purposes and the vendors that need them', async () => {
+    const { page } = await open({ purposeConsentRequired: ['ads', 'measurement'] });
+    await page.evaluate(() => {
+      const button = document.createElement('button');
+      button.id = 'choose';
+      button.setAttribute('on', 'tap:consent.setPurpose(ads=false,measurement=true)');
+      document.getElementById('prompt')!.append(button);
+    });
+    await page.click('#choose');
+    await page.click('#accept');
+    const { model } = await auctionString(page);
+    expect(idsOf(model.purposeConsents)).toEqual([1, 5, 6, 7, 8, 9, 10, 11]);
+    expect(idsOf(model.vendorConsents)).toEqual([2]);
+  });
+
+  it('stores the string with the decision and posts it once to onUpdateHref', async () => {
+    const { page } = await open();
+    await page.click('#accept');
+    const { tcString } = await auctionString(page);
+    const updates = () => server.requestsTo('/update').filter((request) => request.body.includes(`"consentInstanceId":"site-${count}"`));
+    await expect.poll(() => updates().length).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(updates().map((request) => JSON.parse(request.body))).toMatchObject([{ consentStateValue: 'accepted', consentString: tcString, consentMetadata: { consentStringType: 2 } }]);
+    expect((await storedValues(page))[`consent:site-${count}`]).toMatchObject({ state: 'accepted', consentString: tcString, consentMetadata: { consentStringType: 2 } });
+  });
+
+  it('reports a vendor list that cannot be fetched once, applies the decision and answers without a string', async () => {
+    const { page, messages } = await open({ tcf: { ...TCF.tcf, vendorListHref: '/missing-vendor-list.json' } });
+    await page.click('#accept');
+    await expect.poll(() => diagnosticsOf(messages, 'consent-tcf-vendor-list-failed').length).toBe(1);
+    const data = await page.evaluate(
+      () => new Promise((resolve) => (window as never as { __tcfapi: Function }).__tcfapi('getTCData', 2, (value: unknown) => resolve(value))),
+    );
+    expect(data).toMatchObject({ tcString: '', gdprApplies: true, cmpStatus: 'loaded' });
+    expect(await page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
+  });
+});
