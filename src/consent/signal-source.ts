@@ -43,6 +43,8 @@ export type SignalSource = {
   readonly addString: (decisionKey: string, data: DecisionData | null) => void;
   /** Whether the GPP part runs too (it then shares the TC string of a GPP string). */
   readonly hasGpp: boolean;
+  /** Whether the TCF part runs too (the GPP API then carries its TC string as `tcfeuv2`). */
+  readonly hasTcf: boolean;
   /** The GPP part's answer for `gppString`: the TC string of its `tcfeuv2` section, or null. */
   readonly shareTcfFromGpp: (gppString: string, tcString: string | null) => void;
 };

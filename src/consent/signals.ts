@@ -77,7 +77,7 @@ export function startSignals(page: PageRuntime, config: ConsentConfig, report: (
     const ids = hasIds ? { cmpId: cmpId as number, cmpVersion: cmpVersion as number } : { cmpId: 0, cmpVersion: 0 };
     const { tcf, gpp } = config;
     const source: SignalSource = {
-      ...ids, report, tcf, gpp, baseUrl: location.href, hasGpp: !!exposesGppApi, addString, shareTcfFromGpp,
+      ...ids, report, tcf, gpp, baseUrl: location.href, hasGpp: !!exposesGppApi, hasTcf: !!(exposesTcfApi && hasIds), addString, shareTcfFromGpp,
       current: () => signal!,
       subscribe: (listener) => listeners.push(listener),
     };

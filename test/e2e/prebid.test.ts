@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { GppModel } from '@iabgpp/cmpapi';
 import { TCString } from '@iabtechlabtcf/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,9 +36,12 @@ const ALL_PURPOSES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
 let count = 0;
 /** A page with the inline prompt, `config` over the TCF set-up, and Prebid with the recording bidder. */
-async function open(config: object = {}, options: { head?: string; modules?: ('gdpr' | 'gpp' | 'usp')[] } = {}) {
+type OpenOptions = { head?: string; modules?: ('gdpr' | 'gpp' | 'usp')[]; check?: object; delay?: number };
+async function open(config: object = {}, options: OpenOptions = {}) {
   const n = ++count;
-  const full = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', onUpdateHref: '/update', ...TCF, ...config };
+  const check = options.check && { checkConsentHref: `/check-${n}`, consentRequired: 'remote' };
+  if (options.check) server.route(`/check-${n}`, { body: options.check, delay: options.delay ?? 0 });
+  const full = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', onUpdateHref: '/update', ...TCF, ...check, ...config };
   server.page(`/prebid-${n}.html`, consentPage(full, { body: prebidSetup(options.modules), head: options.head ?? '' }));
   const test = await newPage(browser);
   await test.page.goto(`${server.origin}/prebid-${n}.html`);
@@ -116,5 +120,86 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
     );
     expect(data).toMatchObject({ tcString: '', gdprApplies: true, cmpStatus: 'loaded' });
     expect(await page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
+  });
+});
+
+const accepted = (consentString: string, consentMetadata: object) => ({ consentRequired: true, consentStateValue: 'accepted', consentString, consentMetadata });
+/** A TC string our prompt would build on the fixture (rejected), for strings that come from elsewhere. */
+async function builtString() {
+  const { page } = await open();
+  await page.click('#reject');
+  return (await auctionString(page)).tcString;
+}
+
+describe('Prebid.js with a decision from checkConsentHref', () => {
+  it('gets the server\'s own TC string, which wins over ours', async () => {
+    const serverString = await builtString();
+    const { page } = await open({}, { check: { ...accepted(serverString, { consentStringType: 2, gdprApplies: true }) } });
+    const { tcString } = await auctionString(page);
+    expect(tcString).toBe(serverString);
+  });
+
+  it('gets a TC string built for a stored accept that came without one', async () => {
+    const { page } = await open({}, { check: { consentRequired: true, consentStateValue: 'accepted' } });
+    const { model } = await auctionString(page);
+    expect(idsOf(model.purposeConsents)).toEqual(ALL_PURPOSES);
+    expect(model.cmpId).toBe(300);
+  });
+
+  it('gets a TC string built for a stored reject that came without one', async () => {
+    const { page } = await open({}, { check: { consentRequired: true, consentStateValue: 'rejected' } });
+    const { model } = await auctionString(page);
+    expect(idsOf(model.purposeConsents)).toEqual([]);
+  });
+});
+
+describe('Prebid.js with TCF and GPP together', () => {
+  it('gets our TC string from __tcfapi and as the tcfeuv2 section from __gpp', async () => {
+    const { page } = await open({ exposesGppApi: true }, { modules: ['gdpr', 'gpp'] });
+    await page.click('#accept');
+    const saw = (await runAuction(page)) as Saw;
+    const tcString = saw.gdprConsent!.consentString;
+    expect(TCString.decode(tcString).cmpId).toBe(300);
+    expect(saw.gppConsent!.applicableSections).toEqual([2]);
+    expect(new GppModel(saw.gppConsent!.gppString).encodeSection('tcfeuv2')).toBe(tcString);
+  });
+
+  it('gives __tcfapi the tcfeuv2 section of a CMP\'s GPP string', async () => {
+    const inner = await builtString();
+    const model = new GppModel();
+    model.decodeSection('tcfeuv2', inner);
+    const gppString = model.encode();
+    const { page } = await open({ exposesGppApi: true }, { modules: ['gdpr', 'gpp'], check: accepted(gppString, { consentStringType: 4, gppSectionId: '2', gdprApplies: true }) });
+    const saw = (await runAuction(page)) as Saw;
+    expect(saw.gdprConsent!.consentString).toBe(inner);
+    expect(saw.gppConsent).toMatchObject({ gppString, applicableSections: [2] });
+  });
+});
+
+const USNAT = { usnat: { SharingNotice: 1, SaleOptOutNotice: 1, SharingOptOutNotice: 1, TargetedAdvertisingOptOutNotice: 1, MspaCoveredTransaction: 2, MspaOptOutOptionMode: 0, MspaServiceProviderMode: 0 } };
+const US = { exposesTcfApi: false, exposesGppApi: true, gpp: USNAT };
+
+describe('Prebid.js with US signals', () => {
+  it('gets a usnat string from our prompt: reject opts out of sale, sharing and targeted advertising', async () => {
+    const { page } = await open(US, { modules: ['gpp'] });
+    await page.click('#reject');
+    const saw = (await runAuction(page)) as Saw;
+    expect(saw.gppConsent!.applicableSections).toEqual([7]);
+    const usnat = new GppModel(saw.gppConsent!.gppString);
+    expect([usnat.getFieldValue('usnat', 'SaleOptOut'), usnat.getFieldValue('usnat', 'SharingOptOut'), usnat.getFieldValue('usnat', 'TargetedAdvertisingOptOut')]).toEqual([1, 1, 1]);
+    expect(usnat.getFieldValue('usnat', 'SaleOptOutNotice')).toBe(1);
+  });
+
+  it('gets a usnat string that does not opt out after accept', async () => {
+    const { page } = await open(US, { modules: ['gpp'] });
+    await page.click('#accept');
+    const saw = (await runAuction(page)) as Saw;
+    expect(new GppModel(saw.gppConsent!.gppString).getFieldValue('usnat', 'SaleOptOut')).toBe(2);
+  });
+
+  it('gets the US privacy string on a first view, from an auction started before the answer', async () => {
+    const { page } = await open(US, { modules: ['usp'], check: accepted('1YNN', { consentStringType: 3 }), delay: 1500 });
+    const saw = (await runAuction(page)) as Saw;
+    expect(saw.uspConsent).toBe('1YNN');
   });
 });
