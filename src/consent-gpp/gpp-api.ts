@@ -7,10 +7,10 @@
  * (gpp-sections.ts). Only the commands the spec defines reach the library.
  */
 import { CmpApi, CmpDisplayStatus, CmpStatus, SignalStatus } from '@iabgpp/cmpapi';
-import { guardApi } from '../consent/api-stub.ts';
+import { filterQueue, guardApi, takeOverBridges } from '../consent/api-guard.ts';
 import { diagnose } from '../consent/diagnose.ts';
 import { GPP_API } from '../consent/signal-apis.ts';
-import type { ConsentSignal, SignalSource } from '../consent/signal-source.ts';
+import type { ConsentSignal, SignalSource, TcfFromGpp } from '../consent/signal-source.ts';
 import { parseGppConfig } from '../wire/gpp-config.ts';
 import { applicableSectionsOf, fillOwnSections, gppStringOf } from './gpp-sections.ts';
 
@@ -18,9 +18,18 @@ import { applicableSectionsOf, fillOwnSections, gppStringOf } from './gpp-sectio
 const isReady = (signal: ConsentSignal) =>
   signal.isKnown && !signal.isPromptShown && !signal.isStringPending && (signal.state !== 'unknown' || signal.hasTimedOut);
 
-export function startGppApi(source: SignalSource): void {
+/** Starts the API; returns the channel that gives the TCF part the TC string of a GPP string. */
+export function startGppApi(source: SignalSource): TcfFromGpp {
+  filterQueue(GPP_API);
   const api = new CmpApi(source.cmpId, source.cmpVersion);
   guardApi(GPP_API);
+  takeOverBridges();
+  const tcStrings = new Map<string, string | null>();
+  const listeners: (() => void)[] = [];
+  const share = (gppString: string, tcString: string | null) => {
+    tcStrings.set(gppString, tcString);
+    for (const listener of listeners) listener();
+  };
   api.setCmpStatus(CmpStatus.LOADED);
   const { value: config, diagnostics } = source.gpp ? parseGppConfig(source.gpp) : { value: null, diagnostics: [] };
   for (const d of diagnostics) source.report(d);
@@ -28,12 +37,13 @@ export function startGppApi(source: SignalSource): void {
   const decode = (gppString: string, gppSectionId: string | undefined): number[] | null => {
     try {
       api.setGppString(gppString);
-      if (source.hasTcf) source.shareTcfFromGpp(gppString, api.hasSection('tcfeuv2') ? api.getSectionString('tcfeuv2') : null);
+      api.getObject(); // the library decodes lazily: a bad string throws here, not later
+      share(gppString, api.hasSection('tcfeuv2') ? api.getSectionString('tcfeuv2') : null);
       return applicableSectionsOf(gppSectionId);
     } catch {
       source.report(diagnose('consent-gpp-string-invalid', 'a GPP string that decodes', gppString));
       api.clear();
-      if (source.hasTcf) source.shareTcfFromGpp(gppString, null);
+      share(gppString, null);
       return null;
     }
   };
@@ -55,4 +65,5 @@ export function startGppApi(source: SignalSource): void {
   };
   source.subscribe(update);
   update(source.current());
+  return { tcStringOf: (gppString) => tcStrings.get(gppString), subscribe: (listener) => listeners.push(listener) };
 }

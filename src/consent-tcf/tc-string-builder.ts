@@ -14,7 +14,7 @@ import { loadVendorList } from './vendor-list.ts';
 
 /** Builds the string for each waiting decision; reports once per failing decision. */
 export function startTcStrings(source: SignalSource): void {
-  const { value: config, diagnostics } = parseTcfConfig(source.tcf, source.baseUrl);
+  const { value: config, diagnostics } = parseTcfConfig(source.tcf, location.href);
   for (const d of diagnostics) source.report(d);
   let building = '';
   const build = async (signal: ConsentSignal) => {
@@ -27,7 +27,8 @@ export function startTcStrings(source: SignalSource): void {
     try {
       const choices = choicesOfDecision(gvl, settings, { state, purposeConsents: signal.purposeConsents });
       const consentString = encodeTcString(gvl, settings, choices);
-      source.addString(decisionKey, { consentString, consentMetadata: { consentStringType: STRING_TYPE.tcfV2 }, tcfPolicyVersion: gvl.tcfPolicyVersion });
+      const consentMetadata = { ...signal.consentMetadata, consentStringType: STRING_TYPE.tcfV2 };
+      source.addString(decisionKey, { consentString, consentMetadata, tcfPolicyVersion: gvl.tcfPolicyVersion });
     } catch (error) {
       source.report(diagnostic('consent-tcf-string-failed', 'a TC string the IAB library encodes', String(error)));
       source.addString(decisionKey, null);

@@ -22,11 +22,6 @@ export type ConsentSignal = ConsentSnapshot & {
   readonly isStringPending: boolean;
   /** Which decision this is (its state and purposes), for `addString`. */
   readonly decisionKey: string;
-  /**
-   * With both APIs: the TC string in the decision's GPP string (its `tcfeuv2` section), as the GPP
-   * part decoded it; null: it holds none; undefined: not decoded yet (or no GPP string).
-   */
-  readonly tcfFromGpp: string | null | undefined;
 };
 
 export type SignalSource = {
@@ -35,18 +30,25 @@ export type SignalSource = {
   readonly report: (d: Diagnostic) => void;
   readonly current: () => ConsentSignal;
   readonly subscribe: (listener: (signal: ConsentSignal) => void) => void;
-  /** The config's `tcf` and `gpp` objects (unparsed; the parts read them) and the page URL they resolve against. */
+  /** The config's `tcf` and `gpp` objects, unparsed: the parts read them. */
   readonly tcf: Json | undefined;
   readonly gpp: Json | undefined;
-  readonly baseUrl: string;
+  /** A TC string can arrive: a `tcf` object, a `promptUiSrc` or a `checkConsentHref`. */
+  readonly hasStringSource: boolean;
   /** Adds a string built for the decision `decisionKey`; null: none could be built (the decision goes on without). */
   readonly addString: (decisionKey: string, data: DecisionData | null) => void;
   /** Whether the GPP part runs too (it then shares the TC string of a GPP string). */
   readonly hasGpp: boolean;
   /** Whether the TCF part runs too (the GPP API then carries its TC string as `tcfeuv2`). */
   readonly hasTcf: boolean;
-  /** The GPP part's answer for `gppString`: the TC string of its `tcfeuv2` section, or null. */
-  readonly shareTcfFromGpp: (gppString: string, tcString: string | null) => void;
+};
+
+/** Service `consent-gpp-tcf` of the GPP part, for the TCF part: the TC string in a GPP string's `tcfeuv2` section. */
+export const GPP_TCF_SERVICE = 'consent-gpp-tcf';
+export type TcfFromGpp = {
+  /** The TC string in `gppString`; null: it holds none (or does not decode); undefined: not decoded yet. */
+  readonly tcStringOf: (gppString: string) => string | null | undefined;
+  readonly subscribe: (listener: () => void) => void;
 };
 
 /** The consent string when the CMP says it is of `type`, else ''. */

@@ -1,23 +1,21 @@
 /**
  * Signals for ad tech (docs/consent.md, "Signals for ad tech"), started by `<page-consent>` once
  * its config is parsed: Consent Mode default first, then `__uspapi`, the `__tcfapi`/`__gpp`
- * stubs and their lazy parts, fed through the `consent-signals` service. The parts hand back
- * what they build: the TC string of a decision (stored with it) and the TC string inside a GPP
- * string (for `__tcfapi`).
+ * stubs and their lazy parts, fed through the `consent-signals` service. The TCF part hands back
+ * the TC string it builds for a decision, which is stored with it.
  */
 import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
-import type { DecisionData } from '../wire/consent.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
 import { installStub } from './api-stub.ts';
 import { parseConsentModeMapping, parseConsentModeOptions, startConsentMode } from './consent-mode.ts';
 import { diagnose } from './diagnose.ts';
 import { detailOf } from './provider.ts';
-import { GPP_API, TCF_API, TCF_API_VERSION } from './signal-apis.ts';
-import { type ConsentSignal, SIGNALS_SERVICE, type SignalSource, STRING_TYPE, stringOfType } from './signal-source.ts';
+import { GPP_API, TCF_API } from './signal-apis.ts';
+import { type ConsentSignal, SIGNALS_SERVICE, type SignalSource } from './signal-source.ts';
 import { type ConsentEvent, type ConsentModel, decisionKeyOf, isRequiredOf, isTcStringPendingOf } from './state.ts';
 import { installUsPrivacyApi } from './us-privacy.ts';
 
-export const signalOf = (model: ConsentModel, tcfFromGpp?: string | null): ConsentSignal => ({
+export const signalOf = (model: ConsentModel): ConsentSignal => ({
   ...detailOf(model),
   isConsentRequired: isRequiredOf(model.state),
   isKnown: model.state.kind !== 'pending',
@@ -26,10 +24,9 @@ export const signalOf = (model: ConsentModel, tcfFromGpp?: string | null): Conse
   tcfPolicyVersion: model.tcfPolicyVersion,
   isStringPending: isTcStringPendingOf(model),
   decisionKey: decisionKeyOf(model),
-  tcfFromGpp,
 });
 
-/** The longest wait for a part's string (the GVL fetch has its own, shorter time-out): the decision then goes on without. */
+/** The longest wait for the TCF part's string (the GVL fetch has its own, shorter time-out): the decision then goes on without. */
 export const STRING_WAIT_MS = 8000;
 
 const isInteger = (value: unknown, minimum: number) => Number.isInteger(value) && (value as number) >= minimum;
@@ -43,65 +40,41 @@ function loadBundle(name: string, scriptUrl: string, report: (d: Diagnostic) => 
   document.head.append(script);
 }
 
-/** The config's mistakes about TCF: missing CMP ids (no API then), or no way for a TC string to arrive. */
-function checkTcfConfig(config: ConsentConfig, hasIds: boolean, diagnostics: Diagnostic[]) {
-  const { exposesTcfApi, cmpId, cmpVersion } = config;
-  if (exposesTcfApi && !hasIds) diagnostics.push(diagnose('consent-cmp-id-missing', 'cmpId (an integer of 2 or more) and cmpVersion (an integer) with exposesTcfApi', { cmpId, cmpVersion }));
-  if (exposesTcfApi && !config.tcf && !config.promptUiSrc && !config.checkConsentHref) {
-    diagnostics.push(diagnose('consent-tcf-string-source-missing', 'a tcf object, a promptUiSrc or a checkConsentHref with exposesTcfApi', 'none of them'));
-  }
-}
-
 /** Starts every configured signal; returns the function to call with each new model. */
 export function startSignals(page: PageRuntime, config: ConsentConfig, report: (d: Diagnostic) => void, scriptUrl: string, dispatch: (event: ConsentEvent) => void) {
   const diagnostics: Diagnostic[] = [];
   const mapping = config.consentModeMapping && parseConsentModeMapping(config.consentModeMapping, diagnostics);
   const updateConsentMode = mapping && startConsentMode(mapping, parseConsentModeOptions(config.consentModeOptions ?? {}, diagnostics));
-  let model: ConsentModel | undefined;
   let signal: ConsentSignal | undefined;
   const listeners: ((signal: ConsentSignal) => void)[] = [];
-  const updateUsPrivacy = installUsPrivacyApi(() => signal);
-  const { exposesTcfApi, exposesGppApi, cmpId, cmpVersion } = config;
+  const updateUsPrivacy = installUsPrivacyApi();
+  const { exposesTcfApi, exposesGppApi, cmpId, cmpVersion, tcf, gpp } = config;
   // TCF needs the publisher's CMP ids; GPP takes them when given, else 0.
   const hasIds = isInteger(cmpId, 2) && isInteger(cmpVersion, 0);
-  checkTcfConfig(config, hasIds, diagnostics);
-  const apis = [exposesTcfApi && hasIds && TCF_API, exposesGppApi && GPP_API].filter((api) => !!api);
-  const hasBoth = apis.length === 2;
-  const addString = (decisionKey: string, data: DecisionData | null) => dispatch({ type: 'add-string', decisionKey, ...data });
-  let fromGpp: { gppString: string; tcString: string | null } | undefined;
-  const shareTcfFromGpp = (gppString: string, tcString: string | null) => {
-    fromGpp = { gppString, tcString };
-    if (model) update(model);
-  };
-  if (apis.length) {
+  if (exposesTcfApi && !hasIds) diagnostics.push(diagnose('consent-cmp-id-missing', 'cmpId (an integer of 2 or more) and cmpVersion (an integer) with exposesTcfApi', { cmpId, cmpVersion }));
+  const hasTcf = !!exposesTcfApi && hasIds;
+  const addString: SignalSource['addString'] = (decisionKey, data) => dispatch({ type: 'add-string', decisionKey, ...data });
+  if (hasTcf || exposesGppApi) {
     const ids = hasIds ? { cmpId: cmpId as number, cmpVersion: cmpVersion as number } : { cmpId: 0, cmpVersion: 0 };
-    const { tcf, gpp } = config;
-    const source: SignalSource = {
-      ...ids, report, tcf, gpp, baseUrl: location.href, hasGpp: !!exposesGppApi, hasTcf: !!(exposesTcfApi && hasIds), addString, shareTcfFromGpp,
-      current: () => signal!,
-      subscribe: (listener) => listeners.push(listener),
-    };
-    if (exposesTcfApi && hasIds && tcf) dispatch({ type: 'expect-tc-string' });
+    const hasStringSource = !!(tcf || config.promptUiSrc || config.checkConsentHref);
+    const source: SignalSource = { ...ids, report, tcf, gpp, hasTcf, hasGpp: !!exposesGppApi, hasStringSource, addString, current: () => signal!, subscribe: (listener) => listeners.push(listener) };
+    if (hasTcf && tcf) dispatch({ type: 'expect-tc-string' });
     page.provideService(SIGNALS_SERVICE, source);
-    for (const api of apis) {
-      const stubPing = api.stubPing!();
-      installStub(api, () => (api === TCF_API ? { ...stubPing, ...ids, apiVersion: TCF_API_VERSION } : { ...stubPing, cmpId: ids.cmpId }));
-      loadBundle(api === TCF_API ? 'tcf' : 'gpp', scriptUrl, report);
+    for (const [api, name] of [[hasTcf && TCF_API, 'tcf'], [exposesGppApi && GPP_API, 'gpp']] as const) {
+      if (!api) continue;
+      installStub(api, () => ({ ...api.stubPing!(), ...ids }));
+      loadBundle(name, scriptUrl, report);
     }
   }
   for (const d of diagnostics) report(d);
   let waited = '';
-  const update = (next: ConsentModel) => {
-    model = next;
-    const gppString = hasBoth ? stringOfType(signalOf(next), STRING_TYPE.gpp) : '';
-    signal = signalOf(next, gppString && fromGpp?.gppString === gppString ? fromGpp.tcString : undefined);
+  return (model: ConsentModel) => {
+    signal = signalOf(model);
     const { decisionKey } = signal;
-    // If a part never answers (it did not load), the decision goes on without its string.
+    // If the TCF part never answers (it did not load), the decision goes on without a string.
     if (signal.isStringPending && waited !== (waited = decisionKey)) setTimeout(() => addString(decisionKey, null), STRING_WAIT_MS);
-    if (gppString && signal.tcfFromGpp === undefined) setTimeout(() => fromGpp?.gppString !== gppString && shareTcfFromGpp(gppString, null), STRING_WAIT_MS);
     updateConsentMode?.(signal, signal.isKnown);
     updateUsPrivacy(signal);
     for (const listener of listeners) listener(signal);
   };
-  return update;
 }

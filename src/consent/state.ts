@@ -69,7 +69,7 @@ export type ConsentEvent =
   | { readonly type: 'timeout' }
   | { readonly type: 'expect-tc-string' }
   /** The TCF part's string for the decision `decisionKey` (no string: none could be built); a decision's own string wins. */
-  | (DecisionData & { readonly type: 'add-string'; readonly decisionKey: string });
+  | (Omit<DecisionData, 'purposeConsents'> & { readonly type: 'add-string'; readonly decisionKey: string });
 
 export const initialModel: ConsentModel = {
   state: { kind: 'pending' },
@@ -141,12 +141,11 @@ export const isTcStringPendingOf = (model: ConsentModel): boolean =>
   model.consentString === undefined &&
   model.tcStringFailedFor !== decisionKeyOf(model);
 
-function addString(model: ConsentModel, { decisionKey, consentString, consentMetadata, tcfPolicyVersion }: Extract<ConsentEvent, { type: 'add-string' }>): ConsentModel {
+/** The TCF part's string for the current decision (its metadata complete); none: it could not be built. */
+function addString(model: ConsentModel, { type, decisionKey, ...data }: Extract<ConsentEvent, { type: 'add-string' }>): ConsentModel {
   if (!isTcStringPendingOf(model) || decisionKey !== decisionKeyOf(model)) return model;
-  if (consentString === undefined) return { ...model, tcStringFailedFor: decisionKey };
-  const added = { consentString, consentMetadata: { ...model.consentMetadata, ...consentMetadata }, tcfPolicyVersion };
-  const saved = model.saved?.state === model.state.kind && model.saved.consentString === undefined ? { ...model.saved, ...added } : model.saved;
-  return { ...model, ...added, saved };
+  if (!data.consentString) return { ...model, tcStringFailedFor: decisionKey };
+  return { ...model, ...data, saved: model.saved && { ...model.saved, ...data } };
 }
 
 export function reduceConsent(model: ConsentModel, event: ConsentEvent): ConsentModel {

@@ -131,6 +131,20 @@ async function builtString() {
   return (await auctionString(page)).tcString;
 }
 
+describe('Prebid.js with the story prompt', () => {
+  it('gets a TC string after a reader accepts in a story prompt named by promptUI', async () => {
+    const n = ++count;
+    const story = { title: 'Your privacy', message: 'We and our partners show ads.', vendors: ['Example Exchange', 'Demo Bidder'] };
+    const inside = `<page-story-consent id="story-prompt" layout="nodisplay" hidden><script type="application/json">${JSON.stringify(story)}</script></page-story-consent>`;
+    server.page(`/prebid-${n}.html`, consentPage({ consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'story-prompt', ...TCF }, { inside, body: prebidSetup() }));
+    const { page } = await newPage(browser);
+    await page.goto(`${server.origin}/prebid-${n}.html`);
+    await page.click('page-story-consent button:last-child');
+    const { model } = await auctionString(page);
+    expect(idsOf(model.vendorConsents)).toEqual([1, 2, 8]);
+  });
+});
+
 describe('Prebid.js with a decision from checkConsentHref', () => {
   it('gets the server\'s own TC string, which wins over ours', async () => {
     const serverString = await builtString();
@@ -201,5 +215,70 @@ describe('Prebid.js with US signals', () => {
     const { page } = await open(US, { modules: ['usp'], check: accepted('1YNN', { consentStringType: 3 }), delay: 1500 });
     const saw = (await runAuction(page)) as Saw;
     expect(saw.uspConsent).toBe('1YNN');
+  });
+});
+
+describe('the head stub', () => {
+  it('lets Prebid.js started in <head>, before the extension, run its auction with our TC string', async () => {
+    const n = ++count;
+    const config = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', ...TCF };
+    // Prebid asks __tcfapi at once from <head>: only the stub is there; the extension loads later.
+    const head = `<script src="/v0/page-consent-stub-0.1.js"></script>${prebidSetup()}<script>pbjs.que.push(() => window.runAuction().then((saw) => (window.headAuction = saw)));</script>`;
+    const markup = consentPage(config, { body: '' }).replace('<head>', `<head>${head}`);
+    server.page(`/prebid-${n}.html`, markup);
+    const { page, messages } = await newPage(browser);
+    await page.goto(`${server.origin}/prebid-${n}.html`);
+    expect(await page.evaluate(() => new Promise((resolve) => (window as never as { __tcfapi: Function }).__tcfapi('ping', 2, resolve)))).toMatchObject({ apiVersion: '2.2' });
+    await page.click('#accept');
+    await expect.poll(() => page.evaluate(() => (window as never as { headAuction?: unknown }).headAuction), { timeout: 20_000 }).toBeTruthy();
+    const saw = (await page.evaluate(() => (window as never as { headAuction: Saw }).headAuction)) as Saw;
+    expect(TCString.decode(saw.gdprConsent!.consentString).cmpId).toBe(300);
+    expect(await page.$$eval('iframe[name="__tcfapiLocator"]', (frames) => frames.length)).toBe(1);
+    expect(messages.filter((line) => line.text.includes('[page-'))).toEqual([]);
+  });
+});
+
+describe('frames', () => {
+  it('keep a hostile cross-origin frame from removing another frame\'s listener and from unknown commands', async () => {
+    server.page(
+      '/frame-vendor.html',
+      `<!doctype html><script>
+        window.replies = [];
+        addEventListener('message', (event) => event.data && event.data.__tcfapiReturn && replies.push(event.data.__tcfapiReturn));
+        window.call = (command, parameter, callId) => parent.postMessage({ __tcfapiCall: { command, version: 2, parameter, callId } }, '*');
+      </script>`,
+    );
+    const n = ++count;
+    const frames = `<iframe id="honest" src="${server.otherOrigin}/frame-vendor.html"></iframe><iframe id="hostile" src="${server.otherOrigin}/frame-vendor.html"></iframe>`;
+    server.page(`/prebid-${n}.html`, consentPage({ consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', ...TCF }, { body: frames }));
+    const { page } = await newPage(browser);
+    await page.goto(`${server.origin}/prebid-${n}.html`);
+    await page.waitForFunction(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi === 'function');
+    await page.waitForTimeout(1500);
+    const frameOf = async (id: string) => (await (await page.$(`#${id}`))!.contentFrame())!;
+    const [honestFrame, hostileFrame] = [await frameOf('honest'), await frameOf('hostile')];
+    await honestFrame.evaluate(() => (window as never as { call: Function }).call('addEventListener', undefined, 'listen'));
+    await page.click('#accept');
+    const replies = (frame: typeof honestFrame) => frame.evaluate(() => (window as never as { replies: { callId: string; success: boolean; returnValue: { listenerId?: number } }[] }).replies);
+    await expect.poll(async () => (await replies(honestFrame)).some((reply) => reply.callId === 'listen' && reply.success)).toBe(true);
+    const listenerId = (await replies(honestFrame)).find((reply) => reply.callId === 'listen')!.returnValue.listenerId;
+    await hostileFrame.evaluate((id) => {
+      const { call } = window as never as { call: Function };
+      call('removeEventListener', id, 'remove');
+      call('constructor', undefined, 'constructor');
+      call('getVendorList', undefined, 'vendor-list');
+    }, listenerId);
+    await expect.poll(async () => (await replies(hostileFrame)).length).toBe(3);
+    expect((await replies(hostileFrame)).map(({ callId, success }) => [callId, success])).toEqual([
+      ['remove', false],
+      ['constructor', false],
+      ['vendor-list', false],
+    ]);
+    // The honest frame's listener survived: reopening the prompt still reaches it.
+    const before = (await replies(honestFrame)).length;
+    await page.click('#manage');
+    await expect.poll(async () => (await replies(honestFrame)).length).toBeGreaterThan(before);
+    await honestFrame.evaluate((id) => (window as never as { call: Function }).call('removeEventListener', id, 'own-remove'), listenerId);
+    await expect.poll(async () => (await replies(honestFrame)).find((reply) => reply.callId === 'own-remove')?.success).toBe(true);
   });
 });

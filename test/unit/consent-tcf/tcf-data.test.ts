@@ -14,7 +14,6 @@ const signal = (extra: Partial<ConsentSignal> = {}): ConsentSignal => ({
   tcfPolicyVersion: 5,
   isStringPending: false,
   hasTimedOut: false,
-  tcfFromGpp: undefined,
   decisionKey: '["accepted",{}]',
   ...extra,
 });
