@@ -13,7 +13,11 @@ type ApiFunction = (...args: unknown[]) => unknown;
 
 const scope = self as unknown as Record<string, ApiFunction | undefined> & StubScope;
 const bridges: ((event: MessageEvent) => void)[] = [];
-const ours = { off: () => bridges.forEach((bridge) => removeEventListener('message', bridge)) };
+const ours = {
+  off: () => {
+    for (const bridge of bridges) removeEventListener('message', bridge);
+  },
+};
 
 /** Whether `source` is a frame inside this window (at any depth). */
 export function isDescendant(source: MessageEventSource | null): boolean {

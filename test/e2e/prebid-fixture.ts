@@ -33,7 +33,7 @@ export async function bundlePrebid(): Promise<string> {
  * The page's Prebid set-up: the recording bidder, the consent modules on the IAB APIs and one
  * ad unit; `runAuction()` resolves when the bids are back (or with `cancelled` after 15 s).
  */
-export const prebidSetup = (modules: readonly ('gdpr' | 'gpp' | 'usp')[] = ['gdpr']) => `<script>
+export const prebidSetup = (modules: readonly ('gdpr' | 'gpp' | 'usp')[] = ['gdpr'], timeout = 10000) => `<script>
   window.pbjs = window.pbjs || { que: [] };
   window.bidderSaw = [];
   window.auctionEnds = 0;
@@ -51,7 +51,7 @@ export const prebidSetup = (modules: readonly ('gdpr' | 'gpp' | 'usp')[] = ['gdp
     });
     pbjs.setConfig({
       debug: true,
-      consentManagement: Object.fromEntries(${JSON.stringify(modules)}.map((name) => [name, { cmpApi: 'iab', timeout: 10000 }])),
+      consentManagement: Object.fromEntries(${JSON.stringify(modules)}.map((name) => [name, { cmpApi: 'iab', timeout: ${timeout} }])),
     });
     pbjs.addAdUnits([{ code: 'slot', mediaTypes: { banner: { sizes: [[300, 250]] } }, bids: [{ bidder: 'recorder', params: {} }] }]);
     pbjs.onEvent('auctionEnd', () => window.auctionEnds++);
@@ -59,7 +59,7 @@ export const prebidSetup = (modules: readonly ('gdpr' | 'gpp' | 'usp')[] = ['gdp
   window.runAuction = () =>
     new Promise((resolve) => {
       const before = window.bidderSaw.length;
-      const timer = setTimeout(() => resolve('cancelled'), 15000);
+      const timer = setTimeout(() => resolve('cancelled'), ${timeout} + 5000);
       pbjs.que.push(() =>
         pbjs.requestBids({
           timeout: 2000,

@@ -219,23 +219,28 @@ describe('Prebid.js with US signals', () => {
 });
 
 describe('the head stub', () => {
-  it('lets Prebid.js started in <head>, before the extension, run its auction with our TC string', async () => {
+  it('answers a vendor in <head> before the extension, and the full API answers its queued listener once, with our TC string', async () => {
     const n = ++count;
     const config = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', ...TCF };
-    // Prebid asks __tcfapi at once from <head>: only the stub is there; the extension loads later.
-    const head = `<script src="/v0/page-consent-stub-0.1.js"></script>${prebidSetup()}<script>pbjs.que.push(() => window.runAuction().then((saw) => (window.headAuction = saw)));</script>`;
-    const markup = consentPage(config, { body: '' }).replace('<head>', `<head>${head}`);
-    server.page(`/prebid-${n}.html`, markup);
+    // A vendor tag in <head>: only the stub is there when it runs; the extension loads later.
+    const head = `<script src="/v0/page-consent-stub-0.1.js"></script><script>
+      window.heard = [];
+      __tcfapi('ping', 2, (ping) => (window.stubPing = ping));
+      __tcfapi('addEventListener', 2, (data, success) => heard.push([data && data.eventStatus, data && data.tcString, success]));
+    </script>`;
+    server.page(`/prebid-${n}.html`, consentPage(config, { body: '' }).replace('<head>', `<head>${head}`));
     const { page, messages } = await newPage(browser);
     await page.goto(`${server.origin}/prebid-${n}.html`);
-    expect(await page.evaluate(() => new Promise((resolve) => (window as never as { __tcfapi: Function }).__tcfapi('ping', 2, resolve)))).toMatchObject({ apiVersion: '2.2' });
+    expect(await page.evaluate(() => (window as never as { stubPing: unknown }).stubPing)).toEqual({ cmpLoaded: false, cmpStatus: 'stub', displayStatus: 'hidden', apiVersion: '2.2' });
     await page.click('#accept');
-    await expect.poll(() => page.evaluate(() => (window as never as { headAuction?: unknown }).headAuction), { timeout: 20_000 }).toBeTruthy();
-    const saw = (await page.evaluate(() => (window as never as { headAuction: Saw }).headAuction)) as Saw;
-    expect(TCString.decode(saw.gdprConsent!.consentString).cmpId).toBe(300);
+    const heard = () => page.evaluate(() => (window as never as { heard: [string, string, boolean][] }).heard);
+    await expect.poll(async () => (await heard()).some(([status]) => status === 'useractioncomplete'), { timeout: 20_000 }).toBe(true);
+    const complete = (await heard()).filter(([status]) => status === 'useractioncomplete');
+    expect(complete).toHaveLength(1);
+    expect(TCString.decode(complete[0]![1]).cmpId).toBe(300);
     expect(await page.$$eval('iframe[name="__tcfapiLocator"]', (frames) => frames.length)).toBe(1);
     expect(messages.filter((line) => line.text.includes('[page-'))).toEqual([]);
-  });
+  }, 120_000);
 });
 
 describe('frames', () => {
@@ -253,12 +258,14 @@ describe('frames', () => {
     server.page(`/prebid-${n}.html`, consentPage({ consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', ...TCF }, { body: frames }));
     const { page } = await newPage(browser);
     await page.goto(`${server.origin}/prebid-${n}.html`);
-    await page.waitForFunction(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi === 'function');
-    await page.waitForTimeout(1500);
+    // The full API (and its bridge) has taken over once ping says loaded.
+    await expect
+      .poll(() => page.evaluate(() => new Promise((resolve) => (window as never as { __tcfapi: Function }).__tcfapi('ping', 2, (data: { cmpStatus: string }) => resolve(data.cmpStatus)))), { timeout: 20_000 })
+      .toBe('loaded');
     const frameOf = async (id: string) => (await (await page.$(`#${id}`))!.contentFrame())!;
     const [honestFrame, hostileFrame] = [await frameOf('honest'), await frameOf('hostile')];
     await honestFrame.evaluate(() => (window as never as { call: Function }).call('addEventListener', undefined, 'listen'));
-    await page.click('#accept');
+    await page.evaluate(() => document.getElementById('accept')!.click());
     const replies = (frame: typeof honestFrame) => frame.evaluate(() => (window as never as { replies: { callId: string; success: boolean; returnValue: { listenerId?: number } }[] }).replies);
     await expect.poll(async () => (await replies(honestFrame)).some((reply) => reply.callId === 'listen' && reply.success)).toBe(true);
     const listenerId = (await replies(honestFrame)).find((reply) => reply.callId === 'listen')!.returnValue.listenerId;
@@ -276,9 +283,9 @@ describe('frames', () => {
     ]);
     // The honest frame's listener survived: reopening the prompt still reaches it.
     const before = (await replies(honestFrame)).length;
-    await page.click('#manage');
+    await page.evaluate(() => document.getElementById('manage')!.click());
     await expect.poll(async () => (await replies(honestFrame)).length).toBeGreaterThan(before);
     await honestFrame.evaluate((id) => (window as never as { call: Function }).call('removeEventListener', id, 'own-remove'), listenerId);
     await expect.poll(async () => (await replies(honestFrame)).find((reply) => reply.callId === 'own-remove')?.success).toBe(true);
-  });
+  }, 120_000);
 });
