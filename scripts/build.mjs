@@ -24,20 +24,28 @@ const ENTRIES = [
   ['src/consent-gpp/entry.ts', 'v0/page-consent-gpp-0.1'],
   ['src/consent-cmp/entry.ts', 'v0/page-consent-cmp-0.1'],
   ['src/consent-fast/entry.ts', 'v0/page-consent-fast-0.1'],
+  ['src/consent-stub/entry.ts', 'v0/page-consent-stub-0.1'],
 ];
 
 const entryPoints = ENTRIES.filter(([source]) => existsSync(source)).map(([source, out]) => ({ in: source, out }));
+// The head stub is meant to be inlined: its map is written, but no comment pointing at it.
+const isInlined = (entry) => entry.out === 'v0/page-consent-stub-0.1';
 
 async function buildTree(outdir, isDev) {
   rmSync(outdir, { recursive: true, force: true });
+  await Promise.all([buildEntries(outdir, isDev, entryPoints.filter((entry) => !isInlined(entry)), true), buildEntries(outdir, isDev, entryPoints.filter(isInlined), 'external')]);
+}
+
+async function buildEntries(outdir, isDev, entries, sourcemap) {
+  if (!entries.length) return;
   await build({
-    entryPoints,
+    entryPoints: entries,
     outdir,
     bundle: true,
     format: 'iife',
     target: ['chrome100', 'firefox100', 'safari15.4'],
     minify: !isDev,
-    sourcemap: true,
+    sourcemap,
     legalComments: 'none',
     define: { DEV: String(isDev) },
     logLevel: 'warning',

@@ -35,6 +35,8 @@ export type ServerConfig = {
   readonly warnings: readonly string[];
   /** RECEIPT_SIGNING_KEY: an Ed25519 private key, PKCS#8 PEM (`\n` escapes allowed); null: generated and kept in the store. */
   readonly receiptSigningKey: string | null;
+  /** TCF_VENDOR_LIST: the operator's copy of the IAB Global Vendor List v3 served at /tcf/vendor-list.json; null: 404. */
+  readonly tcfVendorList: string | null;
 };
 
 /** Fastify's `trustProxy` restricted to what cannot let a client choose its own address. */
@@ -135,5 +137,6 @@ export function parseServerConfig(env: Env): ServerConfig {
     }),
     warnings,
     receiptSigningKey: readReceiptSigningKey(env['RECEIPT_SIGNING_KEY']),
+    tcfVendorList: env['TCF_VENDOR_LIST'] || null,
   };
 }

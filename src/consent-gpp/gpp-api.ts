@@ -1,40 +1,69 @@
 /**
  * The full IAB GPP v1.1 CMP API on the IAB's `@iabgpp/cmpapi`: it takes over the stub's queue;
- * `signalStatus` stays `not ready` until the consent state is known, and every change of the
- * string fires `sectionChange` per section, then `signalStatus` `ready` (PRODUCT 3.9).
+ * `signalStatus` is `not ready` while the decision is pending, its strings are on their way or
+ * the prompt shows, and `ready` once the reader (or the server, or GPC) decided; every change of
+ * the string fires `sectionChange` per section. The CMP's GPP string is served as it is (and its
+ * `tcfeuv2` section handed to `__tcfapi`); without one, the sections our decision gives
+ * (gpp-sections.ts). Only the commands the spec defines reach the library.
  */
 import { CmpApi, CmpDisplayStatus, CmpStatus, SignalStatus } from '@iabgpp/cmpapi';
+import { filterQueue, guardApi, takeOverBridges } from '../consent/api-guard.ts';
 import { diagnose } from '../consent/diagnose.ts';
-import { type ConsentSignal, type SignalSource, STRING_TYPE, stringOfType } from '../consent/signal-source.ts';
-import { applicableSectionsOf } from './gpp-sections.ts';
+import { GPP_API } from '../consent/signal-apis.ts';
+import type { ConsentSignal, SignalSource, TcfFromGpp } from '../consent/signal-source.ts';
+import { parseGppConfig } from '../wire/gpp-config.ts';
+import { applicableSectionsOf, fillOwnSections, gppStringOf } from './gpp-sections.ts';
 
-export function startGppApi(source: SignalSource): void {
+/** Whether the signal is final for GPP: decided (or timed out), no prompt, no string on its way. */
+const isReady = (signal: ConsentSignal) =>
+  signal.isKnown && !signal.isPromptShown && !signal.isStringPending && (signal.state !== 'unknown' || signal.hasTimedOut);
+
+/** Starts the API; returns the channel that gives the TCF part the TC string of a GPP string. */
+export function startGppApi(source: SignalSource): TcfFromGpp {
+  filterQueue(GPP_API);
   const api = new CmpApi(source.cmpId, source.cmpVersion);
+  guardApi(GPP_API);
+  takeOverBridges();
+  const tcStrings = new Map<string, string | null>();
+  const listeners: (() => void)[] = [];
+  const share = (gppString: string, tcString: string | null) => {
+    tcStrings.set(gppString, tcString);
+    for (const listener of listeners) listener();
+  };
   api.setCmpStatus(CmpStatus.LOADED);
-  let last = '';
-  /** The section names of `gppString`, decoded by the library; null when it does not decode. */
-  const decode = (gppString: string): string[] | null => {
+  const { value: config, diagnostics } = source.gpp ? parseGppConfig(source.gpp) : { value: null, diagnostics: [] };
+  for (const d of diagnostics) source.report(d);
+  /** The CMP's GPP string, decoded by the library: its applicable sections, or null when it does not decode. */
+  const decode = (gppString: string, gppSectionId: string | undefined): number[] | null => {
     try {
       api.setGppString(gppString);
-      return Object.keys(api.getObject());
+      api.getObject(); // the library decodes lazily: a bad string throws here, not later
+      share(gppString, api.hasSection('tcfeuv2') ? api.getSectionString('tcfeuv2') : null);
+      return applicableSectionsOf(gppSectionId);
     } catch {
       source.report(diagnose('consent-gpp-string-invalid', 'a GPP string that decodes', gppString));
       api.clear();
+      share(gppString, null);
       return null;
     }
   };
+  let last = '';
   const update = (signal: ConsentSignal) => {
     api.setCmpDisplayStatus(signal.isPromptShown ? CmpDisplayStatus.VISIBLE : CmpDisplayStatus.HIDDEN);
-    const gppString = stringOfType(signal, STRING_TYPE.gpp);
-    const key = JSON.stringify([signal.isKnown, gppString, signal.consentMetadata?.gppSectionId]);
-    if (!signal.isKnown || last === (last = key)) return;
+    const ready = isReady(signal);
+    const gppString = gppStringOf(signal);
+    const key = JSON.stringify([ready, gppString, signal.consentString, signal.state, signal.consentMetadata]);
+    if (last === (last = key)) return;
+    if (!ready) return api.setSignalStatus(SignalStatus.NOT_READY);
     api.setSignalStatus(SignalStatus.NOT_READY);
-    const sections = gppString ? decode(gppString) : (api.clear(), []);
-    api.setApplicableSections(applicableSectionsOf(signal.consentMetadata?.gppSectionId));
-    api.setSupportedAPIs(sections ?? []);
-    for (const name of sections ?? []) api.fireSectionChange(name);
+    const sections = gppString ? decode(gppString, signal.consentMetadata?.gppSectionId) : fillOwnSections(api, signal, source.hasTcf, config);
+    api.setApplicableSections(sections ?? [-1]);
+    const names = Object.keys(api.getObject());
+    api.setSupportedAPIs(names);
+    for (const name of names) api.fireSectionChange(name);
     api.setSignalStatus(SignalStatus.READY);
   };
   source.subscribe(update);
   update(source.current());
+  return { tcStringOf: (gppString) => tcStrings.get(gppString), subscribe: (listener) => listeners.push(listener) };
 }

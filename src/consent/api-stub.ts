@@ -1,57 +1,52 @@
 /**
- * The IAB queue stubs (`__tcfapi`, `__gpp`): a function that queues calls until the full API
- * (a lazy bundle) replaces it and hands it the queue, answers `ping` at once, a locator frame
- * named for vendors in child frames, and the postMessage bridge that answers their calls
- * (`__uspapi` uses the locator and bridge too).
+ * The IAB queue stubs (`__tcfapi`, `__gpp`) of the consent extension, their locator frames and
+ * a first postMessage bridge for vendors in child frames (docs/consent.md, "Signals for ad
+ * tech"). A stub queues calls until the full API (a lazy part) takes its queue, and answers
+ * `ping` at once. A frame cannot remove listeners through this bridge (whose they are is not
+ * known yet); the parts replace it with the full bridge (api-guard.ts). With the head stub on
+ * the page its stubs, frames and bridge serve instead: nothing is answered twice.
  */
 import { isRecord, own } from '../wire/values.ts';
+import type { SignalApi, StubScope } from './signal-apis.ts';
 
-type Callback = (value: unknown, success: boolean) => void;
 type ApiFunction = (...args: unknown[]) => unknown;
 
-export type LocatorOptions = {
-  /** `__tcfapi`, `__gpp` or `__uspapi`; the locator, call and return names are derived from it. */
-  readonly name: string;
-  /** Arguments of a call from a frame's `{command, parameter, version}`. */
-  readonly argumentsOf: (call: Record<string, unknown>, callback: Callback) => unknown[];
+const scope = self as unknown as Record<string, ApiFunction | undefined> & StubScope;
+const bridges: ((event: MessageEvent) => void)[] = [];
+const ours = {
+  off: () => {
+    for (const bridge of bridges) removeEventListener('message', bridge);
+  },
 };
-
-export type StubOptions = LocatorOptions & {
-  /** The index of the callback among the arguments (TCF 2, GPP 1). */
-  readonly callbackIndex: number;
-  readonly ping: () => unknown;
-};
-
-const scope = self as unknown as Record<string, ApiFunction | undefined>;
 
 /** Whether `source` is a frame inside this window (at any depth). */
-function isDescendant(source: MessageEventSource | null): boolean {
+export function isDescendant(source: MessageEventSource | null): boolean {
   for (let frame = source as Window | null; frame && frame !== frame.parent; frame = frame.parent) {
     if (frame.parent === self) return true;
   }
   return false;
 }
 
-/** Answers `{<name>Call: {...}}` messages of descendant frames with `{<name>Return: {...}}`. */
-function bridgeFrames({ name, argumentsOf }: LocatorOptions) {
-  addEventListener('message', (event) => {
-    let data = event.data;
-    const isText = typeof data === 'string';
-    try {
-      if (isText) data = JSON.parse(data);
-    } catch {}
-    const call = isRecord(data) ? own(data, `${name}Call`) : undefined;
-    if (!isRecord(call) || !isDescendant(event.source)) return;
-    const reply: Callback = (returnValue, success) => {
+/** The `<name>Call` of a message of a descendant frame, with the function that answers it. */
+export function frameCallOf(event: MessageEvent, name: string): [Record<string, unknown>, (value: unknown, success: boolean) => void] | undefined {
+  let data = event.data;
+  const isText = typeof data === 'string';
+  try {
+    if (isText) data = JSON.parse(data);
+  } catch {}
+  const call = isRecord(data) ? own(data, `${name}Call`) : undefined;
+  if (!isRecord(call) || !isDescendant(event.source)) return;
+  return [
+    call,
+    (returnValue, success) => {
       const message = { [`${name}Return`]: { returnValue, success, callId: call.callId } };
       (event.source as Window).postMessage(isText ? JSON.stringify(message) : message, '*');
-    };
-    scope[name]?.(...argumentsOf(call, reply));
-  });
+    },
+  ];
 }
 
-export function installStub(options: StubOptions): void {
-  const { name, callbackIndex, ping } = options;
+export function installStub(api: SignalApi, ping: () => unknown): void {
+  const { name, callbackIndex } = api;
   if (scope[name]) return;
   const queue: unknown[][] = [];
   scope[name] = (...args) => {
@@ -60,16 +55,26 @@ export function installStub(options: StubOptions): void {
     if (args[0] === 'ping' && typeof callback === 'function') callback(ping(), true);
     else queue.push(args);
   };
-  installLocator(options);
+  installLocator(api);
 }
 
-/** The `<name>Locator` frame vendors in child frames look for, and the bridge answering them. */
-export function installLocator(options: LocatorOptions): void {
-  const { name } = options;
-  const locator = document.createElement('iframe');
-  locator.name = `${name}Locator`;
-  locator.title = locator.name;
-  locator.hidden = true;
-  document.body.append(locator);
-  bridgeFrames(options);
+/** The `<name>Locator` frame vendors in child frames look for, and a bridge answering them (unless another bridge serves). */
+export function installLocator(api: SignalApi): void {
+  const { name } = api;
+  if (!frames[`${name}Locator` as never]) {
+    const locator = document.createElement('iframe');
+    locator.name = locator.title = `${name}Locator`;
+    locator.hidden = true;
+    document.body.append(locator);
+  }
+  if (scope.__pageConsentBridge || (scope.__pageConsentStub && scope.__pageConsentStub !== ours)) return;
+  const bridge = (event: MessageEvent) => {
+    const [call, reply] = frameCallOf(event, name) ?? [];
+    if (!call || !reply) return;
+    if (call.command === 'removeEventListener') reply(false, false);
+    else scope[name]?.(...api.argumentsOf(call, reply));
+  };
+  addEventListener('message', bridge);
+  bridges.push(bridge);
+  scope.__pageConsentStub = ours;
 }

@@ -9,7 +9,7 @@ import type { ConsentConfig } from '../wire/consent-config.ts';
 import type { RemoteCalls } from './parts.ts';
 import type { Network } from './remote.ts';
 import { startEventOf } from './lifetime.ts';
-import { type ConsentEvent, type ConsentModel, initialModel, reduceConsent, type SavedDecision } from './state.ts';
+import { type ConsentEvent, type ConsentModel, initialModel, isTcStringPendingOf, reduceConsent, type SavedDecision } from './state.ts';
 
 export type ControllerDeps = Network & {
   readonly storage: Pick<StorageService, 'get' | 'set' | 'remove'>;
@@ -52,6 +52,7 @@ export function createConsentController(deps: ControllerDeps): ConsentController
   let config: ConsentConfig | null = null;
   let written: SavedDecision | null = null;
   let updated: Promise<unknown> = Promise.resolve();
+  let held: StoredConsent | null = null;
   const now = deps.now ?? Date.now;
   const keyOf = ({ consentInstanceId }: ConsentConfig) => decisionKeyOf(consentInstanceId);
   const receiptKeyOf = ({ consentInstanceId }: ConsentConfig) => `consent-receipt:${consentInstanceId}`;
@@ -65,17 +66,12 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     return id;
   };
 
-  /** Caches a changed decision with its time (once) and tells onUpdateHref; a confirmed one only gets a new time. */
-  const persist = ({ saved }: ConsentModel, current: ConsentConfig, isConfirmed: boolean) => {
-    const isSame = isSameDecision(saved, written);
-    if (isSame && !(saved && isConfirmed)) return;
-    written = saved && ({ ...saved, time: now() } satisfies StoredConsent);
-    if (!written) return deps.storage.remove(keyOf(current));
-    deps.storage.set(keyOf(current), written);
+  /** Tells onUpdateHref about `stored`; a decision waiting for its TC string is told once the string is there (or failed). */
+  const notify = (current: ConsentConfig, stored: StoredConsent | null) => {
     const { consentInstanceId, onUpdateHref } = current;
-    if (isSame || !onUpdateHref) return;
+    if (!onUpdateHref || !stored || isTcStringPendingOf(model)) return void (held = stored);
+    held = null;
     const update = { consentInstanceId, pageUserId: pageUserId() };
-    const stored = written as StoredConsent;
     const receiptKey = receiptKeyOf(current);
     const calls = deps.remote();
     updated = deps
@@ -83,6 +79,19 @@ export function createConsentController(deps: ControllerDeps): ConsentController
       .then(async (url) => (await calls)?.notifyUpdate(deps, url, update, stored, deps.report))
       // The receipt of the latest update, or none: an older receipt proves an older decision.
       .then((receiptId) => (receiptId ? deps.storage.set(receiptKey, receiptId) : deps.storage.remove(receiptKey)));
+  };
+
+  /**
+   * Caches a changed decision with its time (once) and tells onUpdateHref; a confirmed one only
+   * gets a new time; a string added later keeps the decision's time.
+   */
+  const persist = ({ saved }: ConsentModel, current: ConsentConfig, isConfirmed: boolean) => {
+    const isSame = isSameDecision(saved, written);
+    if (isSame && !(saved && isConfirmed)) return held && notify(current, held);
+    written = saved && ({ ...saved, time: saved.time !== undefined && !isConfirmed ? saved.time : now() } satisfies StoredConsent);
+    if (!written) return deps.storage.remove(keyOf(current));
+    deps.storage.set(keyOf(current), written);
+    if (!isSame) notify(current, written as StoredConsent);
   };
 
   const dispatch = (event: ConsentEvent) => {

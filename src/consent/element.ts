@@ -107,7 +107,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     // A hidden document paints no frame: nothing to wait for.
     const later = isUrgent || document.hidden ? Promise.resolve() : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
     signals = later.then(() => load('signals')).then((part) => {
-      signal = part?.startSignals(page, found, report, scriptUrl);
+      signal = part?.startSignals(page, found, report, scriptUrl, dispatch);
       signal?.(controller.model());
     });
   };
@@ -128,8 +128,10 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
       return found;
     };
     const inline = find(config.promptUI, element, 'consent-prompt-missing');
-    // The story part only where the story is the prompt (no inline prompt, no iframe).
-    const story = !inline && !config.promptUiSrc && element.querySelector(':scope>page-story-consent') ? await load('story') : undefined;
+    // The story part only where the story is the prompt (there without an inline prompt, or named
+    // by promptUI; never with an iframe).
+    const isStory = inline ? inline.localName === 'page-story-consent' : element.querySelector(':scope>page-story-consent') !== null;
+    const story = isStory && !config.promptUiSrc ? await load('story') : undefined;
     const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
     const decide = (decision: Decision, data: DecisionData = {}) => dispatch({ type: 'decide', decision, ...data });
     const expandUrl = (src: string) => page.expandUrl(src, PAGE_MACROS, consentInfo);

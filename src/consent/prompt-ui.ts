@@ -1,7 +1,8 @@
 /**
  * Picks the prompt of `<page-consent>` (PRODUCT 3.6-3.8): the CMP iframe of `promptUiSrc` (with
  * the inline `promptUI` as its fallback), else the inline `promptUI`, else a
- * `<page-story-consent>` child; a story prompt together with `promptUiSrc` is refused. The
+ * `<page-story-consent>` child (also when `promptUI` names it); a story prompt together with
+ * `promptUiSrc` is refused. The
  * iframe protocol is in `page-consent-cmp-0.1.js`, loaded here only for a promptUiSrc.
  */
 import type { Diagnostic, DiagnosticLevel, PageRuntime } from '../runtime/index.ts';
@@ -73,9 +74,10 @@ function createFrameUi(host: HTMLElement, config: ConsentConfig, options: Omit<F
 export function createPromptUi(host: HTMLElement, config: ConsentConfig, deps: PromptDeps): Ui {
   const { promptUiSrc: src, overlay, consentPromptCaption: caption } = config;
   const { inline, post, decide, clock, report, renderStory } = deps;
-  const story = host.querySelector<HTMLElement>(':scope>page-story-consent');
+  // A story prompt is the prompt by being there, or by being named in `promptUI` (as AMP pages write it).
+  const story = inline ? (inline.localName === 'page-story-consent' ? inline : null) : host.querySelector<HTMLElement>(':scope>page-story-consent');
   if (story && src) report(diagnose('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src));
-  const prompt = inline ?? (story && !src && renderStory ? renderStory(story, decide, report) : null);
+  const prompt = story ? (!src && renderStory ? renderStory(story, decide, report) : null) : inline;
   if (!src) return createUi(host, { prompt, post, overlay, caption });
   const { sandbox, clientConfig, buttonActionCaption: buttonCaption } = config;
   return createFrameUi(host, config, { src, sandbox, clientConfig, fallback: prompt, caption, buttonCaption, clock, report, decide }, deps);

@@ -1,7 +1,8 @@
 /**
- * Signals for ad tech (PRODUCT 3.9), started by `<page-consent>` once its config is parsed:
- * Consent Mode default first, then `__uspapi`, the `__tcfapi`/`__gpp` stubs and their lazy
- * bundles, fed through the `consent-signals` service.
+ * Signals for ad tech (docs/consent.md, "Signals for ad tech"), started by `<page-consent>` once
+ * its config is parsed: Consent Mode default first, then `__uspapi`, the `__tcfapi`/`__gpp`
+ * stubs and their lazy parts, fed through the `consent-signals` service. The TCF part hands back
+ * the TC string it builds for a decision, which is stored with it.
  */
 import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
@@ -9,8 +10,9 @@ import { installStub } from './api-stub.ts';
 import { parseConsentModeMapping, parseConsentModeOptions, startConsentMode } from './consent-mode.ts';
 import { diagnose } from './diagnose.ts';
 import { detailOf } from './provider.ts';
+import { GPP_API, TCF_API } from './signal-apis.ts';
 import { type ConsentSignal, SIGNALS_SERVICE, type SignalSource } from './signal-source.ts';
-import { type ConsentModel, isRequiredOf } from './state.ts';
+import { type ConsentEvent, type ConsentModel, decisionKeyOf, isRequiredOf, isTcStringPendingOf } from './state.ts';
 import { installUsPrivacyApi } from './us-privacy.ts';
 
 export const signalOf = (model: ConsentModel): ConsentSignal => ({
@@ -18,8 +20,14 @@ export const signalOf = (model: ConsentModel): ConsentSignal => ({
   isConsentRequired: isRequiredOf(model.state),
   isKnown: model.state.kind !== 'pending',
   isPromptShown: model.isPromptShown,
+  hasTimedOut: model.state.kind === 'unknown' && model.state.hasTimedOut,
   tcfPolicyVersion: model.tcfPolicyVersion,
+  isStringPending: isTcStringPendingOf(model),
+  decisionKey: decisionKeyOf(model),
 });
+
+/** The longest wait for the TCF part's string (the GVL fetch has its own, shorter time-out): the decision then goes on without. */
+export const STRING_WAIT_MS = 8000;
 
 const isInteger = (value: unknown, minimum: number) => Number.isInteger(value) && (value as number) >= minimum;
 
@@ -32,37 +40,39 @@ function loadBundle(name: string, scriptUrl: string, report: (d: Diagnostic) => 
   document.head.append(script);
 }
 
-const STUBS = {
-  tcf: { name: '__tcfapi', callbackIndex: 2, argumentsOf: (call, reply) => [call.command, call.version, reply, call.parameter] },
-  gpp: { name: '__gpp', callbackIndex: 1, argumentsOf: (call, reply) => [call.command, reply, call.parameter, call.version] },
-} as const satisfies Record<string, Omit<Parameters<typeof installStub>[0], 'ping'>>;
-
 /** Starts every configured signal; returns the function to call with each new model. */
-export function startSignals(page: PageRuntime, config: ConsentConfig, report: (d: Diagnostic) => void, scriptUrl: string) {
+export function startSignals(page: PageRuntime, config: ConsentConfig, report: (d: Diagnostic) => void, scriptUrl: string, dispatch: (event: ConsentEvent) => void) {
   const diagnostics: Diagnostic[] = [];
   const mapping = config.consentModeMapping && parseConsentModeMapping(config.consentModeMapping, diagnostics);
   const updateConsentMode = mapping && startConsentMode(mapping, parseConsentModeOptions(config.consentModeOptions ?? {}, diagnostics));
   let signal: ConsentSignal | undefined;
   const listeners: ((signal: ConsentSignal) => void)[] = [];
-  const updateUsPrivacy = installUsPrivacyApi(() => signal!);
-  const { exposesTcfApi, exposesGppApi, cmpId, cmpVersion } = config;
-  // TCF needs the publisher's CMP ids (PRODUCT 3.9); GPP takes them when given, else 0.
+  const updateUsPrivacy = installUsPrivacyApi();
+  const { exposesTcfApi, exposesGppApi, cmpId, cmpVersion, tcf, gpp } = config;
+  // TCF needs the publisher's CMP ids; GPP takes them when given, else 0.
   const hasIds = isInteger(cmpId, 2) && isInteger(cmpVersion, 0);
   if (exposesTcfApi && !hasIds) diagnostics.push(diagnose('consent-cmp-id-missing', 'cmpId (an integer of 2 or more) and cmpVersion (an integer) with exposesTcfApi', { cmpId, cmpVersion }));
-  const apis = (['tcf', 'gpp'] as const).filter((name) => (name === 'tcf' ? exposesTcfApi && hasIds : exposesGppApi));
-  if (apis.length) {
+  const hasTcf = !!exposesTcfApi && hasIds;
+  const addString: SignalSource['addString'] = (decisionKey, data) => dispatch({ type: 'add-string', decisionKey, ...data });
+  if (hasTcf || exposesGppApi) {
     const ids = hasIds ? { cmpId: cmpId as number, cmpVersion: cmpVersion as number } : { cmpId: 0, cmpVersion: 0 };
-    const ping = { ...ids, cmpStatus: 'stub', cmpLoaded: false, signalStatus: 'not ready', gppVersion: '1.1', apiVersion: '2.2' };
-    const source: SignalSource = { ...ids, report, current: () => signal!, subscribe: (listener) => listeners.push(listener) };
+    const hasStringSource = !!(tcf || config.promptUiSrc || config.checkConsentHref);
+    const source: SignalSource = { ...ids, report, tcf, gpp, hasTcf, hasGpp: !!exposesGppApi, hasStringSource, addString, current: () => signal!, subscribe: (listener) => listeners.push(listener) };
+    if (hasTcf && tcf) dispatch({ type: 'expect-tc-string' });
     page.provideService(SIGNALS_SERVICE, source);
-    for (const name of apis) {
-      installStub({ ...STUBS[name], ping: () => ping });
+    for (const [api, name] of [[hasTcf && TCF_API, 'tcf'], [exposesGppApi && GPP_API, 'gpp']] as const) {
+      if (!api) continue;
+      installStub(api, () => ({ ...api.stubPing!(), ...ids }));
       loadBundle(name, scriptUrl, report);
     }
   }
   for (const d of diagnostics) report(d);
+  let waited = '';
   return (model: ConsentModel) => {
     signal = signalOf(model);
+    const { decisionKey } = signal;
+    // If the TCF part never answers (it did not load), the decision goes on without a string.
+    if (signal.isStringPending && waited !== (waited = decisionKey)) setTimeout(() => addString(decisionKey, null), STRING_WAIT_MS);
     updateConsentMode?.(signal, signal.isKnown);
     updateUsPrivacy(signal);
     for (const listener of listeners) listener(signal);

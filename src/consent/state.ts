@@ -40,6 +40,10 @@ export type ConsentModel = DecisionData & {
   readonly isExpired: boolean;
   /** Global Privacy Control applies (PRODUCT 3.9): an undecided required consent is rejected, unsaved. */
   readonly isGpcReject?: boolean | undefined;
+  /** The TCF part builds TC strings (a `tcf` config): a decision without a string waits for one. */
+  readonly isTcStringExpected?: boolean | undefined;
+  /** The decision (decisionKeyOf) for which no TC string could be built. */
+  readonly tcStringFailedFor?: string | undefined;
 };
 
 export type Decision = 'accepted' | 'rejected' | 'dismissed';
@@ -62,7 +66,10 @@ export type ConsentEvent =
   | (DecisionData & { readonly type: 'decide'; readonly decision: Decision; readonly purposeConsentDefault?: boolean | undefined })
   | { readonly type: 'set-purposes'; readonly purposes: PurposeConsents }
   | { readonly type: 'prompt' }
-  | { readonly type: 'timeout' };
+  | { readonly type: 'timeout' }
+  | { readonly type: 'expect-tc-string' }
+  /** The TCF part's string for the decision `decisionKey` (no string: none could be built); a decision's own string wins. */
+  | (Omit<DecisionData, 'purposeConsents'> & { readonly type: 'add-string'; readonly decisionKey: string });
 
 export const initialModel: ConsentModel = {
   state: { kind: 'pending' },
@@ -124,6 +131,23 @@ function decide(model: ConsentModel, event: Extract<ConsentEvent, { type: 'decid
   return { ...decided({ ...next, purposeConsents }, decision, event), isPromptShown: false, isExpired: false };
 }
 
+/** Which decision a built string belongs to: its state and purpose choices. */
+export const decisionKeyOf = (model: ConsentModel): string => JSON.stringify([model.state.kind, model.purposeConsents]);
+
+/** Whether the current decision still waits for the TC string the TCF part builds. */
+export const isTcStringPendingOf = (model: ConsentModel): boolean =>
+  !!model.isTcStringExpected &&
+  (model.state.kind === 'accepted' || model.state.kind === 'rejected') &&
+  model.consentString === undefined &&
+  model.tcStringFailedFor !== decisionKeyOf(model);
+
+/** The TCF part's string for the current decision (its metadata complete); none: it could not be built. */
+function addString(model: ConsentModel, { type, decisionKey, ...data }: Extract<ConsentEvent, { type: 'add-string' }>): ConsentModel {
+  if (!isTcStringPendingOf(model) || decisionKey !== decisionKeyOf(model)) return model;
+  if (!data.consentString) return { ...model, tcStringFailedFor: decisionKey };
+  return { ...model, ...data, saved: model.saved && { ...model.saved, ...data } };
+}
+
 export function reduceConsent(model: ConsentModel, event: ConsentEvent): ConsentModel {
   const { kind } = model.state;
   switch (event.type) {
@@ -143,6 +167,10 @@ export function reduceConsent(model: ConsentModel, event: ConsentEvent): Consent
       return kind === 'pending' || kind === 'invalid' ? model : { ...model, isPromptShown: true };
     case 'timeout':
       return kind === 'unknown' ? { ...model, state: { kind, hasTimedOut: true } } : model;
+    case 'expect-tc-string':
+      return { ...model, isTcStringExpected: true };
+    case 'add-string':
+      return addString(model, event);
   }
 }
 

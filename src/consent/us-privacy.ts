@@ -1,28 +1,45 @@
 /**
- * `__uspapi('getUSPData', 1, callback)`: the CMP's US privacy string (consentStringType 3). Child
- * frames reach it through a `__uspapiLocator` frame with `__uspapiCall` messages; the frame (a
- * browsing context, costly to create) is added with the first US privacy string, since until
- * then every answer is "none".
+ * `__uspapi('getUSPData', 1, callback)`: the CMP's US privacy string (consentStringType 3). A call
+ * made while the decision is on its way is answered once it is known, so a first page view
+ * gets its string (at the latest at the policy timeout, then `null, false`); the head stub's
+ * queue is taken over. Child frames reach it through a `__uspapiLocator` frame with
+ * `__uspapiCall` messages; the frame (a browsing context, costly to create) is added with the
+ * first US privacy string, since until then every answer is "none".
  */
 import { installLocator } from './api-stub.ts';
 import { type ConsentSignal, STRING_TYPE, stringOfType } from './signal-source.ts';
+import { USP_API } from './signal-apis.ts';
 
 type UsPrivacyCallback = (data: { version: 1; uspString: string } | null, success: boolean) => void;
 
 /** Installs `__uspapi`; returns what to call with each new signal. */
-export function installUsPrivacyApi(current: () => ConsentSignal): (signal: ConsentSignal) => void {
-  const scope = self as unknown as { __uspapi?: unknown };
-  if (scope.__uspapi) return () => {};
-  scope.__uspapi = (command: unknown, version: unknown, callback: UsPrivacyCallback) => {
-    const uspString = stringOfType(current(), STRING_TYPE.usPrivacy);
-    if (typeof callback !== 'function') return;
+export function installUsPrivacyApi(): (signal: ConsentSignal) => void {
+  const scope = self as unknown as { __uspapi?: (...args: unknown[]) => unknown };
+  const queued = scope.__uspapi?.();
+  if (scope.__uspapi && !Array.isArray(queued)) return () => {};
+  let signal: ConsentSignal | undefined;
+  let waiting: unknown[][] | null = (queued as unknown[][] | undefined) ?? [];
+  const answer = (command: unknown, version: unknown, callback: UsPrivacyCallback) => {
+    const uspString = signal ? stringOfType(signal, STRING_TYPE.usPrivacy) : '';
     if (command === 'getUSPData' && version === 1 && uspString) callback({ version: 1, uspString }, true);
     else callback(null, false);
   };
+  scope.__uspapi = (...args: unknown[]) => {
+    if (typeof args[2] !== 'function') return;
+    if (waiting) waiting.push(args);
+    else answer(...(args as Parameters<typeof answer>));
+  };
   let hasLocator = false;
-  return (signal) => {
-    if (hasLocator || !stringOfType(signal, STRING_TYPE.usPrivacy)) return;
+  return (next) => {
+    signal = next;
+    // Known: decided, or nothing more to wait for (no prompt, or the policy timed out).
+    if (waiting && next.isKnown && (next.state !== 'unknown' || !next.isPromptShown || next.hasTimedOut)) {
+      const calls = waiting;
+      waiting = null;
+      for (const args of calls) scope.__uspapi?.(...args);
+    }
+    if (hasLocator || !stringOfType(next, STRING_TYPE.usPrivacy)) return;
     hasLocator = true;
-    installLocator({ name: '__uspapi', argumentsOf: (call, reply) => [call.command, call.version, reply] });
+    installLocator(USP_API);
   };
 }

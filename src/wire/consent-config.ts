@@ -30,6 +30,9 @@ type ConfigFields = {
   readonly gpc?: string;
   readonly consentModeMapping?: Json;
   readonly consentModeOptions?: Json;
+  /** TC and usnat strings from our own prompts (docs/consent.md), read by the TCF and GPP parts. */
+  readonly tcf?: Json;
+  readonly gpp?: Json;
 };
 
 export type ConsentConfig = ConfigFields & {
@@ -102,10 +105,12 @@ const TYPES = {
   gpc: 'string',
   consentModeMapping: 'object',
   consentModeOptions: 'object',
+  tcf: 'object',
+  gpp: 'object',
 };
 
 /** Fields read by the ad-tech signals (startSignals). */
-const SIGNAL_FIELDS = ['exposesTcfApi', 'exposesGppApi', 'cmpId', 'cmpVersion', 'consentModeMapping', 'consentModeOptions'];
+const SIGNAL_FIELDS = ['exposesTcfApi', 'exposesGppApi', 'cmpId', 'cmpVersion', 'consentModeMapping', 'consentModeOptions', 'tcf', 'gpp'];
 
 /**
  * Whether a `geoOverride` group of the config JSON sets a signal field: the signals then wait for

@@ -114,4 +114,17 @@ describe('<page-story-consent>', () => {
     await expect.poll(() => diagnosticsOf(test.messages, 'consent-story-invalid').length).toBe(2);
     expect(await isShown(test.page, 'page-story-consent')).toBe(false);
   });
+
+  it('shows when named by promptUI, as AMP pages write it, and decides', async () => {
+    const path = `/story-${++count}.html`;
+    const named = story(STORY).replace('<page-story-consent', '<page-story-consent id="story-prompt"');
+    server.page(path, consentPage({ ...CONFIG, promptUI: 'story-prompt' }, { inside: named }));
+    const { page, messages } = await newPage(browser, { viewport: { width: 360, height: 640 } });
+    await page.goto(server.origin + path);
+    await expect.poll(() => isShown(page, 'page-story-consent')).toBe(true);
+    expect(await page.$$eval('page-story-consent button', (buttons) => buttons.map((button) => button.textContent))).toEqual(['Decline', 'Accept']);
+    await page.click('page-story-consent button:last-child');
+    await expect.poll(() => page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
+    expect(messages.filter((line) => line.text.includes('consent-prompt-missing'))).toEqual([]);
+  });
 });

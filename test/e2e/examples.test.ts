@@ -24,7 +24,7 @@ const opened: TestPage[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-examples-'));
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN });
+  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN, TCF_VENDOR_LIST: 'fixtures/tcf/vendor-list.json' });
   browser = await launchBrowser();
 });
 afterEach(async () => {

@@ -12,6 +12,9 @@ const signal = (extra: Partial<ConsentSignal> = {}): ConsentSignal => ({
   isKnown: true,
   isPromptShown: false,
   tcfPolicyVersion: 5,
+  isStringPending: false,
+  hasTimedOut: false,
+  decisionKey: '["accepted",{}]',
   ...extra,
 });
 

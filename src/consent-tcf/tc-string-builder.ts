@@ -1,0 +1,42 @@
+/**
+ * TC strings for the decisions of our own prompts (docs/consent.md, "TC strings from our own
+ * prompts"): every decision that waits for one gets the string of `src/tcf/tc-string.ts`, built
+ * on the GVL of `tcf.vendorListHref` under the publisher's CMP ids, and handed back to
+ * `<page-consent>`, which stores it with the decision and posts it to `onUpdateHref`. Without a
+ * usable `tcf` config or GVL: one diagnostic, and the decision goes on without a string.
+ */
+import type { ConsentSignal, SignalSource } from '../consent/signal-source.ts';
+import { STRING_TYPE } from '../consent/signal-source.ts';
+import { choicesOfDecision, encodeTcString, type TcfSettings } from '../tcf/tc-string.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
+import { parseTcfConfig } from '../wire/tcf-settings.ts';
+import { loadVendorList } from './vendor-list.ts';
+
+/** Builds the string for each waiting decision; reports once per failing decision. */
+export function startTcStrings(source: SignalSource): void {
+  const { value: config, diagnostics } = parseTcfConfig(source.tcf, location.href);
+  for (const d of diagnostics) source.report(d);
+  let building = '';
+  const build = async (signal: ConsentSignal) => {
+    const { decisionKey, state } = signal;
+    if (!config || (state !== 'accepted' && state !== 'rejected')) return source.addString(decisionKey, null);
+    const { value: gvl, diagnostics: failures } = await loadVendorList(config.vendorListHref);
+    for (const d of failures) source.report(d);
+    if (!gvl) return source.addString(decisionKey, null);
+    const settings: TcfSettings = { ...config, cmpId: source.cmpId, cmpVersion: source.cmpVersion };
+    try {
+      const choices = choicesOfDecision(gvl, settings, { state, purposeConsents: signal.purposeConsents });
+      const consentString = encodeTcString(gvl, settings, choices);
+      const consentMetadata = { ...signal.consentMetadata, consentStringType: STRING_TYPE.tcfV2 };
+      source.addString(decisionKey, { consentString, consentMetadata, tcfPolicyVersion: gvl.tcfPolicyVersion });
+    } catch (error) {
+      source.report(diagnostic('consent-tcf-string-failed', 'a TC string the IAB library encodes', String(error)));
+      source.addString(decisionKey, null);
+    }
+  };
+  const update = (signal: ConsentSignal) => {
+    if (signal.isStringPending && building !== (building = signal.decisionKey)) build(signal);
+  };
+  source.subscribe(update);
+  update(source.current());
+}
