@@ -2,6 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, POST_PROMPT, PROBES, PROMPT, storedValues, SVG } from './consent-fixtures.ts';
+import { installClock, pauseClock, runUntil, timerSetAt } from './clock.ts';
 import { html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
@@ -20,16 +21,17 @@ const CLIENT = { consentInstanceId: 'site', consentRequired: true, promptUI: 'pr
 const TALL = '<div style="height:3000px"><button id="content-button" onclick="window.clicked = true">Content</button></div>';
 
 let count = 0;
-async function openHtml(markup: string, init?: string) {
+async function openHtml(markup: string, init?: string, clock = false) {
   const path = `/ui-${++count}.html`;
   server.page(path, markup);
   const test = await newPage(browser, { viewport: { width: 320, height: 568 } });
+  if (clock) await installClock(test.page);
   if (init) await test.page.addInitScript(init);
   await test.page.goto(server.origin + path);
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return test;
 }
-const open = (config: object, options: Parameters<typeof consentPage>[1] = {}, init?: string) => openHtml(consentPage(config, options), init);
+const open = (config: object, options: Parameters<typeof consentPage>[1] = {}, init?: string, clock = false) => openHtml(consentPage(config, options), init, clock);
 
 describe('prompt UI', () => {
   it('is a dialog fixed to the bottom, labelled by the caption, with focus moved in', async () => {
@@ -228,10 +230,16 @@ describe('robustness', () => {
 
   it('gives up waiting for page-geo after 5 s and uses the base config', async () => {
     const body = `<page-geo layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>${PROBES}`;
-    const { page, messages } = await open({ ...CLIENT, geoOverride: { eea: { consentRequired: false } } }, { body });
-    await page.waitForTimeout(4000);
+    const { page, messages } = await open({ ...CLIENT, geoOverride: { eea: { consentRequired: false } } }, { body }, undefined, true);
+    await expect.poll(() => timerSetAt(page, 5_000).catch(() => null)).not.toBeNull();
+    const waiting = await timerSetAt(page, 5_000);
+    await pauseClock(page);
+    await runUntil(page, waiting + 4_900);
     expect(await isShown(page, '#prompt')).toBe(false);
-    await expect.poll(() => isShown(page, '#prompt'), { timeout: 3000 }).toBe(true);
+    expect(diagnosticsOf(messages, 'consent-geo-timeout')).toHaveLength(0);
+    await runUntil(page, waiting + 5_000);
+    await page.clock.resume();
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     expect(diagnosticsOf(messages, 'consent-geo-timeout')).toHaveLength(1);
   });
 });
