@@ -7,7 +7,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, storedValues, SVG } from './consent-fixtures.ts';
 import { installClock, pauseClock, runUntil, timerSetAt } from './clock.ts';
-import { html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -176,7 +176,7 @@ describe('promptUiSrc iframe', () => {
       location.href = url;
     }, `${server.origin}/impostor.html`);
     await expect.poll(() => server.requestsTo('/impostor.html').length).toBe(1);
-    await page.waitForTimeout(500);
+    await settled(page);
     expect(await lastState(page)).toBe('unknown');
     expect(await page.$('.page-consent-frame iframe')).not.toBeNull();
     expect((await storedValues(page))['consent:site']).toBeUndefined();

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, POST_PROMPT, PROBES, PROMPT, storedValues, SVG } from './consent-fixtures.ts';
 import { installClock, pauseClock, runUntil, timerSetAt } from './clock.ts';
-import { html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -101,7 +101,7 @@ describe('prompt UI', () => {
 
   it('shows no post-prompt UI when consent is not required', async () => {
     const { page } = await open({ ...CLIENT, consentRequired: false });
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await isShown(page, '#post')).toBe(false);
     expect(await isShown(page, '#prompt')).toBe(false);
   });
@@ -122,7 +122,7 @@ describe('overlay', () => {
     expect(await page.$eval('#prompt', (p) => p.getAttribute('aria-modal'))).toBe('true');
     await page.mouse.click(10, 10);
     await page.mouse.wheel(0, 800);
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(await page.evaluate(() => [window.scrollY, (window as unknown as { clicked?: boolean }).clicked ?? false])).toEqual([0, false]);
     await page.focus('#content-button').catch(() => {});
     expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('content-button');
@@ -167,7 +167,7 @@ describe('robustness', () => {
 
   it('fails closed on an invalid config: blocked elements stay blocked, nothing is stored, one error says why', async () => {
     const { page, messages } = await open({ consentInstanceId: 'site', promptUI: 'prompt', postPromptUI: 5 });
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(await builtProbes(page)).toEqual(['open']);
     expect(await isShown(page, '#prompt')).toBe(false);
     const errors = messages.filter((m) => m.type === 'error' && m.text.includes('[page-consent#consent]'));
@@ -185,7 +185,7 @@ describe('robustness', () => {
   ])('fails closed with %s', async (_, element, code) => {
     const { page, messages } = await openHtml(html(element + PROBES, { extensions: ['page-consent'] }));
     await expect.poll(() => diagnosticsOf(messages, code).length).toBe(1);
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await builtProbes(page)).toEqual(['open']);
   });
 
