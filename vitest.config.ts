@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files run side by side, one per core but at least two: vitest's own default (cores - 1) runs
- * one file at a time on a two-core machine, and the server and e2e files spend much of their
+ * Server and e2e files run side by side, one per core but at least two: vitest's own default
+ * (cores - 1) runs one file at a time on a two-core machine, and these files spend much of their
  * time waiting on PostgreSQL, Chromium and loopback sockets. This is safe because no two files
  * share state (docs/architecture.md, "Tests"): every file opens its own Chromium and servers on
  * port 0, its own PostgreSQL database and its own temporary folders, and reads dist/ only.
@@ -20,7 +20,6 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'happy-dom',
-          maxWorkers: WORKERS,
         },
       },
       {
