@@ -1,4 +1,14 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Server and e2e files run side by side, one per core but at least two: vitest's own default
+ * (cores - 1) runs one file at a time on a two-core machine, and these files spend much of their
+ * time waiting on PostgreSQL, Chromium and loopback sockets. This is safe because no two files
+ * share state (docs/architecture.md, "Tests"): every file opens its own Chromium and servers on
+ * port 0, its own PostgreSQL database and its own temporary folders, and reads dist/ only.
+ */
+const WORKERS = Math.max(2, availableParallelism());
 
 export default defineConfig({
   define: { DEV: 'true' },
@@ -21,6 +31,7 @@ export default defineConfig({
           globalSetup: ['test/server/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -33,7 +44,7 @@ export default defineConfig({
           expect: { poll: { timeout: 5_000, interval: 50 } },
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          maxWorkers: WORKERS,
         },
       },
     ],

@@ -1,6 +1,6 @@
 // `npm test`: everything, in order. Installs or finds what it needs (Chromium), then
 // typecheck, lint, build, size budgets, unit, server (with a throwaway PostgreSQL) and
-// Chromium end-to-end tests. Prints one closing line with the test counts.
+// Chromium end-to-end tests. Prints each step's seconds, the total and the test counts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './ensure-chromium.mjs';
@@ -17,11 +17,14 @@ const steps = [
   ]),
 ];
 
+const began = Date.now();
 const only = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
+/** `name seconds` of every step run. */
+const seconds = [];
 try {
   ensureChromium();
 } catch (error) {
@@ -33,7 +36,9 @@ mkdirSync('test-results', { recursive: true });
 for (const [name, command, args] of steps) {
   if (only.length && !only.includes(name)) continue;
   console.log(`\n== ${name}`);
+  const stepBegan = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit' });
+  seconds.push(`${name} ${((Date.now() - stepBegan) / 1000).toFixed(1)}`);
   const report = `test-results/${name}.json`;
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, 'utf8'));
@@ -45,4 +50,5 @@ for (const [name, command, args] of steps) {
 }
 console.log(`\nsteps failed: ${failures.length ? failures.join(', ') : 'none'}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+console.log(`seconds: ${seconds.join(', ')}; total ${((Date.now() - began) / 1000).toFixed(1)}`);
 process.exit(failures.length ? 1 : 0);

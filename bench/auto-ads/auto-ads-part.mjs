@@ -12,7 +12,7 @@ import { runAutoAdsVisit } from './auto-ads-visit.mjs';
 export const SIZES = [{ blocks: 100 }, { blocks: 1000 }, { blocks: 10000 }];
 const VIEWPORT = { width: 1024, height: 768 };
 const STRATEGIES = ['ours', 'sequential'];
-const FIGURES = ['scriptMs', 'mainThreadMs', 'wallMs', 'layouts', 'forcedLayouts', 'forcedStyleRecalcs', 'adsPlaced', 'layoutShift'];
+const FIGURES = ['scriptMs', 'mainThreadMs', 'wallMs', 'layouts', 'forcedLayouts', 'forcedStyleRecalcs', 'longestTaskMs', 'adsPlaced', 'layoutShift'];
 
 /** Runs of `ours` that put their ads exactly where the sequential baseline's first run did. */
 function countSameAds(ours, sequential) {
@@ -79,7 +79,7 @@ export async function runAutoAdsPart({ runs, quick }) {
     tables: [
       {
         title: 'Placement decision',
-        columns: ['blocks', 'strategy', 'script ms', 'main-thread ms', 'wall ms', 'layouts', 'forced layouts', 'forced style recalcs', 'ads placed', 'CLS', 'script vs sequential', 'same ads', 'runs'],
+        columns: ['blocks', 'strategy', 'script ms', 'main-thread ms', 'wall ms', 'layouts', 'forced layouts', 'forced style recalcs', 'longest task after parse ms', 'ads placed', 'CLS', 'script vs sequential', 'same ads', 'runs'],
         rows: buildRows(results, sizes),
         notes: [
           "Each cell: median / p90. Forced = inside script (a layout read after a write), not the frame's own rendering.",

@@ -1,5 +1,6 @@
 // One auto-ads run: a fresh context loads the page under a CDP trace, waits for the first
-// `ads-placed`, and returns the trace figures, the ads placed and the layout shift.
+// `ads-placed`, and returns the trace figures, the longest task after parsing (0: none over
+// 50 ms), the ads placed and the layout shift.
 import { analysePlacementTrace } from './placement-trace.mjs';
 import { installPlacementProbe } from './placement-probe.mjs';
 
@@ -33,7 +34,8 @@ export async function runAutoAdsVisit(browser, { url, viewport }) {
     const probe = await page.evaluate(() => window.__bench);
     const trace = analysePlacementTrace(events);
     if (!trace) throw new Error('the trace has no bench-config-arrived / bench-parsed / bench-ads-placed marks');
-    return { ...trace, adsPlaced: probe.placed.adsPlaced, ads: probe.ads, layoutShift: probe.layoutShift };
+    const afterParse = probe.tasks.filter(([start]) => start >= probe.parsedAt).map(([, duration]) => duration);
+    return { ...trace, longestTaskMs: Math.max(0, ...afterParse), adsPlaced: probe.placed.adsPlaced, ads: probe.ads, layoutShift: probe.layoutShift };
   } finally {
     await context.close();
   }

@@ -2,14 +2,21 @@
 // ("bench-config-arrived", fetch wrapped), when the document is parsed ("bench-parsed": both
 // strategies wait for it before deciding) and when the first `ads-placed` event fires
 // ("bench-ads-placed"), keeps its detail and where the ads went (the text around each, to
-// compare the strategies' choices), and sums layout shifts.
+// compare the strategies' choices), sums layout shifts and keeps the long tasks (the longest
+// one after parsing shows a per-candidate forced layout).
 
 /** Runs in the page; serialised by Playwright's addInitScript. */
 export function installPlacementProbe() {
   if (window !== window.top) return;
-  const state = { placed: null, ads: [], layoutShift: 0 };
+  const state = { placed: null, ads: [], layoutShift: 0, parsedAt: null, tasks: [] };
   window.__bench = state;
-  document.addEventListener('DOMContentLoaded', () => performance.mark('bench-parsed'));
+  document.addEventListener('DOMContentLoaded', () => {
+    performance.mark('bench-parsed');
+    state.parsedAt = performance.now();
+  });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) state.tasks.push([entry.startTime, entry.duration]);
+  }).observe({ type: 'longtask', buffered: true });
   const originalFetch = window.fetch;
   window.fetch = function (...args) {
     const response = originalFetch.apply(this, args);

@@ -1,7 +1,8 @@
 // Part "server": autocannon against POST /consent/check and /consent/update of our server
 // (SQLite, and PostgreSQL when initdb/pg_ctl are on PATH: one process, and two processes on the
 // same database as a fleet) and of a bare Fastify app, in one invocation, targets interleaved
-// per load; then the goals of issue 13 against the figures of this run.
+// per load; then the goals of issue 13 against the figures of this run, and the latency of
+// normal requests while slow clients hold connections (slow-clients.mjs).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { countAuditRows, settlePostgres } from './audit-rows.mjs';
 import { startChildServer } from './child-server.mjs';
 import { BODIES, CONNECTIONS, FIXED_RATES, load, loadFleet, pacedLoad, RETURNING, RETURNING_COOKIE, readLoad } from './load.mjs';
 import { startPostgresCluster } from './postgres-cluster.ts';
+import { measureSlowClients, slowClientTable } from './slow-clients.mjs';
 
 const ROUTES = ['/consent/check', RETURNING, '/consent/update'];
 /**
@@ -253,6 +255,8 @@ export async function runServerPart({ duration }) {
     if (serverCpus) execFileSync('taskset', ['-a', '-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' });
     rmSync(directory, { recursive: true, force: true });
   }
+  console.log('server: normal requests beside slow clients');
+  const slowClients = await measureSlowClients(ourEnv('memory:'));
   const skipped = 'skipped' in postgres ? [`PostgreSQL skipped: ${postgres.skipped}.`] : [];
   return {
     part: 'server',
@@ -280,7 +284,8 @@ export async function runServerPart({ duration }) {
         rows: fixedRateRows(measured),
         notes: ['The bare app answers from memory: its figures are the ceiling of this machine, client included.'],
       },
+      slowClientTable(slowClients),
     ],
-    data: { measured },
+    data: { measured, slowClients },
   };
 }

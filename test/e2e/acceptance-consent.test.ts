@@ -5,7 +5,7 @@
  */
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { html, launchBrowser, newPage, startServer, type RecordedRequest, type TestPage, type TestServer } from './harness.ts';
+import { html, launchBrowser, newPage, type RecordedRequest, settled, startServer, type TestPage, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -104,14 +104,14 @@ const NOTHING_BUILT: Built = { img: false, frame: false, ad: false, script: 0, p
 const ALL_BUILT: Built = { img: true, frame: true, ad: true, script: 1, pixel: 1 };
 
 /** Waits until the unblocked control image is built, so the runtime and gate have run. */
-async function settled(test: TestPage): Promise<void> {
+async function controlBuilt(test: TestPage): Promise<void> {
   await test.page.waitForSelector('#control img[src]', { state: 'attached', ...WAIT });
 }
 
 /** Asserts that blocked content stays unbuilt, and that no blocked resource was requested. */
 async function expectNothingBuilt(test: TestPage, prefix: string): Promise<void> {
-  await settled(test);
-  await test.page.waitForTimeout(400);
+  await controlBuilt(test);
+  await settled(test.page);
   expect(await built(test, prefix)).toEqual(NOTHING_BUILT);
   for (const name of ['img.svg', 'frame.html', 'pixel']) expect(server.requestsTo(`${prefix}/${name}`)).toHaveLength(0);
 }
@@ -253,7 +253,7 @@ describe('consent acceptance: client-only decisions', () => {
     // The blocked script ran exactly once and the pixel fired exactly once, even after another accept.
     await test.page.click('#settings', CLICK);
     await test.page.click('#accept', CLICK);
-    await test.page.waitForTimeout(300);
+    await settled(test.page);
     expect(await built(test, p)).toEqual(ALL_BUILT);
   });
 
@@ -288,7 +288,7 @@ describe('consent acceptance: client-only decisions', () => {
       <script type="text/plain" data-block-on-consent id="first" data-vendor="a">(window.order = window.order || []).push(document.currentScript ? document.currentScript.id + ':' + document.currentScript.dataset.vendor : 'first');</script>
       <script type="text/plain" data-block-on-consent id="second">(window.order = window.order || []).push('second');</script>`;
     const test = await open(p, consent(CLIENT) + scripts + blocked(p));
-    await settled(test);
+    await controlBuilt(test);
     expect(await test.page.evaluate(() => (window as unknown as { order?: string[] }).order)).toBeUndefined();
     await test.page.click('#accept', CLICK);
     await expect.poll(() => test.page.evaluate(() => (window as unknown as { order?: string[] }).order), WAIT).toEqual(['first:a', 'second']);
@@ -411,7 +411,7 @@ describe('consent acceptance: client-only decisions', () => {
     await test.page.click('#settings', CLICK);
     await test.page.click('#dismiss', CLICK);
     await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
-    await test.page.waitForTimeout(300);
+    await settled(test.page);
     expect(await built(test, p)).toEqual(ALL_BUILT);
     expect(await policyState(test.page)).toBe('sufficient');
     await revisit(test);
@@ -427,7 +427,7 @@ describe('consent acceptance: client-only decisions', () => {
     await test.page.evaluate((p) => {
       document.querySelector('#slot')!.innerHTML = `<page-img id="late" data-block-on-consent src="${p}/late.svg" width="10" height="10" layout="fixed"></page-img>`;
     }, p);
-    await test.page.waitForTimeout(500);
+    await settled(test.page);
     expect(await test.page.locator('#late img').count()).toBe(0);
     await test.page.click('#settings', CLICK);
     await test.page.click('#accept', CLICK);
@@ -448,7 +448,7 @@ describe('consent acceptance: client-only decisions', () => {
     const markup = `<vendor-widget id="widget" data-block-on-consent layout="fixed" width="100" height="40"></vendor-widget>`;
     const test = await open(p, vendorScript + consent(CLIENT) + markup);
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    await test.page.waitForTimeout(400);
+    await settled(test.page);
     const widget = () => test.page.evaluate(() => (window as unknown as { widget: { built: number; unlaid: number } }).widget);
     expect(await widget()).toEqual({ built: 0, unlaid: 0 });
     await test.page.click('#accept', CLICK);
@@ -476,12 +476,12 @@ describe('consent acceptance: blocking markers', () => {
       <page-img id="plain" data-block-on-consent src="${p}/plain.svg" width="10" height="10" layout="fixed"></page-img>
       <page-img id="control" src="${p}/control.svg" width="10" height="10" layout="fixed"></page-img>`;
     const test = await open(p, consent(CLIENT) + markup);
-    await settled(test);
+    await controlBuilt(test);
     const has = (id: string) => test.page.locator(`#${id} img[src]`).count();
     expect([await has('responded'), await has('accepted'), await has('plain')]).toEqual([0, 0, 0]);
     await test.page.click('#reject', CLICK);
     await expect.poll(() => has('responded'), WAIT).toBe(1);
-    await test.page.waitForTimeout(300);
+    await settled(test.page);
     expect([await has('accepted'), await has('plain')]).toEqual([0, 0]);
     await test.page.click('#settings', CLICK);
     await test.page.click('#accept', CLICK);
@@ -531,7 +531,7 @@ describe('consent acceptance: blocking markers', () => {
       <page-iframe id="frame" src="${p}/frame.html" width="100" height="50" layout="fixed"></page-iframe>`;
     const test = await open(p, consent(CLIENT) + markup, { head: '<meta name="page-consent-blocking" content="page-img">' });
     await test.page.waitForSelector('#frame iframe', { state: 'attached', ...WAIT });
-    await test.page.waitForTimeout(300);
+    await settled(test.page);
     expect(await test.page.locator('#img img').count()).toBe(0);
     expect(server.requestsTo(`${p}/img.svg`)).toHaveLength(0);
     await test.page.click('#accept', CLICK);
@@ -570,7 +570,7 @@ describe('consent acceptance: purposes', () => {
   it('builds only the elements whose purposes were set to true, then accepted', async () => {
     const p = fresh();
     const test = await open(p, consent(PURPOSES, purposeButtons) + markup(p));
-    await settled(test);
+    await controlBuilt(test);
     await test.page.click('#measure-yes', CLICK);
     await test.page.click('#ads-no', CLICK);
     await test.page.click('#accept', CLICK);
@@ -582,7 +582,7 @@ describe('consent acceptance: purposes', () => {
   it('gives unset purposes the purposeConsentDefault of accept', async () => {
     const p = fresh();
     const test = await open(p, consent(PURPOSES, purposeButtons) + markup(p));
-    await settled(test);
+    await controlBuilt(test);
     await test.page.click('#accept-all', CLICK);
     await expect.poll(() => builtIds(test), WAIT).toEqual({ ads: 1, measure: 1, both: 1 });
     expect(await vendor(test.page, 'getPurposeConsents')).toEqual({ ads: true, measure: true });
@@ -591,11 +591,11 @@ describe('consent acceptance: purposes', () => {
   it('keeps an explicit purpose choice over the purposeConsentDefault of reject', async () => {
     const p = fresh();
     const test = await open(p, consent(PURPOSES, purposeButtons) + markup(p));
-    await settled(test);
+    await controlBuilt(test);
     await test.page.click('#ads-yes', CLICK);
     await test.page.click('#reject-rest', CLICK);
     await expect.poll(() => vendor(test.page, 'getPurposeConsents'), WAIT).toEqual({ ads: true, measure: false });
-    await test.page.waitForTimeout(300);
+    await settled(test.page);
     expect((await builtIds(test)).measure).toBe(0);
     expect((await builtIds(test)).both).toBe(0);
   });
@@ -603,11 +603,11 @@ describe('consent acceptance: purposes', () => {
   it('prompts again on the next visit until every purposeConsentRequired purpose has a choice', async () => {
     const p = fresh();
     const test = await open(p, consent(PURPOSES, purposeButtons) + markup(p));
-    await settled(test);
+    await controlBuilt(test);
     await test.page.click('#ads-yes', CLICK);
     await test.page.click('#accept', CLICK);
     await expect.poll(() => shown(test.page, '#prompt'), WAIT).toBe(false);
-    await test.page.waitForTimeout(300);
+    await settled(test.page);
     expect((await builtIds(test)).measure).toBe(0);
 
     await revisit(test);
@@ -624,13 +624,13 @@ describe('consent acceptance: purposes', () => {
   it('keeps earlier purpose choices when a later plain accept has none', async () => {
     const p = fresh();
     const test = await open(p, consent(CLIENT, purposeButtons) + markup(p));
-    await settled(test);
+    await controlBuilt(test);
     await test.page.click('#ads-yes', CLICK);
     await test.page.click('#accept', CLICK);
     await expect.poll(() => has(test, 'ads'), WAIT).toBe(1);
     await test.page.click('#settings', CLICK);
     await test.page.click('#accept', CLICK);
-    await test.page.waitForTimeout(300);
+    await settled(test.page);
     expect(await vendor(test.page, 'getPurposeConsents')).toMatchObject({ ads: true });
     await revisit(test);
     await expect.poll(() => has(test, 'ads'), WAIT).toBe(1);
@@ -846,7 +846,7 @@ describe('consent acceptance: checkConsentHref', () => {
     // Seed: with expireCache and a prompt UI, next visits show the prompt and block content.
     await revisit(test);
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    await test.page.waitForTimeout(400);
+    await settled(test.page);
     expect(await test.page.locator('#img img').count()).toBe(0);
   });
 
@@ -896,7 +896,7 @@ describe('consent acceptance: checkConsentHref', () => {
     const p = fresh();
     server.route(`${p}/check`, { delay: 50_000, body: { consentRequired: false } });
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
-    await settled(test);
+    await controlBuilt(test);
     await test.page.locator('#prompt').waitFor({ state: 'visible', timeout: 30_000 });
     await expectNothingBuilt(test, p);
     expect(diagnostics(test).length).toBeGreaterThan(0);
@@ -941,10 +941,10 @@ describe('consent acceptance: checkConsentHref', () => {
     await expectAllBuilt(test, p);
     await revisit(test);
     await expect.poll(() => server.requestsTo(`${p}/check`).length, WAIT).toBe(2);
-    await test.page.waitForTimeout(500);
+    await settled(test.page);
     await revisit(test);
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    await test.page.waitForTimeout(400);
+    await settled(test.page);
     expect(await test.page.locator('#img img').count()).toBe(0);
     expect(await test.page.locator('#frame iframe').count()).toBe(0);
   });
@@ -977,7 +977,7 @@ describe('consent acceptance: onUpdateHref', () => {
 
     await revisit(test);
     await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
-    await test.page.waitForTimeout(500);
+    await settled(test.page);
     expect(server.requestsTo(`${p}/update`)).toHaveLength(2);
   });
   it('sends purpose choices and posts again when only the stored purposes change', async () => {
@@ -1017,7 +1017,7 @@ describe('consent acceptance: onUpdateHref', () => {
       await expect.poll(() => refusals().length, WAIT).toBeGreaterThan(0);
       // Refused at load (the config is then invalid and fails closed) or at send time: either way nothing is posted.
       if (await page.locator('#accept').isVisible()) await page.click('#accept', CLICK);
-      await page.waitForTimeout(500);
+      await settled(page);
       expect(server.requestsTo(`${p}/update`)).toHaveLength(0);
     } finally {
       await named.close();
@@ -1127,7 +1127,7 @@ describe('consent acceptance: bad config', () => {
     const test = await open(p, consent(config) + blocked(p));
     await expect.poll(() => diagnostics(test).filter((line) => line.includes('accept')).length, WAIT).toBeGreaterThan(0);
     expect(diagnostics(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
-    await test.page.waitForTimeout(1_000);
+    await settled(test.page);
     await expectNothingBuilt(test, p);
     expect(await policyState(test.page, 2_000)).not.toBe('sufficient');
     expect(await stored(test.page)).toBeNull();
@@ -1206,7 +1206,7 @@ describe('consent acceptance: prompt UI', () => {
     await test.page.mouse.wheel(0, 800);
     await test.page.keyboard.press('PageDown');
     await test.page.keyboard.press('End');
-    await test.page.waitForTimeout(500);
+    await settled(test.page);
     expect(await test.page.evaluate(() => window.scrollY)).toBe(0);
 
     await test.page.click('#accept', CLICK);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CDN_ROOT, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { ARTICLE, articlePage, CONFIG, IMAGE_ROUTES, waitForPlacement } from './fixtures/auto-ads/pages.ts';
 
 const hasConsent = existsSync(`${CDN_ROOT}/v0/page-consent-0.1.js`);
@@ -56,7 +56,7 @@ describe.skipIf(!hasConsent)('auto ads behind consent', () => {
     const { page } = await newPage(browser);
     await page.goto(server.origin + '/consent.html');
     await page.waitForSelector('#accept', { state: 'visible' });
-    await page.waitForTimeout(800);
+    await settled(page);
     expect(configRequests()).toBe(before);
     expect(await page.$$('article page-ad:not(#manual-ad)')).toHaveLength(0);
     await page.click('#accept');
@@ -87,7 +87,7 @@ describe.skipIf(!hasConsent)('auto ads behind consent', () => {
     await page.click('#reject');
     const more = Array.from({ length: 60 }, (_, i) => `<p>Late paragraph ${i}: the council heard again from residents about lighting, bus routes and the old rail bridge.</p>`).join('');
     await page.evaluate((html) => document.querySelector('article')!.insertAdjacentHTML('beforeend', html), more);
-    await page.waitForTimeout(800);
+    await settled(page);
     expect(await count()).toBe(placed);
   });
 
@@ -96,7 +96,7 @@ describe.skipIf(!hasConsent)('auto ads behind consent', () => {
     const { page } = await newPage(browser);
     await page.goto(server.origin + '/consent.html');
     await page.click('#reject');
-    await page.waitForTimeout(800);
+    await settled(page);
     expect(configRequests()).toBe(before);
     expect(await page.$$('article page-ad:not(#manual-ad)')).toHaveLength(0);
   });

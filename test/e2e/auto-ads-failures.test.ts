@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleLine, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { type ConsoleLine, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { articlePage, CONFIG, IMAGE_ROUTES, waitForPlacement } from './fixtures/auto-ads/pages.ts';
 
 let browser: Browser;
@@ -27,7 +27,7 @@ async function openAndSettle(path: string, autoAds: string) {
   const test = await newPage(browser);
   await test.page.goto(server.origin + path);
   await test.page.waitForFunction(() => document.querySelector('page-auto-ads')?.classList.contains('page-built'));
-  await test.page.waitForTimeout(500);
+  await settled(test.page);
   return test;
 }
 

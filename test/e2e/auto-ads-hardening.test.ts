@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLE, articlePage, CONFIG, IMAGE_ROUTES, waitForPlacement } from './fixtures/auto-ads/pages.ts';
-import { CDN_ROOT, type ConsoleLine, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, type ConsoleLine, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 const hasConsent = existsSync(`${CDN_ROOT}/v0/page-consent-0.1.js`);
 
@@ -57,7 +57,7 @@ describe.skipIf(!hasConsent)('auto ads: a config cannot weaken consent', () => {
     const [placed] = await waitForPlacement(page);
     expect(placed?.adsPlaced).toBeGreaterThan(0);
     await page.click('#reject');
-    await page.waitForTimeout(1000);
+    await settled(page);
     const inserted = await page.$$eval('page-ad:not(#manual-ad)', (ads) => ads.map((ad) => [ad.getAttribute('data-block-on-consent'), ad.classList.contains('page-built')]));
     expect(inserted.length).toBeGreaterThan(1);
     expect(inserted.every(([marker, isBuilt]) => marker === null && !isBuilt)).toBe(true);
@@ -88,7 +88,7 @@ describe('auto ads: config URLs follow the URL rule', () => {
     await page.goto(`${server.origin}/${path}.html`);
     const [placed] = await waitForPlacement(page);
     expect(placed?.adsPlaced).toBeGreaterThan(0);
-    await page.waitForTimeout(800);
+    await settled(page);
     expect(await page.$$('iframe')).toHaveLength(0);
     expect(lines(messages, 'auto-ads-url-refused')).toEqual([
       `[page-auto-ads] auto-ads-url-refused: expected attributes.data-src: an http(s) or relative URL, got "${src.length > 60 ? `${src.slice(0, 57)}...` : src}"`,

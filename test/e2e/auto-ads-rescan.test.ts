@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { articlePage, CONFIG, defaultSpacing, IMAGE_ROUTES, measureAds, spacingViolations, waitForPlacement } from './fixtures/auto-ads/pages.ts';
 
 /** A short article followed by a feed that a script fills later (infinite scroll). */
@@ -50,7 +50,7 @@ describe('auto ads re-scan', () => {
     for (let batch = 0; batch < 3; batch++) {
       const html = Array.from({ length: 80 }, (_, i) => paragraph(100 * batch + i)).join('');
       await page.evaluate((content) => document.getElementById('feed')!.insertAdjacentHTML('beforeend', content), html);
-      await page.waitForTimeout(300);
+      await settled(page);
     }
     const { ads } = await measureAds(page);
     expect(ads).toHaveLength(8);
@@ -63,7 +63,7 @@ describe('auto ads re-scan', () => {
     await page.evaluate(() => document.querySelector('page-auto-ads')!.remove());
     const html = Array.from({ length: 80 }, (_, i) => paragraph(i + 4)).join('');
     await page.evaluate((content) => document.getElementById('feed')!.insertAdjacentHTML('beforeend', content), html);
-    await page.waitForTimeout(500);
+    await settled(page);
     expect((await measureAds(page)).ads).toEqual([]);
   });
 });

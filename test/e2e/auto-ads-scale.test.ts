@@ -23,24 +23,13 @@ afterAll(async () => {
 
 describe('auto ads on a long page', () => {
   it(`finishes placement among ${PARAGRAPHS} paragraphs`, async () => {
+    // How fast, and how long its tasks are: `npm run bench -- auto-ads` (10,000 blocks).
     const { page } = await newPage(browser);
-    const started = Date.now();
     await page.goto(`${server.origin}/long.html`);
     const [placed] = await waitForPlacement(page);
-    const elapsed = Date.now() - started;
     const { ads, viewportHeight } = await measureAds(page);
     expect(placed).toEqual({ adsPlaced: 8, totalAdsOnPage: 8 });
     expect(ads).toHaveLength(8);
     expect(spacingViolations(ads, (count) => defaultSpacing(count, viewportHeight))).toEqual([]);
-    expect(elapsed).toBeLessThan(10_000);
-    // Tasks after the document was parsed (placement) stay short: no per-candidate forced layout.
-    const tasks = await page.evaluate(() => {
-      const parsed = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-      const all = (window as unknown as { __tasks: [number, number][] }).__tasks;
-      return { parse: all.filter(([start]) => start < parsed.domContentLoadedEventEnd), after: all.filter(([start]) => start >= parsed.domContentLoadedEventEnd) };
-    });
-    const longest = Math.max(0, ...tasks.after.map(([, duration]) => duration));
-    console.log(`${PARAGRAPHS} paragraphs: ads-placed after ${elapsed} ms; long tasks while parsing ${JSON.stringify(tasks.parse)}, after ${JSON.stringify(tasks.after)}`);
-    expect(longest).toBeLessThan(500);
   });
 });

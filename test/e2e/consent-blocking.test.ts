@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, probe, requestedProbes, storedValues, SVG } from './consent-fixtures.ts';
-import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -90,7 +90,7 @@ describe('blocking policies', () => {
 
   it('blocks an unknown marker value like default, with a diagnostic', async () => {
     const { page, messages } = await open(CLIENT, { body: probe('odd', 'data-block-on-consent="_sometimes"') });
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await builtProbes(page)).toEqual([]);
     expect(diagnosticsOf(messages, 'invalid-block-policy')).toHaveLength(1);
     await page.click('#accept');
@@ -99,7 +99,7 @@ describe('blocking policies', () => {
 
   it('blocks the components listed in the page-consent-blocking meta tag', async () => {
     const { page } = await open(CLIENT, { body: probe('meta'), head: '<meta name="page-consent-blocking" content="page-img">' });
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await builtProbes(page)).toEqual([]);
     expect(requestedProbes(server)).not.toContain('meta');
     await page.click('#accept');
@@ -133,7 +133,7 @@ describe('purpose blocking', () => {
   it('keeps purpose-blocked elements blocked when the purpose is not chosen, and unlays them on withdrawal', async () => {
     const { page } = await open(CLIENT, { inside, body });
     await page.click('#accept');
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await builtProbes(page)).toEqual([]);
     await page.click('#manage');
     await page.click('#ads');
@@ -159,7 +159,7 @@ describe('text/plain scripts', () => {
 
   it('runs blocked scripts once, when consent allows them', async () => {
     const { page } = await open(CLIENT, { body: scripts });
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await ran(page)).toEqual([0, 0, 0]);
     expect(server.requestsTo('/blocked.js')).toHaveLength(0);
     await page.click('#reject');
@@ -169,7 +169,7 @@ describe('text/plain scripts', () => {
     await expect.poll(() => ran(page)).toEqual([1, 1, 1]);
     await page.click('#manage');
     await page.click('#accept');
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await ran(page)).toEqual([1, 1, 1]);
   });
 });

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CDN_ROOT, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 const V0_DELAY_MS = 2500;
 const DAY_MS = 86_400_000;
@@ -89,7 +89,7 @@ async function earlyThenLate(page: Page) {
   await page.waitForTimeout(900);
   const early = await state(page);
   await page.waitForSelector('page-consent.page-built', { state: 'attached', timeout: 10_000 });
-  await page.waitForTimeout(500);
+  await settled(page);
   return { early, late: await state(page) };
 }
 
@@ -209,7 +209,7 @@ describe('return-visit fast path', () => {
       const early = await page.evaluate(() => ({ state: document.readyState, reads: (window as never as { reads?: number }).reads ?? 0 }));
       expect(early).toEqual({ state: 'loading', reads: 0 });
       await page.waitForLoadState('load');
-      await page.waitForTimeout(200);
+      await settled(page);
       expect(await page.evaluate(() => (window as never as { parts?: unknown }).parts ?? null)).toEqual([['a', 'b']]);
       expect(await page.evaluate(() => (window as never as { reads?: number }).reads ?? 0)).toBeGreaterThan(0);
       expect(errors).toEqual([]);

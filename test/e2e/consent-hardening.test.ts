@@ -2,7 +2,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, probe, requestedProbes, SVG } from './consent-fixtures.ts';
-import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -38,15 +38,12 @@ async function open(config: Record<string, unknown>, options: { check?: object; 
   return test;
 }
 
-/** Lets the page settle: a round trip plus a few frames. */
-const settle = (page: Page) => page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
-
 describe('consent hardening', () => {
   it('keeps a purpose blocked when the server answers it with the string "false"', async () => {
     const check = { consentRequired: true, consentStateValue: 'accepted', purposeConsents: { ads: 'false', measure: true } };
     const { page, messages } = await open({ consentRequired: 'remote' }, { check });
     await expect.poll(() => builtProbes(page)).toEqual(['measure']);
-    await settle(page);
+    await settled(page);
     expect(await builtProbes(page)).toEqual(['measure']);
     expect(requestedProbes(server).filter((id) => id === 'ads' || id === 'ctor')).toEqual([]);
     expect(diagnosticsOf(messages, 'consent-answer-field-invalid').map((m) => m.text)[0]).toContain('purposeConsents.ads');
@@ -56,7 +53,7 @@ describe('consent hardening', () => {
     const { page } = await open({ consentRequired: true });
     await page.click('#accept');
     await expect.poll(() => page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
-    await settle(page);
+    await settled(page);
     expect(await builtProbes(page)).toEqual([]);
     expect(requestedProbes(server).filter((id) => id === 'ctor')).toEqual([]);
   });
@@ -79,13 +76,13 @@ describe('consent hardening', () => {
       });
     </script>`;
     const { page, messages } = await open({ consentRequired: true }, { body: probe('default', 'data-block-on-consent') + register });
-    await settle(page);
-    await page.waitForTimeout(400);
+    await settled(page);
+    await settled(page);
     expect(await builtProbes(page)).toEqual([]);
     expect(requestedProbes(server).filter((id) => id === 'default')).toEqual([]);
     expect(diagnosticsOf(messages, 'consent-provider-refused').length).toBeGreaterThanOrEqual(3);
     await page.click('#reject');
-    await settle(page);
+    await settled(page);
     expect(await builtProbes(page)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, isShown, POST_PROMPT, probe, requestedProbes, storedValues, SVG } from './consent-fixtures.ts';
-import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -35,7 +35,7 @@ describe('consent journeys', () => {
     const { page } = await open(CLIENT);
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     await expect.poll(() => builtProbes(page)).toEqual(['open', 'auto-reject']);
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(requestedProbes(server).filter((id) => !['open', 'auto-reject'].includes(id!))).toEqual([]);
     expect(await isShown(page, '#post')).toBe(false);
   });
@@ -104,7 +104,7 @@ describe('consent journeys', () => {
     const { page } = await open({ ...CLIENT, consentRequired: false }, { body: `${probe('default', 'data-block-on-consent')}<button id="outside" on="tap:consent.reject">x</button>` });
     await expect.poll(() => builtProbes(page)).toEqual(['default']);
     await page.click('#outside');
-    await page.waitForTimeout(100);
+    await settled(page);
     expect((await storedValues(page))['consent:site']).toBeUndefined();
     expect(await builtProbes(page)).toEqual(['default']);
   });
@@ -123,7 +123,7 @@ describe('consent journeys', () => {
     const { page } = await open({ ...CLIENT, purposeConsentRequired: ['ads', 'video'] }, { inside, body });
     await page.click('#ads-yes');
     await page.click('#video-no');
-    await page.waitForTimeout(100);
+    await settled(page);
     expect(await builtProbes(page)).toEqual([]);
     await page.click('#accept');
     await expect.poll(() => builtProbes(page)).toEqual(['ads']);

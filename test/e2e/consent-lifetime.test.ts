@@ -2,7 +2,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, isShown, probe, SVG, storedValues } from './consent-fixtures.ts';
-import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -37,7 +37,7 @@ const reloadAt = async (page: Page, time: number) => {
   await page.clock.setFixedTime(time);
   await page.reload();
   await page.waitForSelector('page-consent.page-built', { state: 'attached' });
-  await page.waitForTimeout(300);
+  await settled(page);
 };
 const updates = () => server.requestsTo('/update').length;
 
@@ -74,7 +74,7 @@ describe('consent lifetime in Chromium', () => {
     expect(updates()).toBe(before);
     await page.click('#accept');
     await page.waitForFunction(() => document.querySelectorAll('page-img img').length === 1);
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(updates()).toBe(before + 1);
     const stored = await storedValues(page);
     expect(stored[`consent:${instance}`]).toMatchObject({ state: 'accepted', time: T0 + 400 * DAY });

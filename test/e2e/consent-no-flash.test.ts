@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isShown, POST_PROMPT, PROMPT } from './consent-fixtures.ts';
-import { CDN_ROOT, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -83,7 +83,7 @@ function serve(markup: string): string {
 /** Waits for the element to build, then for some frames more, and returns the probe. */
 async function settle(target: Page): Promise<Probe> {
   await target.waitForSelector('page-consent.page-built', { state: 'attached', timeout: 10_000 });
-  await target.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+  await settled(target);
   return probeOf(target);
 }
 

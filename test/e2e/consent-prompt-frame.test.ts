@@ -6,7 +6,8 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, storedValues, SVG } from './consent-fixtures.ts';
-import { html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { installClock, pauseClock, runUntil, timerSetAt } from './clock.ts';
+import { html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -175,7 +176,7 @@ describe('promptUiSrc iframe', () => {
       location.href = url;
     }, `${server.origin}/impostor.html`);
     await expect.poll(() => server.requestsTo('/impostor.html').length).toBe(1);
-    await page.waitForTimeout(500);
+    await settled(page);
     expect(await lastState(page)).toBe('unknown');
     expect(await page.$('.page-consent-frame iframe')).not.toBeNull();
     expect((await storedValues(page))['consent:site']).toBeUndefined();
@@ -250,13 +251,19 @@ describe('promptUiSrc iframe', () => {
     const test = await newPage(browser, { viewport: { width: 400, height: 600 } });
     // The request is held and never answered.
     await test.page.route('**/page-consent-cmp-0.1.js', () => {});
+    await installClock(test.page);
     await test.page.goto(server.origin + path, { waitUntil: 'domcontentloaded' });
-    await test.page.waitForTimeout(8_000);
+    await expect.poll(() => timerSetAt(test.page, 10_000).catch(() => null)).not.toBeNull();
+    const loading = await timerSetAt(test.page, 10_000);
+    await pauseClock(test.page);
+    await runUntil(test.page, loading + 9_900);
     expect(await isShown(test.page, '#prompt')).toBe(false);
-    await expect.poll(() => isShown(test.page, '#prompt'), { timeout: 6_000 }).toBe(true);
+    await runUntil(test.page, loading + 10_000);
+    await test.page.clock.resume();
+    await expect.poll(() => isShown(test.page, '#prompt')).toBe(true);
     expect(diagnosticsOf(test.messages, 'consent-cmp-load-failed')).toHaveLength(1);
     expect(await test.page.$('iframe')).toBeNull();
-  }, 30_000);
+  });
 
   it('the iframe protocol is its own bundle, loaded only with a promptUiSrc; if it fails, a diagnostic and the inline prompt', async () => {
     const prompt = '<div id="prompt" hidden><p>Inline</p></div>';

@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, storedValues, SVG } from './consent-fixtures.ts';
-import { launchBrowser, newPage, type Route, startServer, type TestServer } from './harness.ts';
+import { fetchedAt, installClock, pauseClock, runUntil } from './clock.ts';
+import { launchBrowser, newPage, type Reply, type Route, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -21,7 +22,7 @@ const GEO = { ISOCountryGroups: { eea: ['preset-eea'], us: ['us'], other: ['mx',
 
 let count = 0;
 /** A page whose checkConsentHref (`/check-N`) answers with `check`; returns the check path. */
-async function open(config: Record<string, unknown>, check: Route | null, options: { hash?: string; update?: Route } = {}) {
+async function open(config: Record<string, unknown>, check: Route | null, options: { hash?: string; update?: Route; clock?: boolean } = {}) {
   const n = ++count;
   const checkPath = `/check-${n}`;
   const updatePath = `/update-${n}`;
@@ -32,6 +33,7 @@ async function open(config: Record<string, unknown>, check: Route | null, option
   const path = `/remote-${n}.html`;
   server.page(path, consentPage(withUrls, { geo: config.geoOverride ? GEO : undefined }));
   const test = await newPage(browser);
+  if (options.clock) await installClock(test.page);
   await test.page.goto(server.origin + path + (options.hash ?? ''));
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return { ...test, checkPath, updatePath, path };
@@ -214,18 +216,35 @@ describe('remote check failures fail closed', () => {
     expect(await builtProbes(page)).toEqual(UNDECIDED);
   });
 
-  it('after 10 s without an answer', async () => {
-    const { page, messages, checkPath } = await open(remote, { body: { consentRequired: false }, delay: 12_000 });
-    // Timed from the check's request (the page's load may come later on a busy machine).
+  it('after 10 s without an answer, and ignores the answer that comes later', async () => {
+    // The answer (it would unblock everything) is held until the page's clock is past the time-out.
+    let answer = () => {};
+    const late = new Promise<Reply>((resolve) => (answer = () => resolve({ body: { consentRequired: false } })));
+    const { page, messages, checkPath } = await open(remote, () => late, { clock: true });
+    const requestEnd = new Promise<void>((resolve) => {
+      const isCheck = (request: Request) => new URL(request.url()).pathname === checkPath && resolve();
+      page.on('requestfailed', isCheck);
+      page.on('requestfinished', isCheck);
+    });
     await expect.poll(() => server.requestsTo(checkPath).length).toBe(1);
-    await page.waitForTimeout(Math.max(0, server.requestsTo(checkPath)[0]!.time + 9_000 - Date.now()));
+    const asked = await fetchedAt(page, checkPath);
+    await pauseClock(page);
+    await runUntil(page, asked + 9_900);
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await builtProbes(page)).toEqual(['open']);
-    await expect.poll(() => isShown(page, '#prompt'), { timeout: 3000 }).toBe(true);
+    await runUntil(page, asked + 10_000);
+    await page.clock.resume();
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     expect(diagnosticsOf(messages, 'consent-check-failed')[0]?.text).toContain('10 s');
-    await page.waitForTimeout(3000);
+    answer();
+    // The browser has either dropped the request or received the late answer.
+    await requestEnd;
+    // The policy time-out (1 s, reject) runs; the late answer changes nothing.
+    await runUntil(page, asked + 13_000);
+    await expect.poll(() => builtProbes(page)).toEqual(UNDECIDED);
+    await settled(page);
     expect(await builtProbes(page)).toEqual(UNDECIDED);
-  }, 30_000);
+  });
 });
 
 describe('update notification', () => {
@@ -242,7 +261,7 @@ describe('update notification', () => {
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await page.click('#manage');
     await page.click('#accept');
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(bodies(updatePath)).toHaveLength(1);
     await page.click('#manage');
     await page.click('#reject');
@@ -250,7 +269,7 @@ describe('update notification', () => {
     expect(bodies(updatePath)[1]).toEqual({ ...first, consentStateValue: 'rejected' });
     await page.click('#manage');
     await page.click('#dismiss');
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(bodies(updatePath)).toHaveLength(2);
   });
 
@@ -264,7 +283,7 @@ describe('update notification', () => {
     await page.reload();
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await expect.poll(() => server.requestsTo(checkPath).length).toBe(2);
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(bodies(updatePath)).toHaveLength(1);
   });
 

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentPage, diagnosticsOf } from './consent-fixtures.ts';
 import { readFileSync } from 'node:fs';
-import { CDN_ROOT, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { encodeGppString, encodeTcString } from './consent-signals-strings.ts';
 
 let browser: Browser;
@@ -133,7 +133,7 @@ describe('TCF (__tcfapi)', () => {
 
   it('installs no API without cmpId and reports it', async () => {
     const { page, messages } = await open({ exposesTcfApi: true }, accepted(tcString, { consentStringType: 2 }));
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe('undefined');
     expect(diagnosticsOf(messages, 'consent-cmp-id-missing')).toHaveLength(1);
   });
@@ -151,7 +151,7 @@ describe('TCF (__tcfapi)', () => {
     const bundles = () => server.requestsTo('/v0/page-consent-tcf-0.1.js').length + server.requestsTo('/v0/page-consent-gpp-0.1.js').length;
     const before = bundles();
     const { page } = await open({}, accepted(tcString, { consentStringType: 2 }));
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe('undefined');
     expect(bundles()).toBe(before);
   });
@@ -237,7 +237,7 @@ describe('US privacy frames (__uspapiLocator)', () => {
     // The locator frame comes with the first US privacy string; pages without one never get it.
     expect(await page.$$eval('iframe[name="__uspapiLocator"]', (frames) => frames.length)).toBe(1);
     const other = await open({}, accepted(tcString, { consentStringType: 2 }));
-    await other.page.waitForTimeout(300);
+    await settled(other.page);
     expect(await other.page.$$eval('iframe[name="__uspapiLocator"]', (frames) => frames.length)).toBe(0);
     const child = page.frames().find((frame) => frame.url().endsWith('/asker.html'))!;
     await child.waitForFunction(() => 'ask' in window, undefined, { polling: 100 });
@@ -305,7 +305,7 @@ describe('creative frames of <page-ad type=custom>', () => {
     await expect.poll(async () => (await replies()).length).toBe(2);
     const values = { gdpr: '1', gdprConsent: '', consentState: 'accepted', usPrivacy: '', gppString, gppSid: '2,7' };
     expect(await replies()).toEqual([{ pageAdConsentReturn: { callId: 'bad', ...values } }, { pageAdConsentReturn: { callId: 2, ...values } }]);
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(await foreign.evaluate(() => (window as never as { replies: unknown[] }).replies)).toEqual([]);
     expect(diagnosticsOf(messages, 'ad-consent-call-invalid')).toHaveLength(1);
   });

@@ -2,7 +2,8 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, POST_PROMPT, PROBES, PROMPT, storedValues, SVG } from './consent-fixtures.ts';
-import { html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { installClock, pauseClock, runUntil, timerSetAt } from './clock.ts';
+import { html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -20,16 +21,17 @@ const CLIENT = { consentInstanceId: 'site', consentRequired: true, promptUI: 'pr
 const TALL = '<div style="height:3000px"><button id="content-button" onclick="window.clicked = true">Content</button></div>';
 
 let count = 0;
-async function openHtml(markup: string, init?: string) {
+async function openHtml(markup: string, init?: string, clock = false) {
   const path = `/ui-${++count}.html`;
   server.page(path, markup);
   const test = await newPage(browser, { viewport: { width: 320, height: 568 } });
+  if (clock) await installClock(test.page);
   if (init) await test.page.addInitScript(init);
   await test.page.goto(server.origin + path);
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return test;
 }
-const open = (config: object, options: Parameters<typeof consentPage>[1] = {}, init?: string) => openHtml(consentPage(config, options), init);
+const open = (config: object, options: Parameters<typeof consentPage>[1] = {}, init?: string, clock = false) => openHtml(consentPage(config, options), init, clock);
 
 describe('prompt UI', () => {
   it('is a dialog fixed to the bottom, labelled by the caption, with focus moved in', async () => {
@@ -99,7 +101,7 @@ describe('prompt UI', () => {
 
   it('shows no post-prompt UI when consent is not required', async () => {
     const { page } = await open({ ...CLIENT, consentRequired: false });
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await isShown(page, '#post')).toBe(false);
     expect(await isShown(page, '#prompt')).toBe(false);
   });
@@ -120,7 +122,7 @@ describe('overlay', () => {
     expect(await page.$eval('#prompt', (p) => p.getAttribute('aria-modal'))).toBe('true');
     await page.mouse.click(10, 10);
     await page.mouse.wheel(0, 800);
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(await page.evaluate(() => [window.scrollY, (window as unknown as { clicked?: boolean }).clicked ?? false])).toEqual([0, false]);
     await page.focus('#content-button').catch(() => {});
     expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('content-button');
@@ -165,7 +167,7 @@ describe('robustness', () => {
 
   it('fails closed on an invalid config: blocked elements stay blocked, nothing is stored, one error says why', async () => {
     const { page, messages } = await open({ consentInstanceId: 'site', promptUI: 'prompt', postPromptUI: 5 });
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(await builtProbes(page)).toEqual(['open']);
     expect(await isShown(page, '#prompt')).toBe(false);
     const errors = messages.filter((m) => m.type === 'error' && m.text.includes('[page-consent#consent]'));
@@ -183,7 +185,7 @@ describe('robustness', () => {
   ])('fails closed with %s', async (_, element, code) => {
     const { page, messages } = await openHtml(html(element + PROBES, { extensions: ['page-consent'] }));
     await expect.poll(() => diagnosticsOf(messages, code).length).toBe(1);
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await builtProbes(page)).toEqual(['open']);
   });
 
@@ -228,11 +230,16 @@ describe('robustness', () => {
 
   it('gives up waiting for page-geo after 5 s and uses the base config', async () => {
     const body = `<page-geo layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>${PROBES}`;
-    const { page, messages } = await open({ ...CLIENT, geoOverride: { eea: { consentRequired: false } } }, { body });
-    // Timed from the navigation, which the wait starts after (the page's load may come later on a busy machine).
-    await page.waitForFunction(() => performance.now() >= 4000, undefined, { timeout: 10_000 });
+    const { page, messages } = await open({ ...CLIENT, geoOverride: { eea: { consentRequired: false } } }, { body }, undefined, true);
+    await expect.poll(() => timerSetAt(page, 5_000).catch(() => null)).not.toBeNull();
+    const waiting = await timerSetAt(page, 5_000);
+    await pauseClock(page);
+    await runUntil(page, waiting + 4_900);
     expect(await isShown(page, '#prompt')).toBe(false);
-    await expect.poll(() => isShown(page, '#prompt'), { timeout: 5000 }).toBe(true);
+    expect(diagnosticsOf(messages, 'consent-geo-timeout')).toHaveLength(0);
+    await runUntil(page, waiting + 5_000);
+    await page.clock.resume();
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     expect(diagnosticsOf(messages, 'consent-geo-timeout')).toHaveLength(1);
   });
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../server/server-process.ts';
-import { launchBrowser, newPage, type TestPage } from './harness.ts';
+import { launchBrowser, newPage, settled, type TestPage } from './harness.ts';
 
 const ADMIN_TOKEN = 'examples-e2e-admin-token';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -90,7 +90,7 @@ describe('every example page', () => {
   it.each(PAGES)('%s loads cleanly, fits 320 px and has no axe violations', async (name) => {
     const test = await open(name, { width: 320, height: 640 });
     await test.page.waitForLoadState('load');
-    await test.page.waitForTimeout(500);
+    await settled(test.page);
     const width = await test.page.evaluate(() => document.documentElement.scrollWidth);
     expect(width, 'horizontal overflow').toBeLessThanOrEqual(320);
     await test.page.evaluate(axeSource);

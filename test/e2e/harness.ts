@@ -8,6 +8,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { trackRequests } from './settled.ts';
+
+export { settled } from './settled.ts';
 
 export const CDN_ROOT = process.env.E2E_CDN_ROOT ?? 'dist/cdn';
 
@@ -39,6 +42,7 @@ export async function newPage(browser: Browser, options: Parameters<Browser['new
   const errors: string[] = [];
   page.on('console', (message) => messages.push({ type: message.type(), text: message.text() }));
   page.on('pageerror', (error) => errors.push(String(error)));
+  trackRequests(page);
   return { page, context, messages, errors };
 }
 

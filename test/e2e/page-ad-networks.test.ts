@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentPage, diagnosticsOf } from './consent-fixtures.ts';
 import { FAKE_ROUTES, FAKE_SCRIPTS_META } from './fixtures/ad-networks/fakes.ts';
-import { html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -43,7 +43,7 @@ describe('page-ad type="adsense"', () => {
     const before = server.requestsTo('/fake/adsbygoogle.js').length;
     const { page, outside } = await open(adsense('1') + adsense('2') + adsense('3'));
     await expect.poll(async () => (await pushes(page)).length).toBe(3);
-    await page.waitForTimeout(200);
+    await settled(page);
     const requests = server.requestsTo('/fake/adsbygoogle.js').slice(before);
     expect(requests.map((request) => request.url)).toEqual(['/fake/adsbygoogle.js?client=ca-pub-1']);
     expect(await page.evaluate(() => (window as unknown as { __adsense: { loads: number } }).__adsense.loads)).toBe(1);
@@ -73,7 +73,7 @@ describe('page-ad type="adsense"', () => {
     const before = server.requestsTo('/fake/adsbygoogle.js').length;
     const { page } = await open(adsense('blocked', 'data-block-on-consent'), { consent: true });
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(server.requestsTo('/fake/adsbygoogle.js').length).toBe(before);
     expect(await page.$$('ins')).toHaveLength(0);
     await page.click('#accept');

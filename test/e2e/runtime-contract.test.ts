@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CDN_ROOT, html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { TEST_GATE } from './test-gate.ts';
 
 
@@ -46,7 +46,7 @@ describe('runtime contract: loading', () => {
     const { page, messages, errors } = await newPage(browser);
     await page.goto(`${server.origin}/twice.html`);
     await page.waitForSelector('#i img');
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(await page.evaluate(() => (window as any).calls)).toBe(1);
     expect(await page.$$eval('#i img', (images) => images.length)).toBe(1);
     expect(messages.filter((m) => m.type === 'error' && !m.text.includes('404'))).toEqual([]);
@@ -171,7 +171,7 @@ describe('runtime contract: no early requests', () => {
        <page-ad id="ad" type="custom" width="10" height="10" data-src="/frame.html?early-ad&gdpr=\${GDPR}&cs=\${GDPR_CONSENT}&st=\${CONSENT_STATE}&us=\${US_PRIVACY}&x=\${NOPE}"></page-ad>`,
       '<meta name="page-consent-blocking" content="page-ad">',
     );
-    await page.waitForTimeout(400);
+    await settled(page);
     expect(server.requests.filter((r) => r.url.includes('early')).map((r) => r.url)).toEqual([]);
     await page.evaluate(() => (window as any).testGate.set('allow'));
     await page.waitForSelector('#ad iframe');
@@ -191,7 +191,7 @@ describe('runtime contract: no early requests', () => {
     await page.waitForFunction(() => typeof (window as any).releaseSlow === 'function');
     await page.evaluate(() => (window as any).testGate.set('deny'));
     await page.evaluate(() => (window as any).releaseSlow());
-    await page.waitForTimeout(600);
+    await settled(page);
     expect(await page.$$eval('#ad iframe', (frames) => frames.length)).toBe(0);
     expect(server.requests.filter((r) => r.url.includes('race=x'))).toHaveLength(0);
   });
@@ -244,7 +244,7 @@ describe('runtime contract: vendor API and scripts', () => {
        <script type="text/plain" data-block-on-consent>window.runs.push('inline')</script>
        <script type="text/plain" data-block-on-consent src="/b.js"></script>`,
     );
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(server.requests.filter((r) => r.path === '/a.js' || r.path === '/b.js')).toHaveLength(0);
     await page.evaluate(() => (window as any).testGate.set('allow'));
     await page.waitForFunction(() => (window as any).runs.length === 3);
@@ -252,7 +252,7 @@ describe('runtime contract: vendor API and scripts', () => {
       (window as any).testGate.set('deny');
       (window as any).testGate.set('allow');
     });
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await page.evaluate(() => (window as any).runs)).toEqual(['a:kept', 'inline', 'b']);
     expect(await page.$eval('script.c', (s) => s.getAttribute('type'))).toBe('text/javascript');
   });

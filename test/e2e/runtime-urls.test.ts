@@ -4,7 +4,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleLine, html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { type ConsoleLine, html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 /** Runs before v0.js: records every Image the page creates, and whether any payload ran. */
 const PROBE = `<script>
@@ -56,7 +56,7 @@ describe('URL rule', () => {
       '[page-img#set] url-refused: expected an http(s) or relative URL, got "data:image/svg+xml"',
       '[page-pixel#pixel] url-refused: expected an http(s) or relative URL, got "data:image/gif;base64,R0lGODlhAQABAAAAACw="',
     ]);
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(await page.$$('page-img img, page-iframe iframe, page-ad iframe')).toHaveLength(0);
     expect(await page.evaluate(() => (window as unknown as { __images: HTMLImageElement[] }).__images.map((image) => image.src))).toEqual([]);
     expect(await page.evaluate(() => (window as unknown as { __ran: string[] }).__ran)).toEqual([]);

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { TEST_GATE } from './test-gate.ts';
 
 
@@ -98,7 +98,7 @@ describe('consent gate', () => {
       `${TEST_GATE}<page-img id="img" data-block-on-consent src="/img.svg?blocked" width="10" height="10"></page-img>
        <page-pixel data-block-on-consent src="/pixel.gif?blocked"></page-pixel>`,
     );
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(server.requests.filter((r) => r.url.includes('blocked'))).toHaveLength(0);
     expect(server.requestsTo('/pixel.gif').length).toBe(before);
     expect(await page.$eval('#img', (el) => el.classList.contains('page-built'))).toBe(false);
@@ -127,7 +127,7 @@ describe('consent gate', () => {
        <script type="text/plain" data-block-on-consent>window.runs.push('first')</script>
        <script type="text/plain" data-block-on-consent id="second">window.runs.push('second')</script>`,
     );
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await page.evaluate(() => (window as any).runs)).toEqual([]);
     await page.evaluate(() => (window as any).testGate.set('allow'));
     await page.waitForFunction(() => (window as any).runs.length === 2);
@@ -135,7 +135,7 @@ describe('consent gate', () => {
       (window as any).testGate.set('deny');
       (window as any).testGate.set('allow');
     });
-    await page.waitForTimeout(100);
+    await settled(page);
     expect(await page.evaluate(() => (window as any).runs)).toEqual(['first', 'second']);
     expect(await page.$eval('#second', (s) => s.getAttribute('type'))).toBe('text/javascript');
   });
@@ -173,7 +173,7 @@ describe('layout reservation', () => {
     await page.evaluate(() => (window as any).testGate.set('allow'));
     await page.waitForSelector('#img img');
     await page.waitForSelector('#ad .page-fake-ad');
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await page.$eval('#below', (el) => el.getBoundingClientRect().top)).toBe(before);
     expect(await page.evaluate(() => (window as any).shifts), await page.evaluate(() => (window as any).shiftSources?.join('; ') ?? '')).toBe(0);
   });

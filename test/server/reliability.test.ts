@@ -424,7 +424,7 @@ describe('reliability: a slow client cannot hold the server', () => {
   /** The documented bound: the time-out plus Node's check interval; plus slack for a loaded machine. */
   const boundMs = timeoutMs + REQUEST_TIMEOUT_CHECK_MS + 1000;
 
-  it('cuts off slowloris clients (headers, body, idle) within the time-out while normal requests stay fast', async () => {
+  it('cuts off slowloris clients (headers, body, idle) within the time-out while normal requests are answered', async () => {
     const { app, store } = await buildApp({ requestTimeoutMs: timeoutMs, rateLimitPerMinute: 0 });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
@@ -440,12 +440,10 @@ describe('reliability: a slow client cannot hold the server', () => {
     const slow = Object.entries(kinds).flatMap(([kind, [head, trickle]]) =>
       Array.from({ length: 10 }, () => slowClient(port, head, trickle, 100, 15_000).then((result) => ({ kind, ...result }))),
     );
-    // Meanwhile, normal requests on fresh connections.
-    const latencies: number[] = [];
+    // Meanwhile, normal requests on fresh connections are answered.
     for (let i = 0; i < 40; i++) {
       const answer = await timedRequest(port, { method: 'POST', path: '/consent/check', headers: json, body: JSON.stringify(check) });
       expect(answer.status).toBe(200);
-      latencies.push(answer.ms);
     }
     const results = await Promise.all(slow);
     for (const result of results) {
@@ -463,14 +461,10 @@ describe('reliability: a slow client cannot hold the server', () => {
     expect(results.filter((result) => result.kind === 'body' && result.answer).length).toBeGreaterThan(0);
     // Nothing the slow updates carried was written.
     expect(await store.findUserIds('site', 'slow')).toEqual([]);
-    latencies.sort((a, b) => a - b);
-    const median = latencies[latencies.length >> 1]!;
-    expect(median).toBeLessThan(100);
-    expect(latencies.at(-1)!).toBeLessThan(1000);
     const worst = Math.max(...results.map((result) => result.closedAfterMs));
     console.log(
       `[reliability] slowloris: ${results.length} slow clients (headers, body, idle) cut off after ${Math.min(...results.map((r) => r.closedAfterMs))}-${worst} ms ` +
-        `(time-out ${timeoutMs} ms, checked every ${REQUEST_TIMEOUT_CHECK_MS} ms; asserted <= ${boundMs} ms); 40 normal requests meanwhile: median ${median.toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
+        `(time-out ${timeoutMs} ms, checked every ${REQUEST_TIMEOUT_CHECK_MS} ms; asserted <= ${boundMs} ms); 40 normal requests meanwhile all answered (their latency: npm run bench -- server)`,
     );
     await app.close();
   }, 30_000);
