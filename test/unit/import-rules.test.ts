@@ -14,10 +14,14 @@ const root = resolve(import.meta.dirname, '../..');
  * src/elements, one bundle); a feature (an extension: src/consent with its parts in
  * src/consent-*, src/auto-ads, src/geo); `server` or `cli`.
  */
+/** Pure libraries on top of wire that pages, frames and the server all use (TC strings, message catalogues). */
+const SHARED = new Set(['tcf', 'messages']);
+
 function layerOf(path: string): string {
   const [top, second = ''] = path.split('/');
   if (top !== 'src') return top!;
   if (second === 'wire') return 'wire';
+  if (SHARED.has(second)) return 'shared';
   if (second === 'runtime' || second === 'elements') return 'runtime';
   return `feature:${second.replace(/^consent-.*/, 'consent')}`;
 }
@@ -25,6 +29,8 @@ function layerOf(path: string): string {
 /**
  * Whether `from` may import `to` (repository paths):
  * - src/wire imports only src/wire;
+ * - the shared libraries (src/tcf, src/messages) import src/wire and each other, and every layer
+ *   but wire may import them;
  * - the runtime imports the runtime and src/wire;
  * - a feature imports its own folder, src/wire and the runtime's index only;
  * - server/ and cli/ import their own folder and src/wire only (cli also the Chromium finder
@@ -34,6 +40,7 @@ function isAllowed(from: string, to: string): boolean {
   const [source, target] = [layerOf(from), layerOf(to)];
   if (target === 'wire') return true;
   if (source === target) return true;
+  if (target === 'shared') return source !== 'wire';
   if (source.startsWith('feature:')) return to === 'src/runtime/index.ts';
   // The page audit finds or installs Chromium the way `npm test` does.
   return source === 'cli' && to === 'scripts/ensure-chromium.mjs';
