@@ -26,6 +26,7 @@ import type { AppContext } from './routes/context.ts';
 import { registerExampleRoutes } from './routes/examples.ts';
 import { healthPingTimeoutMs, registerHealthRoutes } from './routes/health.ts';
 import { registerReceiptKeyRoutes, registerReceiptRoutes } from './routes/receipt.ts';
+import { registerTcfRoutes } from './routes/tcf.ts';
 import type { ConsentStore } from './store/store.ts';
 
 export type AppDeps = {
@@ -60,6 +61,8 @@ export type AppDeps = {
   readonly requestTimeoutMs?: number;
   /** Longest wait of /healthz for the store's ping before it answers 503. Default `healthPingTimeoutMs` (2,000). */
   readonly healthTimeoutMs?: number;
+  /** The IAB Global Vendor List v3 file served at /tcf/vendor-list.json; null or absent: 404 naming TCF_VENDOR_LIST. */
+  readonly tcfVendorList?: string | null;
 };
 
 /** How often Node checks the request time-out: a slow client is cut off within the time-out plus this. */
@@ -80,6 +83,7 @@ function createContext(deps: AppDeps): AppContext {
     adsConfigs: deps.adsConfigDir ? loadAdsConfigDir(deps.adsConfigDir) : new Map<string, AdsConfigDocument>(),
     cdnRoot: resolve(deps.cdnRoot ?? 'dist/cdn'),
     examplesRoot: resolve(deps.examplesRoot ?? 'examples'),
+    tcfVendorList: deps.tcfVendorList ? resolve(deps.tcfVendorList) : null,
     now: deps.now ?? Date.now,
     rateLimitPerMinute: deps.rateLimitPerMinute ?? 600,
     healthTimeoutMs: deps.healthTimeoutMs ?? healthPingTimeoutMs,
@@ -157,6 +161,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     registerReceiptKeyRoutes(routes, context);
     registerAdsConfigRoutes(routes, context);
     registerPromptRoutes(routes, context);
+    registerTcfRoutes(routes, context);
     registerAdminPageRoutes(routes);
     registerAdminRoutes(routes, context);
     registerExampleRoutes(routes, context);

@@ -34,6 +34,8 @@ export type ServerConfig = {
   readonly warnings: readonly string[];
   /** RECEIPT_SIGNING_KEY: an Ed25519 private key, PKCS#8 PEM (`\n` escapes allowed); null: generated and kept in the store. */
   readonly receiptSigningKey: string | null;
+  /** TCF_VENDOR_LIST: the operator's copy of the IAB Global Vendor List v3 served at /tcf/vendor-list.json; null: 404. */
+  readonly tcfVendorList: string | null;
 };
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -118,5 +120,6 @@ export function parseServerConfig(env: Env): ServerConfig {
     }),
     warnings,
     receiptSigningKey: readReceiptSigningKey(env['RECEIPT_SIGNING_KEY']),
+    tcfVendorList: env['TCF_VENDOR_LIST'] || null,
   };
 }

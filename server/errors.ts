@@ -29,6 +29,7 @@ export const ErrorCode = {
   shuttingDown: 'shutting-down',
   receiptNotFound: 'receipt-not-found',
   requestTimeout: 'request-timeout',
+  tcfVendorListMissing: 'tcf-vendor-list-missing',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     receiptSigningKey: config.receiptSigningKey,
     isDraining: shutdown.isDraining,
     requestTimeoutMs: config.requestTimeoutMs,
+    tcfVendorList: config.tcfVendorList,
   });
   app.addHook('onClose', async () => store.close());
   for (const warning of config.warnings) app.log.warn(warning);

@@ -13,6 +13,8 @@ export type AppContext = {
   readonly adsConfigs: ReadonlyMap<string, AdsConfigDocument>;
   readonly cdnRoot: string;
   readonly examplesRoot: string;
+  /** Absolute path of the GVL copy (TCF_VENDOR_LIST), or null. */
+  readonly tcfVendorList: string | null;
   readonly now: () => number;
   /** Requests per client IP per minute, shared by /consent/* and /cmp/outcome; 0: no limit. */
   readonly rateLimitPerMinute: number;

@@ -1,0 +1,66 @@
+/**
+ * TC strings from our own prompts (docs/consent.md, "TC strings from our own prompts"), encoded
+ * and decoded by the IAB's `@iabtechlabtcf/core`: a service-specific string under the
+ * publisher's CMP id, with the GVL's vendor-list and policy versions and the DisclosedVendors
+ * segment listing the vendors the site works with. Shared by the TCF part and the hosted
+ * prompt's frame; no DOM, no network.
+ */
+import { GVL, TCModel, TCString } from '@iabtechlabtcf/core';
+import type { GvlJson } from '../wire/gvl.ts';
+import { listedVendors, type TcfChoices, type TcfSettings } from './tc-choices.ts';
+
+export { choicesOfDecision, listedVendors, type TcfChoices, type TcfDecision, type TcfSettings } from './tc-choices.ts';
+
+const LETTERS = /^[A-Z]{2}$/;
+
+/** The model of `choices` over `gvlJson`, dated `now` (day precision, as the format stores it). */
+function modelOf(gvlJson: GvlJson, settings: TcfSettings, choices: TcfChoices, now: Date): TCModel {
+  const model = new TCModel(new GVL(gvlJson as unknown as ConstructorParameters<typeof GVL>[0]));
+  model.cmpId = settings.cmpId;
+  model.cmpVersion = settings.cmpVersion;
+  model.isServiceSpecific = true;
+  const country = settings.publisherCountryCode?.toUpperCase();
+  if (country && LETTERS.test(country)) model.publisherCountryCode = country;
+  const language = settings.consentLanguage?.toUpperCase();
+  if (language && LETTERS.test(language)) model.consentLanguage = language;
+  model.purposeConsents.set(choices.purposeConsents);
+  model.purposeLegitimateInterests.set(choices.purposeLegitimateInterests);
+  model.vendorConsents.set(choices.vendorConsents);
+  model.vendorLegitimateInterests.set(choices.vendorLegitimateInterests);
+  model.specialFeatureOptins.set(choices.specialFeatureOptins);
+  model.vendorsDisclosed.set(listedVendors(gvlJson, settings).map((vendor) => vendor.id));
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  model.created = day;
+  model.lastUpdated = day;
+  return model;
+}
+
+/** The TC string of `choices`; throws (the library's error) when the settings cannot be encoded. */
+export function encodeTcString(gvlJson: GvlJson, settings: TcfSettings, choices: TcfChoices, now = new Date()): string {
+  return TCString.encode(modelOf(gvlJson, settings, choices, now));
+}
+
+/** The ids set in one of the library's vectors, ascending. */
+export function idsOf(vector: { forEach(callback: (value: boolean, id: number) => void): void }): number[] {
+  const ids: number[] = [];
+  vector.forEach((value, id) => {
+    if (value) ids.push(id);
+  });
+  return ids;
+}
+
+/** The choices a TC string carries (to re-open a prompt on them); null when it does not decode. */
+export function choicesOfTcString(tcString: string): TcfChoices | null {
+  try {
+    const model = TCString.decode(tcString);
+    return {
+      purposeConsents: idsOf(model.purposeConsents),
+      purposeLegitimateInterests: idsOf(model.purposeLegitimateInterests),
+      vendorConsents: idsOf(model.vendorConsents),
+      vendorLegitimateInterests: idsOf(model.vendorLegitimateInterests),
+      specialFeatureOptins: idsOf(model.specialFeatureOptins),
+    };
+  } catch {
+    return null;
+  }
+}
