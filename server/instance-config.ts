@@ -3,6 +3,7 @@ import type { SharedData } from '../src/protocol.ts';
 import { invalidField } from './errors.ts';
 import { readArray, readBoolean, readMap, readObject, readOptional, readPlainText, readString } from './fields.ts';
 import { geoGroupEntryPattern } from './geo-groups.ts';
+import { parseTcfSettings } from './instance-tcf.ts';
 import type { InstanceConfig } from './store/store.ts';
 import type { PromptConfig, PromptPurpose, PromptVendor } from './wire.ts';
 
@@ -65,7 +66,7 @@ function readGeoGroups(value: unknown): Record<string, readonly string[]> {
   );
 }
 
-const INSTANCE_FIELDS = ['consentRequired', 'geoGroups', 'sharedData', 'purposeConsentRequired', 'xssiPrefix', 'prompt'];
+const INSTANCE_FIELDS = ['consentRequired', 'geoGroups', 'sharedData', 'purposeConsentRequired', 'xssiPrefix', 'prompt', 'tcf'];
 
 /**
  * Missing fields take the defaults; `consentRequired` always ends up with a `default` entry. An
@@ -88,5 +89,6 @@ export function parseInstanceConfig(value: unknown): InstanceConfig {
     ),
     xssiPrefix: readOptional(object['xssiPrefix'], (v) => readString(v, 'xssiPrefix', { max: 32 })),
     prompt: readOptional(object['prompt'], (v) => parsePromptConfig(v)),
+    tcf: readOptional(object['tcf'], (v) => parseTcfSettings(v)),
   };
 }

@@ -3,6 +3,7 @@
  * one contract test suite (test/server/store-contract.ts).
  */
 import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from '../../src/protocol.ts';
+import type { InstanceTcf } from '../instance-tcf.ts';
 import type {
   DailyDecisions,
   DailyPromptOutcomes,
@@ -22,6 +23,8 @@ export type InstanceConfig = {
   readonly purposeConsentRequired: readonly string[] | null;
   readonly xssiPrefix: string | null;
   readonly prompt: PromptConfig | null;
+  /** TCF settings (GVL vendors, purpose mapping, special features, country, CMP ids); null: no TC strings. */
+  readonly tcf: InstanceTcf | null;
 };
 
 export type InstanceRecord = {
@@ -159,6 +162,7 @@ export const defaultInstanceConfig: InstanceConfig = {
   purposeConsentRequired: null,
   xssiPrefix: null,
   prompt: null,
+  tcf: null,
 };
 
 /** `YYYY-MM-DD` of a time in UTC. */
