@@ -41,7 +41,7 @@ export function parseTcfSettings(value: unknown, field = 'tcf'): InstanceTcf {
 
 /** Throws a 400 naming the first vendor, purpose or special feature id the GVL does not have. */
 export function checkTcfAgainstGvl(tcf: InstanceTcf, gvl: GvlJson, field = 'tcf'): void {
-  const where = `an id of the vendor list (version ${gvl.vendorListVersion})`;
+  const where = `id of the vendor list (version ${gvl.vendorListVersion})`;
   tcf.vendors.forEach((id, index) => {
     const vendor = Object.hasOwn(gvl.vendors, String(id)) ? gvl.vendors[String(id)] : undefined;
     if (!vendor || vendor.deletedDate) throw invalidField(`${field}.vendors[${index}]`, `a vendor ${where}`, id);
