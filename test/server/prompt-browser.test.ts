@@ -5,6 +5,7 @@
  * languages, keyboard use and the focus trap.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { TCString } from '@iabtechlabtcf/core';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
@@ -15,6 +16,7 @@ import { parseGvl } from '../../src/wire/gvl.ts';
 import { buildApp, type Harness } from './app-harness.ts';
 
 const chromiumPath = '/usr/bin/chromium';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const gvlPath = resolve('fixtures/tcf/vendor-list.json');
 const gvl = parseGvl(JSON.parse(readFileSync(gvlPath, 'utf8'))).value!;
 const prompt = {
@@ -294,4 +296,43 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instan
     expect(frame).toBeDefined();
     await page.context().close();
   });
+});
+
+describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: accessibility in several languages', () => {
+  const axe = async (frame: Frame) => {
+    await frame.evaluate(axeSource);
+    return frame.evaluate(async () => {
+      const result = await (window as unknown as { axe: { run: (c: Document) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document);
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+  };
+  const overflow = (frame: Frame) => frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  it.each([
+    ['en-GB', 'Accept all', 320],
+    ['en-GB', 'Accept all', 1024],
+    ['de-DE', 'Alle akzeptieren', 320],
+    ['de-DE', 'Alle akzeptieren', 1024],
+    ['fi-FI', 'Hyväksy kaikki', 320],
+    ['fi-FI', 'Hyväksy kaikki', 1024],
+    ['el-GR', 'Αποδοχή όλων', 320],
+    ['el-GR', 'Αποδοχή όλων', 1024],
+    ['pl-PL', 'Zaakceptuj wszystko', 320],
+    ['pl-PL', 'Zaakceptuj wszystko', 1024],
+  ])('%s (%s): both layers have no axe violations and no horizontal scroll at %i px', async (locale, acceptAll, width) => {
+    {
+      const { page, frame } = await open({}, { instance: 'tcf-site', locale, viewport: { width, height: 700 } });
+      expect(await frame.locator('#accept').textContent()).toBe(acceptAll);
+      expect(await axe(frame)).toEqual([]);
+      expect(await overflow(frame)).toBeLessThanOrEqual(0);
+      await frame.locator('#customize').click();
+      await frame.locator('#vendor-list li').first().waitFor();
+      await frame.locator('#vendor-list summary').first().click();
+      expect(await axe(frame)).toEqual([]);
+      expect(await overflow(frame)).toBeLessThanOrEqual(0);
+      const smallest = await frame.locator('.actions button:visible').evaluateAll((buttons) => Math.min(...buttons.map((b) => b.getBoundingClientRect().height)));
+      expect(smallest).toBeGreaterThanOrEqual(44);
+      await page.context().close();
+    }
+  }, 120_000);
 });
