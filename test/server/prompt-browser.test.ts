@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { choicesOfTcString, encodeTcString } from '../../src/tcf/tc-string.ts';
 import { parseGvl } from '../../src/wire/gvl.ts';
-import { buildApp, type Harness } from './app-harness.ts';
+import { adminToken, buildApp, type Harness } from './app-harness.ts';
 
 const chromiumPath = '/usr/bin/chromium';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -335,4 +335,33 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: accessibi
       await page.context().close();
     }
   }, 120_000);
+});
+
+describe.skipIf(!existsSync(chromiumPath))('admin vendor picker in Chromium', () => {
+  it('searches the GVL, shows what each vendor adds, and stores a selection that the prompt then shows', async () => {
+    await harness.store.putInstance('picked', { ...defaultInstanceConfig, tcf: { cmpId: 300, cmpVersion: 1, vendors: [2] } }, 1);
+    const admin = await browser.newPage({ viewport: { width: 1024, height: 900 } });
+    admin.setDefaultTimeout(8000);
+    await admin.goto(`${origin}/admin/`);
+    await admin.getByLabel('Admin token').fill(adminToken);
+    await admin.getByRole('button', { name: 'Connect' }).click();
+    await admin.locator('#instance').selectOption('picked');
+    await expect.poll(() => admin.locator('#tcf-selection').textContent()).toMatch(/^1 vendors selected; purposes asked: Store and\/or access information on a device; /);
+    expect(await admin.locator('#gvl-status').textContent()).toBe('Vendor list version 142, 6 vendors.');
+    await admin.getByLabel('Search the vendor list').fill('bidder');
+    const bidder = admin.locator('#vendor-options li');
+    await expect.poll(() => bidder.count()).toBe(1);
+    expect(await bidder.locator('.adds').textContent()).toBe('(adds: Use limited data to select advertising; Create profiles for personalised advertising; Use profiles to select personalised advertising; Measure advertising performance)');
+    await bidder.getByRole('checkbox', { name: 'Demo Bidder (8)' }).check();
+    await admin.getByLabel('Publisher country').fill('FR');
+    await admin.getByRole('button', { name: 'Save vendors' }).click();
+    await expect.poll(async () => (await harness.store.getInstance('picked'))?.config.tcf).toEqual({ cmpId: 300, cmpVersion: 1, vendors: [2, 8], publisherCountryCode: 'FR' });
+    await admin.close();
+
+    const { page, frame } = await open({}, { instance: 'picked' });
+    expect(await frame.locator('#vendor-line').textContent()).toBe('Partners: 2');
+    await frame.locator('#customize').click();
+    await expect.poll(() => frame.locator('#vendor-list .name').allTextContents()).toEqual(['Sample Analytics', 'Demo Bidder']);
+    await page.context().close();
+  }, 90_000);
 });
