@@ -7,7 +7,7 @@
  */
 import { summarize } from '../src/hosted-cmp/first-layer-summary.ts';
 import { translateGvl } from '../src/hosted-cmp/gvl-translation.ts';
-import { type CmpLanguage, iabLanguageOf } from '../src/hosted-cmp/language.ts';
+import { type CmpLanguage, iabLanguageOf } from '../src/messages/language.ts';
 import type { PageConfig, PageTcf } from '../src/hosted-cmp/page-config.ts';
 import { scopeOf } from '../src/hosted-cmp/tcf-scope.ts';
 import { catalogues } from './cmp-messages.ts';

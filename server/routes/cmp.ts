@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { chooseLanguage, matchLanguage } from '../../src/hosted-cmp/language.ts';
+import { chooseLanguage, matchLanguage } from '../../src/messages/language.ts';
 import { createAssetCache } from '../cdn-assets.ts';
 import { instanceIdRule } from '../consent-request.ts';
 import { publicCors } from '../cors.ts';

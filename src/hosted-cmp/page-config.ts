@@ -5,7 +5,7 @@
  */
 import type { TcfSettings } from '../tcf/tc-string.ts';
 import type { SummaryItem } from './first-layer-summary.ts';
-import type { CmpLanguage } from './language.ts';
+import type { CmpLanguage } from '../messages/language.ts';
 
 export type Messages = Readonly<Record<string, string>>;
 

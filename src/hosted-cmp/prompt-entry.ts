@@ -7,7 +7,7 @@
  */
 import { readClientInfo } from './client-info.ts';
 import type { ChoiceKind, DetailsSession, PromptDecision } from './details-api.ts';
-import { matchLanguage } from './language.ts';
+import { matchLanguage } from '../messages/language.ts';
 import { ownPurposes } from './own-view.ts';
 import { formatMessage, type PageConfig } from './page-config.ts';
 import { trapFocus } from './focus-trap.ts';

@@ -1,6 +1,6 @@
 /**
  * The hosted consent prompt's languages: the 24 official EU languages plus Norwegian Bokmål and
- * Icelandic, one message catalogue each in `messages/<code>.json`. A reader's language is the
+ * Icelandic, one message catalogue each in `catalogues/<code>.json`. A reader's language is the
  * first of their preferences (`Accept-Language`, or the page's `clientConfig.lang`) that has a
  * catalogue; English when none has. Pure, shared by the server and the story prompt.
  */

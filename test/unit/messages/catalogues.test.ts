@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chooseLanguage, cmpLanguages, iabLanguageOf, matchLanguage } from '../../../src/hosted-cmp/language.ts';
+import { chooseLanguage, cmpLanguages, iabLanguageOf, matchLanguage } from '../../../src/messages/language.ts';
 
-const dir = join(process.cwd(), 'src/hosted-cmp/messages');
+const dir = join(process.cwd(), 'src/messages/catalogues');
 const read = (language: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, `${language}.json`), 'utf8'));
 const english = read('en');
 const placeholders = (text: string) => [...text.matchAll(/\{\w+\}/g)].map((m) => m[0]).sort();
