@@ -49,9 +49,10 @@ export function registerPromptRoutes(app: FastifyInstance, context: AppContext):
     const html = template
       .split('__NONCE__')
       .join(nonce)
-      .replace('__LANG__', language)
-      .replace('__DIR__', config.messages['dir'] === 'rtl' ? 'rtl' : 'ltr')
-      .replace('__TITLE__', () => escapeHtml(config.title))
+      .replace('<html lang="en" dir="ltr">', () => `<html lang="${language}" dir="${config.messages['dir'] === 'rtl' ? 'rtl' : 'ltr'}">`)
+      .split('__TITLE__')
+      .join(escapeHtml(config.title))
+      .replace('__CUSTOMIZE__', () => escapeHtml(config.messages['customize'] ?? ''))
       .replace('"__CONFIG__"', () => scriptSafeJson(config));
     reply.header(
       'Content-Security-Policy',

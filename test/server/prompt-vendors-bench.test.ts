@@ -12,11 +12,12 @@ import { join, resolve } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
-import { PROFILES } from '../../bench/browser/profiles.mjs';
 import { buildApp, type Harness } from './app-harness.ts';
 
 const chromiumPath = '/usr/bin/chromium';
 const VENDORS = 1000;
+/** The bench's "mobile" profile (bench/browser/profiles.mjs): phone viewport, 4x CPU slowdown. */
+const MOBILE = { viewport: { width: 412, height: 915 }, cpuRate: 4 };
 
 /** The fixture's purposes and texts with `count` generated vendors declaring varied purposes. */
 function syntheticGvl(count: number): object {
@@ -63,12 +64,12 @@ afterAll(async () => {
 
 describe.skipIf(!existsSync(chromiumPath))('second layer with 1,000 vendors', () => {
   it('measures the second layer\'s first paint on the mobile profile, then lists and searches every vendor', async () => {
-    const context = await browser.newContext({ viewport: PROFILES.mobile.viewport });
+    const context = await browser.newContext({ viewport: MOBILE.viewport });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await page.goto(`${origin}/cmp/prompt.html?instance=big`);
     await page.waitForFunction(() => performance.getEntriesByName('cmp-details-ready').length > 0, undefined, { timeout: 20_000 });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: PROFILES.mobile.cpuRate });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuRate });
     await page.click('#customize');
     // Element Timing: when the vendor list's heading (rendered with the first rows) was painted.
     const figures = await page.evaluate(() => new Promise<{ paint: number; rows: number }>((done) => {
