@@ -28,6 +28,7 @@ import { registerExampleRoutes } from './routes/examples.ts';
 import { healthPingTimeoutMs, registerHealthRoutes } from './routes/health.ts';
 import { registerReceiptKeyRoutes, registerReceiptRoutes } from './routes/receipt.ts';
 import { registerTcfRoutes } from './routes/tcf.ts';
+import { registerTcfTranslationRoutes } from './routes/tcf-translations.ts';
 import type { ConsentStore } from './store/store.ts';
 
 export type AppDeps = {
@@ -64,6 +65,8 @@ export type AppDeps = {
   readonly healthTimeoutMs?: number;
   /** The IAB Global Vendor List v3 file served at /tcf/vendor-list.json; null or absent: 404 naming TCF_VENDOR_LIST. */
   readonly tcfVendorList?: string | null;
+  /** Folder of the IAB's translation files (`purposes-<lang>.json`), or null. */
+  readonly tcfTranslationsDir?: string | null;
 };
 
 /** How often Node checks the request time-out: a slow client is cut off within the time-out plus this. */
@@ -85,6 +88,7 @@ function createContext(deps: AppDeps): AppContext {
     cdnRoot: resolve(deps.cdnRoot ?? 'dist/cdn'),
     examplesRoot: resolve(deps.examplesRoot ?? 'examples'),
     tcfVendorList: deps.tcfVendorList ? resolve(deps.tcfVendorList) : null,
+    tcfTranslationsDir: deps.tcfTranslationsDir ? resolve(deps.tcfTranslationsDir) : null,
     now: deps.now ?? Date.now,
     rateLimitPerMinute: deps.rateLimitPerMinute ?? 600,
     healthTimeoutMs: deps.healthTimeoutMs ?? healthPingTimeoutMs,
@@ -171,6 +175,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     registerAdsConfigRoutes(routes, context);
     registerPromptRoutes(routes, context);
     registerTcfRoutes(routes, context);
+    registerTcfTranslationRoutes(routes, context);
     registerAdminPageRoutes(routes);
     registerAdminRoutes(routes, context);
     registerExampleRoutes(routes, context);

@@ -37,6 +37,8 @@ export type ServerConfig = {
   readonly receiptSigningKey: string | null;
   /** TCF_VENDOR_LIST: the operator's copy of the IAB Global Vendor List v3 served at /tcf/vendor-list.json; null: 404. */
   readonly tcfVendorList: string | null;
+  /** TCF_TRANSLATIONS_DIR: the IAB's translation files served at /tcf/purposes-<lang>.json; null: English only. */
+  readonly tcfTranslationsDir: string | null;
 };
 
 /** Fastify's `trustProxy` restricted to what cannot let a client choose its own address. */
@@ -138,5 +140,6 @@ export function parseServerConfig(env: Env): ServerConfig {
     warnings,
     receiptSigningKey: readReceiptSigningKey(env['RECEIPT_SIGNING_KEY']),
     tcfVendorList: env['TCF_VENDOR_LIST'] || null,
+    tcfTranslationsDir: env['TCF_TRANSLATIONS_DIR'] || null,
   };
 }

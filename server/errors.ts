@@ -30,6 +30,7 @@ export const ErrorCode = {
   receiptNotFound: 'receipt-not-found',
   requestTimeout: 'request-timeout',
   tcfVendorListMissing: 'tcf-vendor-list-missing',
+  tcfTranslationMissing: 'tcf-translation-missing',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     isDraining: shutdown.isDraining,
     requestTimeoutMs: config.requestTimeoutMs,
     tcfVendorList: config.tcfVendorList,
+    tcfTranslationsDir: config.tcfTranslationsDir,
   });
   app.addHook('onClose', async () => store.close());
   for (const warning of config.warnings) app.log.warn(warning);

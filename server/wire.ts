@@ -1,5 +1,5 @@
 /**
- * Server-side wire types that src/protocol.ts does not hold: extra response fields,
+ * Server-side wire types that src/wire/protocol.ts does not hold: extra response fields,
  * the hosted prompt's configuration and the admin API shapes (types only).
  */
 import type { ConsentCheckResponse, ConsentStateValue, PurposeConsents } from '../src/wire/protocol.ts';

@@ -9,8 +9,10 @@ import { ErrorCode, HttpError, invalidField } from '../errors.ts';
 import { isRecord, readNumber } from '../../src/wire/values.ts';
 import { strictOptional, strictRead } from '../strict.ts';
 import { parseInstanceConfig } from '../instance-config.ts';
+import { checkTcfAgainstGvl } from '../instance-tcf.ts';
+import { tcfFilesOf } from '../tcf-files.ts';
 import { probePage, readListQuery, takePage } from '../pagination.ts';
-import type { ConsentStore, InstanceRecord } from '../store/store.ts';
+import type { ConsentStore, InstanceConfig, InstanceRecord } from '../store/store.ts';
 import { utcDay } from '../store/store.ts';
 import { registerExportRoutes } from './admin-export.ts';
 import { allUsersOf, existingInstance, instanceIdOf, pageOfUsers, userSelectorOf } from './admin-params.ts';
@@ -19,6 +21,15 @@ import type { AppContext } from './context.ts';
 
 export const adminBodyLimit = 1024 * 1024;
 const dayMs = 86_400_000;
+
+/** The config, once its `tcf` settings (if any) name only ids of the server's GVL. */
+async function checkedConfig(context: AppContext, config: InstanceConfig): Promise<InstanceConfig> {
+  if (!config.tcf) return config;
+  const gvl = await tcfFilesOf(context).vendorList();
+  if (!gvl) throw invalidField('tcf', 'a server with a vendor list (set TCF_VENDOR_LIST)', 'tcf settings');
+  checkTcfAgainstGvl(config.tcf, gvl);
+  return config;
+}
 
 function registerInstanceRoutes(app: FastifyInstance, context: AppContext): void {
   const { store } = context;
@@ -32,14 +43,16 @@ function registerInstanceRoutes(app: FastifyInstance, context: AppContext): void
   app.get('/admin/api/instances/:id', async (request) => withCounts(await existingInstance(store, instanceIdOf(request))));
   app.put('/admin/api/instances/:id', async (request) => {
     const id = instanceIdOf(request);
-    return store.putInstance(id, parseInstanceConfig(requireJsonBody(request)), context.now());
+    const config = await checkedConfig(context, parseInstanceConfig(requireJsonBody(request)));
+    return store.putInstance(id, config, context.now());
   });
   app.patch('/admin/api/instances/:id', async (request) => {
     const id = instanceIdOf(request);
     const patch = requireJsonBody(request);
     if (!isRecord(patch)) throw invalidField('body', 'a JSON object', patch);
     const current = await existingInstance(store, id);
-    return store.putInstance(id, parseInstanceConfig({ ...current.config, ...patch }), context.now());
+    const config = await checkedConfig(context, parseInstanceConfig({ ...current.config, ...patch }));
+    return store.putInstance(id, config, context.now());
   });
   app.post('/admin/api/instances/:id/policy-version', async (request) => {
     const id = instanceIdOf(request);

@@ -161,6 +161,7 @@ export const defaultInstanceConfig: InstanceConfig = {
   purposeConsentRequired: null,
   xssiPrefix: null,
   prompt: null,
+  tcf: null,
 };
 
 /** `YYYY-MM-DD` of a time in UTC. */

@@ -2,8 +2,10 @@
  * `<page-story-consent>` (PRODUCT 3.8): a child of `<page-consent>` whose JSON config (title,
  * message, vendors, optional externalLink and onlyAccept) is rendered into the element itself,
  * which then serves as the prompt: a labelled modal dialog in the document's direction, with
- * accept and decline buttons. The markup writes it with `hidden`; `createUi` shows it.
+ * accept and decline buttons in the page's language. The markup writes it with `hidden`;
+ * `createUi` shows it.
  */
+import { storyButtonTexts } from '../messages/story-texts.ts';
 import type { Diagnostic } from '../runtime/index.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { parseLoadableUrl } from '../wire/url.ts';
@@ -61,8 +63,9 @@ export function renderStoryPrompt(story: HTMLElement, decide: (decision: Decisio
   if (title && url) Object.assign(add(add(story, 'p'), 'a', title), { href: url.href, target: '_top' });
   const buttons = add(story, 'div');
   const button = (text: string, decision: Decision) => Object.assign(add(buttons, 'button', text), { type: 'button', onclick: () => decide(decision) });
-  if (!config.onlyAccept) button('Decline', 'rejected');
-  button('Accept', 'accepted');
+  const texts = storyButtonTexts(doc.documentElement.lang);
+  if (!config.onlyAccept) button(texts.decline, 'rejected');
+  button(texts.accept, 'accepted');
   for (const [name, value] of [['role', 'dialog'], ['aria-modal', 'true'], ['aria-labelledby', id], ['dir', doc.dir || 'ltr']]) story.setAttribute(name!, value!);
   return story;
 }

@@ -7,7 +7,7 @@
 import { parseGeoGroups } from './geo-groups.ts';
 import { type SharedData, readSharedData } from './consent.ts';
 import { parseLoadableUrl } from './url.ts';
-import { drop, isRecord, type Read, readBoolean, readFields, readList, readMap, readText, type Schema } from './values.ts';
+import { drop, isRecord, type Read, readBoolean, readFields, readList, readMap, readNumber, readText, type Schema } from './values.ts';
 
 export type PromptPurpose = { readonly id: string; readonly label: string; readonly description?: string };
 
@@ -32,6 +32,18 @@ export type InstanceConfig = {
   readonly purposeConsentRequired: readonly string[] | null;
   readonly xssiPrefix: string | null;
   readonly prompt: PromptConfig | null;
+  /** TCF settings (GVL vendors, purpose mapping, special features, country, CMP ids); null: no TC strings. */
+  readonly tcf: InstanceTcf | null;
+};
+
+/** An instance's `tcf` settings: what its TC strings carry (the frame adds the reader's `consentLanguage`). */
+export type InstanceTcf = {
+  readonly cmpId: number;
+  readonly cmpVersion: number;
+  readonly vendors: number[];
+  readonly purposes?: Record<string, number[]>;
+  readonly specialFeatures?: number[];
+  readonly publisherCountryCode?: string;
 };
 
 export const readPurposeId = readText(100, 1, /^[A-Za-z0-9._:-]+$/, 'a purpose id of letters, digits or . _ : -');
@@ -77,6 +89,25 @@ const readGeoGroups: Read<Record<string, readonly string[]>> = (into, value, fie
 const readConsentRequired: Read<Record<string, boolean>> = (into, value, field) =>
   typeof value === 'boolean' ? { default: value } : readMap(readBoolean)(into, value, field);
 
+/** CMP ids 0 and 1 are not valid in a TC string; each vendor listed once. */
+const readTcfFields = withRequired<InstanceTcf>(
+  {
+    cmpId: readNumber(2, 4095),
+    cmpVersion: readNumber(1, 4095),
+    vendors: readList(readNumber(1, 65_535), 5000),
+    purposes: readMap(readList(readNumber(1, 24), 24), 24),
+    specialFeatures: readList(readNumber(1, 12), 12),
+    publisherCountryCode: readText(2, 2, /^[A-Z]{2}$/, 'a two-letter country code in capitals'),
+  },
+  ['cmpId', 'cmpVersion', 'vendors'],
+);
+
+export const readInstanceTcf: Read<InstanceTcf> = (into, value, field) => {
+  const tcf = readTcfFields(into, value, field);
+  const duplicate = tcf ? tcf.vendors.findIndex((id, index) => tcf.vendors.indexOf(id) !== index) : -1;
+  return duplicate < 0 ? tcf : drop(into, `${field}.vendors[${duplicate}]`, 'each vendor once', tcf!.vendors[duplicate]);
+};
+
 type ConfigFields = { readonly [K in keyof InstanceConfig]?: NonNullable<InstanceConfig[K]> };
 
 export const INSTANCE_CONFIG: Schema<ConfigFields> = {
@@ -86,6 +117,7 @@ export const INSTANCE_CONFIG: Schema<ConfigFields> = {
   purposeConsentRequired: readList(readPurposeId),
   xssiPrefix: readText(32, 1),
   prompt: readPromptConfig,
+  tcf: readInstanceTcf,
 };
 
 /** Missing fields take the defaults; `consentRequired` always ends up with a `default` entry. */
@@ -99,6 +131,7 @@ export const readInstanceConfig: Read<InstanceConfig> = (into, value, field) => 
       purposeConsentRequired: fields.purposeConsentRequired ?? null,
       xssiPrefix: fields.xssiPrefix ?? null,
       prompt: fields.prompt ?? null,
+      tcf: fields.tcf ?? null,
     }
   );
 };

@@ -89,7 +89,7 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
     expect(attributes).toEqual({ src: `http://localhost:${port}/cmp/prompt.html?instance=hosted-cross`, sandbox: 'allow-scripts allow-popups allow-same-origin' });
     // 60vh of 700 px, bottom sheet.
     expect(await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => Math.round(f.getBoundingClientRect().height))).toBe(420);
-    expect(await frame.textContent('#purposes')).toContain('ads');
+    expect(await frame.textContent('#summary')).toContain('ads');
     const update = page.waitForResponse((response) => response.url() === `http://localhost:${port}/consent/update`);
     await frame.click('#accept');
     expect((await update).status()).toBe(200);

@@ -381,7 +381,7 @@ describe('hosted CMP iframe example', () => {
     const { page } = test;
     await shown(page, '.page-consent-frame iframe');
     const frame = page.frameLocator('.page-consent-frame iframe');
-    await frame.getByRole('button', { name: 'Manage choices' }).click();
+    await frame.getByRole('button', { name: 'Customize' }).click();
     await frame.getByRole('switch', { name: 'measurement' }).check();
     const update = page.waitForResponse((response) => response.url().endsWith('/consent/update'));
     await frame.getByRole('button', { name: 'Save choices' }).click();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptSafeJson } from '../../server/routes/cmp.ts';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
-import { buildApp } from './app-harness.ts';
+import { buildApp, writeFiles } from './app-harness.ts';
 
 function embeddedConfig(html: string) {
   const match = /<script type="application\/json" id="prompt-config">([^<]*)<\/script>/.exec(html);
@@ -22,9 +22,9 @@ describe('cmp routes', () => {
     const response = await app.inject({ url: '/cmp/prompt.html?instance=site' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(embeddedConfig(response.body)).toEqual({ ...prompt, outcomeUrl: '/cmp/outcome?instance=site' });
+    expect(embeddedConfig(response.body)).toMatchObject({ ...prompt, outcomeUrl: '/cmp/outcome?instance=site', lang: 'en', tcf: null, detailsScript: '/cmp/details-0.1.js' });
     const nonce = /script-src 'nonce-([^']+)'/.exec(String(response.headers['content-security-policy']))![1]!;
-    expect(response.body).toContain(`<script nonce="${nonce}">`);
+    expect(response.body).toContain(`<script nonce="${nonce}" src="/cmp/prompt-0.1.js">`);
     expect(response.body).toContain(`<style nonce="${nonce}">`);
     expect(response.body).not.toContain('__NONCE__');
   });
@@ -34,6 +34,7 @@ describe('cmp routes', () => {
     await store.putInstance('site', { ...defaultInstanceConfig, purposeConsentRequired: ['analytics'] }, 1);
     const config = embeddedConfig((await app.inject({ url: '/cmp/prompt.html?instance=site' })).body);
     expect(config.title).toBe('Your privacy choices');
+    expect(config.message).toMatch(/^We and our partners store and read information on your device/);
     expect(config.purposes).toEqual([{ id: 'analytics', label: 'analytics' }]);
   });
 
@@ -58,12 +59,29 @@ describe('cmp routes', () => {
     expect(response.json().error.message).toMatch(/^instance: expected an id/);
   });
 
-  it('speaks the promptUiSrc protocol: ready first, then consent-response actions', async () => {
+  it('chooses the language from lang, else Accept-Language, else English, and says it on the document', async () => {
     const { app } = await buildApp();
-    const html = (await app.inject({ url: '/cmp/prompt.html?instance=site' })).body;
-    expect(html).toContain("post({ type: 'consent-ui', action: 'ready', initialHeight: '60vh', border: true })");
-    expect(html).toContain("type: 'consent-response', action");
-    expect(html).toContain('JSON.parse(window.name');
+    const page = async (query: string, language?: string) => {
+      const response = await app.inject({ url: `/cmp/prompt.html${query}`, headers: language ? { 'accept-language': language } : {} });
+      return { html: response.body, config: embeddedConfig(response.body), vary: response.headers['vary'] };
+    };
+    const german = await page('', 'de-AT,de;q=0.9,en;q=0.5');
+    expect(german.html).toContain('<html lang="de" dir="ltr">');
+    expect(german.config).toMatchObject({ lang: 'de', title: 'Ihre Datenschutz-Einstellungen', messages: { acceptAll: 'Alle akzeptieren' } });
+    expect(german.vary).toContain('Accept-Language');
+    expect((await page('?lang=is', 'de')).config.messages.rejectAll).toBe('Hafna öllu');
+    expect((await page('?lang=xx', 'ja')).config.lang).toBe('en');
+  });
+
+  it('serves the built frame scripts compressed with cache headers, and 404 for other names', async () => {
+    const { app, dir } = await buildApp();
+    writeFiles(dir, { 'cdn/cmp/prompt-0.1.js': 'console.log("first layer");'.repeat(20) });
+    const script = await app.inject({ url: '/cmp/prompt-0.1.js', headers: { 'accept-encoding': 'br' } });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-encoding']).toBe('br');
+    expect(script.headers['cache-control']).toMatch(/max-age=/);
+    expect((await app.inject({ url: '/cmp/..%2Fv0.js' })).statusCode).toBe(404);
+    expect((await app.inject({ url: '/cmp/details-0.1.js' })).json().error.code).toBe('not-found');
   });
 
   it('keeps embedded config from closing the script element', () => {

@@ -1,17 +1,24 @@
 /**
- * The hosted prompt in real Chromium, framed the way `<page-consent>` frames a promptUiSrc:
- * the protocol messages, per-purpose choices, keyboard use, 320 px layout and axe checks.
+ * The hosted prompt in real Chromium against the real server (built frame scripts, the GVL
+ * fixture, an IAB translation file), framed the way `<page-consent>` frames a promptUiSrc: the
+ * protocol messages, both layers, the TC strings (decoded), re-opening on the stored choices,
+ * languages, keyboard use and the focus trap.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { TCString } from '@iabtechlabtcf/core';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
-import { buildApp, type Harness } from './app-harness.ts';
+import { choicesOfTcString, encodeTcString } from '../../src/tcf/tc-string.ts';
+import { parseGvl } from '../../src/wire/gvl.ts';
+import { adminToken, buildApp, type Harness } from './app-harness.ts';
 
 const chromiumPath = '/usr/bin/chromium';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const gvlPath = resolve('fixtures/tcf/vendor-list.json');
+const gvl = parseGvl(JSON.parse(readFileSync(gvlPath, 'utf8'))).value!;
 const prompt = {
   title: 'Privacy at Daily News',
   message: 'We and our partners use cookies to measure our audience and show ads.',
@@ -22,18 +29,20 @@ const prompt = {
   vendors: [{ name: 'Ad Network', url: 'https://ads.example/privacy', purposes: ['ads'] }],
   privacyPolicyUrl: 'https://news.example/privacy',
 };
+export const tcf = { cmpId: 300, cmpVersion: 2, vendors: [1, 2, 8, 25, 52], purposes: { ads: [1, 2, 3, 4], analytics: [1, 8, 9] }, specialFeatures: [1], publisherCountryCode: 'DE' };
 
-function parentPage(windowName: string, instance: string): string {
+function parentPage(windowName: string, src: string): string {
   return `<!doctype html><html lang="en"><head><title>Parent</title>
 <style>body{margin:0}iframe{position:fixed;bottom:0;left:0;width:100%;height:60vh;border:0}</style></head><body>
+<button id="outside">Outside</button>
 <script>
 window.messages = [];
-addEventListener('message', (event) => window.messages.push(event.data));
+addEventListener('message', (event) => { if (event.data && event.data.type) window.messages.push(event.data); });
 const frame = document.createElement('iframe');
 frame.name = ${JSON.stringify(windowName)};
 frame.setAttribute('sandbox', 'allow-scripts allow-popups');
 frame.title = 'Consent prompt';
-frame.src = '/cmp/prompt.html${instance ? `?instance=${instance}` : ''}';
+frame.src = ${JSON.stringify(src)};
 document.body.append(frame);
 </script></body></html>`;
 }
@@ -45,8 +54,16 @@ let origin: string;
 beforeAll(async () => {
   if (!existsSync(chromiumPath)) return;
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-background-networking'] });
-  harness = await buildApp({}, true);
+  const translations = join(process.cwd(), 'dist', 'test-translations');
+  mkdirSync(translations, { recursive: true });
+  // A partial German translation: purpose 1 and special feature 1 only (the rest stays English).
+  writeFileSync(join(translations, 'purposes-de.json'), JSON.stringify({
+    purposes: { 1: { id: 1, name: 'Informationen auf einem Gerät speichern und/oder abrufen', description: 'Cookies können gespeichert werden.' } },
+    specialFeatures: { 1: { id: 1, name: 'Genaue Standortdaten verwenden', description: 'Standort.' } },
+  }));
+  harness = await buildApp({ cdnRoot: resolve('dist/cdn'), tcfVendorList: gvlPath, tcfTranslationsDir: translations }, true);
   await harness.store.putInstance('site', { ...defaultInstanceConfig, prompt }, 1);
+  await harness.store.putInstance('tcf-site', { ...defaultInstanceConfig, tcf }, 1);
   origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -54,52 +71,58 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function open(
-  clientInfo: object | string,
-  viewport = { width: 390, height: 800 },
-  instance = 'site',
-): Promise<{ page: Page; frame: Frame }> {
+type Opened = { page: Page; frame: Frame };
+
+export async function open(clientInfo: object | string, options: { viewport?: { width: number; height: number }; instance?: string; locale?: string } = {}): Promise<Opened> {
+  const { viewport = { width: 390, height: 800 }, instance = 'site', locale = 'en-GB' } = options;
   const name = typeof clientInfo === 'string' ? clientInfo : JSON.stringify(clientInfo);
-  writeFileSync(join(harness.dir, 'examples/parent.html'), parentPage(name, instance));
-  const context = await browser.newContext({ viewport });
+  const file = `parent-${Math.random().toString(36).slice(2)}.html`;
+  writeFileSync(join(harness.dir, 'examples', file), parentPage(name, `/cmp/prompt.html${instance ? `?instance=${instance}` : ''}`));
+  const context = await browser.newContext({ viewport, locale });
   const page = await context.newPage();
-  await page.goto(`${origin}/examples/parent.html`);
+  await page.goto(`${origin}/examples/${file}`);
   await page.waitForFunction(() => (window as unknown as { messages: unknown[] }).messages.length > 0);
   const frame = page.frames().find((f) => f.url().includes('/cmp/prompt.html'))!;
   return { page, frame };
 }
 
-const messages = (page: Page) => page.evaluate(() => (window as unknown as { messages: unknown[] }).messages);
-const waitForMessages = (page: Page, count: number) =>
-  page.waitForFunction((n) => (window as unknown as { messages: unknown[] }).messages.length >= n, count);
+const messages = (page: Page) => page.evaluate(() => (window as unknown as { messages: Record<string, unknown>[] }).messages);
+const responseOf = async (page: Page) => {
+  await page.waitForFunction(() => (window as unknown as { messages: { type: string }[] }).messages.some((m) => m.type === 'consent-response'));
+  return (await messages(page)).find((m) => m['type'] === 'consent-response')!;
+};
+const switchOf = (frame: Frame, key: string) => frame.locator(`input[data-key="${key}"]`);
 
-describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium', () => {
+describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instance with its own purposes', () => {
   it('posts ready with a 60vh bordered sheet before anything else', async () => {
     const { page } = await open({ consentStateValue: 'unknown', promptTrigger: 'load' });
-    expect(await messages(page)).toEqual([{ type: 'consent-ui', action: 'ready', initialHeight: '60vh', border: true }]);
+    expect((await messages(page))[0]).toEqual({ type: 'consent-ui', action: 'ready', initialHeight: '60vh', border: true });
     await page.context().close();
   });
 
-  it('saves per-purpose choices, starting from the stored ones, and counts the outcome', async () => {
+  it('shows the purposes and the three equal choices on the first layer', async () => {
+    const { page, frame } = await open({});
+    expect(await frame.locator('#summary li').allTextContents()).toEqual(['Audience measurement', 'Personalised ads']);
+    const boxes = await frame.locator('.actions button:visible').evaluateAll((buttons) =>
+      buttons.map((b) => { const r = b.getBoundingClientRect(); const s = getComputedStyle(b); return [b.textContent, Math.round(r.width), Math.round(r.height), s.backgroundColor, s.color, s.fontWeight]; }));
+    expect(boxes.map((b) => b[0])).toEqual(['Reject all', 'Customize', 'Accept all']);
+    expect(new Set(boxes.map((b) => JSON.stringify(b.slice(1)))).size).toBe(1);
+    await page.context().close();
+  });
+
+  it('saves per-purpose choices from the second layer, starting from the stored ones, and counts the outcome', async () => {
     const { page, frame } = await open({ consentStateValue: 'accepted', purposeConsents: { ads: true } });
-    await frame.getByRole('button', { name: 'Manage choices' }).click();
-    const ads = frame.getByRole('switch', { name: 'Personalised ads' });
-    const analytics = frame.getByRole('switch', { name: 'Audience measurement' });
+    await frame.getByRole('button', { name: 'Customize' }).click();
+    expect((await messages(page))[1]).toEqual({ type: 'consent-ui', action: 'enter-fullscreen' });
+    const ads = frame.getByRole('switch', { name: 'Personalised ads Consent' });
+    const analytics = frame.getByRole('switch', { name: 'Audience measurement Consent' });
     expect(await ads.isChecked()).toBe(true);
     expect(await analytics.isChecked()).toBe(false);
-    expect(await analytics.evaluate((el) => el === document.activeElement)).toBe(true);
     await analytics.check();
     await ads.uncheck();
     await frame.getByRole('button', { name: 'Save choices' }).click();
-    await waitForMessages(page, 2);
-    expect((await messages(page))[1]).toEqual({
-      type: 'consent-response',
-      action: 'accept',
-      purposeConsents: { analytics: true, ads: false },
-    });
-    await expect.poll(() => harness.store.promptOutcomes('site', '2000-01-01')).toEqual([
-      { day: '2025-06-15', accept: 1, reject: 0, dismiss: 0 },
-    ]);
+    expect(await responseOf(page)).toEqual({ type: 'consent-response', action: 'accept', purposeConsents: { analytics: true, ads: false } });
+    await expect.poll(() => harness.store.promptOutcomes('site', '2000-01-01')).toEqual([{ day: '2025-06-15', accept: 1, reject: 0, dismiss: 0 }]);
     await page.context().close();
   });
 
@@ -107,12 +130,7 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium', () => {
     const { page, frame } = await open({ consentStateValue: 'unknown' });
     await frame.getByRole('button', { name: 'Reject all' }).focus();
     await page.keyboard.press('Enter');
-    await waitForMessages(page, 2);
-    expect((await messages(page))[1]).toEqual({
-      type: 'consent-response',
-      action: 'reject',
-      purposeConsents: { analytics: false, ads: false },
-    });
+    expect(await responseOf(page)).toEqual({ type: 'consent-response', action: 'reject', purposeConsents: { analytics: false, ads: false } });
     await page.context().close();
   });
 
@@ -120,74 +138,230 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium', () => {
     const { page, frame } = await open({});
     await frame.locator('main').focus();
     await page.keyboard.press('Escape');
-    await waitForMessages(page, 2);
-    expect((await messages(page))[1]).toEqual({ type: 'consent-response', action: 'dismiss' });
+    expect(await responseOf(page)).toEqual({ type: 'consent-response', action: 'dismiss' });
     await page.context().close();
   });
 
   it('offers the page purposes from the client info when the instance lists none', async () => {
-    const clientInfo = {
-      clientConfig: { consentInstanceId: 'bare', purposeConsentRequired: ['analytics', 'ads'] },
-      purposeConsents: { ads: true, video: false },
-    };
-    const { page, frame } = await open(clientInfo, undefined, 'bare');
-    await frame.getByRole('button', { name: 'Manage choices' }).click();
-    expect(await frame.getByRole('switch', { name: 'analytics' }).isChecked()).toBe(false);
-    expect(await frame.getByRole('switch', { name: 'ads' }).isChecked()).toBe(true);
-    expect(await frame.getByRole('switch', { name: 'video' }).isChecked()).toBe(false);
+    const clientInfo = { clientConfig: { consentInstanceId: 'bare', purposeConsentRequired: ['analytics', 'ads'] }, purposeConsents: { ads: true, video: false } };
+    const { page, frame } = await open(clientInfo, { instance: 'bare' });
+    await frame.getByRole('button', { name: 'Customize' }).click();
+    expect(await frame.getByRole('switch', { name: 'analytics Consent' }).isChecked()).toBe(false);
+    expect(await frame.getByRole('switch', { name: 'ads Consent' }).isChecked()).toBe(true);
+    expect(await frame.getByRole('switch', { name: 'video Consent' }).isChecked()).toBe(false);
     await frame.getByRole('button', { name: 'Accept all' }).click();
-    await waitForMessages(page, 2);
-    expect((await messages(page))[1]).toEqual({
-      type: 'consent-response',
-      action: 'accept',
-      purposeConsents: { analytics: true, ads: true, video: true },
-    });
+    expect(await responseOf(page)).toEqual({ type: 'consent-response', action: 'accept', purposeConsents: { analytics: true, ads: true, video: true } });
     await page.context().close();
   });
 
   it('works without an instance parameter, counting the outcome for the client info instance', async () => {
     await harness.store.ensureInstance('from-page', defaultInstanceConfig, 1);
-    const { page, frame } = await open({ clientConfig: { consentInstanceId: 'from-page' } }, undefined, '');
-    expect((await messages(page))[0]).toMatchObject({ type: 'consent-ui', action: 'ready' });
+    const { page, frame } = await open({ clientConfig: { consentInstanceId: 'from-page' } }, { instance: '' });
     await frame.getByRole('button', { name: 'Reject all' }).click();
-    await waitForMessages(page, 2);
-    expect((await messages(page))[1]).toEqual({ type: 'consent-response', action: 'reject' });
-    await expect.poll(() => harness.store.promptOutcomes('from-page', '2000-01-01')).toEqual([
-      { day: '2025-06-15', accept: 0, reject: 1, dismiss: 0 },
-    ]);
+    expect(await responseOf(page)).toEqual({ type: 'consent-response', action: 'reject' });
+    await expect.poll(() => harness.store.promptOutcomes('from-page', '2000-01-01')).toEqual([{ day: '2025-06-15', accept: 0, reject: 1, dismiss: 0 }]);
     await page.context().close();
   });
 
   it('survives a window.name that is not JSON', async () => {
     const { page, frame } = await open('{not json');
     await frame.getByRole('button', { name: 'Accept all' }).click();
-    await waitForMessages(page, 2);
-    expect((await messages(page))[1]).toMatchObject({ action: 'accept', purposeConsents: { analytics: true, ads: true } });
+    expect(await responseOf(page)).toMatchObject({ action: 'accept', purposeConsents: { analytics: true, ads: true } });
     await page.context().close();
   });
 
-  it('fits a 320 px screen without horizontal scrolling, with 44 px targets', async () => {
-    const { page, frame } = await open({}, { width: 320, height: 640 });
-    await frame.getByRole('button', { name: 'Manage choices' }).click();
-    const layout = await frame.evaluate(() => ({
-      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      smallest: Math.min(...[...document.querySelectorAll('button.action')].filter((b) => (b as HTMLElement).offsetParent).map((b) => b.getBoundingClientRect().height)),
-    }));
-    expect(layout.overflow).toBeLessThanOrEqual(0);
-    expect(layout.smallest).toBeGreaterThanOrEqual(44);
-    await page.context().close();
-  });
-
-  it('has no axe violations, closed and open', async () => {
+  it('keeps focus inside the prompt: Tab and Shift+Tab wrap around its controls', async () => {
     const { page, frame } = await open({});
-    await frame.evaluate(axeSource);
-    const run = () => frame.evaluate(async () => {
-      const result = await (window as unknown as { axe: { run: (c: Document) => Promise<{ violations: { id: string }[] }> } }).axe.run(document);
-      return result.violations.map((v) => v.id);
-    });
-    expect(await run()).toEqual([]);
-    await frame.getByRole('button', { name: 'Manage choices' }).click();
-    expect(await run()).toEqual([]);
+    await frame.locator('main').focus();
+    const seen: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      seen.push(await frame.evaluate(() => (document.hasFocus() ? document.activeElement?.id || document.activeElement?.tagName : 'outside') ?? ''));
+    }
+    expect(seen).not.toContain('outside');
+    // The privacy-policy link, the three choices, the close button, and round again.
+    expect(seen.slice(0, 6)).toEqual(['A', 'reject', 'customize', 'accept', 'dismiss', 'A']);
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    expect(await frame.evaluate(() => document.activeElement?.id)).toBe('dismiss');
     await page.context().close();
   });
+});
+
+describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instance with tcf settings', () => {
+  const decoded = async (page: Page) => {
+    const response = await responseOf(page);
+    const model = TCString.decode(String(response['info']));
+    return { response, choices: choicesOfTcString(String(response['info'])), cmpId: model.cmpId, disclosed: [...model.vendorsDisclosed.values()].sort((a, b) => a - b), country: model.publisherCountryCode };
+  };
+
+  it('paints the first layer from the embedded summary: stacks, leftover purposes, special feature, vendor count', async () => {
+    const { page, frame } = await open({}, { instance: 'tcf-site' });
+    const items = await frame.locator('#summary li').allTextContents();
+    expect(items).toContain('Personalised advertising');
+    expect(items).toContain('Use precise geolocation data');
+    expect(await frame.locator('#vendor-line').textContent()).toBe('Partners: 5');
+    await page.context().close();
+  });
+
+  it('Accept all gives a TC string with every purpose, the listed vendors, their legitimate interests and the special feature', async () => {
+    const { page, frame } = await open({}, { instance: 'tcf-site' });
+    await frame.getByRole('button', { name: 'Accept all' }).click();
+    const { response, choices, cmpId, disclosed, country } = await decoded(page);
+    expect(response).toMatchObject({ action: 'accept', purposeConsents: { ads: true, analytics: true }, consentMetadata: { consentStringType: 2, gdprApplies: true }, tcfPolicyVersion: 5 });
+    expect(choices).toEqual({
+      purposeConsents: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      // TCF 2.2: no legitimate interest for purposes 1 and 3-6 (the library drops them).
+      purposeLegitimateInterests: [2, 7, 8, 9, 10, 11],
+      vendorConsents: [1, 2, 8, 52],
+      // Vendors 2 and 8 declare special purposes only: their legitimate interest stands on accept.
+      vendorLegitimateInterests: [1, 2, 8, 25, 52],
+      specialFeatureOptins: [1],
+    });
+    expect([cmpId, country, disclosed]).toEqual([300, 'DE', [1, 2, 8, 25, 52]]);
+    await page.context().close();
+  });
+
+  it('Reject all gives a valid string with nothing consented and every legitimate interest objected to', async () => {
+    const { page, frame } = await open({ consentMetadata: { gdprApplies: false } }, { instance: 'tcf-site' });
+    await frame.getByRole('button', { name: 'Reject all' }).click();
+    const { response, choices, disclosed } = await decoded(page);
+    expect(response).toMatchObject({ action: 'reject', purposeConsents: { ads: false, analytics: false }, consentMetadata: { consentStringType: 2, gdprApplies: false } });
+    expect(choices).toEqual({ purposeConsents: [], purposeLegitimateInterests: [], vendorConsents: [], vendorLegitimateInterests: [], specialFeatureOptins: [] });
+    expect(disclosed).toEqual([1, 2, 8, 25, 52]);
+    await page.context().close();
+  });
+
+  it('Customize shows every vendor with its GVL details, and saves per-purpose, per-vendor, LI and special-feature choices', async () => {
+    const { page, frame } = await open({}, { instance: 'tcf-site' });
+    await frame.getByRole('button', { name: 'Customize' }).click();
+    await frame.locator('#vendor-list li').first().waitFor();
+    expect(await frame.locator('#vendor-list .name').allTextContents()).toEqual(['Example Exchange', 'Sample Analytics', 'Demo Bidder', 'Placeholder Measurement', 'Illustrative Personalisation']);
+    const first = frame.locator('#vendor-list li').first();
+    await first.locator('summary').click();
+    const details = await first.locator('dl').textContent();
+    for (const text of ['Create profiles for personalised advertising', 'Retention365 days', 'Stores cookies for up to 365 days', 'Privacy policy']) expect(details).toContain(text);
+    expect(await first.locator('dl a').getAttribute('href')).toBe('https://vendor1.example/privacy');
+    for (const key of ['p:1', 'p:2', 'v:8', 'sf:1']) await switchOf(frame, key).check();
+    expect(await switchOf(frame, 'pl:7').isChecked()).toBe(true);
+    await switchOf(frame, 'pl:7').uncheck();
+    await switchOf(frame, 'vl:52').uncheck();
+    await frame.getByRole('button', { name: 'Save choices' }).click();
+    const { response, choices } = await decoded(page);
+    expect(response).toMatchObject({ action: 'accept', purposeConsents: { ads: false, analytics: false } });
+    expect(choices).toEqual({ purposeConsents: [1, 2], purposeLegitimateInterests: [2, 8, 9, 10], vendorConsents: [8], vendorLegitimateInterests: [1, 25], specialFeatureOptins: [1] });
+    await page.context().close();
+  });
+
+  it('searches the vendors by name', async () => {
+    const { page, frame } = await open({}, { instance: 'tcf-site' });
+    await frame.getByRole('button', { name: 'Customize' }).click();
+    await frame.getByRole('searchbox', { name: 'Search partners' }).fill('measure');
+    await expect.poll(() => frame.locator('#vendor-list .name').allTextContents()).toEqual(['Placeholder Measurement']);
+    await frame.getByRole('searchbox').fill('nothing like it');
+    await expect.poll(() => frame.locator('.vendors .status').textContent()).toBe('No partner matches.');
+    await page.context().close();
+  });
+
+  it('re-opened by prompt, opens on the second layer with the choices of the stored string', async () => {
+    const stored = encodeTcString(gvl, { ...tcf }, { purposeConsents: [1, 3], purposeLegitimateInterests: [10], vendorConsents: [2], vendorLegitimateInterests: [], specialFeatureOptins: [1] });
+    const { page, frame } = await open({ promptTrigger: 'action', consentString: stored }, { instance: 'tcf-site' });
+    expect((await messages(page))[0]).toMatchObject({ action: 'ready', initialHeight: '80vh' });
+    await frame.locator('#vendor-list li').first().waitFor();
+    expect(await frame.locator('#layer1').isHidden()).toBe(true);
+    const on = await frame.locator('input[role=switch]').evaluateAll((inputs) => inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']));
+    expect(on.sort()).toEqual(['p:1', 'p:3', 'pl:10', 'sf:1', 'v:2'].sort());
+    await frame.getByRole('button', { name: 'Save choices' }).click();
+    expect((await decoded(page)).choices).toEqual({ purposeConsents: [1, 3], purposeLegitimateInterests: [10], vendorConsents: [2], vendorLegitimateInterests: [], specialFeatureOptins: [1] });
+    await page.context().close();
+  });
+
+  it('speaks German from Accept-Language, with the IAB translation where it has the text and English where not', async () => {
+    const { page, frame } = await open({}, { instance: 'tcf-site', locale: 'de-DE' });
+    expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['de', 'ltr']);
+    expect(await frame.locator('.actions button:visible').allTextContents()).toEqual(['Alle ablehnen', 'Anpassen', 'Alle akzeptieren']);
+    expect(await frame.locator('#summary li').allTextContents()).toContain('Genaue Standortdaten verwenden');
+    await frame.getByRole('button', { name: 'Anpassen' }).click();
+    await frame.locator('#vendor-list li').first().waitFor();
+    const names = await frame.locator('#layer2 section').first().locator('.name').allTextContents();
+    expect(names[0]).toBe('Informationen auf einem Gerät speichern und/oder abrufen');
+    expect(names[1]).toBe('Use limited data to select advertising');
+    await page.context().close();
+  });
+
+  it('follows clientConfig.lang over Accept-Language (Greek)', async () => {
+    const { page, frame } = await open({ clientConfig: { lang: 'el-GR' } }, { instance: 'tcf-site', locale: 'de-DE' });
+    await expect.poll(() => page.frames().find((f) => f.url().includes('lang=el'))?.locator('#accept').textContent()).toBe('Αποδοχή όλων');
+    expect(frame).toBeDefined();
+    await page.context().close();
+  });
+});
+
+describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: accessibility in several languages', () => {
+  const axe = async (frame: Frame) => {
+    await frame.evaluate(axeSource);
+    return frame.evaluate(async () => {
+      const result = await (window as unknown as { axe: { run: (c: Document) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document);
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+  };
+  const overflow = (frame: Frame) => frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  it.each([
+    ['en-GB', 'Accept all', 320],
+    ['en-GB', 'Accept all', 1024],
+    ['de-DE', 'Alle akzeptieren', 320],
+    ['de-DE', 'Alle akzeptieren', 1024],
+    ['fi-FI', 'Hyväksy kaikki', 320],
+    ['fi-FI', 'Hyväksy kaikki', 1024],
+    ['el-GR', 'Αποδοχή όλων', 320],
+    ['el-GR', 'Αποδοχή όλων', 1024],
+    ['pl-PL', 'Zaakceptuj wszystko', 320],
+    ['pl-PL', 'Zaakceptuj wszystko', 1024],
+  ])('%s (%s): both layers have no axe violations and no horizontal scroll at %i px', async (locale, acceptAll, width) => {
+    {
+      const { page, frame } = await open({}, { instance: 'tcf-site', locale, viewport: { width, height: 700 } });
+      expect(await frame.locator('#accept').textContent()).toBe(acceptAll);
+      expect(await axe(frame)).toEqual([]);
+      expect(await overflow(frame)).toBeLessThanOrEqual(0);
+      await frame.locator('#customize').click();
+      await frame.locator('#vendor-list li').first().waitFor();
+      await frame.locator('#vendor-list summary').first().click();
+      expect(await axe(frame)).toEqual([]);
+      expect(await overflow(frame)).toBeLessThanOrEqual(0);
+      const smallest = await frame.locator('.actions button:visible').evaluateAll((buttons) => Math.min(...buttons.map((b) => b.getBoundingClientRect().height)));
+      expect(smallest).toBeGreaterThanOrEqual(44);
+      await page.context().close();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!existsSync(chromiumPath))('admin vendor picker in Chromium', () => {
+  it('searches the GVL, shows what each vendor adds, and stores a selection that the prompt then shows', async () => {
+    await harness.store.putInstance('picked', { ...defaultInstanceConfig, tcf: { cmpId: 300, cmpVersion: 1, vendors: [2] } }, 1);
+    const admin = await browser.newPage({ viewport: { width: 1024, height: 900 } });
+    admin.setDefaultTimeout(8000);
+    await admin.goto(`${origin}/admin/`);
+    await admin.getByLabel('Admin token').fill(adminToken);
+    await admin.getByRole('button', { name: 'Connect' }).click();
+    await admin.locator('#instance').selectOption('picked');
+    await expect.poll(() => admin.locator('#tcf-selection').textContent()).toMatch(/^1 vendors selected; purposes asked: Store and\/or access information on a device; /);
+    expect(await admin.locator('#gvl-status').textContent()).toBe('Vendor list version 142, 6 vendors.');
+    await admin.getByLabel('Search the vendor list').fill('bidder');
+    const bidder = admin.locator('#vendor-options li');
+    await expect.poll(() => bidder.count()).toBe(1);
+    expect(await bidder.locator('.adds').textContent()).toBe('(adds: Use limited data to select advertising; Create profiles for personalised advertising; Use profiles to select personalised advertising; Measure advertising performance)');
+    await bidder.getByRole('checkbox', { name: 'Demo Bidder (8)' }).check();
+    await admin.getByLabel('Publisher country').fill('FR');
+    await admin.getByRole('button', { name: 'Save vendors' }).click();
+    await expect.poll(async () => (await harness.store.getInstance('picked'))?.config.tcf).toEqual({ cmpId: 300, cmpVersion: 1, vendors: [2, 8], publisherCountryCode: 'FR' });
+    await admin.close();
+
+    const { page, frame } = await open({}, { instance: 'picked' });
+    expect(await frame.locator('#vendor-line').textContent()).toBe('Partners: 2');
+    await frame.locator('#customize').click();
+    await expect.poll(() => frame.locator('#vendor-list .name').allTextContents()).toEqual(['Sample Analytics', 'Demo Bidder']);
+    await page.context().close();
+  }, 90_000);
 });

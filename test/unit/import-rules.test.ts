@@ -14,8 +14,8 @@ const root = resolve(import.meta.dirname, '../..');
  * src/elements, one bundle); a feature (an extension: src/consent with its parts in
  * src/consent-*, src/auto-ads, src/geo); `server` or `cli`.
  */
-/** Pure libraries on top of wire that pages, frames and the server all use (TC strings, message catalogues). */
-const SHARED = new Set(['tcf', 'messages']);
+/** Libraries on top of wire that pages, frames and the server all use (TC strings, message catalogues, the hosted prompt whose page the server fills in). */
+const SHARED = new Set(['tcf', 'messages', 'hosted-cmp']);
 
 function layerOf(path: string): string {
   const [top, second = ''] = path.split('/');

@@ -1,0 +1,56 @@
+/**
+ * The config `/cmp/prompt.html` embeds for the frame: the reader's language and catalogue, the
+ * instance's texts (or the catalogue's), and either its own purposes and vendors or, for an
+ * instance with `tcf` settings and a GVL on the server, the TCF settings with the first layer's
+ * summary (stacks or purposes, special features, vendor count) in the reader's language where
+ * the IAB translation has it.
+ */
+import { summarize } from '../src/hosted-cmp/first-layer-summary.ts';
+import { translateGvl } from '../src/hosted-cmp/gvl-translation.ts';
+import { type CmpLanguage, iabLanguageOf } from '../src/messages/language.ts';
+import type { PageConfig, PageTcf } from '../src/hosted-cmp/page-config.ts';
+import { scopeOf } from '../src/hosted-cmp/tcf-scope.ts';
+import { catalogues } from './cmp-messages.ts';
+import type { InstanceTcf } from '../src/wire/instance-config.ts';
+import type { InstanceConfig } from './store/store.ts';
+import type { TcfFiles } from './tcf-files.ts';
+
+/** The second layer's script; the first layer's is named by the page template. */
+const detailsScript = '/cmp/details-0.1.js';
+
+async function pageTcf(tcf: InstanceTcf, language: CmpLanguage, files: TcfFiles): Promise<PageTcf | null> {
+  const gvl = await files.vendorList();
+  if (!gvl) return null;
+  const code = iabLanguageOf(language);
+  const translation = code ? await files.translation(code) : null;
+  const settings = { ...tcf, consentLanguage: language.toUpperCase() };
+  const scope = scopeOf(gvl, settings);
+  return {
+    settings,
+    purposeMapping: tcf.purposes ?? {},
+    vendorListUrl: '/tcf/vendor-list.json',
+    translationsUrl: translation && code ? `/tcf/purposes-${code}.json` : null,
+    summary: summarize(translateGvl(gvl, translation), scope),
+    vendorCount: scope.vendors.length,
+  };
+}
+
+type Options = { readonly language: CmpLanguage; readonly config: InstanceConfig | null; readonly outcomeUrl: string | null; readonly files: TcfFiles };
+
+export async function promptPageConfig({ language, config, outcomeUrl, files }: Options): Promise<PageConfig> {
+  const messages = catalogues[language];
+  const prompt = config?.prompt ?? null;
+  const tcf = config?.tcf ? await pageTcf(config.tcf, language, files) : null;
+  return {
+    lang: language,
+    messages,
+    title: prompt?.title ?? messages['title'] ?? '',
+    message: prompt?.message ?? messages['intro'] ?? '',
+    ...(prompt?.privacyPolicyUrl ? { privacyPolicyUrl: prompt.privacyPolicyUrl } : {}),
+    outcomeUrl,
+    detailsScript,
+    purposes: prompt?.purposes.length ? prompt.purposes : (config?.purposeConsentRequired ?? []).map((id) => ({ id, label: id })),
+    vendors: prompt?.vendors ?? [],
+    tcf,
+  };
+}

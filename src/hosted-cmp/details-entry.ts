@@ -1,0 +1,94 @@
+/**
+ * Entry of `cmp/details-0.1.js`, the hosted prompt's second layer, loaded after the first layer
+ * is painted: it fetches the GVL (and the IAB translation of the reader's language), renders
+ * the purposes, special features and vendors, and builds the TC string of a choice with the
+ * shared TCF module (on `@iabtechlabtcf/core`). Re-opened with a stored string, it starts
+ * from the choices decoded from it.
+ */
+import { choicesOfDecision, choicesOfTcString, encodeTcString, type TcfChoices } from '../tcf/tc-string.ts';
+import { parseGvl } from '../wire/gvl.ts';
+import { own } from '../wire/values.ts';
+import type { ClientInfo } from './client-info.ts';
+import type { ChoiceKind, DetailsModule, DetailsSession, PromptDecision } from './details-api.ts';
+import { readTranslation, translateGvl } from './gvl-translation.ts';
+import { ownModel, ownPurposes } from './own-view.ts';
+import type { PageConfig, PageTcf } from './page-config.ts';
+import { renderSecondLayer } from './second-layer.ts';
+import { idsOn, type Switches } from './switches.ts';
+import { isAnyConsent, purposeConsentsOf, scopeOf, type TcfScope } from './tcf-scope.ts';
+import { tcfModel } from './tcf-view.ts';
+
+const FETCH_TIMEOUT_MS = 8000;
+
+async function fetchJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { credentials: 'omit', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+function ownSession(config: PageConfig, info: ClientInfo): DetailsSession {
+  const purposes = ownPurposes(config, info);
+  const state: Switches = new Map(purposes.map((p) => [`c:${p.id}`, own(info.purposeConsents ?? {}, p.id) === true]));
+  return {
+    render: (container) => renderSecondLayer(container, ownModel(config, purposes), state, config.messages),
+    decide(kind) {
+      const purposeConsents = Object.fromEntries(purposes.map((p) => [p.id, kind === 'save' ? state.get(`c:${p.id}`) === true : kind === 'accept']));
+      const action = kind === 'save' ? (Object.values(purposeConsents).some(Boolean) ? 'accept' : 'reject') : kind;
+      return { action, ...(purposes.length ? { purposeConsents } : {}) };
+    },
+  };
+}
+
+/** The switches' first state: the stored string's choices, else no consent and every legitimate interest kept. */
+function initialState(scope: TcfScope, stored: TcfChoices | null): Switches {
+  const state: Switches = new Map();
+  const has = (list: readonly number[] | undefined, id: number, fallback: boolean) => (stored && list ? list.includes(id) : fallback);
+  for (const id of scope.purposes) state.set(`p:${id}`, has(stored?.purposeConsents, id, false));
+  for (const id of scope.legIntPurposes) state.set(`pl:${id}`, has(stored?.purposeLegitimateInterests, id, true));
+  for (const id of scope.specialFeatures) state.set(`sf:${id}`, has(stored?.specialFeatureOptins, id, false));
+  for (const vendor of scope.vendors) {
+    state.set(`v:${vendor.id}`, has(stored?.vendorConsents, vendor.id, false));
+    if (vendor.legIntPurposes.length) state.set(`vl:${vendor.id}`, has(stored?.vendorLegitimateInterests, vendor.id, true));
+  }
+  return state;
+}
+
+const choicesOfState = (state: Switches): TcfChoices => ({
+  purposeConsents: idsOn(state, 'p'),
+  purposeLegitimateInterests: idsOn(state, 'pl'),
+  vendorConsents: idsOn(state, 'v'),
+  vendorLegitimateInterests: idsOn(state, 'vl'),
+  specialFeatureOptins: idsOn(state, 'sf'),
+});
+
+async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo): Promise<DetailsSession> {
+  const [gvlJson, translationJson] = await Promise.all([
+    fetchJson(tcf.vendorListUrl),
+    tcf.translationsUrl ? fetchJson(tcf.translationsUrl).catch(() => null) : null,
+  ]);
+  const gvl = parseGvl(gvlJson).value;
+  if (!gvl) throw new Error('vendor-list: expected a GVL v3 document');
+  const translation = readTranslation(translationJson);
+  const scope = scopeOf(gvl, tcf.settings);
+  const state = initialState(scope, info.consentString ? choicesOfTcString(info.consentString) : null);
+  const decide = (kind: ChoiceKind): PromptDecision => {
+    const choices = kind === 'save' ? choicesOfState(state) : choicesOfDecision(gvl, tcf.settings, { state: kind === 'accept' ? 'accepted' : 'rejected' });
+    const mapping = Object.keys(tcf.purposeMapping).length ? { purposeConsents: purposeConsentsOf(choices, tcf.purposeMapping) } : {};
+    return {
+      action: kind === 'save' ? (isAnyConsent(choices) ? 'accept' : 'reject') : kind,
+      info: encodeTcString(gvl, tcf.settings, choices),
+      ...mapping,
+      consentMetadata: { consentStringType: 2, gdprApplies: info.consentMetadata?.gdprApplies ?? true },
+      tcfPolicyVersion: gvl.tcfPolicyVersion,
+    };
+  };
+  return {
+    render: (container) => renderSecondLayer(container, tcfModel(translateGvl(gvl, translation), scope, config.messages, config.lang), state, config.messages),
+    decide,
+  };
+}
+
+const details: DetailsModule = {
+  start: async (config, info) => (config.tcf ? tcfSession(config, config.tcf, info) : ownSession(config, info)),
+};
+self.pageCmpDetails = details;

@@ -1,0 +1,41 @@
+/**
+ * What the server embeds in `/cmp/prompt.html` for the frame (types only): the reader's
+ * language and its message catalogue, the instance's texts, its own purposes and vendors (an
+ * instance without `tcf`) or its TCF settings with the first layer's summary.
+ */
+import type { TcfSettings } from '../tcf/tc-string.ts';
+import type { SummaryItem } from './first-layer-summary.ts';
+import type { CmpLanguage } from '../messages/language.ts';
+
+export type Messages = Readonly<Record<string, string>>;
+
+export type PagePurpose = { readonly id: string; readonly label: string; readonly description?: string };
+export type PageVendor = { readonly name: string; readonly url?: string; readonly purposes?: readonly string[] };
+
+export type PageTcf = {
+  readonly settings: TcfSettings;
+  /** Config purpose -> TCF purpose ids, for the response's `purposeConsents`. */
+  readonly purposeMapping: Readonly<Record<string, readonly number[]>>;
+  readonly vendorListUrl: string;
+  /** The IAB translation file of the language, when the server has it. */
+  readonly translationsUrl: string | null;
+  readonly summary: readonly SummaryItem[];
+  readonly vendorCount: number;
+};
+
+export type PageConfig = {
+  readonly lang: CmpLanguage;
+  readonly messages: Messages;
+  readonly title: string;
+  readonly message: string;
+  readonly privacyPolicyUrl?: string;
+  readonly outcomeUrl: string | null;
+  /** The second layer's script (loaded after the first layer is painted). */
+  readonly detailsScript: string;
+  readonly purposes: readonly PagePurpose[];
+  readonly vendors: readonly PageVendor[];
+  readonly tcf: PageTcf | null;
+};
+
+/** `{n}` in a catalogue text replaced by `n`. */
+export const formatMessage = (text: string | undefined, n: number | string): string => (text ?? '').replace('{n}', String(n));

@@ -1,0 +1,126 @@
+/**
+ * Entry of `cmp/prompt-0.1.js`, the hosted prompt's first layer (docs/consent.md, Hosted
+ * consent prompt): it paints the summary, the purposes (or stacks), the vendor count and
+ * Accept all / Reject all / Customize from the config the server embedded, posts `ready`, and
+ * only then loads the second layer (`cmp/details-0.1.js`), which also builds the TC strings.
+ * A page that asks for another language (`clientConfig.lang`) reloads the frame in it once.
+ */
+import { readClientInfo } from './client-info.ts';
+import type { ChoiceKind, DetailsSession, PromptDecision } from './details-api.ts';
+import { matchLanguage } from '../messages/language.ts';
+import { ownPurposes } from './own-view.ts';
+import { formatMessage, type PageConfig } from './page-config.ts';
+import { trapFocus } from './focus-trap.ts';
+
+const $ = (id: string) => document.getElementById(id) as HTMLElement;
+const config = JSON.parse($('prompt-config').textContent ?? '') as PageConfig;
+const info = readClientInfo(window.name);
+const messages = config.messages;
+/** The page's script nonce, for the second layer's script (the CSP allows nonced scripts only). */
+const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
+const ancestor = location.ancestorOrigins?.[0];
+const post = (message: object) => window.parent.postMessage(message, ancestor && ancestor !== 'null' ? ancestor : '*');
+
+const asked = info.clientConfig?.lang ? matchLanguage(info.clientConfig.lang) : null;
+const url = new URL(location.href);
+if (asked && asked !== config.lang && !url.searchParams.has('lang')) {
+  url.searchParams.set('lang', asked);
+  location.replace(url.href);
+} else {
+  start();
+}
+
+function paintFirstLayer(): void {
+  document.documentElement.lang = config.lang;
+  document.documentElement.dir = messages['dir'] === 'rtl' ? 'rtl' : 'ltr';
+  document.title = config.title;
+  $('title').textContent = config.title;
+  $('message').textContent = config.message;
+  const items = config.tcf ? config.tcf.summary : ownPurposes(config, info).map((p) => ({ name: p.label }));
+  $('summary').append(...items.map((item) => Object.assign(document.createElement('li'), { textContent: item.name })));
+  const vendorCount = config.tcf ? config.tcf.vendorCount : config.vendors.length;
+  if (vendorCount) $('vendor-line').textContent = formatMessage(messages['partners'], vendorCount);
+  if (config.privacyPolicyUrl) {
+    $('policy-line').append(Object.assign(document.createElement('a'), { href: config.privacyPolicyUrl, target: '_blank', rel: 'noopener noreferrer', textContent: messages['policy'] ?? '' }));
+    $('policy-line').hidden = false;
+  }
+  for (const [id, key] of [['accept', 'acceptAll'], ['reject', 'rejectAll'], ['customize', 'customize'], ['save', 'save'], ['layer2-title', 'customize']] as const) {
+    $(id).textContent = messages[key] ?? '';
+  }
+  $('dismiss').setAttribute('aria-label', messages['close'] ?? '');
+}
+
+function start(): void {
+  paintFirstLayer();
+  let session: Promise<DetailsSession> | null = null;
+  const loadDetails = () =>
+    (session ??= new Promise<void>((resolve, reject) => {
+      const script = Object.assign(document.createElement('script'), { src: config.detailsScript, nonce });
+      script.onload = () => resolve();
+      script.onerror = () => reject(new Error('details script'));
+      document.head.append(script);
+    }).then(() => {
+      if (!self.pageCmpDetails) throw new Error('details script');
+      return self.pageCmpDetails.start(config, info);
+    }).then((ready) => {
+      performance.mark('cmp-details-ready');
+      return ready;
+    }));
+
+  let isDone = false;
+  const finish = (decision: PromptDecision | { action: 'dismiss' }) => {
+    if (isDone) return;
+    isDone = true;
+    for (const button of document.querySelectorAll('button')) button.disabled = true;
+    post({ type: 'consent-response', ...decision });
+    const instance = info.clientConfig?.consentInstanceId;
+    const outcomeUrl = config.outcomeUrl ?? (instance ? `/cmp/outcome?instance=${encodeURIComponent(instance)}` : '');
+    if (outcomeUrl) navigator.sendBeacon?.(`${outcomeUrl}&action=${decision.action}`);
+  };
+  /** Without the second layer (it failed to load): the choice without a TC string. */
+  const fallback = (kind: ChoiceKind): PromptDecision => {
+    const purposes = config.tcf ? Object.keys(config.tcf.purposeMapping) : ownPurposes(config, info).map((p) => p.id);
+    const isAccept = kind === 'accept';
+    return { action: isAccept ? 'accept' : 'reject', ...(purposes.length ? { purposeConsents: Object.fromEntries(purposes.map((id) => [id, isAccept])) } : {}) };
+  };
+  const choose = (kind: ChoiceKind) => {
+    $('prompt').setAttribute('aria-busy', 'true');
+    loadDetails().then((s) => finish(s.decide(kind)), () => finish(fallback(kind)));
+  };
+  const openSecondLayer = () => {
+    $('layer1').hidden = true;
+    $('layer2').hidden = false;
+    $('customize').hidden = true;
+    $('customize').setAttribute('aria-expanded', 'true');
+    $('save').hidden = false;
+    $('layer2-status').textContent = messages['loading'] ?? '';
+    $('layer2-title').focus();
+    post({ type: 'consent-ui', action: 'enter-fullscreen' });
+    // The bench measures from here to the paint of the vendor heading (docs/decisions/server-hosted-cmp.md).
+    performance.mark('cmp-customize');
+    loadDetails().then(
+      (s) => {
+        s.render($('layer2-body'));
+      },
+      () => {
+        $('layer2-status').textContent = messages['loadError'] ?? '';
+        $('save').hidden = true;
+      },
+    );
+  };
+
+  $('accept').addEventListener('click', () => choose('accept'));
+  $('reject').addEventListener('click', () => choose('reject'));
+  $('save').addEventListener('click', () => choose('save'));
+  $('customize').addEventListener('click', openSecondLayer);
+  $('dismiss').addEventListener('click', () => finish({ action: 'dismiss' }));
+  trapFocus($('prompt'), () => finish({ action: 'dismiss' }));
+
+  const isReopen = info.promptTrigger === 'action';
+  post({ type: 'consent-ui', action: 'ready', initialHeight: isReopen ? '80vh' : '60vh', border: true });
+  if (isReopen) openSecondLayer();
+  else {
+    $('prompt').focus();
+    requestAnimationFrame(() => setTimeout(loadDetails, 0));
+  }
+}

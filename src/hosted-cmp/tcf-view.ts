@@ -1,0 +1,87 @@
+/**
+ * The second layer of an instance with `tcf` settings, from the (translated) GVL: each purpose
+ * with its consent switch and, where a vendor declares legitimate interest for it, the switch
+ * that objects to it; the special features; the special purposes and features (shown, not
+ * chosen); every selected vendor with its switches and its GVL v3 details.
+ */
+import { own } from '../wire/values.ts';
+import type { GvlEntry, GvlJson, GvlVendor } from '../wire/gvl.ts';
+import { formatMessage, type Messages } from './page-config.ts';
+import type { LayerItem, SecondLayerModel, VendorRow } from './second-layer.ts';
+import type { TcfScope } from './tcf-scope.ts';
+
+type Entries = Readonly<Record<string, GvlEntry>> | undefined;
+
+const nameOf = (entries: Entries, id: number) => (entries ? own(entries, String(id))?.name : undefined) ?? `#${id}`;
+
+function items(entries: Entries, list: readonly number[], switches: (id: number) => LayerItem['switches']): LayerItem[] {
+  return list.map((id) => {
+    const entry = entries ? own(entries, String(id)) : undefined;
+    return { name: entry?.name ?? `#${id}`, ...(entry?.description ? { description: entry.description } : {}), switches: switches(id) };
+  });
+}
+
+function vendorDetails(gvl: GvlJson, vendor: GvlVendor, messages: Messages, lang: string): Node {
+  const list = document.createElement('dl');
+  const add = (term: string | undefined, value: string | Node) => {
+    const dt = document.createElement('dt');
+    const dd = document.createElement('dd');
+    dt.textContent = term ?? '';
+    dd.append(value);
+    list.append(dt, dd);
+  };
+  const names = (entries: Entries, ids: readonly number[] | undefined) => (ids ?? []).map((id) => nameOf(entries, id)).join(', ');
+  const rows: [string, Entries, readonly number[] | undefined][] = [
+    ['consent', gvl.purposes, vendor.purposes],
+    ['legitimateInterest', gvl.purposes, vendor.legIntPurposes],
+    ['specialPurposes', gvl.specialPurposes, vendor.specialPurposes],
+    ['features', gvl.features, vendor.features],
+    ['specialFeatures', gvl.specialFeatures, vendor.specialFeatures],
+    ['dataCategories', gvl.dataCategories, vendor.dataDeclaration],
+  ];
+  for (const [key, entries, ids] of rows) if (ids?.length) add(messages[key], names(entries, ids));
+  const retention = vendor.dataRetention ? own(vendor.dataRetention, 'stdRetention') : undefined;
+  if (typeof retention === 'number') add(messages['retention'], formatMessage(messages['days'], retention));
+  const maxAge = vendor.cookieMaxAgeSeconds ?? 0;
+  add(messages['storage'], vendor.usesCookies ? formatMessage(messages['cookies'], Math.ceil(maxAge / 86_400)) : (messages['noCookies'] ?? ''));
+  const urls = vendor.urls ?? [];
+  const policy = (urls.find((u) => u.langId === lang) ?? urls.find((u) => u.langId === 'en') ?? urls[0])?.privacy;
+  if (policy) {
+    const link = Object.assign(document.createElement('a'), { href: policy, target: '_blank', rel: 'noopener noreferrer', textContent: messages['policy'] ?? '' });
+    add(messages['policy'], link);
+  }
+  return list;
+}
+
+export function tcfModel(gvl: GvlJson, scope: TcfScope, messages: Messages, lang: string): SecondLayerModel {
+  const consent = messages['consent'] ?? '';
+  const legitimate = messages['legitimateInterest'] ?? '';
+  const li = new Set(scope.legIntPurposes);
+  const consentPurposes = new Set(scope.purposes);
+  const purposes = [...new Set([...scope.purposes, ...scope.legIntPurposes])].sort((a, b) => a - b);
+  const vendors: VendorRow[] = scope.vendors.map((vendor) => ({
+    id: String(vendor.id),
+    name: vendor.name,
+    switches: [
+      { key: `v:${vendor.id}`, label: consent },
+      ...(vendor.legIntPurposes.length ? [{ key: `vl:${vendor.id}`, label: legitimate }] : []),
+    ],
+    details: () => vendorDetails(gvl, vendor, messages, lang),
+  }));
+  return {
+    sections: [
+      {
+        title: messages['purposes'] ?? '',
+        ...(li.size ? { note: messages['liNote'] } : {}),
+        items: items(gvl.purposes, purposes, (id) => [
+          ...(consentPurposes.has(id) ? [{ key: `p:${id}`, label: consent }] : []),
+          ...(li.has(id) ? [{ key: `pl:${id}`, label: legitimate }] : []),
+        ]),
+      },
+      { title: messages['specialFeatures'] ?? '', items: items(gvl.specialFeatures, scope.specialFeatures, (id) => [{ key: `sf:${id}`, label: consent }]) },
+      { title: messages['specialPurposes'] ?? '', items: items(gvl.specialPurposes, scope.specialPurposes, () => []) },
+      { title: messages['features'] ?? '', items: items(gvl.features, scope.features, () => []) },
+    ],
+    vendors,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The second layer with a full-size GVL: a synthetic list of 1,000 vendors (generated here, not
+ * committed) on the bench's mobile profile (4x CPU slowdown, 412 px phone viewport). Measures
+ * the time from Customize (the frame's `cmp-customize` mark) to the second layer's first paint
+ * (the Element Timing entry of the vendor list's heading, painted with the first rows), and
+ * checks that every vendor is then listed and found by the search. The figure is printed, not
+ * asserted (like every bench figure).
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultInstanceConfig } from '../../server/store/store.ts';
+import { buildApp, type Harness } from './app-harness.ts';
+
+const chromiumPath = '/usr/bin/chromium';
+const VENDORS = 1000;
+/** The bench's "mobile" profile (bench/browser/profiles.mjs): phone viewport, 4x CPU slowdown. */
+const MOBILE = { viewport: { width: 412, height: 915 }, cpuRate: 4 };
+
+/** The fixture's purposes and texts with `count` generated vendors declaring varied purposes. */
+function syntheticGvl(count: number): object {
+  const base = JSON.parse(readFileSync(resolve('fixtures/tcf/vendor-list.json'), 'utf8'));
+  const vendors: Record<string, object> = {};
+  for (let id = 1; id <= count; id++) {
+    vendors[id] = {
+      id,
+      name: `Vendor ${id} ${['Exchange', 'Analytics', 'Bidder', 'Measurement', 'Media'][id % 5]}`,
+      purposes: [1, 2, 3, 4].filter((p) => (id + p) % 3 !== 0),
+      legIntPurposes: id % 4 === 0 ? [7, 10] : [],
+      flexiblePurposes: [],
+      specialPurposes: [1, 2],
+      features: [1],
+      specialFeatures: id % 10 === 0 ? [1] : [],
+      dataDeclaration: [1, 2, 3],
+      usesCookies: true,
+      cookieMaxAgeSeconds: 86_400 * (id % 400),
+      dataRetention: { stdRetention: 30 + (id % 365), purposes: {}, specialPurposes: {} },
+      urls: [{ langId: 'en', privacy: `https://vendor${id}.example/privacy` }],
+    };
+  }
+  return { ...base, vendors };
+}
+
+let browser: Browser;
+let harness: Harness;
+let origin: string;
+
+beforeAll(async () => {
+  if (!existsSync(chromiumPath)) return;
+  const dir = mkdtempSync(join(tmpdir(), 'page-gvl-'));
+  writeFileSync(join(dir, 'vendor-list.json'), JSON.stringify(syntheticGvl(VENDORS)));
+  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-background-networking'] });
+  harness = await buildApp({ cdnRoot: resolve('dist/cdn'), tcfVendorList: join(dir, 'vendor-list.json') }, true);
+  const vendors = Array.from({ length: VENDORS }, (_, index) => index + 1);
+  await harness.store.putInstance('big', { ...defaultInstanceConfig, tcf: { cmpId: 300, cmpVersion: 1, vendors, specialFeatures: [1] } }, 1);
+  origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+});
+
+describe.skipIf(!existsSync(chromiumPath))('second layer with 1,000 vendors', () => {
+  it('measures the second layer\'s first paint on the mobile profile, then lists and searches every vendor', async () => {
+    const context = await browser.newContext({ viewport: MOBILE.viewport });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await page.goto(`${origin}/cmp/prompt.html?instance=big`);
+    await page.waitForFunction(() => performance.getEntriesByName('cmp-details-ready').length > 0, undefined, { timeout: 20_000 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuRate });
+    await page.click('#customize');
+    // Element Timing: when the vendor list's heading (rendered with the first rows) was painted.
+    const figures = await page.evaluate(() => new Promise<{ paint: number; rows: number }>((done) => {
+      new PerformanceObserver((list) => {
+        const entry = list.getEntries().find((e) => (e as PerformanceEntry & { identifier: string }).identifier === 'cmp-vendors') as (PerformanceEntry & { renderTime: number }) | undefined;
+        if (entry) done({ paint: entry.renderTime - performance.getEntriesByName('cmp-customize')[0]!.startTime, rows: document.querySelectorAll('#vendor-list li').length });
+      }).observe({ type: 'element', buffered: true });
+    }));
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    console.log(`second layer, ${VENDORS} vendors, mobile profile (4x CPU): first paint ${figures.paint.toFixed(1)} ms after Customize`);
+    // The target is 100 ms (docs/decisions/server-hosted-cmp.md). A figure, not an assertion: on a
+    // shared, loaded machine it measures the load (as every bench figure here does).
+    expect(figures.paint).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#vendor-list li').count(), { timeout: 60_000 }).toBe(VENDORS);
+    await page.fill('#vendor-search', 'vendor 999 ');
+    await expect.poll(() => page.locator('#vendor-list .name').allTextContents()).toEqual(['Vendor 999 Media']);
+    await context.close();
+  }, 150_000);
+});
