@@ -97,12 +97,17 @@ const readTcfFields = withRequired<InstanceTcf>(
     vendors: readList(readNumber(1, 65_535), 5000),
     purposes: readMap(readList(readNumber(1, 24), 24), 24),
     specialFeatures: readList(readNumber(1, 12), 12),
-    publisherCountryCode: readText(2, 2, /^[A-Z]{2}$/, 'a two-letter country code in capitals'),
+    publisherCountryCode: (into, value, field) => readText(2, 2, /^[A-Za-z]{2}$/, 'a two-letter country code')(into, value, field)?.toUpperCase(),
   },
   ['cmpId', 'cmpVersion', 'vendors'],
 );
 
+const TCF_FIELDS = ['cmpId', 'cmpVersion', 'vendors', 'purposes', 'specialFeatures', 'publisherCountryCode'];
+
+/** The `tcf` settings; an unknown field is refused (a typo would otherwise drop a setting silently). */
 export const readInstanceTcf: Read<InstanceTcf> = (into, value, field) => {
+  const unknown = isRecord(value) ? Object.keys(value).find((key) => !TCF_FIELDS.includes(key)) : undefined;
+  if (unknown !== undefined) return drop(into, `${field}.${unknown}`, `one of the fields ${TCF_FIELDS.join(', ')}`, (value as Record<string, unknown>)[unknown]);
   const tcf = readTcfFields(into, value, field);
   const duplicate = tcf ? tcf.vendors.findIndex((id, index) => tcf.vendors.indexOf(id) !== index) : -1;
   return duplicate < 0 ? tcf : drop(into, `${field}.vendors[${duplicate}]`, 'each vendor once', tcf!.vendors[duplicate]);
