@@ -1,5 +1,5 @@
 /**
- * `<page-auto-ads>` (PRODUCT 4.1, 4.5): a known `type`, the network's required `data-*`, a
+ * `<page-auto-ads>` (docs/auto-ads.md, "Networks" and "Consent"): a known `type`, the network's required `data-*`, a
  * config URL the network accepts, placed as the first child of `<body>` and not nested.
  */
 import { getNetwork, NETWORKS, type NetworkData } from '../src/auto-ads/networks.ts';

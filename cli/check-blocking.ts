@@ -1,5 +1,5 @@
 /**
- * Blocking markers (PRODUCT 3.5), read by the runtime's own `readBlockRequest`: valid policies,
+ * Blocking markers (docs/consent.md, "Blocking other elements"), read by the runtime's own `readBlockRequest`: valid policies,
  * purposes the consent config asks for, a meta tag that lists known elements, and a consent
  * element to answer for them.
  */

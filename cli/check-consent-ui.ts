@@ -1,5 +1,5 @@
 /**
- * The consent UIs: no flash (PRODUCT 3.6: the prompt, post-prompt and story prompt are written
+ * The consent UIs: no flash (docs/consent.md, "UI": the prompt, post-prompt and story prompt are written
  * `hidden`), a fair first layer (a prompt with an accept action also offers a reject action; a
  * story prompt on a page that requires consent does not hide decline with `onlyAccept`), and the
  * story prompt's config read by the component's own parser.

@@ -1,5 +1,5 @@
 /**
- * `<page-consent>` (PRODUCT 3.1): one per page, an `id`, `layout="nodisplay"`, one JSON config
+ * `<page-consent>` (docs/consent.md, "Config"): one per page, an `id`, `layout="nodisplay"`, one JSON config
  * that `parseConsentConfig` accepts for the base config and for every `geoOverride` group,
  * `promptUI`/`postPromptUI` ids that exist, the blocking meta tag with a CMP `type`.
  */

@@ -1,5 +1,5 @@
 /**
- * The built-in elements (PRODUCT 2): layout and size attributes the runtime's `parseLayout`
+ * The built-in elements (docs/runtime.md): layout and size attributes the runtime's `parseLayout`
  * accepts, and every URL they load (`src`, `data-src`) allowed by the URL rule.
  */
 import { parseLayout } from '../src/runtime/layout.ts';

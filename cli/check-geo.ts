@@ -1,5 +1,5 @@
 /**
- * `<page-geo>` (PRODUCT 5): a config `parseGeoConfig` accepts, and every group the consent
+ * `<page-geo>` (docs/geo.md): a config `parseGeoConfig` accepts, and every group the consent
  * config's `geoOverride` names defined in it.
  */
 import { parseGeoConfig } from '../src/wire/geo-groups.ts';

@@ -1,5 +1,5 @@
 /**
- * Scripts (PRODUCT 1): `v0.js` on every page that uses a component or a blocking marker, and for each extension the page uses exactly its
+ * Scripts (docs/architecture.md, "Bundles and their parts"): `v0.js` on every page that uses a component or a blocking marker, and for each extension the page uses exactly its
  * `<script async custom-element="page-x" src=".../v0/page-x-0.1.js">`, none it does not use.
  */
 import { find, type Finding } from './finding.ts';

@@ -1,5 +1,5 @@
 /**
- * Validates an auto-ads config file (the seed's ConfigObj) with the shared parser. Strict, as
+ * Validates an auto-ads config file (the ConfigObj of docs/auto-ads.md) with the shared parser. Strict, as
  * the reference server's `/ads/config` is: every diagnostic is an error.
  */
 import { DEFAULT_CONSTRAINTS } from '../src/wire/auto-ads-constraints.ts';

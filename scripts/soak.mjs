@@ -9,7 +9,7 @@
  * (default 16) between the end of the warm-up (the first 10 s, or a fifth of a shorter run) and
  * the end. Memory is sampled each second inside the server (a preloaded probe that runs
  * `gc()` and reports `process.memoryUsage()` over IPC). Prints one summary line.
- * Not part of `npm test` (issue 16, part 4; docs/server.md, "Tests").
+ * Not part of `npm test` (docs/reliability.md, "Server"; docs/server.md, "Tests").
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

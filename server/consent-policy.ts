@@ -36,7 +36,7 @@ function decisionFields(decision: DecisionRecord | null, policyVersion: number):
     consentStateValue: decision.state,
     consentString: decision.consentString,
     expireCache: false,
-    // Under the seed's name too (`purposeConsent`); clients read either.
+    // Under the legacy singular name too (`purposeConsent`); clients read either.
     ...(decision.purposeConsents ? { purposeConsents: decision.purposeConsents, purposeConsent: decision.purposeConsents } : {}),
     ...(decision.consentMetadata ? { consentMetadata: decision.consentMetadata } : {}),
     ...(decision.tcfPolicyVersion === null ? {} : { tcfPolicyVersion: decision.tcfPolicyVersion }),

@@ -1,5 +1,5 @@
 /**
- * The `checkConsentHref` and `onUpdateHref` bodies (PRODUCT 3.3, 3.4), read by the shared wire
+ * The `checkConsentHref` and `onUpdateHref` bodies (docs/consent.md, "Remote check" and "Update notification"), read by the shared wire
  * parsers of src/wire/consent.ts in strict mode: any diagnostic is a 400 naming the field.
  */
 import type { ConsentCheckRequest, ConsentUpdateRequest } from '../src/wire/protocol.ts';

@@ -2,7 +2,7 @@
  * Per-client rate limits (`@fastify/rate-limit`) for the endpoints anyone can call in bulk:
  * `/consent/*` and `/cmp/outcome`. The limited routes are declared inside one encapsulated
  * plugin that registers the rate limit for all its routes (`global: true`), so a client IP has
- * one budget shared by all of them (PRODUCT 6), not one per route; every route declared outside
+ * one budget shared by all of them (docs/server.md), not one per route; every route declared outside
  * is not limited. The key is the client IP (`request.ip`, so TRUST_PROXY decides whether
  * `X-Forwarded-For` counts); an exceeded limit is a 429 `rate-limited` in the error envelope with
  * `Retry-After`, after the route's own CORS hook has run.

@@ -1,5 +1,5 @@
 /**
- * Proof of consent (PRODUCT 3.12): receipts of stored updates, in the shape of ISO/IEC TS 27560
+ * Proof of consent (docs/server.md, "Proving consent"): receipts of stored updates, in the shape of ISO/IEC TS 27560
  * consent records (docs/decisions/server-receipts.md), signed with Ed25519 as a JWS compact
  * serialisation. The key comes from RECEIPT_SIGNING_KEY (PEM) or is generated once and kept in
  * the store; every key that ever signed stays published in the JWK set, a retired one with the

@@ -6,7 +6,7 @@ import type { ConsentCheckResponse, ConsentStateValue, PurposeConsents } from '.
 
 /** `checkConsentHref` answer as this server sends it. */
 export type CheckAnswer = ConsentCheckResponse & {
-  /** The seed's name (checkConsentHref response table) for `purposeConsents`: the same map, sent under both. */
+  /** The legacy singular name (docs/consent.md, "Remote check") for `purposeConsents`: the same map, sent under both. */
   readonly purposeConsent?: PurposeConsents;
   /** Purposes the page must ask about; AMP-compatible clients read it when their config has none. */
   readonly purposeConsentRequired?: readonly string[];

@@ -1,5 +1,5 @@
 // Generated article pages for the auto-ads part: `blocks` blocks, a heading every tenth, and the
-// config of issue 14's measurement: an ad AFTER every paragraph and BEFORE every heading
+// config of the scale measurement of docs/decisions/auto-ads-batched-placement.md: an ad AFTER every paragraph and BEFORE every heading
 // (`all: true`), fake ads, the default constraints (1vp, 2vp from 3 ads, 3vp from 6, at most 8).
 // Strategy "ours" uses <page-auto-ads>; "sequential" injects the bench baseline
 // (sequential-placement.ts, bundled here with esbuild) instead.

@@ -1,5 +1,5 @@
 // Part "auto-ads": generated pages of 100, 1,000 and 10,000 blocks, every block a candidate
-// (issue 14's measurement); <page-auto-ads> ("ours") against the sequential baseline,
+// (the scale measurement of docs/decisions/auto-ads-batched-placement.md); <page-auto-ads> ("ours") against the sequential baseline,
 // interleaved run by run, at 1024x768.
 import { launchBrowser } from '../browser/launch.mjs';
 import { startStaticServer } from '../browser/static-server.mjs';

@@ -1,8 +1,8 @@
 /**
  * The benchmark's baseline placement strategy, injected into the page instead of
- * `<page-auto-ads>`: the same decision as PRODUCT 4.4 for the bench's config (anchors by
+ * `<page-auto-ads>`: the same decision as docs/auto-ads.md, "Placement" for the bench's config (anchors by
  * selector with `all`/`index`, positions 1-4, skip above the scroll position and inside the
- * viewport, the seed's spacing rule, maxAdCount), but sequential as in the AMP reference
+ * viewport, the spacing rule of docs/auto-ads.md, "Config format", maxAdCount), but sequential as in the AMP reference
  * implementation: for each candidate, read its rect (and every ad's rect) then decide and
  * insert, so each read after an insertion forces a layout. Ads get their full height at once
  * (no change-size arbiter). Self-contained (src/ is not imported) and bundled by

@@ -7,7 +7,7 @@ import { articleBody, articlePage } from './article.mjs';
 
 const BANNER_TEXT = 'We and our partners use cookies for ads and measurement.';
 
-/** Whether docs/consent.md writes its prompt with the `hidden` attribute (PRODUCT 3.6). */
+/** Whether docs/consent.md writes its prompt with the `hidden` attribute (docs/consent.md, "UI"). */
 export function docsUseHidden(docs = readFileSync('docs/consent.md', 'utf8')) {
   const example = /```html\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';
   return /<div id="[^"]+"[^>]*\shidden[\s>=]/.test(example);

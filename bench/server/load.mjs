@@ -1,5 +1,5 @@
 // Loads on one route. Saturation: autocannon, 50 connections for `duration` s. Fixed rate
-// (issue 13: 2,000 checks/s, 1,000 updates/s): our own open-loop generator (`pacedLoad`), see
+// (the throughput goals of docs/decisions/server-throughput.md: 2,000 checks/s, 1,000 updates/s): our own open-loop generator (`pacedLoad`), see
 // there for why not autocannon's `overallRate`. Bodies are valid requests of each endpoint.
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';

@@ -1,7 +1,7 @@
 // Part "server": autocannon against POST /consent/check and /consent/update of our server
 // (SQLite, and PostgreSQL when initdb/pg_ctl are on PATH: one process, and two processes on the
 // same database as a fleet) and of a bare Fastify app, in one invocation, targets interleaved
-// per load; then the goals of issue 13 against the figures of this run, and the latency of
+// per load; then the throughput goals (docs/decisions/server-throughput.md, "Goals") against the figures of this run, and the latency of
 // normal requests while slow clients hold connections (slow-clients.mjs).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -158,7 +158,7 @@ function fixedRateRows(measured) {
   ]);
 }
 
-/** Issue 13's goals, each read from this run's figures of one target (SQLite unless named). */
+/** The throughput goals (docs/decisions/server-throughput.md, "Goals"), each read from this run's figures of one target (SQLite unless named). */
 const GOALS = [
   {
     figure: '`/consent/check` requests/s',
@@ -264,10 +264,10 @@ export async function runServerPart({ duration }) {
     description: `Saturation: autocannon, ${CONNECTIONS} connections, ${duration} s per target in ${SATURATION_ROUNDS} rounds that run every target in turn (req/s and p50: medians of the rounds; p99: the worst round). Fixed rate: evenly spaced requests, open loop, over ${CONNECTIONS} keep-alive connections opened and warmed for 1 s first, latency counted from each request's scheduled time (bench/server/load.mjs, pacedLoad). Client and servers on this machine${serverCpus ? `, the client pinned to CPU 0 and the servers to CPU ${serverCpus} (PostgreSQL not pinned)` : ', not pinned to CPUs'}; our server run by \`tsx server/main.ts\` with LOG_LEVEL=warn, RATE_LIMIT_PER_MINUTE=0 (SQLite: synchronous=FULL). The 2-process fleet shares one PostgreSQL database; each process gets half the connections and every other request of the fixed rate.`,
     tables: [
       {
-        title: 'Goals (issue 13)',
+        title: 'Goals',
         columns: ['figure', 'bare Fastify', 'ours, SQLite', 'goal', 'met', 'ours, PostgreSQL', 'PostgreSQL, 2 processes'],
         rows: goalRows(measured),
-        notes: ['"met" judges the SQLite figure, as the issue does; the PostgreSQL columns are for comparison (fsync=off cluster).'],
+        notes: ['"met" judges the SQLite figure, as docs/decisions/server-throughput.md does; the PostgreSQL columns are for comparison (fsync=off cluster).'],
       },
       {
         title: 'Saturation',

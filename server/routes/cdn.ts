@@ -1,6 +1,6 @@
 /**
  * `GET /v0.js` and `GET /v0/<name>.js` (+ `.map`) from the CDN tree, compressed, with ETag and
- * cache headers. `page-geo-0.1.js` carries the requester's country (PRODUCT 5 and 6).
+ * cache headers. `page-geo-0.1.js` carries the requester's country (docs/geo.md and docs/server.md).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

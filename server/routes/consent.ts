@@ -127,7 +127,7 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
       ipHash: await context.hashIp(request.ip),
       gpc: body.gpc === true,
     };
-    // Signed first, then stored with the audit row in one transaction: both or neither (PRODUCT 3.12).
+    // Signed first, then stored with the audit row in one transaction: both or neither (docs/server.md, "Proving consent").
     const receiptId = newReceiptId();
     const group = resolveGeoGroup(instance.config, null, requestCountry(request, context));
     const jws = await context.receipts.sign(buildReceipt(receiptId, entry, group));

@@ -26,7 +26,7 @@ export type AppContext = {
   readonly maxAutoInstances: number;
   /** True during the drain after SIGTERM. */
   readonly isDraining: () => boolean;
-  /** Signs consent receipts (PRODUCT 3.12). */
+  /** Signs consent receipts (docs/server.md, "Proving consent"). */
   readonly receipts: ReceiptSigner;
   /** Salted SHA-256 of a client IP (salt kept in the store), hex. */
   hashIp(ip: string): Promise<string>;

@@ -1,5 +1,5 @@
 /**
- * Proof of consent (PRODUCT 3.12): `GET /consent/receipt/:id` for the reader who made the
+ * Proof of consent (docs/server.md, "Proving consent"): `GET /consent/receipt/:id` for the reader who made the
  * update (user cookie) or the admin (bearer ADMIN_TOKEN), 404 for anyone else;
  * `GET /.well-known/page-consent-keys.json`, the public JWK set; `POST /admin/receipt-keys`
  * rotates to a new generated key.

@@ -64,9 +64,9 @@ export const postgresMigrations: readonly string[] = [
   // Instances created on first use count toward MAX_AUTO_INSTANCES until an admin configures them.
   `ALTER TABLE instances ADD COLUMN auto_created BOOLEAN NOT NULL DEFAULT false;
    CREATE INDEX instances_auto_created ON instances (auto_created);`,
-  // Signed receipts of updates and their signing keys (PRODUCT 3.12).
+  // Signed receipts of updates and their signing keys (docs/server.md, "Proving consent").
   receiptTables('BIGINT'),
-  // Which audited updates said the browser sent Global Privacy Control (PRODUCT 3.9).
+  // Which audited updates said the browser sent Global Privacy Control (docs/consent.md, "Global Privacy Control").
   'ALTER TABLE audit_log ADD COLUMN gpc BOOLEAN NOT NULL DEFAULT false;',
   // Every change of an instance, by any process or by hand, tells the listening processes to
   // drop their cached copy (instance-cache.ts); delivered when the changing transaction commits.

@@ -62,9 +62,9 @@ export const sqliteMigrations: readonly string[] = [
   // Instances created on first use count toward MAX_AUTO_INSTANCES until an admin configures them.
   `ALTER TABLE instances ADD COLUMN auto_created INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX instances_auto_created ON instances (auto_created);`,
-  // Signed receipts of updates and their signing keys (PRODUCT 3.12).
+  // Signed receipts of updates and their signing keys (docs/server.md, "Proving consent").
   receiptTables('INTEGER'),
-  // Which audited updates said the browser sent Global Privacy Control (PRODUCT 3.9).
+  // Which audited updates said the browser sent Global Privacy Control (docs/consent.md, "Global Privacy Control").
   'ALTER TABLE audit_log ADD COLUMN gpc INTEGER NOT NULL DEFAULT 0;',
   // When a rotation retired a receipt signing key (its private part is deleted then).
   'ALTER TABLE receipt_keys ADD COLUMN retired_at INTEGER;',

@@ -45,13 +45,13 @@ export type AuditEntry = DecisionRecord & {
   readonly userAgent: string | null;
   /** Salted SHA-256 of the client IP, hex. */
   readonly ipHash: string | null;
-  /** The update said the browser sent Global Privacy Control (PRODUCT 3.9). */
+  /** The update said the browser sent Global Privacy Control (docs/consent.md, "Global Privacy Control"). */
   readonly gpc: boolean;
 };
 
 export type NewAuditEntry = Omit<AuditEntry, 'id'>;
 
-/** A signed receipt of one stored update (PRODUCT 3.12), kept with its audit row. */
+/** A signed receipt of one stored update (docs/server.md, "Proving consent"), kept with its audit row. */
 export type ReceiptRecord = {
   readonly id: string;
   readonly auditId: number;

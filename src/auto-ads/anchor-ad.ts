@@ -1,5 +1,5 @@
 /**
- * The anchor (sticky) ad of PRODUCT 4.6: one `<page-ad sticky>` fixed to the top or bottom
+ * The anchor (sticky) ad of docs/auto-ads.md, "Anchor ad": one `<page-ad sticky>` fixed to the top or bottom
  * edge, unless the page has one already, at most 30% of the viewport high, with a close
  * button that removes it for the page view. It ignores spacing and the ad count.
  */

@@ -1,5 +1,5 @@
 /**
- * Anchor resolution (seed AnchorObj, PRODUCT 4.4): `selector` against the document, `min_c`
+ * Anchor resolution (docs/auto-ads.md, "Config format" (Anchor) and "Placement"): `selector` against the document, `min_c`
  * before `index`, `index` over `all`, `sub` recursively scoped to each match; and the
  * ancestors an ad may never be placed in. Computed style is injected.
  */

@@ -1,6 +1,6 @@
 /**
  * Attributes of inserted ads: the merge order of every layer, and the consent markers they take
- * from the page, never from a config (PRODUCT 4.3). Config attributes are parsed in
+ * from the page, never from a config (docs/auto-ads.md, "Config format"). Config attributes are parsed in
  * src/wire/auto-ads-attributes.ts.
  */
 import type { Attributes } from '../wire/auto-ads-attributes.ts';

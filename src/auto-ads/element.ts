@@ -99,7 +99,7 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
     #place(network: AdNetwork, config: AutoAdsConfig) {
       const { element } = this;
       const shared = mergeAttributes(network.getAttributes({ ...element.dataset }), config.attributes);
-      // Consent markers come from the page only (PRODUCT 4.3); the config's were dropped by the parser.
+      // Consent markers come from the page only (docs/auto-ads.md, "Config format"); the config's were dropped by the parser.
       const markers = readConsentMarkers(element);
       if (config.isAnchorAdEnabled && !insertAnchorAd(element, mergeAttributes(shared, config.stickyAttributes, markers))) {
         this.report(diagnostic('auto-ads-sticky-ad-exists', 'no other sticky ad for the anchor ad', 'one'), 'warn');
@@ -117,7 +117,7 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
         height: () => network.sizing({ width: page.viewport.getWidth(), height: page.viewport.getHeight() }),
         onRun: (result) => {
           const { adsPlaced, totalAdsOnPage, density } = result;
-          // PRODUCT 4.4's detail; the reasons join it only when the density limit held ads back.
+          // the detail of docs/auto-ads.md, "Event"; the reasons join it only when the density limit held ads back.
           const skipped = countSkipped(result.candidates);
           this.dispatch('ads-placed', skipped.density ? { adsPlaced, totalAdsOnPage, skipped, density } : { adsPlaced, totalAdsOnPage });
           if (isDebugRequested(location)) drawDebugOverlay(page, result, describeRun(result, config.constraints, placements), placements);

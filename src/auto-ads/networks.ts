@@ -1,5 +1,5 @@
 /**
- * The ad-network registry (PRODUCT 4.1, 4.3): per `type`, the config URL, the attributes of
+ * The ad-network registry (docs/auto-ads.md, "Networks" and "Config format"): per `type`, the config URL, the attributes of
  * inserted ads, the default constraints and the ad size. Pure.
  */
 import type { Diagnostic, Parsed } from '../runtime/index.ts';
@@ -22,7 +22,7 @@ export type NetworkContext = {
 /** The height of inserted ads for a viewport size; they are as wide as their container. */
 export type Sizing = (viewport: { readonly width: number; readonly height: number }) => number;
 
-/** PRODUCT 4.4: 250 px, whatever the viewport. */
+/** docs/auto-ads.md, "Placement": 250 px, whatever the viewport. */
 export const fixedHeight: Sizing = () => 250;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The placement strategy over page boxes (PRODUCT 4.4), decided for a whole round at once:
+ * The placement strategy over page boxes (docs/auto-ads.md, "Placement"), decided for a whole round at once:
  * candidates in config order then document order, each tried once, with a final outcome, until
  * the page holds `maxAdCount` ads.
  * Positions are read once, before any insertion; the plan then moves every later position by

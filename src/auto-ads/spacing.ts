@@ -1,5 +1,5 @@
 /**
- * The seed's spacing rule: the minimum distance between a candidate position and every ad on
+ * The spacing rule of docs/auto-ads.md, "Config format": the minimum distance between a candidate position and every ad on
  * the page, by the number of ads already there. Pure; lengths are resolved against the
  * viewport height at the time of use.
  */

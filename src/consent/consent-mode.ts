@@ -1,5 +1,5 @@
 /**
- * Google Consent Mode v2 (PRODUCT 3.9): `consentModeMapping` turns the consent state into
+ * Google Consent Mode v2 (docs/consent.md, "Google Consent Mode v2"): `consentModeMapping` turns the consent state into
  * `gtag('consent', 'default' | 'update', ...)` calls. Parsing and mapping are pure; `startConsentMode`
  * drives the page's `gtag` (or the standard `dataLayer` queue it creates).
  */

@@ -33,7 +33,7 @@ export type ConsentController = {
    * `hasGpc`: the browser sends Global Privacy Control (applied with `"gpc": "reject"`).
    */
   readonly start: (config: ConsentConfig | null, matchedGeoGroup: string | null, hasGpc?: boolean) => Promise<void>;
-  /** The latest receipt id from onUpdateHref (PRODUCT 3.12), once the update in flight is answered. */
+  /** The latest receipt id from onUpdateHref (docs/server.md, "Proving consent"), once the update in flight is answered. */
   readonly receipt: () => Promise<string | null>;
 };
 

@@ -80,7 +80,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
   host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
   answerCreatives((event) => load('creative').then((part) => part?.replyToCreative(event, () => snapshotOf(controller.model()), report)));
-  // `CONSENT_INFO(field)` exists in `promptUiSrc` only (PRODUCT 2).
+  // `CONSENT_INFO(field)` exists in `promptUiSrc` only (docs/runtime.md).
   const consentInfo = new Map([
     [
       'CONSENT_INFO',

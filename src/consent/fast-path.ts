@@ -33,7 +33,7 @@ function inputsOf(element: Element): PolicyInput[] {
   const inputs: PolicyInput[] = [];
   for (const geoGroups of [[], ...groups.map((group) => [group])]) {
     const config = element.id ? parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS }).value : null;
-    // Consent Mode's default must reach gtag before any script (PRODUCT 3.9); the element sends it.
+    // Consent Mode's default must reach gtag before any script (docs/consent.md, "Signals for ad tech"); the element sends it.
     if (!config || config.consentModeMapping !== undefined) return [];
     const cached = parseStoredConsent(readStoredValue(self, location.hostname, decisionKeyOf(config.consentInstanceId)), Date.now()).value;
     const model = reduceConsent(initialModel, startEventOf(config, cached, Date.now(), hasGpc));

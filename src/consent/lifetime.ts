@@ -1,5 +1,5 @@
 /**
- * Consent lifetime (PRODUCT 3.11): whether a stored decision is older than its state allows, and
+ * Consent lifetime (docs/consent.md, "Consent lifetime"): whether a stored decision is older than its state allows, and
  * the reducer's `start` event for a config and its cached decision (shared by the controller and
  * the return-visit fast path).
  */

@@ -1,5 +1,5 @@
 /**
- * Blocking policies (seed "Blocking behaviours", PRODUCT 3.5): the policy state of the page's
+ * Blocking policies (docs/consent.md, "Blocking other elements"): the policy state of the page's
  * consent, and the gate decision for an element's block request. Pure.
  */
 import type { BlockPolicy, BlockRequest, GateDecision, PolicyState } from '../runtime/index.ts';

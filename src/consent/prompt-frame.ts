@@ -1,5 +1,5 @@
 /**
- * The CMP iframe of `promptUiSrc` (PRODUCT 3.7), in its own bundle `page-consent-cmp-0.1.js`
+ * The CMP iframe of `promptUiSrc` (docs/consent.md, "The CMP iframe"), in its own bundle `page-consent-cmp-0.1.js`
  * (loaded only by pages with a promptUiSrc). `createUi` shows the slot as the prompt; the
  * iframe is created in it each time the prompt is due (never before), sandboxed, with the client
  * info in its `name`, and removed when the prompt closes. Messages count only from that
@@ -65,7 +65,7 @@ export function sandboxOf(extra: string | undefined, isCrossOrigin: boolean, rep
 export function clientInfoOf(model: ConsentModel, clientConfig: Json | undefined, promptTrigger: 'load' | 'action'): string {
   const { kind } = model.state;
   const { consentString, consentMetadata, tcfPolicyVersion } = model;
-  // After an expiry the earlier choices are the prompt's starting point (PRODUCT 3.11).
+  // After an expiry the earlier choices are the prompt's starting point (docs/consent.md, "Consent lifetime").
   const purposeConsents = purposesOf(model);
   const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
   return JSON.stringify({ clientConfig, consentStateValue, consentString, purposeConsents, consentMetadata, tcfPolicyVersion, promptTrigger, isDirty: false });

@@ -1,5 +1,5 @@
 /**
- * Picks the prompt of `<page-consent>` (PRODUCT 3.6-3.8): the CMP iframe of `promptUiSrc` (with
+ * Picks the prompt of `<page-consent>` (docs/consent.md, "UI", "The CMP iframe" and "The story prompt"): the CMP iframe of `promptUiSrc` (with
  * the inline `promptUI` as its fallback), else the inline `promptUI`, else a
  * `<page-story-consent>` child (also when `promptUI` names it); a story prompt together with
  * `promptUiSrc` is refused. The

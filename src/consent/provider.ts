@@ -8,7 +8,7 @@ import { changeStateOf, type ConsentModel, isRequiredOf, purposesOf } from './st
 
 export type ConsentView = PolicyInput & ConsentModel;
 
-/** The `consent-change` event detail (PRODUCT 3.10); after an expiry the kept purposes and `expired: true` (3.11). */
+/** The `consent-change` event detail (docs/consent.md, "Events and vendor API"); after an expiry the kept purposes and `expired: true` (docs/consent.md, "Consent lifetime"). */
 export function detailOf(model: ConsentModel) {
   const { consentString, consentMetadata, sharedData, isExpired } = model;
   return { state: changeStateOf(model.state), purposeConsents: purposesOf(model), consentString, consentMetadata, sharedData, ...(isExpired && { expired: true }) };
@@ -16,7 +16,7 @@ export function detailOf(model: ConsentModel) {
 
 export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state) });
 
-/** Unknown policy ids are read as `default` (PRODUCT 3.5). */
+/** Unknown policy ids are read as `default` (docs/consent.md, "Blocking other elements"). */
 const policyStateOf = (policyId: string, view: ConsentView): PolicyState | null =>
   resolvePolicy(policyId === '_till_responded' || policyId === '_till_accepted' || policyId === '_auto_reject' ? policyId : 'default', view);
 

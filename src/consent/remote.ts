@@ -1,7 +1,7 @@
 /**
- * Publisher endpoints: the `checkConsentHref` check (PRODUCT 3.3: 10 s time-out, any failure
+ * Publisher endpoints: the `checkConsentHref` check (docs/consent.md, "Remote check": 10 s time-out, any failure
  * named in one diagnostic and answered by the caller with fail-closed) and the `onUpdateHref`
- * notification (PRODUCT 3.4). The network and the clock are injected.
+ * notification (docs/consent.md, "Update notification"). The network and the clock are injected.
  */
 import type { ConsentCheckRequest, ConsentUpdateRequest } from '../wire/protocol.ts';
 import type { Diagnostic, Parsed } from '../runtime/index.ts';
@@ -41,7 +41,7 @@ export async function checkConsent(network: Network, url: string, body: ConsentC
   }
 }
 
-/** The check body (PRODUCT 3.3) from the cached decision; `gpc: true` when GPC applies (3.9). */
+/** The check body (docs/consent.md, "Remote check") from the cached decision; `gpc: true` when GPC applies (docs/consent.md, "Global Privacy Control"). */
 export function checkRequestOf(
   consentInstanceId: string,
   saved: Pick<StoredConsent, 'state' | 'consentString' | 'purposeConsents'> | null,
@@ -53,8 +53,8 @@ export function checkRequestOf(
 }
 
 /**
- * Posts a newly cached decision (PRODUCT 3.4); a failure, or no answer within 10 s, is reported,
- * never retried. Resolves with the answer's receipt id (PRODUCT 3.12), or null.
+ * Posts a newly cached decision (docs/consent.md, "Update notification"); a failure, or no answer within 10 s, is reported,
+ * never retried. Resolves with the answer's receipt id (docs/server.md, "Proving consent"), or null.
  */
 export async function notifyUpdate(network: Network, url: string, update: { consentInstanceId: string; pageUserId: string }, saved: StoredConsent, report: (d: Diagnostic) => void) {
   const { version, time, state: consentStateValue, ...data } = saved;

@@ -1,5 +1,5 @@
 /**
- * Consent state (seed "States and transitions", PRODUCT 3.2) as a pure reducer. `saved` is what
+ * Consent state (docs/consent.md, "How the decision is made" and "Actions") as a pure reducer. `saved` is what
  * the client cache must hold: only accepted/rejected decisions, never dismiss or timeout
  * fallbacks. Purpose choices are merged into the earlier ones, not erased.
  */
@@ -36,9 +36,9 @@ export type ConsentModel = DecisionData & {
   readonly sharedData?: SharedData | undefined;
   readonly isPromptShown: boolean;
   readonly hasUserActed: boolean;
-  /** The stored decision outlived `consentLifetimeDays`; its purposes wait in `pendingPurposes` (PRODUCT 3.11). */
+  /** The stored decision outlived `consentLifetimeDays`; its purposes wait in `pendingPurposes` (docs/consent.md, "Consent lifetime"). */
   readonly isExpired: boolean;
-  /** Global Privacy Control applies (PRODUCT 3.9): an undecided required consent is rejected, unsaved. */
+  /** Global Privacy Control applies (docs/consent.md, "Signals for ad tech"): an undecided required consent is rejected, unsaved. */
   readonly isGpcReject?: boolean | undefined;
   /** The TCF part builds TC strings (a `tcf` config): a decision without a string waits for one. */
   readonly isTcStringExpected?: boolean | undefined;
@@ -111,7 +111,7 @@ function start(model: ConsentModel, { stored, consentRequired, requiredPurposes,
   return consentRequired === 'remote' ? next : undecided(next, consentRequired);
 }
 
-/** Seed rules for the server answer; after a user action on this page only `sharedData` counts. */
+/** The rules for the server answer (docs/consent.md, "Remote check"); after a user action on this page only `sharedData` counts. */
 function respond(model: ConsentModel, response: CheckResult): ConsentModel {
   const { consentRequired, consentStateValue: value, expireCache } = response;
   let next: ConsentModel = { ...model, sharedData: response.sharedData };
@@ -177,9 +177,9 @@ export function reduceConsent(model: ConsentModel, event: ConsentEvent): Consent
 /** Whether consent is required (a prompt is due or a decision made); undefined until known. */
 export const isRequiredOf = ({ kind }: ConsentState): boolean | undefined => (kind === 'pending' || kind === 'invalid' ? undefined : kind !== 'not-required');
 
-/** The purposes the page sees: after an expiry the kept ones under the current ones (PRODUCT 3.11). */
+/** The purposes the page sees: after an expiry the kept ones under the current ones (docs/consent.md, "Consent lifetime"). */
 export const purposesOf = ({ isExpired, purposeConsents, pendingPurposes }: ConsentModel): PurposeConsents =>
   isExpired ? { ...purposeConsents, ...pendingPurposes } : purposeConsents;
 
-/** The public state name (PRODUCT 3.10) of an internal state. */
+/** The public state name (docs/consent.md, "Events and vendor API") of an internal state. */
 export const changeStateOf = ({ kind }: ConsentState): ConsentChangeState => (kind === 'pending' || kind === 'invalid' ? 'unknown' : kind);

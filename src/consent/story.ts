@@ -1,5 +1,5 @@
 /**
- * `<page-story-consent>` (PRODUCT 3.8): a child of `<page-consent>` whose JSON config (title,
+ * `<page-story-consent>` (docs/consent.md, "The story prompt"): a child of `<page-consent>` whose JSON config (title,
  * message, vendors, optional externalLink and onlyAccept) is rendered into the element itself,
  * which then serves as the prompt: a labelled modal dialog in the document's direction, with
  * accept and decline buttons in the page's language. The markup writes it with `hidden`;

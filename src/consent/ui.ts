@@ -1,5 +1,5 @@
 /**
- * Prompt and post-prompt display (seed "UI visibility rules", PRODUCT 3.6): one UI at a time,
+ * Prompt and post-prompt display (docs/consent.md, "UI"): one UI at a time,
  * `display:none` until shown, the standard `hidden` attribute removed while shown (the markup
  * writes it, so nothing is painted before the runtime runs), fixed to the bottom (overridable by the page's CSS), the prompt
  * as a dialog that takes focus and gives it back, and an optional overlay that blocks

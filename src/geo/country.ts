@@ -1,5 +1,5 @@
 /**
- * Where `<page-geo>` reads the country (PRODUCT 5), in order: the debug hash `#page-geo=xx`
+ * Where `<page-geo>` reads the country (docs/geo.md), in order: the debug hash `#page-geo=xx`
  * (loopback hosts, or an element with `data-allow-debug-override`), the country the server
  * patched into the script, else `unknown`. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * Pure rules of the change-size arbiter (PRODUCT 2): a size change is applied only where it
+ * Pure rules of the change-size arbiter (docs/runtime.md): a size change is applied only where it
  * moves no visible content.
  */
 import type { Margins, PageBox } from './types.ts';

@@ -6,7 +6,7 @@
 import type { ConsentApi, ConsentProvider, ConsentSnapshot } from './types.ts';
 
 export function createConsentApi(whenProvider: Promise<ConsentProvider | null>): ConsentApi {
-  /** Waits for a decision, or with `isExpiryEnough` also for an expired one (PRODUCT 3.11). */
+  /** Waits for a decision, or with `isExpiryEnough` also for an expired one (docs/consent.md, "Consent lifetime"). */
   const snapshotOf = async <T>(read: (snapshot: ConsentSnapshot) => T, isExpiryEnough = false): Promise<T | null> => {
     const ready = await whenProvider;
     if (!ready) return null;

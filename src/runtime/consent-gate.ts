@@ -2,7 +2,7 @@
  * The consent gate: the runtime asks it, per blocked element, whether the element may build.
  * The consent extension installs the real answer (a ConsentProvider); until it does, the gate
  * is open only when the page has no <page-consent> element once the document is parsed. Only
- * the `<page-consent>` element's own implementation may install it, once (PRODUCT 2): any
+ * the `<page-consent>` element's own implementation may install it, once (docs/runtime.md): any
  * other or later registration is refused with a diagnostic.
  */
 import { deferred } from './deferred.ts';

@@ -29,7 +29,7 @@ export function activateScripts({ document, gate, metaBlockedTags, report }: Opt
       const request = requests.get(blocked);
       if (!request || gate.decide(request) !== 'allow') continue;
       done.add(blocked);
-      // The URL rule (PRODUCT 2): a `src` that is not http(s) or relative is never run.
+      // The URL rule (docs/runtime.md, "The URL rule"): a `src` that is not http(s) or relative is never run.
       const src = blocked.getAttribute('src');
       if (src === null || readLoadableUrl(src, document.baseURI, { report: (d) => report(blocked, d) })) chain = chain.then(() => runBlockedScript(document, blocked));
     }

@@ -55,11 +55,11 @@ export type ConsentProvider = {
   whenChecked(): Promise<void>;
   /** Called whenever any decision or the snapshot may have changed. */
   subscribe(listener: () => void): () => void;
-  /** The latest receipt id for this reader (PRODUCT 3.12), or null. */
+  /** The latest receipt id for this reader (docs/server.md, "Proving consent"), or null. */
   getReceipt?(): Promise<string | null>;
 };
 
-/** The vendor API of PRODUCT 3.10 (`page.consent`). */
+/** The vendor API of docs/consent.md, "Events and vendor API" (`page.consent`). */
 export type ConsentApi = {
   getPolicyState(policyId?: string): Promise<PolicyState | null>;
   getSharedData(policyId?: string): Promise<SharedData | null>;

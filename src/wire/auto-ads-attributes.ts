@@ -1,6 +1,6 @@
 /**
  * Attributes of inserted ads from a remote auto-ads config (`attributes`, placement
- * `attributes`, `stickyAdAttributes`; PRODUCT 4.3): the allowed names, values stringified, and
+ * `attributes`, `stickyAdAttributes`; docs/auto-ads.md, "Config format"): the allowed names, values stringified, and
  * the two rules that keep a config from weakening the page: no consent markers, and URL-valued
  * attributes only http(s) or relative (docs/decisions/auto-ads-config-parser.md).
  */
@@ -9,7 +9,7 @@ import { type Collector, drop, type Read, readObject, readText, withCode } from 
 
 export type Attributes = Readonly<Record<string, string>>;
 
-/** `type`, `layout`, `data-*` (seed) plus `height`, `width`, `sticky` (the reference runtime's). */
+/** `type`, `layout`, `data-*` (AMP's) plus `height`, `width`, `sticky` (the reference runtime's). */
 const ALLOWED_NAME = /^(type|layout|height|width|sticky|data-[a-z0-9_.-]+)$/;
 const ALLOWED_TEXT = 'a name type, layout, height, width, sticky or data-* (lowercase)';
 /** Names whose value a component loads: `data-src`, `data-*-src`, `data-*-url`, `data-*-href`. */

@@ -1,5 +1,5 @@
 /**
- * The one parser of the auto-ads ConfigObj (seed wire names, PRODUCT 4.3), shared by
+ * The one parser of the auto-ads ConfigObj (wire names and rules of docs/auto-ads.md, "Config format"), shared by
  * `<page-auto-ads>` (lenient: invalid parts are dropped, the rest is used), the server's
  * `/ads/config` (strict: any diagnostic refuses the config) and the validator. Every problem
  * is one coded diagnostic naming its field; nothing is coerced, nothing throws.
@@ -13,7 +13,7 @@ import { collector, type Collector, drop, isRecord, type Json, optional, own, ty
 export type { Attributes } from './auto-ads-attributes.ts';
 export type { Constraints, Spacing, SpacingRule } from './auto-ads-constraints.ts';
 
-/** `pos` 1-4 of the seed. */
+/** `pos` 1-4 (docs/auto-ads.md, "Config format"). */
 export type Position = 'before' | 'first-child' | 'last-child' | 'after';
 const POSITIONS: readonly Position[] = ['before', 'first-child', 'last-child', 'after'];
 

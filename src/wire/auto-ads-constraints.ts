@@ -1,11 +1,11 @@
 /**
- * `adConstraints` of an auto-ads config (seed AdConstraintsObj, PRODUCT 4.3): all or nothing.
+ * `adConstraints` of an auto-ads config (docs/auto-ads.md, "Config format" (adConstraints)): all or nothing.
  * Any invalid part discards the whole object for the network's defaults, with one
  * `auto-ads-constraints-invalid` naming the first bad value.
  */
 import { collector, type Collector, type Json, optional, own, type Read, readList, readNumber, readObject, readText } from './values.ts';
 
-/** A length with the seed's units: `px`, or `vp` (multiples of the viewport height). */
+/** A length with the units of docs/auto-ads.md, "Config format": `px`, or `vp` (multiples of the viewport height). */
 export type Spacing = { readonly value: number; readonly unit: 'px' | 'vp' };
 
 export type SpacingRule = { readonly adCount: number; readonly spacing: Spacing };

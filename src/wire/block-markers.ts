@@ -1,11 +1,11 @@
 /**
- * The blocking markers of an element or `text/plain` script (PRODUCT 3.5): `data-block-on-consent`,
+ * The blocking markers of an element or `text/plain` script (docs/consent.md, "Blocking other elements"): `data-block-on-consent`,
  * `data-block-on-consent-purposes` and the `page-consent-blocking` meta tag. Shared by the runtime's
  * gate, the consent fast path and the validator.
  */
 import { type Diagnostic, diagnostic } from './diagnostic.ts';
 
-/** Blocking policies an element can ask for (PRODUCT 3.5). */
+/** Blocking policies an element can ask for (docs/consent.md, "Blocking other elements"). */
 export type BlockPolicy = 'default' | '_till_responded' | '_till_accepted' | '_auto_reject';
 
 /**

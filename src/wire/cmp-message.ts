@@ -1,5 +1,5 @@
 /**
- * Messages from a CMP iframe (`promptUiSrc`, PRODUCT 3.7): `consent-ui` (`ready`,
+ * Messages from a CMP iframe (`promptUiSrc`, docs/consent.md, "The CMP iframe"): `consent-ui` (`ready`,
  * `enter-fullscreen`) and `consent-response` (`accept`/`reject`/`dismiss` with the CMP's
  * decision data). Messages of other types (other protocols the frame speaks) are not ours: null,
  * no diagnostic. A mistyped field is dropped with one `consent-cmp-message-invalid` diagnostic.

@@ -1,5 +1,5 @@
 /**
- * The check and update request bodies (PRODUCT 3.3, 3.4) as the server reads them, in strict
+ * The check and update request bodies (docs/consent.md, "Remote check" and "Update notification") as the server reads them, in strict
  * mode (any diagnostic is a 400), from the same field readers as the page's parsers. Kept apart
  * from consent.ts so that no browser bundle carries them.
  */
@@ -7,13 +7,13 @@ import { type ConsentStateValue, CONSENT_STATES, DECISION, type DecisionData } f
 import { diagnostic, type Parsed } from './diagnostic.ts';
 import { collector, isRecord, optional, own, type Read, readBoolean, readOneOf, readText, type Schema } from './values.ts';
 
-/** Request bodies (PRODUCT 3.3, 3.4) as the server reads them; unknown fields are ignored. */
+/** Request bodies (docs/consent.md, "Remote check" and "Update notification") as the server reads them; unknown fields are ignored. */
 export type CheckRequest = DecisionData & {
   readonly consentInstanceId: string;
   readonly consentStateValue: ConsentStateValue;
   readonly matchedGeoGroup: string | null;
   readonly isDirty: boolean;
-  /** The browser sends Global Privacy Control and the page applies it (PRODUCT 3.9). */
+  /** The browser sends Global Privacy Control and the page applies it (docs/consent.md, "Signals for ad tech"). */
   readonly gpc?: boolean;
 };
 
@@ -21,7 +21,7 @@ export type UpdateRequest = DecisionData & {
   readonly consentInstanceId: string;
   readonly pageUserId: string;
   readonly consentStateValue: ConsentStateValue;
-  /** The browser sent Global Privacy Control (PRODUCT 3.9); kept with the audit record. */
+  /** The browser sent Global Privacy Control (docs/consent.md, "Global Privacy Control"); kept with the audit record. */
   readonly gpc?: boolean;
 };
 

@@ -1,5 +1,5 @@
 /**
- * The `<page-consent>` config (seed "Consent configuration object", PRODUCT 3.1): CMP `type`,
+ * The `<page-consent>` config (docs/consent.md, "Config"): CMP `type`,
  * `geoOverride` merge, `consentRequired` default after the merge, legacy `promptIfUnknown`,
  * `policy.default`, URL rules. Pure: returns the typed config, or null (fail closed), with
  * diagnostics.
@@ -18,11 +18,11 @@ type ConfigFields = {
   readonly promptUI?: string;
   readonly postPromptUI?: string;
   readonly xssiPrefix?: string;
-  /** The CMP iframe (PRODUCT 3.7): its URL template, extra sandbox tokens, and client config. */
+  /** The CMP iframe (docs/consent.md, "The CMP iframe"): its URL template, extra sandbox tokens, and client config. */
   readonly promptUiSrc?: string;
   readonly sandbox?: string;
   readonly clientConfig?: Json;
-  /** Signals for ad tech (PRODUCT 3.9), checked further in src/consent/signals.ts. */
+  /** Signals for ad tech (docs/consent.md, "Signals for ad tech"), checked further in src/consent/signals.ts. */
   readonly exposesTcfApi?: boolean;
   readonly exposesGppApi?: boolean;
   readonly cmpId?: number;
@@ -47,7 +47,7 @@ export type ConsentConfig = ConfigFields & {
   readonly fallbackAction: FallbackAction;
   /** The `geoOverride` group merged over the base config, if any. */
   readonly matchedGeoGroup: string | null;
-  /** `consentLifetimeDays` per state (PRODUCT 3.11). */
+  /** `consentLifetimeDays` per state (docs/consent.md, "Consent lifetime"). */
   readonly consentLifetime: ConsentLifetime;
 };
 
@@ -138,7 +138,7 @@ export function isAllowedUrl(href: string, baseUrl: string, isHttpAllowed = fals
   }
 }
 
-/** `policy`: only `default`; its `waitFor` is ignored (seed), its `timeout` read. */
+/** `policy`: only `default`; its `waitFor` is ignored (docs/consent.md, "Config"), its `timeout` read. */
 function parsePolicy(policy: Json, diagnostics: Diagnostic[]) {
   const { default: rule, ...others } = policy;
   for (const key in others) diagnostics.push(diagnose('consent-policy-invalid', 'only policy.default', key));
@@ -173,7 +173,7 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
   if (typeof id !== 'string' || !id) return fail('consent-instance-id', 'a consentInstanceId', id);
   for (const key of ['checkConsentHref', 'onUpdateHref'] as const) {
     const href = config[key];
-    // The seed asks https of onUpdateHref only; checkConsentHref may be any http(s) URL.
+    // docs/consent.md asks https of onUpdateHref only; checkConsentHref may be any http(s) URL.
     if (href !== undefined && !isAllowedUrl(href, baseUrl, key === 'checkConsentHref')) return fail('consent-url-invalid', `${key}: an https URL`, href);
   }
   const required = config.consentRequired ?? config.promptIfUnknown ?? (checkConsentHref ? 'remote' : undefined);

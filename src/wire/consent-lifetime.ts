@@ -1,5 +1,5 @@
 /**
- * `consentLifetimeDays` (PRODUCT 3.11): how long a stored decision lasts, a number of days for
+ * `consentLifetimeDays` (docs/consent.md, "Consent lifetime"): how long a stored decision lasts, a number of days for
  * both states or `{"accepted": n, "rejected": n}`. Absent or wrong: 390 days (a wrong value is
  * also named in a diagnostic).
  */

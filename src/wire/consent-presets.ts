@@ -1,5 +1,5 @@
 /**
- * CMP presets for `<page-consent type="...">` (PRODUCT 3.1): each builds the config that is merged
+ * CMP presets for `<page-consent type="...">` (docs/consent.md, "Config"): each builds the config that is merged
  * under the inline one (inline wins). `page-hosted` is the reference server's hosted prompt: it
  * learns the server from the origin of the inline `checkConsentHref` (else the page's own
  * origin), see docs/decisions/consent-cmp-presets.md. It also passes the instance and its

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of consent (PRODUCT 3.2-3.4) that the page reads: the `checkConsentHref` answer
+ * Wire shapes of consent (docs/consent.md, "How the decision is made", "Remote check" and "Update notification") that the page reads: the `checkConsentHref` answer
  * and the stored decision (lenient: a mistyped field is dropped with a diagnostic). A dropped
  * purpose value leaves that purpose undecided. The request bodies are in consent-bodies.ts.
  */
@@ -31,7 +31,7 @@ export type ConsentMetadata = {
   readonly gdprApplies?: boolean;
   readonly purposeOne?: boolean;
   readonly gppSectionId?: string;
-  /** Set by the page (never read from a CMP): a GPC rejection (PRODUCT 3.9), not a stored choice. */
+  /** Set by the page (never read from a CMP): a GPC rejection (docs/consent.md, "Global Privacy Control"), not a stored choice. */
   readonly gpc?: boolean;
 };
 
@@ -47,11 +47,11 @@ export type DecisionData = {
 export type StoredConsent = DecisionData & {
   readonly version: 2;
   readonly state: 'accepted' | 'rejected';
-  /** When the reader made (or last confirmed) the decision, ms since the epoch (PRODUCT 3.11). */
+  /** When the reader made (or last confirmed) the decision, ms since the epoch (docs/consent.md, "Consent lifetime"). */
   readonly time: number;
 };
 
-/** A `checkConsentHref` answer after the seed's defaults. */
+/** A `checkConsentHref` answer after the defaults of docs/consent.md, "Remote check". */
 export type CheckResult = DecisionData & {
   readonly consentRequired: boolean;
   readonly consentStateValue: ConsentStateValue | null;
@@ -70,7 +70,7 @@ export type ConsentSnapshot = {
   readonly sharedData: SharedData | undefined;
   /** true when the page's consent config says consent is required (GDPR applies). */
   readonly isConsentRequired: boolean | undefined;
-  /** The stored decision expired (PRODUCT 3.11): `purposeConsents` are the earlier choices. */
+  /** The stored decision expired (docs/consent.md, "Consent lifetime"): `purposeConsents` are the earlier choices. */
   readonly expired?: boolean;
 };
 
@@ -104,7 +104,7 @@ export const DECISION: Schema<DecisionData> = {
   tcfPolicyVersion: readNumber(0, 2 ** 31 - 1),
 };
 
-/** An answer's fields before the seed's defaults (legacy spellings included). */
+/** An answer's fields before the defaults of docs/consent.md, "Remote check" (legacy spellings included). */
 type AnswerFields = Omit<CheckResult, 'consentRequired' | 'consentStateValue'> & {
   readonly consentRequired?: boolean;
   readonly promptIfUnknown?: boolean;
@@ -163,7 +163,7 @@ export function parseStoredConsent(json: unknown, now: number): Parsed<StoredCon
   return { value, diagnostics: into.diagnostics };
 }
 
-/** The `onUpdateHref` answer's receipt id (PRODUCT 3.12); anything else (or none) is no receipt. */
+/** The `onUpdateHref` answer's receipt id (docs/server.md, "Proving consent"); anything else (or none) is no receipt. */
 export function parseUpdateAnswer(text: string): string | null {
   const json = parseJsonText(text);
   const receiptId = json && typeof json === 'object' ? (json as Json).receiptId : undefined;

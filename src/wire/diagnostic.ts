@@ -1,5 +1,5 @@
 /**
- * The one diagnostic builder of the product (PRODUCT 2, "Diagnostics"): components, the server
+ * The one diagnostic builder of the product (docs/runtime.md, "Diagnostics"): components, the server
  * and the validator all describe a problem as `code: expected X, got Y`, optionally with the
  * wire field it concerns (the server's 400s name it).
  */

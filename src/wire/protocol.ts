@@ -1,6 +1,6 @@
 /**
  * Wire types shared by the client components and the reference server (types only).
- * Field names follow the seed specification and PRODUCT.md sections 3.3, 3.4 and 4.
+ * Field names follow docs/consent.md ("Remote check", "Update notification") and docs/auto-ads.md ("Config format").
  */
 
 import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from './consent.ts';
@@ -15,7 +15,7 @@ export type ConsentCheckRequest = {
   readonly matchedGeoGroup: string | null;
   readonly purposeConsents?: PurposeConsents;
   readonly isDirty: boolean;
-  /** The browser sends Global Privacy Control and the config applies it (PRODUCT 3.9). */
+  /** The browser sends Global Privacy Control and the config applies it (docs/consent.md, "Signals for ad tech"). */
   readonly gpc?: boolean;
 };
 
@@ -39,11 +39,11 @@ export type ConsentUpdateRequest = {
   readonly consentString?: string;
   readonly purposeConsents?: PurposeConsents;
   readonly consentMetadata?: ConsentMetadata;
-  readonly tcfPolicyVersion?: number;  /** The browser sent Global Privacy Control (PRODUCT 3.9); the server keeps it with the audit record. */
+  readonly tcfPolicyVersion?: number;  /** The browser sent Global Privacy Control (docs/consent.md, "Global Privacy Control"); the server keeps it with the audit record. */
   readonly gpc?: boolean;
 };
 
-/** Auto-ads configuration (ConfigObj), wire names kept from the seed. */
+/** Auto-ads configuration (ConfigObj), wire names as docs/auto-ads.md documents them. */
 export type AnchorWire = {
   readonly selector: string;
   readonly index?: number;

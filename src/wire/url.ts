@@ -1,5 +1,5 @@
 /**
- * The URL rule of PRODUCT 2: a component loads only `http:` and `https:` URLs, given absolute or
+ * The URL rule (docs/runtime.md, "The URL rule"): a component loads only `http:` and `https:` URLs, given absolute or
  * relative to `base`. Anything else (`javascript:`, `data:`, `blob:`, `file:`, a relative URL on a
  * `data:`/`file:` page, text that is no URL) is refused. The browser's own parser decides, so
  * `JaVa\tScRiPt:` is seen as the browser sees it.

@@ -1,5 +1,5 @@
 /**
- * Typed readers for untrusted values (PRODUCT 2, "Untrusted values"): a value of the wrong type
+ * Typed readers for untrusted values (docs/runtime.md, "Untrusted values"): a value of the wrong type
  * is dropped with one coded diagnostic, never coerced, and names are looked up as own
  * properties only (`constructor` is an ordinary name). Every wire parser is built from these.
  */

@@ -1,6 +1,6 @@
 /**
  * Black-box acceptance scenarios for <page-auto-ads> and the runtime's public contract, written
- * from the seed specification, PRODUCT.md (sections 1, 2, 4, 7) and the README only.
+ * from docs/architecture.md, docs/runtime.md, docs/auto-ads.md and the README (including "What users can expect") only.
  * Every ad is `type="fake"` so nothing is requested for creatives.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -284,7 +284,7 @@ describe('page-auto-ads acceptance: spacing and count', () => {
     expect(ads.every((ad) => ad.height > 0 && ad.top >= VIEWPORT.height)).toBe(true);
   });
 
-  it('follows the seed worked example: two manual ads, rules for 3 and 5 ads', async () => {
+  it('follows the worked example of docs/auto-ads.md, "Config format": two manual ads, rules for 3 and 5 ads', async () => {
     const path = config('worked-example', {
       placements: [placement({ selector: 'p', all: true }, 4)],
       attributes: FAKE,

@@ -1,6 +1,6 @@
 /**
  * Acceptance scenarios for <page-consent>, written black-box from the public contract only
- * (seed consent parts, PRODUCT.md 1, 2, 3.1-3.6, 3.10, 5, 7 and the README), the way a
+ * (docs/architecture.md, docs/runtime.md, docs/consent.md, docs/geo.md and the README, including "What users can expect"), the way a
  * publisher copies the examples: real Chromium against the built bundles in dist/cdn.
  */
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -753,7 +753,7 @@ describe('consent acceptance: checkConsentHref', () => {
     expect(query.get('cid')).toMatch(/\S/);
     expect(query.get('cid')).not.toBe('CLIENT_ID');
     expect(query.get('other')).toBe('NOT_A_MACRO');
-    // CONSENT_INFO belongs to promptUiSrc, the consent macros to ad URLs (PRODUCT 2).
+    // CONSENT_INFO belongs to promptUiSrc, the consent macros to ad URLs (docs/runtime.md).
     expect(query.get('info')).toBe('CONSENT_INFO(consentStateValue)');
     expect(query.get('gdpr')).toBe('GDPR');
   });
@@ -843,7 +843,7 @@ describe('consent acceptance: checkConsentHref', () => {
     await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
     expect(await policyState(test.page)).toBe('sufficient');
     expect(await shown(test.page, '#prompt')).toBe(false);
-    // Seed: with expireCache and a prompt UI, next visits show the prompt and block content.
+    // docs/consent.md, "Remote check": with expireCache and a prompt UI, next visits show the prompt and block content.
     await revisit(test);
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await settled(test.page);

@@ -1,6 +1,6 @@
 /**
  * A remote auto-ads config never weakens the page's consent policy nor reaches into the page
- * (PRODUCT 4.3): its consent markers and script URLs are dropped, with diagnostics.
+ * (docs/auto-ads.md, "Config format"): its consent markers and script URLs are dropped, with diagnostics.
  */
 import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';

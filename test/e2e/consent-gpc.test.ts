@@ -1,4 +1,4 @@
-/** Global Privacy Control (PRODUCT 3.9) in Chromium: `navigator.globalPrivacyControl` set per page. */
+/** Global Privacy Control (docs/consent.md, "Global Privacy Control") in Chromium: `navigator.globalPrivacyControl` set per page. */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, isShown, storedValues, SVG } from './consent-fixtures.ts';

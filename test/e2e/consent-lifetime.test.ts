@@ -1,4 +1,4 @@
-/** Consent lifetime (PRODUCT 3.11) in Chromium with a controlled clock: expiry, kept purposes, renewal. */
+/** Consent lifetime (docs/consent.md, "Consent lifetime") in Chromium with a controlled clock: expiry, kept purposes, renewal. */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, isShown, probe, SVG, storedValues } from './consent-fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * PRODUCT 3.6 "No flash": markup written with `hidden` paints no consent UI before the runtime
+ * docs/consent.md, "UI" (no flash): markup written with `hidden` paints no consent UI before the runtime
  * runs; the component removes `hidden` while it shows a UI; a return visit never paints the
  * prompt, not even one frame; consent UI causes no layout shift. The scripts come late (the test
  * server delays them) so that the frames before the runtime runs are observed.

@@ -1,5 +1,5 @@
 /**
- * The CMP iframe of `promptUiSrc` (PRODUCT 3.7) in Chromium. The page is on `http://127.0.0.1`,
+ * The CMP iframe of `promptUiSrc` (docs/consent.md, "The CMP iframe") in Chromium. The page is on `http://127.0.0.1`,
  * the CMP on `http://localhost` (a second origin of the same server); the test speaks for the
  * CMP by evaluating `parent.postMessage` inside the frame.
  */

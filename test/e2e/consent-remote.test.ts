@@ -47,7 +47,7 @@ const policyState = (page: Page, policy = 'default') =>
     policy,
   );
 
-describe('geo flow examples (seed)', () => {
+describe('geo flow examples (docs/consent.md, "How the decision is made")', () => {
   const config = {
     consentInstanceId: 'site',
     checkConsentHref: 'CHECK',

@@ -1,4 +1,4 @@
-/** `<page-story-consent>` (PRODUCT 3.8) in Chromium: rendering, onlyAccept, RTL, keyboard, axe. */
+/** `<page-story-consent>` (docs/consent.md, "The story prompt") in Chromium: rendering, onlyAccept, RTL, keyboard, axe. */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

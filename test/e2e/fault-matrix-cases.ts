@@ -1,6 +1,6 @@
 /**
- * The fault matrix (issue 16, part 2): every remote or untrusted source of the consent and auto
- * ads components x the faults that apply to it, each with the end state PRODUCT defines. One
+ * The fault matrix (docs/reliability.md, "Fault matrix"): every remote or untrusted source of the consent and auto
+ * ads components x the faults that apply to it, each with the end state the docs define. One
  * row is one case; `fault-matrix.test.ts` runs them in Chromium and checks the end state, the
  * one diagnostic, the network log and the stored decision.
  */
@@ -23,7 +23,7 @@ export type EndState = {
 export type FaultCase = {
   readonly source: Source;
   readonly fault: string;
-  /** The diagnostic code, or null where PRODUCT defines the answer as no fault (see `note`). */
+  /** The diagnostic code, or null where the docs define the answer as no fault (see `note`). */
   readonly code: string | null;
   /** A part of the diagnostic's "got" (one of them: a 5 MB body may also outlast the time-out on a busy machine). */
   readonly got?: string | readonly string[];
@@ -108,7 +108,7 @@ function checkCases(): FaultCase[] {
   for (const fault of HTTP_FAULTS) {
     const isSlow = SLOW_FAULTS.has(fault);
     const code = 'consent-check-failed';
-    // PRODUCT 3.3: required and unknown, the prompt shows, nothing unblocks.
+    // docs/consent.md, "Remote check": required and unknown, the prompt shows, nothing unblocks.
     rows.push({ source: 'checkConsentHref', fault, code, got: CHECK_GOT[fault], isSlow, end: { state: 'unknown', isPromptShown: true, built: UNDECIDED } });
     // A cached decision applies at once; the failed check changes nothing and keeps it.
     rows.push({ source: 'checkConsentHref (cached)', fault, code, got: CHECK_GOT[fault], isSlow, end: { state: 'rejected', isPromptShown: false, built: REJECTED } });
@@ -121,13 +121,13 @@ function updateCases(): FaultCase[] {
   const end: EndState = { state: 'rejected', isPromptShown: false, built: REJECTED };
   return HTTP_FAULTS.filter((fault) => fault !== 'xssi prefix mismatch').map((fault) =>
     isBodyFault(fault)
-      ? { source: 'onUpdateHref', fault, code: null, isSlow: false, end, note: 'a 2xx answer acknowledges the update; its body only carries the optional receipt (PRODUCT 3.12): no receipt, no diagnostic' }
+      ? { source: 'onUpdateHref', fault, code: null, isSlow: false, end, note: 'a 2xx answer acknowledges the update; its body only carries the optional receipt (docs/server.md, "Proving consent"): no receipt, no diagnostic' }
       : { source: 'onUpdateHref', fault, code: 'consent-update-failed', got: CHECK_GOT[fault], isSlow: SLOW_FAULTS.has(fault), end },
   );
 }
 
 function adsCases(): FaultCase[] {
-  // PRODUCT 4.2: one diagnostic, no ads. The config has no xssi prefix option.
+  // docs/auto-ads.md, "Element": one diagnostic, no ads. The config has no xssi prefix option.
   return HTTP_FAULTS.filter((fault) => fault !== 'xssi prefix mismatch').map((fault) => ({
     source: 'auto-ads config',
     fault,
@@ -138,7 +138,7 @@ function adsCases(): FaultCase[] {
   }));
 }
 
-/** The CMP frame faults; every one ends with the ready time-out and the inline prompt (PRODUCT 3.7). */
+/** The CMP frame faults; every one ends with the ready time-out and the inline prompt (docs/consent.md, "The CMP iframe"). */
 export const FRAME_FAULTS = [
   'HTTP 500',
   'HTTP 404',

@@ -1,5 +1,5 @@
 /**
- * Fault matrix (issue 16, part 2) in Chromium: each remote or untrusted source x each fault that
+ * Fault matrix (docs/reliability.md, "Fault matrix") in Chromium: each remote or untrusted source x each fault that
  * applies (fault-matrix-cases.ts). Every case has its own loopback server and browser context;
  * the cases run a few at a time, those that wait for a 10 s time-out first. For each case: the
  * defined end state within 11 s of the moment the page contacts the faulty source (its fetch,

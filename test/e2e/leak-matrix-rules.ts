@@ -1,5 +1,5 @@
 /**
- * The leak matrix's expectations, written from the contract (PRODUCT 3.5, docs/consent.md
+ * The leak matrix's expectations, written from the contract (docs/consent.md
  * "Blocking other elements"), not from src: which gate states allow which markers, the state
  * timeline of one page view, and the checks of one element against its requests.
  */

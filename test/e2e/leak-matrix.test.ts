@@ -1,5 +1,5 @@
 /**
- * The leak matrix (issue 16, part 1): generated pages x consent paths x script load orders. For
+ * The leak matrix (docs/reliability.md, "Leak matrix"): generated pages x consent paths x script load orders. For
  * every cell (one blocked element on one page view) the server's request log and the page's record
  * of script runs and third-party builds prove that nothing was requested or ran before the gate
  * state allowed it, and that what the final state allows was requested (and ran) exactly once.
@@ -170,7 +170,7 @@ async function readSignals(page: Page): Promise<Signals | string> {
   });
 }
 
-/** The signals the gate's state implies (PRODUCT 3.9): TCF and GPP follow the prompt and the CMP string, Consent Mode the decision. */
+/** The signals the gate's state implies (docs/consent.md, "Signals for ad tech"): TCF and GPP follow the prompt and the CMP string, Consent Mode the decision. */
 function expectedSignals(entry: TimelineEntry, consentString: string, isPromptShown: boolean): Signals {
   const isGranted = entry.state === 'accepted' || entry.state === 'not-required';
   return {
@@ -238,7 +238,7 @@ function causeProblems(spec: PageSpec, records: Records): string[] {
 
 /**
  * docs/consent.md "Return visits": every page here configures Consent Mode (`SIGNALS`), whose
- * default must reach `gtag` before any script runs (PRODUCT 3.9), so the extension's fast path
+ * default must reach `gtag` before any script runs (docs/consent.md, "Signals for ad tech"), so the extension's fast path
  * takes nothing and the element runs the scripts after the default. The fast path's own choices
  * are covered by consent-fast-path.test.ts.
  */

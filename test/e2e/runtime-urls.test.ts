@@ -1,5 +1,5 @@
 /**
- * The URL rule (PRODUCT 2) in Chromium: built-in elements and blocked scripts load only http(s)
+ * The URL rule (docs/runtime.md, "The URL rule") in Chromium: built-in elements and blocked scripts load only http(s)
  * URLs; iframes keep allow-same-origin only when they are http(s) and cross-origin.
  */
 import type { Browser } from 'playwright-core';

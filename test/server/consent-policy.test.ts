@@ -54,7 +54,7 @@ describe('consent-policy', () => {
     });
   });
 
-  it('answers the purposes under both names, purposeConsents and the seed\'s purposeConsent', () => {
+  it('answers the purposes under both names, purposeConsents and the legacy purposeConsent', () => {
     const answer = buildCheckAnswer(instance, 'eea', { ...decision, purposeConsents: { ads: true } });
     expect(answer).toMatchObject({ purposeConsents: { ads: true }, purposeConsent: { ads: true } });
   });

@@ -63,7 +63,7 @@ describe('consent routes', () => {
       consentString: 'CP-string',
       expireCache: false,
       purposeConsents: { analytics: true, ads: false },
-      // The seed's name for the same map (checkConsentHref response table).
+      // The legacy singular name for the same map (docs/consent.md, "Remote check").
       purposeConsent: { analytics: true, ads: false },
       consentMetadata: { consentStringType: 2, gdprApplies: true },
       tcfPolicyVersion: 4,

@@ -1,5 +1,5 @@
 /**
- * Reliability and security of the server (issue 16, part 4), beyond the route tests: CORS never
+ * Reliability and security of the server (docs/reliability.md, "Server"), beyond the route tests: CORS never
  * grants credentials to a hostile origin, admin routes refuse bad tokens and leak nothing,
  * oversized bodies answer 413 body-too-large everywhere, hostile and Unicode strings round-trip verbatim on
  * SQLite and PostgreSQL, and a slow client cannot hold the server. The SIGKILL trials are in

@@ -1,6 +1,6 @@
 /**
  * The network script of a `<page-ad>` type: its URL, which the page may override with
- * `<meta name="page-ad-script-<type>" content="URL">` (URL rule of PRODUCT 2), loaded once per page.
+ * `<meta name="page-ad-script-<type>" content="URL">` (URL rule, docs/runtime.md, "The URL rule"), loaded once per page.
  */
 import { readLoadableUrl } from '../../wire/url.ts';
 import type { ContentElement } from '../content-element.ts';

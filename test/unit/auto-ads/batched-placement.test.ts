@@ -1,6 +1,6 @@
 /**
  * Property: the batched strategy (one measure, a plan that moves positions by the ads it places,
- * one mutate) places the same ads, at the same places, with the same outcomes, as the seed's
+ * one mutate) places the same ads, at the same places, with the same outcomes, as the documented
  * sequential rule, which measures the page again after every insertion. Both run on generated
  * pages laid out by the block model of fake-page.ts; the sequential rule also submits each ad to
  * the runtime's change-size decision at zero height, as the per-ad strategy did, and every ad
@@ -113,7 +113,7 @@ function spacingFor({ initialMinimumSpacing, subsequentMinimumSpacing }: Constra
 const near = (y: number, box: { top: number; bottom: number }) => (y >= box.top && y <= box.bottom ? 0 : Math.min(Math.abs(y - box.top), Math.abs(y - box.bottom)));
 
 /**
- * The seed's rule, one candidate at a time (as the per-ad strategy ran it): measure the page,
+ * The documented rule, one candidate at a time (as the per-ad strategy ran it): measure the page,
  * decide, insert at zero height out of flow, ask the change-size decision, grow in flow.
  */
 function placeSequentially(s: Scenario): { outcomes: string[]; refusals: number } {
@@ -128,7 +128,7 @@ function placeSequentially(s: Scenario): { outcomes: string[]; refusals: number 
     }
     const ads = [...document.querySelectorAll('page-ad')].map(pageBox);
     if (ads.length >= s.constraints.maximumAdCount) {
-      // The seed stops at the count: the rest of the page is not read.
+      // The documented rule stops at the count: the rest of the page is not read.
       outcomes.push(label + 'max-count');
       break;
     }

@@ -19,7 +19,7 @@ describe('networks', () => {
     expect(getNetwork('toString')).toBeUndefined();
   });
 
-  it('gives every network the defaults of PRODUCT 4.3', () => {
+  it('gives every network the defaults of docs/auto-ads.md, "Config format"', () => {
     const vp = (value: number) => ({ value, unit: 'vp' });
     expect(DEFAULT_CONSTRAINTS).toEqual({
       initialMinimumSpacing: vp(1),

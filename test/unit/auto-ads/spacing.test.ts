@@ -18,7 +18,7 @@ describe('spacing', () => {
     expect(selectSpacing(rules(100, [[3, 500], [5, 1000]]), 2)).toEqual(px(100));
   });
 
-  it('applies the rule with the largest adCount not above the count (seed worked shape)', () => {
+  it('applies the rule with the largest adCount not above the count (worked example of docs/auto-ads.md, "Config format")', () => {
     const constraints = rules(100, [[3, 500], [5, 1000]]);
     expect([3, 4, 5, 9].map((count) => selectSpacing(constraints, count).value)).toEqual([500, 500, 1000, 1000]);
   });

@@ -1,4 +1,4 @@
-/** Global Privacy Control (PRODUCT 3.9): the reducer and the controller. */
+/** Global Privacy Control (docs/consent.md, "Global Privacy Control"): the reducer and the controller. */
 import { describe, expect, it, vi } from 'vitest';
 import * as remote from '../../../src/consent/remote.ts';
 import { createConsentController } from '../../../src/consent/controller.ts';

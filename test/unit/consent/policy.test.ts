@@ -23,7 +23,7 @@ const STATES: Record<string, ConsentState> = {
 
 const POLICIES: BlockPolicy[] = ['default', '_till_accepted', '_till_responded', '_auto_reject'];
 
-/** Expected gate decision per state, in the order of POLICIES (seed "Blocking behaviours"). */
+/** Expected gate decision per state, in the order of POLICIES (docs/consent.md, "Blocking other elements"). */
 const TABLE: Record<string, [string, string, string, string]> = {
   pending: ['pending', 'pending', 'pending', 'pending'],
   unknown: ['pending', 'pending', 'pending', 'allow'],

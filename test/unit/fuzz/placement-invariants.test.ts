@@ -1,13 +1,13 @@
 /**
- * Placement invariants of auto ads (issue 16, part 3) on generated pages and configs, through
+ * Placement invariants of auto ads (docs/reliability.md, "Fuzzing") on generated pages and configs, through
  * the real path: the config is served as JSON text to `<page-auto-ads type="custom">`, which
  * parses it (src/wire/auto-ads-config.ts) and runs the placement strategy (strategy.ts,
  * placement.ts `planRound`) on a page laid out by the block model of fake-page.ts; content is
  * then added once, so a second round runs. After each round, independently of the plan:
  *   1. count: before each inserted ad, fewer than `maxAdCount` ads (manual and inserted, the
- *      sticky anchor ad excepted) were on the page (seed AdConstraintsObj, PRODUCT 4.4);
+ *      sticky anchor ad excepted) were on the page (docs/auto-ads.md, "Config format" (adConstraints) and "Placement");
  *   2. spacing: the point where each ad was inserted is at least the spacing in force at that
- *      count (seed rule: the rule with the largest `adCount` not above it, else
+ *      count (docs/auto-ads.md, "Config format": the rule with the largest `adCount` not above it, else
  *      `initialMinSpacing`) from every ad then on the page, measured again on the page with the
  *      later ads taken out; and every two ads' boxes are at least that far apart;
  *   3. exclusion: no inserted ad has a `page-sidebar`, `page-app-banner`, `page-ad` or a
@@ -218,7 +218,7 @@ function checkInvariants(inserted: HTMLElement[], manual: number, constraints: C
       ensure(gap >= spacing, `${label}: ad #${k} (${box.top}-${box.bottom}) is ${gap}px from ${other.id || 'an inserted ad'} (${them.top}-${them.bottom}), spacing ${spacing}`);
     }
   }
-  // 2. spacing, the seed's rule: the insertion point, measured with the later ads taken out.
+  // 2. spacing, the documented rule: the insertion point, measured with the later ads taken out.
   const parked: [HTMLElement, Comment][] = [];
   try {
     for (let k = inserted.length - 1; k >= 0; k--) {

@@ -53,8 +53,7 @@ function outsideReferences(file: string, text: string): string[] {
   return found;
 }
 
-// Un-skipped once the references of every branch are rewritten into docs sections.
-describe.skip('a self-contained repository', () => {
+describe('a self-contained repository', () => {
   it('cites no document outside the repository', () => {
     const files = trackedTextFiles();
     expect(files.length).toBeGreaterThan(100);

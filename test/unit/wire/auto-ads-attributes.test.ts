@@ -21,7 +21,7 @@ describe('auto-ads-attributes', () => {
     expect(result.diagnostics[0]).toMatchObject({ got: '"style"', field: 'attributes.style' });
   });
 
-  it('stringifies numbers and booleans (PRODUCT 4.3)', () => {
+  it('stringifies numbers and booleans (docs/auto-ads.md, "Config format")', () => {
     expect(parse({ height: 250, 'data-a': true, 'data-b': false }).value).toEqual({ height: '250', 'data-a': 'true', 'data-b': 'false' });
   });
 

@@ -58,7 +58,7 @@ describe('auto-ads-config', () => {
     expect(result.diagnostics).toEqual([]);
   });
 
-  it('accepts a fractional min_c (the seed says number)', () => {
+  it('accepts a fractional min_c (docs/auto-ads.md says number)', () => {
     expect(parse({ placements: [placement({ anchor: { selector: 'p', min_c: 2.5 } })] })).toMatchObject({
       value: { placements: [{ anchor: { minimumTextLength: 2.5 } }] },
       diagnostics: [],
@@ -115,7 +115,7 @@ describe('auto-ads-config', () => {
     expect(result.diagnostics.map((d) => d.code)).toEqual(Array(3).fill('auto-ads-field-invalid'));
   });
 
-  it('reports missing placements (required by the seed) and keeps the anchor ad', () => {
+  it('reports missing placements (required by docs/auto-ads.md) and keeps the anchor ad', () => {
     expect(parse({ optInStatus: [2] })).toMatchObject({
       value: { placements: [], isAnchorAdEnabled: true },
       diagnostics: [{ code: 'auto-ads-field-invalid', field: 'placements', got: 'nothing' }],

@@ -72,7 +72,7 @@ describe('parseConsentConfig', () => {
     expect(diagnostics.at(-1)?.code).toBe(code);
   });
 
-  it('accepts an http checkConsentHref (the seed asks https of onUpdateHref only)', () => {
+  it('accepts an http checkConsentHref (docs/consent.md asks https of onUpdateHref only)', () => {
     expect(parse({ ...valid, checkConsentHref: 'http://cmp.example/check' }).value).toMatchObject({ checkConsentHref: 'http://cmp.example/check' });
   });
 
@@ -186,7 +186,7 @@ describe('parseConsentConfig', () => {
     expect(diagnostics[0]?.expected).toContain(expected);
   });
 
-  it('ignores waitFor, whose value the seed says is ignored', () => {
+  it('ignores waitFor, whose value docs/consent.md says is ignored', () => {
     expect(parse({ ...valid, policy: { default: { waitFor: { site: [] }, timeout: 2 } } })).toMatchObject({ value: { timeoutSeconds: 2 }, diagnostics: [] });
   });
 

@@ -21,7 +21,7 @@ describe('parseCheckAnswer', () => {
     expect(parse(fields)).toEqual({ value: fields, diagnostics: [] });
   });
 
-  it('treats a missing or null consentRequired as not required (seed)', () => {
+  it('treats a missing or null consentRequired as not required (docs/consent.md, "Remote check")', () => {
     expect(parse({ consentStateValue: 'accepted' }).value).toMatchObject({ consentRequired: false, consentStateValue: 'accepted' });
     expect(parse({ consentRequired: null }).value?.consentRequired).toBe(false);
   });
