@@ -21,6 +21,8 @@ describe('config', () => {
       commitWindowMs: 0,
       instanceCacheMs: 1000,
       shutdownDrainMs: 5000,
+      tcfVendorList: null,
+      tcfTranslationsDir: null,
       requestTimeoutMs: 10_000,
       warnings: [],
       receiptSigningKey: null,
