@@ -177,7 +177,8 @@ function expectedSignals(entry: TimelineEntry, consentString: string, isPromptSh
     tcf: isPromptShown ? 'prompt' : 'decided',
     tcString: consentString,
     purpose1: entry.state === 'accepted' && consentString !== '',
-    gpp: `ready, ${isPromptShown ? 'visible' : 'hidden'}`,
+    // GPP is ready only once somebody decided: not while the prompt shows.
+    gpp: isPromptShown ? 'not ready, visible' : 'ready, hidden',
     adStorage: isGranted ? 'granted' : 'denied',
     analyticsStorage: entry.purposes.ads === true ? 'granted' : 'denied',
   };
