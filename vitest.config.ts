@@ -2,11 +2,13 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Server and e2e files run side by side, one per core but at least two: vitest's own default
- * (cores - 1) runs one file at a time on a two-core machine, and these files spend much of their
- * time waiting on PostgreSQL, Chromium and loopback sockets. This is safe because no two files
- * share state (docs/architecture.md, "Tests"): every file opens its own Chromium and servers on
- * port 0, its own PostgreSQL database and its own temporary folders, and reads dist/ only.
+ * Server files run side by side, one per core but at least two: vitest's own default (cores - 1)
+ * runs one file at a time on a two-core machine, and these files spend much of their time waiting
+ * on PostgreSQL and loopback sockets. This is safe because no two files share state
+ * (docs/architecture.md, "Tests"): every file opens its own servers on port 0, its own PostgreSQL
+ * database and its own temporary folders. The e2e files share nothing either, but two Chromium
+ * files side by side on two cores pushed time-out-sensitive cases (the fault matrix, the prompt's
+ * overlay) past their margins, so they still run one at a time.
  */
 const WORKERS = Math.max(2, availableParallelism());
 
@@ -44,7 +46,7 @@ export default defineConfig({
           expect: { poll: { timeout: 5_000, interval: 50 } },
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          maxWorkers: WORKERS,
+          fileParallelism: false,
         },
       },
     ],
