@@ -382,6 +382,10 @@ describe('hosted CMP iframe example', () => {
     await shown(page, '.page-consent-frame iframe');
     const frame = page.frameLocator('.page-consent-frame iframe');
     await frame.getByRole('button', { name: 'Customize' }).click();
+    // The frame goes full screen and draws its second layer: click its switch once both are done.
+    await page.waitForSelector('.page-consent-frame-full');
+    await frame.getByRole('switch', { name: 'measurement' }).waitFor();
+    await settled(page);
     await frame.getByRole('switch', { name: 'measurement' }).check();
     const update = page.waitForResponse((response) => response.url().endsWith('/consent/update'));
     await frame.getByRole('button', { name: 'Save choices' }).click();
