@@ -7,7 +7,8 @@
 import { chromium, type Browser } from 'playwright-core';
 import { ensureChromium } from '../../scripts/ensure-chromium.mjs';
 
-export const BROWSER_ARGS = [
+/** Headless Chromium on a closed machine, as root: the flags the project's tests launch it with too. */
+export const HEADLESS_ARGS = [
   '--no-sandbox',
   '--disable-background-networking',
   '--disable-component-update',
@@ -15,6 +16,10 @@ export const BROWSER_ARGS = [
   '--no-first-run',
   '--disable-gpu',
   '--disable-quic',
+];
+
+export const BROWSER_ARGS = [
+  ...HEADLESS_ARGS,
   '--disable-site-isolation-trials',
   '--disable-features=IsolateOrigins,site-per-process',
 ];

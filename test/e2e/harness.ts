@@ -8,6 +8,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { HEADLESS_ARGS } from '../../cli/audit/browser.ts';
+import { CHROMIUM } from '../../scripts/ensure-chromium.mjs';
 import { trackRequests } from './settled.ts';
 
 export { settled } from './settled.ts';
@@ -15,19 +17,7 @@ export { settled } from './settled.ts';
 export const CDN_ROOT = process.env.E2E_CDN_ROOT ?? 'dist/cdn';
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-gpu',
-      '--disable-quic',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: HEADLESS_ARGS });
 }
 
 export type ConsoleLine = { readonly type: string; readonly text: string };
