@@ -63,7 +63,18 @@ export function startGppApi(source: SignalSource): TcfFromGpp {
     for (const name of names) api.fireSectionChange(name);
     api.setSignalStatus(SignalStatus.READY);
   };
-  source.subscribe(update);
+  // A change is applied in a task of its own, never between the microtasks of a vendor's call:
+  // Prebid.js asks `ping` and adds its listener a microtask later, and would miss a `ready` in between.
+  let next: ConsentSignal | undefined;
+  source.subscribe((signal) => {
+    if (!next)
+      setTimeout(() => {
+        const latest = next!;
+        next = undefined;
+        update(latest);
+      });
+    next = signal;
+  });
   update(source.current());
   return { tcStringOf: (gppString) => tcStrings.get(gppString), subscribe: (listener) => listeners.push(listener) };
 }

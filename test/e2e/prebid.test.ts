@@ -204,6 +204,17 @@ describe('Prebid.js with US signals', () => {
     expect(usnat.getFieldValue('usnat', 'SaleOptOutNotice')).toBe(1);
   });
 
+  it('gets the usnat string in an auction the reader\'s own click starts, whichever microtask comes first', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { page } = await open(US, { modules: ['gpp'] });
+      const saw = page.evaluate(
+        () => new Promise<Saw | string>((resolve) => document.getElementById('reject')!.addEventListener('click', () => (window as never as { runAuction(): Promise<Saw | string> }).runAuction().then(resolve), { once: true })),
+      );
+      await page.click('#reject');
+      expect(((await saw) as Saw).gppConsent!.applicableSections).toEqual([7]);
+    }
+  });
+
   it('gets a usnat string that does not opt out after accept', async () => {
     const { page } = await open(US, { modules: ['gpp'] });
     await page.click('#accept');
