@@ -74,7 +74,7 @@ export function startSignals(page: PageRuntime, config: ConsentConfig, report: (
     // If the TCF part never answers (it did not load), the decision goes on without a string.
     if (signal.isStringPending && waited !== (waited = decisionKey)) setTimeout(() => addString(decisionKey, null), STRING_WAIT_MS);
     updateConsentMode?.(signal, signal.isKnown);
-    updateUsPrivacy(signal);
     for (const listener of listeners) listener(signal);
+    updateUsPrivacy(signal);
   };
 }

@@ -32,11 +32,15 @@ export function installUsPrivacyApi(): (signal: ConsentSignal) => void {
   let hasLocator = false;
   return (next) => {
     signal = next;
-    // Known: decided, or nothing more to wait for (no prompt, or the policy timed out).
-    if (waiting && next.isKnown && (next.state !== 'unknown' || !next.isPromptShown || next.hasTimedOut)) {
+    // Known: decided with its strings, or nothing more to wait for (no prompt, or the policy timed out).
+    if (waiting && next.isKnown && !next.isStringPending && (next.state !== 'unknown' || !next.isPromptShown || next.hasTimedOut)) {
       const calls = waiting;
       waiting = null;
-      for (const args of calls) scope.__uspapi?.(...args);
+      // In a task after the TCF and GPP updates: Prebid.js's US privacy module, answered after its
+      // own short time-out, resumes the auction a second time, past the TCF and GPP waits.
+      setTimeout(() => {
+        for (const args of calls) scope.__uspapi?.(...args);
+      });
     }
     if (hasLocator || !stringOfType(next, STRING_TYPE.usPrivacy)) return;
     hasLocator = true;

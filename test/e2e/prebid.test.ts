@@ -252,6 +252,23 @@ describe('the head stub', () => {
     expect(await page.$$eval('iframe[name="__tcfapiLocator"]', (frames) => frames.length)).toBe(1);
     expect(messages.filter((line) => line.text.includes('[page-'))).toEqual([]);
   }, 120_000);
+
+  it('lets Prebid.js installed in <head> after the stub, auction started before the reader decides, get our TC string', async () => {
+    const n = ++count;
+    const config = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', ...TCF };
+    // Prebid with its TCF module and (as most builds) the US privacy module on its defaults: a
+    // 50 ms time-out, after which a late __uspapi answer resumes the auction a second time.
+    const head = `<script src="/v0/page-consent-stub-0.1.js"></script>${prebidSetup(['gdpr'])}<script>window.early = runAuction();</script>`;
+    server.page(`/prebid-${n}.html`, consentPage(config, { body: '' }).replace('<head>', `<head>${head}`));
+    const { page, messages } = await newPage(browser);
+    await page.goto(`${server.origin}/prebid-${n}.html`);
+    // The auction waits for the TCF decision, past the US privacy module's own time-out.
+    await expect.poll(() => messages.some((line) => line.text.includes('USPAPI workflow exceeded timeout threshold'))).toBe(true);
+    await page.click('#accept');
+    const early = (await page.evaluate(() => (window as never as { early: Promise<Saw | string> }).early)) as Saw;
+    expect(early.gdprConsent).toMatchObject({ gdprApplies: true });
+    expect(TCString.decode(early.gdprConsent!.consentString).cmpId).toBe(300);
+  }, 60_000);
 });
 
 describe('frames', () => {
