@@ -4,7 +4,7 @@
  */
 import type { ConsentProvider, ConsentSnapshot, PageElementInstance, PageRuntime, PolicyState } from '../runtime/index.ts';
 import { decide, type PolicyInput, resolvePolicy } from './policy.ts';
-import { changeStateOf, type ConsentModel, isRequiredOf, purposesOf } from './state.ts';
+import { changeStateOf, type ConsentModel, isRequiredOf, isTcStringPendingOf, purposesOf } from './state.ts';
 
 export type ConsentView = PolicyInput & ConsentModel;
 
@@ -14,7 +14,11 @@ export function detailOf(model: ConsentModel) {
   return { state: changeStateOf(model.state), purposeConsents: purposesOf(model), consentString, consentMetadata, sharedData, ...(isExpired && { expired: true }) };
 }
 
-export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state) });
+export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({
+  ...detailOf(model),
+  isConsentRequired: isRequiredOf(model.state),
+  ...(isTcStringPendingOf(model) && { isStringPending: true }),
+});
 
 /** Unknown policy ids are read as `default` (docs/consent.md, "Blocking other elements"). */
 const policyStateOf = (policyId: string, view: ConsentView): PolicyState | null =>

@@ -5,20 +5,21 @@
  * the part (one diagnostic) a template stays verbatim, as unknown macros do.
  */
 import type { MacrosOptions, MacrosService } from './macros.ts';
-import type { ConsentSnapshot, MacroResolver } from './types.ts';
+import type { ConsentSource } from './consent-macros.ts';
+import type { MacroResolver } from './types.ts';
 
-export type MacrosPart = { createMacros(options: MacrosOptions, snapshot: () => ConsentSnapshot | null): MacrosService };
+export type MacrosPart = { createMacros(options: MacrosOptions, consent: ConsentSource): MacrosService };
 
 export function createLazyMacros(
   options: MacrosOptions,
-  snapshot: () => ConsentSnapshot | null,
+  consent: ConsentSource,
   load: () => Promise<MacrosPart | undefined>,
 ): MacrosService {
   const registered = new Map<string, MacroResolver>();
   let service: Promise<MacrosService | undefined> | undefined;
   const ready = () =>
     (service ??= load().then((part) => {
-      const macros = part?.createMacros(options, snapshot);
+      const macros = part?.createMacros(options, consent);
       for (const [name, resolver] of registered) macros?.register(name, resolver);
       return macros;
     }));

@@ -38,7 +38,7 @@ export function createRuntime(win: Window & typeof globalThis, partsDirectory = 
   const gate = createConsentGate(doc, (d) => report('page-consent', d));
   const storage = createStorage({ window: win, hostname: win.location.hostname, report });
   const actions = createLazyActions({ document: doc, report, whenBuilt: (element) => lifecycle.whenBuilt(element) }, () => load('actions'));
-  const macros = createLazyMacros({ window: win, document: doc, storage }, gate.snapshot, () => load('macros'));
+  const macros = createLazyMacros({ window: win, document: doc, storage }, gate, () => load('macros'));
   const platform = browserPlatform(win);
   const viewport = createViewport({ platform, report });
   const changeSize = once(async () =>

@@ -121,6 +121,23 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
     expect(data).toMatchObject({ tcString: '', gdprApplies: true, cmpStatus: 'loaded' });
     expect(await page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
   });
+
+  it('gives ${GDPR_CONSENT} of a pixel the accept unblocks the string, built after a slow vendor list', async () => {
+    server.route('/pixel.gif', { body: 'x' });
+    server.route('/tcf/slow-vendor-list.json', { body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), headers: { 'content-type': 'application/json' }, delay: 500 });
+    const n = ++count;
+    const config = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', ...TCF, tcf: { ...TCF.tcf, vendorListHref: '/tcf/slow-vendor-list.json' } };
+    const pixel = `<page-pixel data-block-on-consent layout="nodisplay" src="/pixel.gif?gdpr=\${GDPR}&consent=\${GDPR_CONSENT}&n=${n}"></page-pixel>`;
+    server.page(`/prebid-${n}.html`, consentPage(config, { body: pixel }));
+    const { page } = await newPage(browser);
+    await page.goto(`${server.origin}/prebid-${n}.html`);
+    await page.click('#accept');
+    const pixels = () => server.requestsTo('/pixel.gif').filter((request) => request.url.endsWith(`&n=${n}`));
+    await expect.poll(() => pixels().length).toBe(1);
+    const query = new URL(pixels()[0]!.url, server.origin).searchParams;
+    expect(query.get('gdpr')).toBe('1');
+    expect(TCString.decode(query.get('consent')!).cmpId).toBe(300);
+  });
 });
 
 const accepted = (consentString: string, consentMetadata: object) => ({ consentRequired: true, consentStateValue: 'accepted', consentString, consentMetadata });

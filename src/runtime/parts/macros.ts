@@ -3,14 +3,13 @@
  * macros (src/runtime/lazy-macros.ts).
  */
 import { definePart } from '../../wire/parts.ts';
-import { registerConsentMacros } from '../consent-macros.ts';
+import { type ConsentSource, registerConsentMacros } from '../consent-macros.ts';
 import { createMacros, type MacrosOptions } from '../macros.ts';
-import type { ConsentSnapshot } from '../types.ts';
 
 definePart('page-runtime-macros-0.1', {
-  createMacros(options: MacrosOptions, snapshot: () => ConsentSnapshot | null) {
+  createMacros(options: MacrosOptions, consent: ConsentSource) {
     const macros = createMacros(options);
-    registerConsentMacros(macros.register, snapshot);
+    registerConsentMacros(macros.register, consent);
     return macros;
   },
 });

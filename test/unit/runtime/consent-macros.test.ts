@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { CONSENT_MACROS, registerConsentMacros } from '../../../src/runtime/consent-macros.ts';
 import type { ConsentSnapshot, MacroResolver } from '../../../src/runtime/types.ts';
 
-
 /** The consent macros resolved against one snapshot (null: no consent provider). */
 async function expand(snapshot: Partial<ConsentSnapshot> | null): Promise<Record<string, string>> {
   const resolvers = new Map<string, MacroResolver>();
-  registerConsentMacros((name, resolver) => resolvers.set(name, resolver), () => snapshot as ConsentSnapshot | null);
+  registerConsentMacros((name, resolver) => resolvers.set(name, resolver), { snapshot: () => snapshot as ConsentSnapshot | null, subscribe: () => () => {} });
   const values: Record<string, string> = {};
   for (const name of CONSENT_MACROS) values[name] = await resolvers.get(name)!(undefined);
   return values;
@@ -59,5 +58,22 @@ describe('consent macros', () => {
   it('give an empty GPP_SID for a section id without numbers', async () => {
     const snapshot = { state: 'accepted', consentString: 'DBAA', consentMetadata: { consentStringType: 4, gppSectionId: 'none' } } as const;
     expect((await expand(snapshot as Partial<ConsentSnapshot>)).GPP_SID).toBe('');
+  });
+
+  it('wait for a TC string on its way, and give it once it is in', async () => {
+    const resolvers = new Map<string, MacroResolver>();
+    let snapshot: Partial<ConsentSnapshot> = { state: 'accepted', isConsentRequired: true, isStringPending: true };
+    const listeners = new Set<() => void>();
+    const subscribe = (listener: () => void) => (listeners.add(listener), () => void listeners.delete(listener));
+    registerConsentMacros((name, resolver) => resolvers.set(name, resolver), { snapshot: () => snapshot as ConsentSnapshot, subscribe });
+    let value: string | undefined;
+    const expanding = Promise.resolve(resolvers.get('GDPR_CONSENT')!(undefined)).then((v) => (value = v));
+    await Promise.resolve();
+    expect(value).toBeUndefined();
+    snapshot = { state: 'accepted', isConsentRequired: true, consentString: 'TCF2' };
+    for (const listener of listeners) listener();
+    await expanding;
+    expect(value).toBe('TCF2');
+    expect(listeners.size).toBe(0);
   });
 });
