@@ -70,7 +70,12 @@ async function open(config: object, options: OpenOptions = {}) {
   if (options.hasGpc) await test.page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
-  for (const name of options.hold ?? []) await test.page.route(`**/${name}`, async (route) => (await released, route.continue()));
+  for (const name of options.hold ?? []) {
+    await test.page.route(`**/${name}`, async (route) => {
+      await released;
+      await route.continue();
+    });
+  }
   // A held script holds the load event too.
   await test.page.goto(`${server.origin}/sources-${n}.html`, { waitUntil: 'domcontentloaded' });
   return { ...test, release };
@@ -161,11 +166,12 @@ describe('Prebid.js with Global Privacy Control ("gpc": "reject")', () => {
 });
 
 /** A cross-origin ad frame (`localhost` inside the `127.0.0.1` page) running Prebid.js with the recording bidder. */
-function adFrame(): string {
+function adFrameUrl(): string {
   const n = ++count;
   server.page(`/ad-frame-${n}.html`, `<!doctype html><html lang="en"><head><title>ad</title></head><body>${prebidSetup(MODULES, CONSENT_TIMEOUT)}</body></html>`);
-  return `<iframe id="ad" title="ad" src="${server.otherOrigin}/ad-frame-${n}.html"></iframe>`;
+  return `${server.otherOrigin}/ad-frame-${n}.html`;
 }
+const adFrame = () => `<iframe id="ad" title="ad" src="${adFrameUrl()}"></iframe>`;
 async function adFrameOf(page: Page): Promise<Frame> {
   const frame = (await (await page.waitForSelector('#ad')).contentFrame())!;
   await frame.waitForFunction(() => 'runAuction' in window);
@@ -194,10 +200,12 @@ describe('Prebid.js in a cross-origin child frame', () => {
     ['the head stub', HEAD_STUB],
     ['the extension\'s stub', ''],
   ])('waits through %s before the full APIs load and the reader decides, then gets the string', async (_name, head) => {
-    const { page, release } = await open({}, { body: adFrame(), head, hold: ['page-consent-tcf-0.1.js', 'page-consent-gpp-0.1.js'] });
-    // The frame's calls need the locator frames: the head stub's are there from the start, the extension's once it runs.
+    const { page, release } = await open({}, { body: '', head, hold: ['page-consent-tcf-0.1.js', 'page-consent-gpp-0.1.js'] });
+    // The frame's calls need the locator frames: the head stub's are there from the start, the
+    // extension's once it runs. The ad frame is added then, as an ad server would add it.
     await page.waitForSelector('iframe[name="__tcfapiLocator"]', { state: 'attached' });
     await page.waitForSelector('iframe[name="__gppLocator"]', { state: 'attached' });
+    await page.evaluate((src) => document.body.insertAdjacentHTML('beforeend', `<iframe id="ad" title="ad" src="${src}"></iframe>`), adFrameUrl());
     const frame = await adFrameOf(page);
     await startAuction(frame);
     // The frame's listeners wait in the stubs' queues: the full APIs are held back.

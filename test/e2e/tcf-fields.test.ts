@@ -99,7 +99,10 @@ describe('__tcfapi fields (TCF CMP API)', () => {
     const { page, messages } = await newPage(browser);
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/page-consent-tcf-0.1.js', async (route) => (await released, route.continue()));
+    await page.route('**/page-consent-tcf-0.1.js', async (route) => {
+      await released;
+      await route.continue();
+    });
     await page.goto(`${server.origin}/fields.html`, { waitUntil: 'domcontentloaded' });
 
     // The stub: ping at once, with no CMP or GDPR facts yet; getTCData and addEventListener wait.
