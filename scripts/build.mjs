@@ -2,6 +2,7 @@
 // dist/cdn-dev (development: readable, with dev assertions). Both with source maps.
 import { existsSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { buildExampleLibraries } from './build-examples.mjs';
 
 const ENTRIES = [
   ['src/runtime/entry.ts', 'v0'],
@@ -55,5 +56,5 @@ async function buildEntries(outdir, isDev, entries, sourcemap) {
   });
 }
 
-await Promise.all([buildTree('dist/cdn', false), buildTree('dist/cdn-dev', true)]);
+await Promise.all([buildTree('dist/cdn', false), buildTree('dist/cdn-dev', true), buildExampleLibraries()]);
 console.log(`built ${entryPoints.map((entry) => entry.out).join(', ')}`);

@@ -1,6 +1,8 @@
 /**
  * `GET /examples/...`: the examples folder served as static files; a folder without
- * index.html gets a generated index of its pages. `GET /` redirects there.
+ * index.html gets a generated index of its pages. `GET /` redirects there. A file the folder
+ * lacks is looked up in the built examples tree beside the CDN tree (`dist/examples`: the
+ * third-party libraries `scripts/build-examples.mjs` bundles, such as Prebid.js).
  */
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
@@ -54,15 +56,22 @@ async function renderIndex(dir: string, urlPath: string): Promise<string> {
 
 export function registerExampleRoutes(app: FastifyInstance, context: AppContext): void {
   const root = resolve(context.examplesRoot);
+  const builtRoot = resolve(context.cdnRoot, '..', 'examples');
 
   app.get('/', (_request, reply) => reply.redirect('/examples/'));
   app.get('/examples', (_request, reply) => reply.redirect('/examples/', 301));
   app.get('/examples/*', async (request, reply: FastifyReply) => {
     // The router has already decoded the path once; decoding again would turn `%25` into a bad escape.
     const relative = (request.params as { '*': string })['*'];
-    const file = resolve(root, relative);
-    const inside = file === root || file.startsWith(root + sep);
-    const info = inside && !relative.split('/').some((part) => part.startsWith('.')) ? await stat(file).catch(() => null) : null;
+    const isSafe = !relative.split('/').some((part) => part.startsWith('.'));
+    const inside = (base: string, file: string) => isSafe && (file === base || file.startsWith(base + sep));
+    const source = resolve(root, relative);
+    const sourceInfo = inside(root, source) ? await stat(source).catch(() => null) : null;
+    const built = resolve(builtRoot, relative);
+    const builtInfo = sourceInfo || !inside(builtRoot, built) ? null : await stat(built).catch(() => null);
+    const isBuilt = builtInfo?.isFile() === true;
+    const file = isBuilt ? built : source;
+    const info = isBuilt ? builtInfo : sourceInfo;
     reply.header('Cache-Control', 'no-cache');
     if (info?.isDirectory() || (relative === '' && !info)) {
       if (!request.url.split('?')[0]!.endsWith('/')) return reply.redirect(`${request.url.split('?')[0]}/`, 301);

@@ -2,7 +2,8 @@
  * What our TCData adds to the IAB library's (docs/consent.md, "Signals for ad tech"): the
  * decision's TC string (its own, the one we built, or the `tcfeuv2` section of its GPP string),
  * `gdprApplies` from the metadata, `addtlConsent`, the stored `tcfPolicyVersion`; the decoded
- * sections are left out when the string could not be decoded. Pure.
+ * sections are left out when the string could not be decoded, and so is a `listenerId` that is
+ * not one (getTCData). Pure.
  */
 import { type ConsentSignal, STRING_TYPE, type TcfFromGpp } from '../consent/signal-source.ts';
 
@@ -42,6 +43,8 @@ export function completeTcData(data: unknown, signal: ConsentSignal, isDecoded: 
     ...(additionalConsent === undefined ? {} : { addtlConsent: additionalConsent }),
   };
   delete result.outOfBand;
+  // The library answers getTCData with `listenerId: null`; the spec gives undefined there.
+  if (result.listenerId === null) delete result.listenerId;
   for (const section of isDecoded ? [] : DECODED_SECTIONS) delete result[section];
   return result;
 }

@@ -66,13 +66,17 @@ const VENDOR: Schema<GvlVendor> = {
 };
 const VENDOR_REQUIRED = ['id', 'name', 'purposes', 'legIntPurposes', 'flexiblePurposes', 'specialPurposes', 'features', 'specialFeatures'] as const;
 
-/** A map of entries, each of which must carry the `required` fields; others are dropped. */
+/**
+ * A map of entries, each of which must carry the `required` fields; others are dropped. A
+ * required field that is there but malformed was reported by its reader: one diagnostic each.
+ */
 function readEntries<T>(schema: Schema<T>, required: readonly (keyof T & string)[], maxKeys: number): Read<Record<string, T>> {
   const read = readFields(schema);
   const complete: Read<T> = (into, value, field) => {
     const item = read(into, value, field);
     const missing = item && required.find((key) => !Object.hasOwn(item, key));
-    return missing ? drop(into, `${field}.${missing}`, 'a value', undefined) : item;
+    if (!missing) return item;
+    return own(value as Record<string, unknown>, missing) === undefined ? drop(into, `${field}.${missing}`, 'a value', undefined) : undefined;
   };
   return readMap(complete, maxKeys);
 }

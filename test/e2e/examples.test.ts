@@ -8,8 +8,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TCString } from '@iabtechlabtcf/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { idsOf } from '../../src/tcf/tc-string.ts';
 import { type ServerProcess, startServer } from '../server/server-process.ts';
 import { launchBrowser, newPage, settled, type TestPage } from './harness.ts';
 
@@ -409,6 +411,33 @@ describe('story consent example', () => {
     await page.keyboard.press('Enter');
     await waitForState(page, 'example-widget', 'loaded');
     expect(await page.isVisible('page-story-consent')).toBe(false);
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('prebid example', () => {
+  it('shows the bidder a TC string with the accepted vendors after accept, and a new one after a change in the privacy settings', async () => {
+    const test = await open('prebid.html');
+    const { page } = test;
+    await shown(page, '#prompt');
+    await click(page, 'Accept');
+    const newest = (attribute: string) => page.getAttribute(`#auctions > li:first-child [${attribute}]`, attribute);
+    await expect.poll(() => page.locator('#auctions > li').count(), { timeout: 20_000 }).toBe(1);
+    const accepted = TCString.decode((await newest('data-tc-string'))!);
+    expect([accepted.cmpId, idsOf(accepted.vendorConsents), idsOf(accepted.purposeConsents).length]).toEqual([10, [1, 2, 8], 11]);
+    expect(await newest('data-vendors')).toBe('1, 2, 8');
+    expect(await newest('data-gpp')).toContain('sections [2]');
+    await click(page, 'Privacy settings');
+    await click(page, 'Measurement only');
+    await expect.poll(() => page.locator('#auctions > li').count(), { timeout: 20_000 }).toBe(2);
+    const changed = TCString.decode((await newest('data-tc-string'))!);
+    expect([idsOf(changed.vendorConsents), idsOf(changed.purposeConsents)]).toEqual([[2], [1, 5, 6, 7, 8, 9, 10, 11]]);
+    await click(page, 'Privacy settings');
+    await click(page, 'Reject');
+    await expect.poll(() => page.locator('#auctions > li').count(), { timeout: 20_000 }).toBe(3);
+    const rejected = TCString.decode((await newest('data-tc-string'))!);
+    expect([idsOf(rejected.vendorConsents), idsOf(rejected.purposeConsents), idsOf(rejected.vendorsDisclosed)]).toEqual([[], [], [1, 2, 8, 25, 91]]);
+    expect(await newest('data-vendors')).toBe('none');
     expect(problems(test)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from './app-harness.ts';
@@ -63,5 +64,23 @@ describe('examples routes', () => {
     const response = await app.inject({ url: '/examples/' });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('No example pages yet.');
+  });
+
+  it('serves a built library from the examples tree beside the CDN tree, files only, never over the folder', async () => {
+    const built = mkdtempSync(join(tmpdir(), 'page-built-'));
+    mkdirSync(join(built, 'examples/lib'), { recursive: true });
+    writeFileSync(join(built, 'examples/lib/prebid.js'), 'window.pbjs = {};');
+    writeFileSync(join(built, 'examples/first.html'), 'not this one');
+    try {
+      const { app } = await buildApp({ cdnRoot: join(built, 'cdn') });
+      const library = await app.inject({ url: '/examples/lib/prebid.js' });
+      expect([library.statusCode, library.headers['content-type'], library.body]).toEqual([200, 'text/javascript; charset=utf-8', 'window.pbjs = {};']);
+      expect((await app.inject({ url: '/examples/first.html' })).body).toContain('First example');
+      for (const url of ['/examples/lib/', '/examples/lib/missing.js', '/examples/lib/../../cdn/v0.js']) {
+        expect((await app.inject({ url })).statusCode, url).toBe(404);
+      }
+    } finally {
+      rmSync(built, { recursive: true, force: true });
+    }
   });
 });

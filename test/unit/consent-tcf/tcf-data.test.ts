@@ -53,6 +53,11 @@ describe('tcf-data', () => {
     expect(data).not.toHaveProperty('addtlConsent');
   });
 
+  it('leaves out the null listenerId the library gives getTCData, and keeps a listener\'s', () => {
+    expect(completeTcData({ ...LIBRARY, listenerId: null }, signal(), true)).not.toHaveProperty('listenerId');
+    expect(completeTcData({ ...LIBRARY, listenerId: 0 }, signal(), true)).toMatchObject({ listenerId: 0 });
+  });
+
   it('passes a removeEventListener answer through', () => {
     expect(completeTcData(true, signal(), true)).toBe(true);
   });

@@ -26,6 +26,12 @@ describe('gvl', () => {
     expect(diagnostics[0]).toMatchObject({ code: 'consent-tcf-vendor-list-invalid', field: 'vendors.2.purposes' });
   });
 
+  it('reports a malformed declared field once and drops its vendor', () => {
+    const { value, diagnostics } = parseGvl({ ...fixture, vendors: { ...fixture.vendors, 8: { ...fixture.vendors['8'], purposes: 'all of them' } } });
+    expect(Object.keys(value?.vendors ?? {})).toEqual(['1', '2', '25', '52', '91']);
+    expect(diagnostics.map(({ field }) => field)).toEqual(['vendors.8.purposes']);
+  });
+
   it('refuses what is not an object', () => {
     expect(parseGvl([]).diagnostics[0]?.expected).toBe('vendor list: a JSON object');
   });
