@@ -82,10 +82,9 @@ async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo): P
       tcfPolicyVersion: gvl.tcfPolicyVersion,
     };
   };
-  return {
-    render: (container) => renderSecondLayer(container, tcfModel(translateGvl(gvl, translation), scope, config.messages, config.lang), state, config.messages),
-    decide,
-  };
+  // Built now (after the first layer's paint), so Customize only renders.
+  const model = tcfModel(translateGvl(gvl, translation), scope, config.messages, config.lang);
+  return { render: (container) => renderSecondLayer(container, model, state, config.messages), decide };
 }
 
 const details: DetailsModule = {

@@ -53,6 +53,8 @@ function paintFirstLayer(): void {
 function start(): void {
   paintFirstLayer();
   let session: Promise<DetailsSession> | null = null;
+  /** The second layer once loaded: Customize then renders it at once, in the click's task. */
+  let loaded: DetailsSession | null = null;
   const loadDetails = () =>
     (session ??= new Promise<void>((resolve, reject) => {
       const script = Object.assign(document.createElement('script'), { src: config.detailsScript, nonce });
@@ -64,6 +66,7 @@ function start(): void {
       return self.pageCmpDetails.start(config, info);
     }).then((ready) => {
       performance.mark('cmp-details-ready');
+      loaded = ready;
       return ready;
     }));
 
@@ -93,20 +96,21 @@ function start(): void {
     $('customize').hidden = true;
     $('customize').setAttribute('aria-expanded', 'true');
     $('save').hidden = false;
-    $('layer2-status').textContent = messages['loading'] ?? '';
-    $('layer2-title').focus();
-    post({ type: 'consent-ui', action: 'enter-fullscreen' });
     // The bench measures from here to the paint of the vendor heading (docs/decisions/server-hosted-cmp.md).
     performance.mark('cmp-customize');
-    loadDetails().then(
-      (s) => {
-        s.render($('layer2-body'));
-      },
-      () => {
-        $('layer2-status').textContent = messages['loadError'] ?? '';
-        $('save').hidden = true;
-      },
-    );
+    if (loaded) loaded.render($('layer2-body'));
+    else {
+      $('layer2-status').textContent = messages['loading'] ?? '';
+      loadDetails().then(
+        (s) => s.render($('layer2-body')),
+        () => {
+          $('layer2-status').textContent = messages['loadError'] ?? '';
+          $('save').hidden = true;
+        },
+      );
+    }
+    $('layer2-title').focus();
+    post({ type: 'consent-ui', action: 'enter-fullscreen' });
   };
 
   $('accept').addEventListener('click', () => choose('accept'));
