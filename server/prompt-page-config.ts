@@ -23,7 +23,8 @@ async function pageTcf(tcf: InstanceTcf, language: CmpLanguage, files: TcfFiles)
   if (!gvl) return null;
   const code = iabLanguageOf(language);
   const translation = code ? await files.translation(code) : null;
-  const settings = { ...tcf, consentLanguage: language.toUpperCase() };
+  // The prompt's language as the string's consentLanguage, in the IAB's codes (nb is NO, pt PT-PT).
+  const settings = { ...tcf, consentLanguage: (code ?? language).toUpperCase() };
   const scope = scopeOf(gvl, settings);
   return {
     settings,

@@ -5,7 +5,7 @@
  * shared TCF module (on `@iabtechlabtcf/core`). Re-opened with a stored string, it starts
  * from the choices decoded from it.
  */
-import { choicesOfDecision, choicesOfTcString, encodeTcString, type TcfChoices } from '../tcf/tc-string.ts';
+import { choicesOfDecision, choicesOfTcString, encodeTcString } from '../tcf/tc-string.ts';
 import { parseGvl } from '../wire/gvl.ts';
 import { own } from '../wire/values.ts';
 import type { ClientInfo } from './client-info.ts';
@@ -14,8 +14,9 @@ import { readTranslation, translateGvl } from './gvl-translation.ts';
 import { ownModel, ownPurposes } from './own-view.ts';
 import type { PageConfig, PageTcf } from './page-config.ts';
 import { renderSecondLayer } from './second-layer.ts';
-import { idsOn, type Switches } from './switches.ts';
-import { isAnyConsent, purposeConsentsOf, scopeOf, type TcfScope } from './tcf-scope.ts';
+import type { Switches } from './switches.ts';
+import { isAnyConsent, purposeConsentsOf, scopeOf } from './tcf-scope.ts';
+import { choicesOfState, initialState } from './tcf-switches.ts';
 import { tcfModel } from './tcf-view.ts';
 
 const FETCH_TIMEOUT_MS = 8000;
@@ -38,28 +39,6 @@ function ownSession(config: PageConfig, info: ClientInfo): DetailsSession {
     },
   };
 }
-
-/** The switches' first state: the stored string's choices, else no consent and every legitimate interest kept. */
-function initialState(scope: TcfScope, stored: TcfChoices | null): Switches {
-  const state: Switches = new Map();
-  const has = (list: readonly number[] | undefined, id: number, fallback: boolean) => (stored && list ? list.includes(id) : fallback);
-  for (const id of scope.purposes) state.set(`p:${id}`, has(stored?.purposeConsents, id, false));
-  for (const id of scope.legIntPurposes) state.set(`pl:${id}`, has(stored?.purposeLegitimateInterests, id, true));
-  for (const id of scope.specialFeatures) state.set(`sf:${id}`, has(stored?.specialFeatureOptins, id, false));
-  for (const vendor of scope.vendors) {
-    state.set(`v:${vendor.id}`, has(stored?.vendorConsents, vendor.id, false));
-    if (vendor.legIntPurposes.length) state.set(`vl:${vendor.id}`, has(stored?.vendorLegitimateInterests, vendor.id, true));
-  }
-  return state;
-}
-
-const choicesOfState = (state: Switches): TcfChoices => ({
-  purposeConsents: idsOn(state, 'p'),
-  purposeLegitimateInterests: idsOn(state, 'pl'),
-  vendorConsents: idsOn(state, 'v'),
-  vendorLegitimateInterests: idsOn(state, 'vl'),
-  specialFeatureOptins: idsOn(state, 'sf'),
-});
 
 async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo): Promise<DetailsSession> {
   const [gvlJson, translationJson] = await Promise.all([

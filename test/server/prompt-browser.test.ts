@@ -290,6 +290,18 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instan
     await page.context().close();
   });
 
+  it.each([
+    ['de-DE', 'Alle akzeptieren', 'DE'],
+    ['el-GR', 'Αποδοχή όλων', 'EL'],
+    ['nb-NO', 'Godta alle', 'NO'],
+    ['en-GB', 'Accept all', 'EN'],
+  ])('writes the language the prompt shows (%s) as the string\'s consentLanguage', async (locale, acceptAll, consentLanguage) => {
+    const { page, frame } = await open({}, { instance: 'tcf-site', locale });
+    await frame.getByRole('button', { name: acceptAll }).click();
+    expect(TCString.decode(String((await responseOf(page))['info'])).consentLanguage).toBe(consentLanguage);
+    await page.context().close();
+  });
+
   it('follows clientConfig.lang over Accept-Language (Greek)', async () => {
     const { page, frame } = await open({ clientConfig: { lang: 'el-GR' } }, { instance: 'tcf-site', locale: 'de-DE' });
     await expect.poll(() => page.frames().find((f) => f.url().includes('lang=el'))?.locator('#accept').textContent()).toBe('Αποδοχή όλων');
