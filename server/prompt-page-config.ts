@@ -17,6 +17,7 @@ import type { TcfFiles } from './tcf-files.ts';
 
 /** The second layer's script; the first layer's is named by the page template. */
 const detailsScript = '/cmp/details-0.1.js';
+const gppScript = '/cmp/gpp-0.1.js';
 
 async function pageTcf(tcf: InstanceTcf, language: CmpLanguage, files: TcfFiles): Promise<PageTcf | null> {
   const gvl = await files.vendorList();
@@ -50,6 +51,7 @@ export async function promptPageConfig({ language, config, outcomeUrl, files }: 
     ...(prompt?.privacyPolicyUrl ? { privacyPolicyUrl: prompt.privacyPolicyUrl } : {}),
     outcomeUrl,
     detailsScript,
+    gppScript,
     purposes: prompt?.purposes.length ? prompt.purposes : (config?.purposeConsentRequired ?? []).map((id) => ({ id, label: id })),
     vendors: prompt?.vendors ?? [],
     tcf,

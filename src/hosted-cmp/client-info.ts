@@ -3,7 +3,7 @@
  * promptUiSrc), read with the shared typed readers: anything malformed is left out, so a bad
  * name gives a prompt with nothing stored, never a broken one.
  */
-import { collector, parseJsonText, readBoolean, readFields, readList, readMap, readOneOf, readText } from '../wire/values.ts';
+import { collector, parseJsonText, readBoolean, readFields, readList, readMap, readNumber, readOneOf, readText } from '../wire/values.ts';
 
 export type ClientInfo = {
   readonly clientConfig?: {
@@ -14,7 +14,7 @@ export type ClientInfo = {
   };
   readonly consentString?: string;
   readonly purposeConsents?: Readonly<Record<string, boolean>>;
-  readonly consentMetadata?: { readonly gdprApplies?: boolean };
+  readonly consentMetadata?: { readonly gdprApplies?: boolean; readonly consentStringType?: number };
   readonly promptTrigger?: 'load' | 'action';
 };
 
@@ -27,7 +27,7 @@ const readInfo = readFields<ClientInfo>({
   }),
   consentString: readText(100_000, 1),
   purposeConsents: readMap(readBoolean),
-  consentMetadata: readFields({ gdprApplies: readBoolean }),
+  consentMetadata: readFields({ gdprApplies: readBoolean, consentStringType: readNumber(0, 99) }),
   promptTrigger: readOneOf(['load', 'action'] as const),
 });
 

@@ -9,8 +9,9 @@ import { choicesOfDecision, choicesOfTcString, encodeTcString } from '../tcf/tc-
 import { parseGvl } from '../wire/gvl.ts';
 import { own } from '../wire/values.ts';
 import type { ClientInfo } from './client-info.ts';
-import type { ChoiceKind, DetailsModule, DetailsSession, PromptDecision } from './details-api.ts';
+import type { ChoiceKind, DetailsModule, DetailsSession, GppModule, PromptDecision } from './details-api.ts';
 import { readTranslation, translateGvl } from './gvl-translation.ts';
+import { loadScript } from './load-script.ts';
 import { ownModel, ownPurposes } from './own-view.ts';
 import type { PageConfig, PageTcf } from './page-config.ts';
 import { renderSecondLayer } from './second-layer.ts';
@@ -20,6 +21,9 @@ import { choicesOfState, initialState } from './tcf-switches.ts';
 import { tcfModel } from './tcf-view.ts';
 
 const FETCH_TIMEOUT_MS = 8000;
+/** `consentMetadata.consentStringType` of a TC string and of a GPP string (docs/consent.md, CMP iframe). */
+const TC_STRING_TYPE = 2 as const;
+const GPP_STRING_TYPE = 4 as const;
 
 async function fetchJson(url: string): Promise<unknown> {
   const response = await fetch(url, { credentials: 'omit', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
@@ -40,24 +44,42 @@ function ownSession(config: PageConfig, info: ClientInfo): DetailsSession {
   };
 }
 
-async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo): Promise<DetailsSession> {
-  const [gvlJson, translationJson] = await Promise.all([
+/** The GPP script when the page exposes GPP; null without it or when it does not load (the answer then carries the TC string). */
+const gppModuleOf = (config: PageConfig, info: ClientInfo, nonce: string): Promise<GppModule | null> =>
+  info.clientConfig?.exposesGppApi ? loadScript(config.gppScript, nonce).then(() => self.pageCmpGpp ?? null, () => null) : Promise.resolve(null);
+
+/** The stored TC string: the client info's string, or the `tcfeuv2` section of its GPP string (type 4). */
+function storedTcString(info: ClientInfo, gpp: GppModule | null): string | null {
+  const stored = info.consentString;
+  if (!stored) return null;
+  return info.consentMetadata?.consentStringType === GPP_STRING_TYPE ? (gpp?.tcStringOf(stored) ?? null) : stored;
+}
+
+async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo, nonce: string): Promise<DetailsSession> {
+  const [gvlJson, translationJson, gpp] = await Promise.all([
     fetchJson(tcf.vendorListUrl),
     tcf.translationsUrl ? fetchJson(tcf.translationsUrl).catch(() => null) : null,
+    gppModuleOf(config, info, nonce),
   ]);
   const gvl = parseGvl(gvlJson).value;
   if (!gvl) throw new Error('vendor-list: expected a GVL v3 document');
   const translation = readTranslation(translationJson);
   const scope = scopeOf(gvl, tcf.settings);
-  const state = initialState(scope, info.consentString ? choicesOfTcString(info.consentString) : null);
+  const stored = storedTcString(info, gpp);
+  const state = initialState(scope, stored ? choicesOfTcString(stored) : null);
+  const gdprApplies = info.consentMetadata?.gdprApplies ?? true;
   const decide = (kind: ChoiceKind): PromptDecision => {
     const choices = kind === 'save' ? choicesOfState(state) : choicesOfDecision(gvl, tcf.settings, { state: kind === 'accept' ? 'accepted' : 'rejected' });
     const mapping = Object.keys(tcf.purposeMapping).length ? { purposeConsents: purposeConsentsOf(choices, tcf.purposeMapping) } : {};
+    const tcString = encodeTcString(gvl, tcf.settings, choices);
+    // With GPP the one string of the answer is the GPP string; the page's TCF API reads its tcfeuv2 section.
+    const carried = gpp
+      ? { info: gpp.gppStringOf(tcString), consentMetadata: { consentStringType: GPP_STRING_TYPE, gdprApplies, ...(gdprApplies ? { gppSectionId: '2' } : {}) } }
+      : { info: tcString, consentMetadata: { consentStringType: TC_STRING_TYPE, gdprApplies } };
     return {
       action: kind === 'save' ? (isAnyConsent(choices) ? 'accept' : 'reject') : kind,
-      info: encodeTcString(gvl, tcf.settings, choices),
+      ...carried,
       ...mapping,
-      consentMetadata: { consentStringType: 2, gdprApplies: info.consentMetadata?.gdprApplies ?? true },
       tcfPolicyVersion: gvl.tcfPolicyVersion,
     };
   };
@@ -67,6 +89,6 @@ async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo): P
 }
 
 const details: DetailsModule = {
-  start: async (config, info) => (config.tcf ? tcfSession(config, config.tcf, info) : ownSession(config, info)),
+  start: async (config, info, nonce) => (config.tcf ? tcfSession(config, config.tcf, info, nonce) : ownSession(config, info)),
 };
 self.pageCmpDetails = details;

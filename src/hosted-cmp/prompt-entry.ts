@@ -11,6 +11,7 @@ import { matchLanguage } from '../messages/language.ts';
 import { ownPurposes } from './own-view.ts';
 import { formatMessage, type PageConfig } from './page-config.ts';
 import { trapFocus } from './focus-trap.ts';
+import { loadScript } from './load-script.ts';
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 const config = JSON.parse($('prompt-config').textContent ?? '') as PageConfig;
@@ -56,14 +57,9 @@ function start(): void {
   /** The second layer once loaded: Customize then renders it at once, in the click's task. */
   let loaded: DetailsSession | null = null;
   const loadDetails = () =>
-    (session ??= new Promise<void>((resolve, reject) => {
-      const script = Object.assign(document.createElement('script'), { src: config.detailsScript, nonce });
-      script.onload = () => resolve();
-      script.onerror = () => reject(new Error('details script'));
-      document.head.append(script);
-    }).then(() => {
+    (session ??= loadScript(config.detailsScript, nonce).then(() => {
       if (!self.pageCmpDetails) throw new Error('details script');
-      return self.pageCmpDetails.start(config, info);
+      return self.pageCmpDetails.start(config, info, nonce);
     }).then((ready) => {
       performance.mark('cmp-details-ready');
       loaded = ready;

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { GppModel } from '@iabgpp/cmpapi';
 import { TCString } from '@iabtechlabtcf/core';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -274,6 +275,25 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instan
     expect(on.sort()).toEqual(['p:1', 'p:3', 'pl:10', 'sf:1', 'v:2'].sort());
     await frame.getByRole('button', { name: 'Save choices' }).click();
     expect((await decoded(page)).choices).toEqual({ purposeConsents: [1, 3], purposeLegitimateInterests: [10], vendorConsents: [2], vendorLegitimateInterests: [], specialFeatureOptins: [1] });
+    await page.context().close();
+  });
+
+  it('with GPP exposed: answers a GPP string holding the TC string (type 4, section 2), and re-opens on the choices inside a stored one', async () => {
+    const tcString = encodeTcString(gvl, { ...tcf }, { purposeConsents: [2, 4], purposeLegitimateInterests: [7], vendorConsents: [52], vendorLegitimateInterests: [], specialFeatureOptins: [] });
+    const model = new GppModel();
+    model.decodeSection('tcfeuv2', tcString);
+    const stored = model.encode();
+    const clientInfo = { clientConfig: { exposesGppApi: true }, promptTrigger: 'action', consentString: stored, consentMetadata: { consentStringType: 4, gdprApplies: true } };
+    const { page, frame } = await open(clientInfo, { instance: 'tcf-site' });
+    await frame.locator('#vendor-list li').first().waitFor();
+    const on = await frame.locator('input[role=switch]').evaluateAll((inputs) => inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']));
+    expect(on.sort()).toEqual(['p:2', 'p:4', 'pl:7', 'v:52']);
+    await switchOf(frame, 'v:1').check();
+    await frame.getByRole('button', { name: 'Save choices' }).click();
+    const response = await responseOf(page);
+    expect(response).toMatchObject({ action: 'accept', consentMetadata: { consentStringType: 4, gppSectionId: '2', gdprApplies: true } });
+    const section = new GppModel(String(response['info'])).encodeSection('tcfeuv2');
+    expect(choicesOfTcString(section)).toMatchObject({ purposeConsents: [2, 4], vendorConsents: [1, 52] });
     await page.context().close();
   });
 
