@@ -6,12 +6,14 @@
  * from the choices decoded from it.
  */
 import { choicesOfDecision, choicesOfTcString, encodeTcString } from '../tcf/tc-string.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import { parseGvl } from '../wire/gvl.ts';
 import { own } from '../wire/values.ts';
 import type { ClientInfo } from './client-info.ts';
 import type { ChoiceKind, DetailsModule, DetailsSession, GppModule, PromptDecision } from './details-api.ts';
-import { readTranslation, translateGvl } from './gvl-translation.ts';
+import { parseTranslation, translateGvl } from './gvl-translation.ts';
 import { loadScript } from './load-script.ts';
+import { reportAll } from './report.ts';
 import { ownModel, ownPurposes } from './own-view.ts';
 import type { PageConfig, PageTcf } from './page-config.ts';
 import { renderSecondLayer } from './second-layer.ts';
@@ -24,6 +26,15 @@ const FETCH_TIMEOUT_MS = 8000;
 /** `consentMetadata.consentStringType` of a TC string and of a GPP string (docs/consent.md, CMP iframe). */
 const TC_STRING_TYPE = 2 as const;
 const GPP_STRING_TYPE = 4 as const;
+
+const TRANSLATION = 'consent-prompt-translation-invalid';
+const VENDOR_LIST = 'consent-prompt-vendor-list-invalid';
+
+/** Reports a file that could not be read; null (the prompt goes on without it). */
+function failed(code: string, expected: string, error: unknown): null {
+  reportAll([diagnostic(code, expected, String(error))]);
+  return null;
+}
 
 async function fetchJson(url: string): Promise<unknown> {
   const response = await fetch(url, { credentials: 'omit', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
@@ -57,13 +68,20 @@ function storedTcString(info: ClientInfo, gpp: GppModule | null): string | null 
 
 async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo, nonce: string): Promise<DetailsSession> {
   const [gvlJson, translationJson, gpp] = await Promise.all([
-    fetchJson(tcf.vendorListUrl),
-    tcf.translationsUrl ? fetchJson(tcf.translationsUrl).catch(() => null) : null,
+    fetchJson(tcf.vendorListUrl).catch((error: unknown) => {
+      failed(VENDOR_LIST, 'the vendor list as JSON', error);
+      throw error;
+    }),
+    tcf.translationsUrl ? fetchJson(tcf.translationsUrl).catch((error: unknown) => failed(TRANSLATION, 'the IAB translation file as JSON', error)) : null,
     gppModuleOf(config, info, nonce),
   ]);
-  const gvl = parseGvl(gvlJson).value;
+  const parsedGvl = parseGvl(gvlJson, VENDOR_LIST);
+  reportAll(parsedGvl.diagnostics);
+  const gvl = parsedGvl.value;
   if (!gvl) throw new Error('vendor-list: expected a GVL v3 document');
-  const translation = readTranslation(translationJson);
+  const parsedTranslation = translationJson === null ? null : parseTranslation(translationJson);
+  reportAll(parsedTranslation?.diagnostics ?? []);
+  const translation = parsedTranslation?.value ?? null;
   const scope = scopeOf(gvl, tcf.settings);
   const stored = storedTcString(info, gpp);
   const state = initialState(scope, stored ? choicesOfTcString(stored) : null);

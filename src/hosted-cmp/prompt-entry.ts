@@ -5,17 +5,20 @@
  * only then loads the second layer (`cmp/details-0.1.js`), which also builds the TC strings.
  * A page that asks for another language (`clientConfig.lang`) reloads the frame in it once.
  */
-import { readClientInfo } from './client-info.ts';
+import { parseClientInfo } from './client-info.ts';
 import type { ChoiceKind, DetailsSession, PromptDecision } from './details-api.ts';
 import { matchLanguage } from '../messages/language.ts';
 import { ownPurposes } from './own-view.ts';
 import { formatMessage, type PageConfig } from './page-config.ts';
 import { trapFocus } from './focus-trap.ts';
 import { loadScript } from './load-script.ts';
+import { reportAll } from './report.ts';
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 const config = JSON.parse($('prompt-config').textContent ?? '') as PageConfig;
-const info = readClientInfo(window.name);
+const parsedInfo = parseClientInfo(window.name);
+reportAll(parsedInfo.diagnostics);
+const info = parsedInfo.value;
 const messages = config.messages;
 /** The page's script nonce, for the second layer's script (the CSP allows nonced scripts only). */
 const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
