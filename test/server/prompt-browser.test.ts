@@ -357,6 +357,8 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: accessibi
     ['el-GR', 'Αποδοχή όλων', 1024],
     ['pl-PL', 'Zaakceptuj wszystko', 320],
     ['pl-PL', 'Zaakceptuj wszystko', 1024],
+    ['bg-BG', 'Приемане на всички', 320],
+    ['bg-BG', 'Приемане на всички', 1024],
   ])('%s (%s): both layers have no axe violations and no horizontal scroll at %i px', async (locale, acceptAll, width) => {
     {
       const { page, frame } = await open({}, { instance: 'tcf-site', locale, viewport: { width, height: 700 } });
