@@ -5,10 +5,12 @@
  * reader accepts, rejects or customizes in the frame, and the auction's TC string (and GPP
  * string when the page exposes GPP) decodes to those choices.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import { GppModel } from '@iabgpp/cmpapi';
 import { TCString } from '@iabtechlabtcf/core';
 import type { Browser, Frame, Page } from 'playwright-core';
@@ -19,6 +21,7 @@ import { html, launchBrowser, newPage, type TestPage } from './harness.ts';
 import { bundlePrebid, prebidSetup } from './prebid-fixture.ts';
 
 const ADMIN_TOKEN = 'prebid-hosted-e2e-admin-token';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const INSTANCE = 'hosted-tcf';
 const TCF = { cmpId: 300, cmpVersion: 2, vendors: [1, 2, 8, 25, 52], purposes: { ads: [2, 3, 4] }, specialFeatures: [1], publisherCountryCode: 'DE' };
 let browser: Browser;
@@ -67,15 +70,15 @@ afterAll(async () => {
 
 let count = 0;
 /** A page framing the hosted prompt, exposing TCF (and GPP when asked), with Prebid's consent modules. */
-async function open(options: { gpp?: boolean; tcf?: boolean } = {}): Promise<{ page: Page; frame: Frame; test: TestPage }> {
-  const { gpp = false, tcf = true } = options;
+async function open(options: { gpp?: boolean; tcf?: boolean; locale?: string } = {}): Promise<{ page: Page; frame: Frame; test: TestPage }> {
+  const { gpp = false, tcf = true, locale = 'en-GB' } = options;
   const name = `prebid-hosted-${++count}.html`;
   const config = { consentInstanceId: INSTANCE, exposesTcfApi: tcf, exposesGppApi: gpp, cmpId: 300, cmpVersion: 2 };
   const modules = [...(tcf ? ['gdpr' as const] : []), ...(gpp ? ['gpp' as const] : [])];
   const body = `<page-consent id="consent" layout="nodisplay" type="page-hosted"><script type="application/json">${JSON.stringify(config)}</script></page-consent>
     <main><h1>Article</h1></main>${prebidSetup(modules).replace('src="/prebid.js"', 'src="/examples/prebid.js"')}`;
   writeFileSync(join(dir, name), html(body, { extensions: ['page-consent'] }));
-  const test = await newPage(browser, { viewport: { width: 400, height: 800 } });
+  const test = await newPage(browser, { viewport: { width: 400, height: 800 }, locale });
   opened.push(test);
   await test.page.goto(`${origin}/examples/${name}`);
   let frame: Frame | undefined;
@@ -169,5 +172,32 @@ describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with
     expect(saw.gppConsent!.applicableSections).toEqual([2]);
     const model = TCString.decode(new GppModel(saw.gppConsent!.gppString).encodeSection('tcfeuv2'));
     expect([model.cmpId, idsOf(model.purposeConsents), idsOf(model.vendorsDisclosed)]).toEqual([300, [], [1, 2, 8, 25, 52]]);
+  });
+});
+
+/** axe-core run inside the prompt's frame (sandboxed, so axe's own frame walk does not reach it): the violations. */
+async function axeInFrame(frame: Frame): Promise<string[]> {
+  await frame.evaluate(axeSource);
+  return frame.evaluate(async () => {
+    const { axe } = window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } };
+    const result = await axe.run(document);
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+describe('the framed hosted prompt in a non-Latin script, checked by axe on the host page and in its frame', () => {
+  it.each([
+    ['el-GR', 'el', 'Αποδοχή όλων'],
+    ['bg-BG', 'bg', 'Приемане на всички'],
+  ])('%s: the host page and both layers have no axe violations', async (locale, lang, acceptAll) => {
+    const { page, frame } = await open({ locale });
+    expect(await frame.evaluate(() => document.documentElement.lang)).toBe(lang);
+    expect(await frame.locator('#accept').textContent()).toBe(acceptAll);
+    expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+    expect(await axeInFrame(frame)).toEqual([]);
+    await frame.click('#customize');
+    await frame.locator('#vendor-list li').first().waitFor();
+    await frame.locator('#vendor-list summary').first().click();
+    expect(await axeInFrame(frame)).toEqual([]);
   });
 });
