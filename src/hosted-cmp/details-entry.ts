@@ -16,7 +16,7 @@ import { loadScript } from './load-script.ts';
 import { reportAll } from './report.ts';
 import { ownModel, ownPurposes } from './own-view.ts';
 import type { PageConfig, PageTcf } from './page-config.ts';
-import { renderSecondLayer } from './second-layer.ts';
+import { buildSecondLayer, type SecondLayerModel } from './second-layer.ts';
 import type { Switches } from './switches.ts';
 import { isAnyConsent, purposeConsentsOf, scopeOf } from './tcf-scope.ts';
 import { choicesOfState, initialState } from './tcf-switches.ts';
@@ -42,11 +42,22 @@ async function fetchJson(url: string): Promise<unknown> {
   return response.json();
 }
 
+/**
+ * The layer's render: its elements are built in a task of their own once the session starts
+ * (after the first layer's paint), so Customize only attaches them; built at once if asked first.
+ */
+function renderer(model: SecondLayerModel, state: Switches, messages: PageConfig['messages']): (container: HTMLElement) => void {
+  let parts: HTMLElement[] | null = null;
+  const build = () => (parts ??= buildSecondLayer(model, state, messages));
+  setTimeout(build, 0);
+  return (container) => container.replaceChildren(...build());
+}
+
 function ownSession(config: PageConfig, info: ClientInfo): DetailsSession {
   const purposes = ownPurposes(config, info);
   const state: Switches = new Map(purposes.map((p) => [`c:${p.id}`, own(info.purposeConsents ?? {}, p.id) === true]));
   return {
-    render: (container) => renderSecondLayer(container, ownModel(config, purposes), state, config.messages),
+    render: renderer(ownModel(config, purposes), state, config.messages),
     decide(kind) {
       const purposeConsents = Object.fromEntries(purposes.map((p) => [p.id, kind === 'save' ? state.get(`c:${p.id}`) === true : kind === 'accept']));
       const action = kind === 'save' ? (Object.values(purposeConsents).some(Boolean) ? 'accept' : 'reject') : kind;
@@ -101,9 +112,8 @@ async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo, no
       tcfPolicyVersion: gvl.tcfPolicyVersion,
     };
   };
-  // Built now (after the first layer's paint), so Customize only renders.
   const model = tcfModel(translateGvl(gvl, translation), scope, config.messages, config.lang);
-  return { render: (container) => renderSecondLayer(container, model, state, config.messages), decide };
+  return { render: renderer(model, state, config.messages), decide };
 }
 
 const details: DetailsModule = {

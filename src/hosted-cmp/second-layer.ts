@@ -1,5 +1,5 @@
 /**
- * Renders the second layer from a model: sections of items (a name, a description, zero or
+ * Builds the second layer from a model: sections of items (a name, a description, zero or
  * more switches), then the vendor list with its search (vendor-list.ts, which builds only the
  * rows the reader can reach, so the layer paints fast with a full-size GVL).
  */
@@ -12,7 +12,8 @@ export type { LayerItem, SwitchSpec, VendorRow } from './layer-items.ts';
 export type LayerSection = { readonly title: string; readonly note?: string; readonly items: readonly LayerItem[] };
 export type SecondLayerModel = { readonly sections: readonly LayerSection[]; readonly vendors: readonly VendorRow[] };
 
-export function renderSecondLayer(container: HTMLElement, model: SecondLayerModel, state: Switches, messages: Messages): void {
+/** The layer's sections, built detached (so they can be built ahead of Customize, after the first layer's paint). */
+export function buildSecondLayer(model: SecondLayerModel, state: Switches, messages: Messages): HTMLElement[] {
   const parts: HTMLElement[] = [];
   for (const section of model.sections) {
     if (section.items.length === 0) continue;
@@ -28,5 +29,5 @@ export function renderSecondLayer(container: HTMLElement, model: SecondLayerMode
     parts.push(part);
   }
   if (model.vendors.length) parts.push(renderVendors(model.vendors, state, messages));
-  container.replaceChildren(...parts);
+  return parts;
 }
