@@ -26,9 +26,10 @@ const ENTRIES = [
   ['src/consent-cmp/entry.ts', 'v0/page-consent-cmp-0.1'],
   ['src/consent-fast/entry.ts', 'v0/page-consent-fast-0.1'],
   ['src/consent-stub/entry.ts', 'v0/page-consent-stub-0.1'],
-  // The reference server's hosted consent prompt (served at /cmp/): first layer, then second.
+  // The reference server's hosted consent prompt (served at /cmp/): first layer, then second, then GPP.
   ['src/hosted-cmp/prompt-entry.ts', 'cmp/prompt-0.1'],
   ['src/hosted-cmp/details-entry.ts', 'cmp/details-0.1'],
+  ['src/hosted-cmp/gpp-entry.ts', 'cmp/gpp-0.1'],
 ];
 
 const entryPoints = ENTRIES.filter(([source]) => existsSync(source)).map(([source, out]) => ({ in: source, out }));

@@ -17,13 +17,15 @@ import type { TcfFiles } from './tcf-files.ts';
 
 /** The second layer's script; the first layer's is named by the page template. */
 const detailsScript = '/cmp/details-0.1.js';
+const gppScript = '/cmp/gpp-0.1.js';
 
 async function pageTcf(tcf: InstanceTcf, language: CmpLanguage, files: TcfFiles): Promise<PageTcf | null> {
   const gvl = await files.vendorList();
   if (!gvl) return null;
   const code = iabLanguageOf(language);
   const translation = code ? await files.translation(code) : null;
-  const settings = { ...tcf, consentLanguage: language.toUpperCase() };
+  // The prompt's language as the string's consentLanguage, in the IAB's codes (nb is NO, pt PT-PT).
+  const settings = { ...tcf, consentLanguage: (code ?? language).toUpperCase() };
   const scope = scopeOf(gvl, settings);
   return {
     settings,
@@ -49,6 +51,7 @@ export async function promptPageConfig({ language, config, outcomeUrl, files }: 
     ...(prompt?.privacyPolicyUrl ? { privacyPolicyUrl: prompt.privacyPolicyUrl } : {}),
     outcomeUrl,
     detailsScript,
+    gppScript,
     purposes: prompt?.purposes.length ? prompt.purposes : (config?.purposeConsentRequired ?? []).map((id) => ({ id, label: id })),
     vendors: prompt?.vendors ?? [],
     tcf,

@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type GvlTranslation, readTranslation } from '../src/hosted-cmp/gvl-translation.ts';
+import { type GvlTranslation, parseTranslation } from '../src/hosted-cmp/gvl-translation.ts';
 import { type GvlJson, parseGvl } from '../src/wire/gvl.ts';
 import type { AppContext } from './routes/context.ts';
 
@@ -40,7 +40,7 @@ export function tcfFilesOf(context: AppContext): TcfFiles {
   const known = filesByContext.get(context);
   if (known) return known;
   const gvl = cachedParse((json) => parseGvl(json).value);
-  const translation = cachedParse(readTranslation);
+  const translation = cachedParse((json) => parseTranslation(json).value);
   const translationPath = (code: string) =>
     context.tcfTranslationsDir && iabLanguagePattern.test(code) ? join(context.tcfTranslationsDir, `purposes-${code}.json`) : null;
   const files: TcfFiles = {

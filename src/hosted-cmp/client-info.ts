@@ -1,9 +1,11 @@
 /**
  * The client info `<page-consent>` puts in the frame's `window.name` (docs/consent.md,
- * promptUiSrc), read with the shared typed readers: anything malformed is left out, so a bad
- * name gives a prompt with nothing stored, never a broken one.
+ * promptUiSrc), read with the shared typed readers: anything malformed is left out with a
+ * `consent-prompt-client-info` diagnostic, so a bad name gives a prompt with nothing stored,
+ * never a broken one.
  */
-import { collector, parseJsonText, readBoolean, readFields, readList, readMap, readOneOf, readText } from '../wire/values.ts';
+import type { Parsed } from '../wire/diagnostic.ts';
+import { collector, parseJsonText, readBoolean, readFields, readList, readMap, readNumber, readOneOf, readText } from '../wire/values.ts';
 
 export type ClientInfo = {
   readonly clientConfig?: {
@@ -14,7 +16,7 @@ export type ClientInfo = {
   };
   readonly consentString?: string;
   readonly purposeConsents?: Readonly<Record<string, boolean>>;
-  readonly consentMetadata?: { readonly gdprApplies?: boolean };
+  readonly consentMetadata?: { readonly gdprApplies?: boolean; readonly consentStringType?: number };
   readonly promptTrigger?: 'load' | 'action';
 };
 
@@ -27,8 +29,14 @@ const readInfo = readFields<ClientInfo>({
   }),
   consentString: readText(100_000, 1),
   purposeConsents: readMap(readBoolean),
-  consentMetadata: readFields({ gdprApplies: readBoolean }),
+  consentMetadata: readFields({ gdprApplies: readBoolean, consentStringType: readNumber(0, 99) }),
   promptTrigger: readOneOf(['load', 'action'] as const),
 });
 
-export const readClientInfo = (windowName: string): ClientInfo => readInfo(collector('consent-prompt-client-info'), parseJsonText(windowName || '{}'), '') ?? {};
+/** The client info of a frame's `window.name` (empty: none), with a diagnostic per field left out. */
+export function parseClientInfo(windowName: string): Parsed<ClientInfo> {
+  const into = collector('consent-prompt-client-info');
+  const json = parseJsonText(windowName || '{}');
+  const value = readInfo(into, json === undefined ? windowName : json, 'clientInfo') ?? {};
+  return { value, diagnostics: into.diagnostics };
+}

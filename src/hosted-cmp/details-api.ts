@@ -1,7 +1,8 @@
 /**
  * The contract between the first layer (`cmp/prompt-0.1.js`, painted at once) and the second
  * layer (`cmp/details-0.1.js`, loaded after the first paint): the second layer's script puts
- * its module on `self.pageCmpDetails`; the first layer starts a session with it. Types only.
+ * its module on `self.pageCmpDetails`; the first layer starts a session with it. The same for
+ * the GPP script the second layer loads when the page exposes GPP. Types only.
  */
 import type { ClientInfo } from './client-info.ts';
 import type { PageConfig } from './page-config.ts';
@@ -13,7 +14,8 @@ export type PromptDecision = {
   readonly action: 'accept' | 'reject';
   readonly purposeConsents?: Readonly<Record<string, boolean>>;
   readonly info?: string;
-  readonly consentMetadata?: { readonly consentStringType: 2; readonly gdprApplies: boolean };
+  /** `consentStringType` 2 (`info` is the TC string), or 4 with `gppSectionId` "2" (`info` is a GPP string holding it). */
+  readonly consentMetadata?: { readonly consentStringType: 2 | 4; readonly gdprApplies: boolean; readonly gppSectionId?: string };
   readonly tcfPolicyVersion?: number;
 };
 
@@ -23,8 +25,13 @@ export type DetailsSession = {
   decide(kind: ChoiceKind): PromptDecision;
 };
 
-export type DetailsModule = { start(config: PageConfig, info: ClientInfo): Promise<DetailsSession> };
+/** `nonce`: the page's script nonce, for the scripts the second layer loads in turn. */
+export type DetailsModule = { start(config: PageConfig, info: ClientInfo, nonce: string): Promise<DetailsSession> };
+
+/** `cmp/gpp-0.1.js`, loaded when the page exposes GPP: TC string to GPP string (`tcfeuv2`) and back. */
+export type GppModule = { gppStringOf(tcString: string): string; tcStringOf(gppString: string): string | null };
 
 declare global {
   var pageCmpDetails: DetailsModule | undefined;
+  var pageCmpGpp: GppModule | undefined;
 }

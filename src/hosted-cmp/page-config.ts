@@ -32,6 +32,8 @@ export type PageConfig = {
   readonly outcomeUrl: string | null;
   /** The second layer's script (loaded after the first layer is painted). */
   readonly detailsScript: string;
+  /** The GPP script, loaded by the second layer when the page exposes GPP. */
+  readonly gppScript: string;
   readonly purposes: readonly PagePurpose[];
   readonly vendors: readonly PageVendor[];
   readonly tcf: PageTcf | null;

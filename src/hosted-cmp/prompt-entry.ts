@@ -5,16 +5,20 @@
  * only then loads the second layer (`cmp/details-0.1.js`), which also builds the TC strings.
  * A page that asks for another language (`clientConfig.lang`) reloads the frame in it once.
  */
-import { readClientInfo } from './client-info.ts';
+import { parseClientInfo } from './client-info.ts';
 import type { ChoiceKind, DetailsSession, PromptDecision } from './details-api.ts';
 import { matchLanguage } from '../messages/language.ts';
 import { ownPurposes } from './own-view.ts';
 import { formatMessage, type PageConfig } from './page-config.ts';
 import { trapFocus } from './focus-trap.ts';
+import { loadScript } from './load-script.ts';
+import { reportAll } from './report.ts';
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 const config = JSON.parse($('prompt-config').textContent ?? '') as PageConfig;
-const info = readClientInfo(window.name);
+const parsedInfo = parseClientInfo(window.name);
+reportAll(parsedInfo.diagnostics);
+const info = parsedInfo.value;
 const messages = config.messages;
 /** The page's script nonce, for the second layer's script (the CSP allows nonced scripts only). */
 const nonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
@@ -53,17 +57,15 @@ function paintFirstLayer(): void {
 function start(): void {
   paintFirstLayer();
   let session: Promise<DetailsSession> | null = null;
+  /** The second layer once loaded: Customize then renders it at once, in the click's task. */
+  let loaded: DetailsSession | null = null;
   const loadDetails = () =>
-    (session ??= new Promise<void>((resolve, reject) => {
-      const script = Object.assign(document.createElement('script'), { src: config.detailsScript, nonce });
-      script.onload = () => resolve();
-      script.onerror = () => reject(new Error('details script'));
-      document.head.append(script);
-    }).then(() => {
+    (session ??= loadScript(config.detailsScript, nonce).then(() => {
       if (!self.pageCmpDetails) throw new Error('details script');
-      return self.pageCmpDetails.start(config, info);
+      return self.pageCmpDetails.start(config, info, nonce);
     }).then((ready) => {
       performance.mark('cmp-details-ready');
+      loaded = ready;
       return ready;
     }));
 
@@ -93,20 +95,21 @@ function start(): void {
     $('customize').hidden = true;
     $('customize').setAttribute('aria-expanded', 'true');
     $('save').hidden = false;
-    $('layer2-status').textContent = messages['loading'] ?? '';
-    $('layer2-title').focus();
-    post({ type: 'consent-ui', action: 'enter-fullscreen' });
     // The bench measures from here to the paint of the vendor heading (docs/decisions/server-hosted-cmp.md).
     performance.mark('cmp-customize');
-    loadDetails().then(
-      (s) => {
-        s.render($('layer2-body'));
-      },
-      () => {
-        $('layer2-status').textContent = messages['loadError'] ?? '';
-        $('save').hidden = true;
-      },
-    );
+    if (loaded) loaded.render($('layer2-body'));
+    else {
+      $('layer2-status').textContent = messages['loading'] ?? '';
+      loadDetails().then(
+        (s) => s.render($('layer2-body')),
+        () => {
+          $('layer2-status').textContent = messages['loadError'] ?? '';
+          $('save').hidden = true;
+        },
+      );
+    }
+    $('layer2-title').focus();
+    post({ type: 'consent-ui', action: 'enter-fullscreen' });
   };
 
   $('accept').addEventListener('click', () => choose('accept'));

@@ -3,15 +3,11 @@
  * `[page-consent#id] code: expected X, got Y`. Codes are stable kebab-case strings,
  * each documented in docs/errors.md.
  */
-import type { Diagnostic } from '../wire/diagnostic.ts';
+import { type Diagnostic, formatDiagnostic } from '../wire/diagnostic.ts';
 
-export { type Diagnostic, describe, diagnostic, type Parsed } from '../wire/diagnostic.ts';
+export { type Diagnostic, describe, diagnostic, formatDiagnostic, type Parsed } from '../wire/diagnostic.ts';
 
 export type DiagnosticLevel = 'error' | 'warn';
-
-export function formatDiagnostic(source: string, d: Diagnostic): string {
-  return `[${source}] ${d.code}: expected ${d.expected}, got ${d.got}`;
-}
 
 /** `tag#id`, or just `tag` for an element without an id. */
 export function sourceOf(element: Element | string): string {

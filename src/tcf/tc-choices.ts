@@ -27,6 +27,7 @@ export type TcfSettings = {
   purposes?: Record<string, number[]>;
   specialFeatures?: number[];
   publisherCountryCode?: string;
+  /** The reader's language as the IAB lists it (`DE`, `NO`, `PT-PT`); English when it lists no such language. */
   consentLanguage?: string;
 };
 

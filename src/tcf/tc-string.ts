@@ -13,16 +13,27 @@ export { choicesOfDecision, listedVendors, type TcfChoices, type TcfDecision, ty
 
 const LETTERS = /^[A-Z]{2}$/;
 
+/**
+ * The library's GVL over `gvlJson`, in `language` when the IAB lists it (the library writes the
+ * GVL's language as the string's `consentLanguage`, whatever the model says), else English.
+ */
+function gvlIn(gvlJson: GvlJson, language: string | undefined): GVL {
+  const json = gvlJson as unknown as ConstructorParameters<typeof GVL>[0];
+  try {
+    return new GVL(json, language ? { language } : undefined);
+  } catch {
+    return new GVL(json);
+  }
+}
+
 /** The model of `choices` over `gvlJson`, dated `now` (day precision, as the format stores it). */
 function modelOf(gvlJson: GvlJson, settings: TcfSettings, choices: TcfChoices, now: Date): TCModel {
-  const model = new TCModel(new GVL(gvlJson as unknown as ConstructorParameters<typeof GVL>[0]));
+  const model = new TCModel(gvlIn(gvlJson, settings.consentLanguage));
   model.cmpId = settings.cmpId;
   model.cmpVersion = settings.cmpVersion;
   model.isServiceSpecific = true;
   const country = settings.publisherCountryCode?.toUpperCase();
   if (country && LETTERS.test(country)) model.publisherCountryCode = country;
-  const language = settings.consentLanguage?.toUpperCase();
-  if (language && LETTERS.test(language)) model.consentLanguage = language;
   model.purposeConsents.set(choices.purposeConsents);
   model.purposeLegitimateInterests.set(choices.purposeLegitimateInterests);
   model.vendorConsents.set(choices.vendorConsents);

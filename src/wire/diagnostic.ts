@@ -19,6 +19,11 @@ export function diagnostic(code: string, expected: string, got: unknown, field?:
   return field === undefined ? built : { ...built, field };
 }
 
+/** The message: `[source] code: expected X, got Y` (`source` is `tag#id`, or the part's name). */
+export function formatDiagnostic(source: string, d: Diagnostic): string {
+  return `[${source}] ${d.code}: expected ${d.expected}, got ${d.got}`;
+}
+
 /** A short printable form of any value for the "got" part of a message. */
 export function describe(value: unknown): string {
   if (typeof value === 'string') return value.length > 60 ? `"${value.slice(0, 57)}..."` : `"${value}"`;

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { GppModel } from '@iabgpp/cmpapi';
 import { TCString } from '@iabtechlabtcf/core';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,19 +72,25 @@ afterAll(async () => {
   await harness?.close();
 });
 
-type Opened = { page: Page; frame: Frame };
+type Opened = { page: Page; frame: Frame; logs: string[] };
 
-export async function open(clientInfo: object | string, options: { viewport?: { width: number; height: number }; instance?: string; locale?: string } = {}): Promise<Opened> {
-  const { viewport = { width: 390, height: 800 }, instance = 'site', locale = 'en-GB' } = options;
+type OpenOptions = { viewport?: { width: number; height: number }; instance?: string; locale?: string; routes?: Record<string, string> };
+
+export async function open(clientInfo: object | string, options: OpenOptions = {}): Promise<Opened> {
+  const { viewport = { width: 390, height: 800 }, instance = 'site', locale = 'en-GB', routes = {} } = options;
   const name = typeof clientInfo === 'string' ? clientInfo : JSON.stringify(clientInfo);
   const file = `parent-${Math.random().toString(36).slice(2)}.html`;
   writeFileSync(join(harness.dir, 'examples', file), parentPage(name, `/cmp/prompt.html${instance ? `?instance=${instance}` : ''}`));
   const context = await browser.newContext({ viewport, locale });
+  // A file the frame fetches, replaced in the browser (the rest comes from the server).
+  for (const [path, body] of Object.entries(routes)) await context.route(`${origin}${path}`, (route) => route.fulfill({ body, contentType: 'application/json' }));
   const page = await context.newPage();
+  const logs: string[] = [];
+  page.on('console', (message) => logs.push(message.text()));
   await page.goto(`${origin}/examples/${file}`);
   await page.waitForFunction(() => (window as unknown as { messages: unknown[] }).messages.length > 0);
   const frame = page.frames().find((f) => f.url().includes('/cmp/prompt.html'))!;
-  return { page, frame };
+  return { page, frame, logs };
 }
 
 const messages = (page: Page) => page.evaluate(() => (window as unknown as { messages: Record<string, unknown>[] }).messages);
@@ -277,6 +284,25 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instan
     await page.context().close();
   });
 
+  it('with GPP exposed: answers a GPP string holding the TC string (type 4, section 2), and re-opens on the choices inside a stored one', async () => {
+    const tcString = encodeTcString(gvl, { ...tcf }, { purposeConsents: [2, 4], purposeLegitimateInterests: [7], vendorConsents: [52], vendorLegitimateInterests: [], specialFeatureOptins: [] });
+    const model = new GppModel();
+    model.decodeSection('tcfeuv2', tcString);
+    const stored = model.encode();
+    const clientInfo = { clientConfig: { exposesGppApi: true }, promptTrigger: 'action', consentString: stored, consentMetadata: { consentStringType: 4, gdprApplies: true } };
+    const { page, frame } = await open(clientInfo, { instance: 'tcf-site' });
+    await frame.locator('#vendor-list li').first().waitFor();
+    const on = await frame.locator('input[role=switch]').evaluateAll((inputs) => inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']));
+    expect(on.sort()).toEqual(['p:2', 'p:4', 'pl:7', 'v:52']);
+    await switchOf(frame, 'v:1').check();
+    await frame.getByRole('button', { name: 'Save choices' }).click();
+    const response = await responseOf(page);
+    expect(response).toMatchObject({ action: 'accept', consentMetadata: { consentStringType: 4, gppSectionId: '2', gdprApplies: true } });
+    const section = new GppModel(String(response['info'])).encodeSection('tcfeuv2');
+    expect(choicesOfTcString(section)).toMatchObject({ purposeConsents: [2, 4], vendorConsents: [1, 52] });
+    await page.context().close();
+  });
+
   it('speaks German from Accept-Language, with the IAB translation where it has the text and English where not', async () => {
     const { page, frame } = await open({}, { instance: 'tcf-site', locale: 'de-DE' });
     expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['de', 'ltr']);
@@ -287,6 +313,18 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instan
     const names = await frame.locator('#layer2 section').first().locator('.name').allTextContents();
     expect(names[0]).toBe('Informationen auf einem Gerät speichern und/oder abrufen');
     expect(names[1]).toBe('Use limited data to select advertising');
+    await page.context().close();
+  });
+
+  it.each([
+    ['de-DE', 'Alle akzeptieren', 'DE'],
+    ['el-GR', 'Αποδοχή όλων', 'EL'],
+    ['nb-NO', 'Godta alle', 'NO'],
+    ['en-GB', 'Accept all', 'EN'],
+  ])('writes the language the prompt shows (%s) as the string\'s consentLanguage', async (locale, acceptAll, consentLanguage) => {
+    const { page, frame } = await open({}, { instance: 'tcf-site', locale });
+    await frame.getByRole('button', { name: acceptAll }).click();
+    expect(TCString.decode(String((await responseOf(page))['info'])).consentLanguage).toBe(consentLanguage);
     await page.context().close();
   });
 
@@ -319,6 +357,8 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: accessibi
     ['el-GR', 'Αποδοχή όλων', 1024],
     ['pl-PL', 'Zaakceptuj wszystko', 320],
     ['pl-PL', 'Zaakceptuj wszystko', 1024],
+    ['bg-BG', 'Приемане на всички', 320],
+    ['bg-BG', 'Приемане на всички', 1024],
   ])('%s (%s): both layers have no axe violations and no horizontal scroll at %i px', async (locale, acceptAll, width) => {
     {
       const { page, frame } = await open({}, { instance: 'tcf-site', locale, viewport: { width, height: 700 } });
@@ -364,4 +404,44 @@ describe.skipIf(!existsSync(chromiumPath))('admin vendor picker in Chromium', ()
     await expect.poll(() => frame.locator('#vendor-list .name').allTextContents()).toEqual(['Sample Analytics', 'Demo Bidder']);
     await page.context().close();
   }, 90_000);
+});
+
+describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: what the frame reads from outside', () => {
+  const warnings = (logs: string[]) => logs.filter((line) => line.startsWith('[page-consent-prompt]'));
+
+  it('reports a client info that is not JSON, and one with a mistyped field, and goes on without them', async () => {
+    const bad = await open('{not json');
+    await expect.poll(() => warnings(bad.logs)).toEqual(['[page-consent-prompt] consent-prompt-client-info: expected clientInfo: a JSON object, got "{not json"']);
+    await bad.page.context().close();
+    const mistyped = await open({ clientConfig: { lang: 5 }, purposeConsents: { ads: true } });
+    await expect.poll(() => warnings(mistyped.logs)).toEqual(['[page-consent-prompt] consent-prompt-client-info: expected clientInfo.clientConfig.lang: a string of 2-35 characters, got 5']);
+    await mistyped.frame.getByRole('button', { name: 'Customize' }).click();
+    expect(await mistyped.frame.getByRole('switch', { name: 'Personalised ads Consent' }).isChecked()).toBe(true);
+    await mistyped.page.context().close();
+  });
+
+  it('reports a translation entry it leaves out (English for it), and a translation file that is not JSON', async () => {
+    const mistyped = JSON.stringify({ purposes: { 1: { id: 1, name: 7 }, 2: { id: 2, name: 'Begrenzte Daten' } } });
+    const { page, frame, logs } = await open({}, { instance: 'tcf-site', locale: 'de-DE', routes: { '/tcf/purposes-de.json': mistyped } });
+    await frame.getByRole('button', { name: 'Anpassen' }).click();
+    await frame.locator('#vendor-list li').first().waitFor();
+    expect(warnings(logs)).toEqual(['[page-consent-prompt] consent-prompt-translation-invalid: expected translation.purposes.1.name: a string of 1-10000 characters, got 7']);
+    const names = await frame.locator('#layer2 section').first().locator('.name').allTextContents();
+    expect(names.slice(0, 2)).toEqual(['Store and/or access information on a device', 'Begrenzte Daten']);
+    await page.context().close();
+    const broken = await open({}, { instance: 'tcf-site', locale: 'de-DE', routes: { '/tcf/purposes-de.json': '{"purposes":' } });
+    await expect.poll(() => warnings(broken.logs)).toHaveLength(1);
+    expect(warnings(broken.logs)[0]).toMatch(/^\[page-consent-prompt\] consent-prompt-translation-invalid: expected the IAB translation file as JSON, got "SyntaxError/);
+    await broken.page.context().close();
+  });
+
+  it('reports a vendor list field it leaves out, and still shows the vendors', async () => {
+    const json = JSON.parse(readFileSync(gvlPath, 'utf8'));
+    json.vendors['52'].usesCookies = 'yes';
+    const { page, frame, logs } = await open({}, { instance: 'tcf-site', routes: { '/tcf/vendor-list.json': JSON.stringify(json) } });
+    await frame.getByRole('button', { name: 'Customize' }).click();
+    await frame.locator('#vendor-list li').first().waitFor();
+    expect(warnings(logs)).toEqual(['[page-consent-prompt] consent-prompt-vendor-list-invalid: expected vendors.52.usesCookies: true or false, got "yes"']);
+    await page.context().close();
+  });
 });

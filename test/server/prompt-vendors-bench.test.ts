@@ -7,15 +7,17 @@
  * asserted (like every bench figure).
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { buildApp, type Harness } from './app-harness.ts';
 
 const chromiumPath = '/usr/bin/chromium';
 const VENDORS = 1000;
+/** Runs of the measure: the machine is shared, so the minimum and the median are printed. */
+const RUNS = 7;
 /** The bench's "mobile" profile (bench/browser/profiles.mjs): phone viewport, 4x CPU slowdown. */
 const MOBILE = { viewport: { width: 412, height: 915 }, cpuRate: 4 };
 
@@ -63,12 +65,13 @@ afterAll(async () => {
 });
 
 describe.skipIf(!existsSync(chromiumPath))('second layer with 1,000 vendors', () => {
-  it('measures the second layer\'s first paint on the mobile profile, then lists and searches every vendor', async () => {
+  /** Opens the prompt, waits for the second layer's script, clicks Customize under the mobile throttle; the figure of that run. */
+  async function measure(): Promise<{ page: Page; paint: number; rows: number }> {
     const context = await browser.newContext({ viewport: MOBILE.viewport });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await page.goto(`${origin}/cmp/prompt.html?instance=big`);
-    await page.waitForFunction(() => performance.getEntriesByName('cmp-details-ready').length > 0, undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => performance.getEntriesByName('cmp-details-ready').length > 0, undefined, { timeout: 60_000 });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: MOBILE.cpuRate });
     await page.click('#customize');
     // Element Timing: when the vendor list's heading (rendered with the first rows) was painted.
@@ -79,13 +82,47 @@ describe.skipIf(!existsSync(chromiumPath))('second layer with 1,000 vendors', ()
       }).observe({ type: 'element', buffered: true });
     }));
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    console.log(`second layer, ${VENDORS} vendors, mobile profile (4x CPU): first paint ${figures.paint.toFixed(1)} ms after Customize`);
+    return { page, ...figures };
+  }
+
+  it('measures the second layer\'s first paint on the mobile profile, then lists and searches every vendor', async () => {
+    const runs: number[] = [];
+    let page: Page | null = null;
+    for (let run = 0; run < RUNS; run++) {
+      await page?.context().close();
+      const measured = await measure();
+      page = measured.page;
+      runs.push(measured.paint);
+      expect(measured.paint).toBeGreaterThan(0);
+      expect(measured.rows).toBeLessThan(50);
+    }
+    const sorted = [...runs].sort((a, b) => a - b);
+    console.log(`second layer, ${VENDORS} vendors, mobile profile (4x CPU), first paint after Customize over ${RUNS} runs: ` +
+      `min ${sorted[0]!.toFixed(1)} ms, median ${sorted[Math.floor(RUNS / 2)]!.toFixed(1)} ms (${runs.map((r) => r.toFixed(0)).join(', ')}); load average ${loadavg()[0]!.toFixed(1)}`);
     // The target is 100 ms (docs/decisions/server-hosted-cmp.md). A figure, not an assertion: on a
-    // shared, loaded machine it measures the load (as every bench figure here does).
-    expect(figures.paint).toBeGreaterThan(0);
-    await expect.poll(() => page.locator('#vendor-list li').count(), { timeout: 60_000 }).toBe(VENDORS);
+    // shared, loaded machine it measures the load too (as every bench figure here does).
+    if (!page) throw new Error('no run');
+    // Virtualised: a screenful first, more as the reader scrolls.
+    const rows = page.locator('#vendor-list li');
+    const first = await rows.count();
+    expect(await rows.first().getAttribute('aria-setsize')).toBe(String(VENDORS));
+    for (let count = first; count < VENDORS; ) {
+      await rows.last().scrollIntoViewIfNeeded();
+      await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThan(count);
+      count = await rows.count();
+    }
+    expect(await rows.last().getAttribute('aria-posinset')).toBe(String(VENDORS));
     await page.fill('#vendor-search', 'vendor 999 ');
     await expect.poll(() => page.locator('#vendor-list .name').allTextContents()).toEqual(['Vendor 999 Media']);
-    await context.close();
-  }, 150_000);
+    expect(await page.locator('.vendors .status').textContent()).toBe('Partners: 1');
+    // Keyboard: Tab from the last row built so far reaches the next vendor, never skips to Save.
+    await page.fill('#vendor-search', '');
+    await expect.poll(() => rows.count()).toBeLessThan(50);
+    const built = await rows.count();
+    await rows.nth(built - 1).locator('summary').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('li')?.getAttribute('aria-posinset'))).toBe(String(built + 1));
+    expect(await page.getByRole('switch', { name: `Vendor ${built + 1} ` }).first().isVisible()).toBe(true);
+    await page.context().close();
+  }, 240_000);
 });

@@ -73,6 +73,19 @@ describe('encodeTcString', () => {
     expect(model.created?.toISOString()).toBe('2026-11-27T00:00:00.000Z');
   });
 
+  it.each([
+    ['DE', 'DE'],
+    ['el', 'EL'],
+    ['NO', 'NO'],
+    ['PT-PT', 'PT'],
+    // The IAB lists no Irish: the string says English rather than fail.
+    ['GA', 'EN'],
+    [undefined, 'EN'],
+  ])('writes the consent language %s as %s', (consentLanguage, expected) => {
+    const tcString = encodeTcString(gvl, { ...settings, ...(consentLanguage ? { consentLanguage } : {}) }, choicesOfDecision(gvl, settings, { state: 'accepted' }), NOW);
+    expect(TCString.decode(tcString).consentLanguage).toBe(expected);
+  });
+
   it('lists the GVL vendors among the configured ones in the DisclosedVendors segment', () => {
     const tcString = encodeTcString(gvl, settings, choicesOfDecision(gvl, settings, { state: 'rejected' }), NOW);
     expect(tcString.split('.').length).toBeGreaterThanOrEqual(2);

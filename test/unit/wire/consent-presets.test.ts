@@ -19,6 +19,10 @@ describe('CMP presets (type attribute)', () => {
     });
   });
 
+  it('page-hosted tells the prompt whether the page exposes GPP', () => {
+    expect(parse({ consentInstanceId: 'news', exposesGppApi: true }, 'page-hosted').value?.clientConfig).toEqual({ consentInstanceId: 'news', exposesGppApi: true });
+  });
+
   it('page-hosted passes the required purposes to the prompt; an inline clientConfig merges over it', () => {
     const { value } = parse({ consentInstanceId: 'news', purposeConsentRequired: ['ads'], clientConfig: { theme: 'dark' } }, 'page-hosted');
     expect(value?.clientConfig).toEqual({ consentInstanceId: 'news', purposeConsentRequired: ['ads'], theme: 'dark' });
