@@ -12,6 +12,7 @@ export type ClientInfo = {
     readonly lang?: string;
     readonly consentInstanceId?: string;
     readonly purposeConsentRequired?: readonly string[];
+    readonly exposesTcfApi?: boolean;
     readonly exposesGppApi?: boolean;
   };
   readonly consentString?: string;
@@ -25,6 +26,7 @@ const readInfo = readFields<ClientInfo>({
     lang: readText(35, 2),
     consentInstanceId: readText(100, 1),
     purposeConsentRequired: readList(readText(100, 1), 50),
+    exposesTcfApi: readBoolean,
     exposesGppApi: readBoolean,
   }),
   consentString: readText(100_000, 1),

@@ -66,9 +66,12 @@ function ownSession(config: PageConfig, info: ClientInfo): DetailsSession {
   };
 }
 
-/** The GPP script when the page exposes GPP; null without it or when it does not load (the answer then carries the TC string). */
+/**
+ * The GPP script when the page exposes GPP without TCF; null otherwise or when it does not load
+ * (the answer then carries the TC string, which a page with both APIs puts into GPP itself).
+ */
 const gppModuleOf = (config: PageConfig, info: ClientInfo, nonce: string): Promise<GppModule | null> =>
-  info.clientConfig?.exposesGppApi ? loadScript(config.gppScript, nonce).then(() => self.pageCmpGpp ?? null, () => null) : Promise.resolve(null);
+  info.clientConfig?.exposesGppApi && !info.clientConfig.exposesTcfApi ? loadScript(config.gppScript, nonce).then(() => self.pageCmpGpp ?? null, () => null) : Promise.resolve(null);
 
 /** The stored TC string: the client info's string, or the `tcfeuv2` section of its GPP string (type 4). */
 function storedTcString(info: ClientInfo, gpp: GppModule | null): string | null {

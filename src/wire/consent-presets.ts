@@ -29,8 +29,13 @@ const hosted: Preset = (inline, baseUrl) => {
     // encodeURIComponent throws on a lone surrogate: such an id (which the server refuses) is not passed.
     promptUiSrc: `${origin}/cmp/prompt.html${typeof id === 'string' && isPlainText(id) ? `?instance=${encodeURIComponent(id)}` : ''}`,
     // What the hosted prompt reads from the client info: the instance, the purposes to ask for,
-    // and whether the page exposes GPP (the prompt then answers a GPP string holding its TC string).
-    clientConfig: { consentInstanceId: id, purposeConsentRequired: own(inline, 'purposeConsentRequired'), exposesGppApi: own(inline, 'exposesGppApi') },
+    // and which IAB APIs the page exposes (with GPP alone, it answers a GPP string holding its TC string).
+    clientConfig: {
+      consentInstanceId: id,
+      purposeConsentRequired: own(inline, 'purposeConsentRequired'),
+      exposesTcfApi: own(inline, 'exposesTcfApi'),
+      exposesGppApi: own(inline, 'exposesGppApi'),
+    },
   };
 };
 

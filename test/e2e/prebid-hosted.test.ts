@@ -152,7 +152,7 @@ describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with
     });
   });
 
-  it('with GPP exposed too: the frame answers a GPP string whose tcfeuv2 section is the TC string both APIs give Prebid', async () => {
+  it('with GPP exposed too: the frame answers the TC string, which __gpp carries as its tcfeuv2 section', async () => {
     const { page, frame } = await open({ gpp: true });
     const update = page.waitForResponse((response) => response.url().endsWith('/consent/update'));
     await frame.click('#accept');
@@ -160,9 +160,9 @@ describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with
     expect(choices.vendorConsents).toEqual([1, 2, 8, 52]);
     expect(saw.gppConsent!.applicableSections).toEqual([2]);
     expect(new GppModel(saw.gppConsent!.gppString).encodeSection('tcfeuv2')).toBe(tcString);
-    // The decision the page stored and posted is the GPP string, typed 4 with section 2.
+    // The decision the page stored and posted is the TC string (type 2), which ${GDPR_CONSENT} reads too.
     const posted = JSON.parse((await update).request().postData() ?? '{}');
-    expect(posted).toMatchObject({ consentString: saw.gppConsent!.gppString, consentMetadata: { consentStringType: 4, gppSectionId: '2', gdprApplies: true } });
+    expect(posted).toMatchObject({ consentString: tcString, consentMetadata: { consentStringType: 2, gdprApplies: true } });
   });
 
   it('with GPP alone (no TCF API): Prebid\'s GPP module gets the tcfeuv2 section of the reader\'s choice', async () => {

@@ -19,8 +19,13 @@ describe('CMP presets (type attribute)', () => {
     });
   });
 
-  it('page-hosted tells the prompt whether the page exposes GPP', () => {
+  it('page-hosted tells the prompt which IAB APIs the page exposes', () => {
     expect(parse({ consentInstanceId: 'news', exposesGppApi: true }, 'page-hosted').value?.clientConfig).toEqual({ consentInstanceId: 'news', exposesGppApi: true });
+    expect(parse({ consentInstanceId: 'news', exposesTcfApi: true, exposesGppApi: true }, 'page-hosted').value?.clientConfig).toEqual({
+      consentInstanceId: 'news',
+      exposesTcfApi: true,
+      exposesGppApi: true,
+    });
   });
 
   it('page-hosted passes the required purposes to the prompt; an inline clientConfig merges over it', () => {
