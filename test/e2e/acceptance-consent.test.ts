@@ -3,7 +3,7 @@
  * (docs/architecture.md, docs/runtime.md, docs/consent.md, docs/geo.md and the README, including "What users can expect"), the way a
  * publisher copies the examples: real Chromium against the built bundles in dist/cdn.
  */
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { html, launchBrowser, newPage, type RecordedRequest, settled, startServer, type TestPage, type TestServer } from './harness.ts';
 
@@ -1001,11 +1001,7 @@ describe('consent acceptance: onUpdateHref', () => {
     const p = fresh();
     server.route(`${p}/update`, { body: {} });
     const port = new URL(server.origin).port;
-    const named = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--host-resolver-rules=MAP updates.example 127.0.0.1'],
-    });
+    const named = await launchBrowser(['--host-resolver-rules=MAP updates.example 127.0.0.1']);
     try {
       server.page(`${p}/page.html`, html(consent({ ...CLIENT, onUpdateHref: `http://updates.example:${port}${p}/update` }) + blocked(p), { extensions: ['page-consent'] }));
       const context = await named.newContext();
