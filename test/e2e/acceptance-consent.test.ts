@@ -3,9 +3,11 @@
  * (docs/architecture.md, docs/runtime.md, docs/consent.md, docs/geo.md and the README, including "What users can expect"), the way a
  * publisher copies the examples: real Chromium against the built bundles in dist/cdn.
  */
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchedAt, installClock, pauseClock, runUntil } from './clock.ts';
 import { html, launchBrowser, newPage, type RecordedRequest, settled, startServer, type TestPage, type TestServer } from './harness.ts';
+import type { SettleOptions } from './settled.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -31,7 +33,7 @@ function fresh(): string {
   return `/t${++counter}`;
 }
 
-type Options = { head?: string; extensions?: readonly string[]; viewport?: { width: number; height: number }; hash?: string };
+type Options = { head?: string; extensions?: readonly string[]; viewport?: { width: number; height: number }; hash?: string; clock?: boolean };
 
 /** Serves `body` as a page and opens it in a fresh browser context (empty storage). */
 async function open(prefix: string, body: string, options: Options = {}): Promise<TestPage> {
@@ -39,6 +41,7 @@ async function open(prefix: string, body: string, options: Options = {}): Promis
   server.page(path, html(body, { extensions: options.extensions ?? ['page-consent'], ...(options.head ? { head: options.head } : {}) }));
   const test = await newPage(browser, { viewport: options.viewport ?? { width: 800, height: 600 } });
   opened.push(test);
+  if (options.clock) await installClock(test.page);
   await test.page.addInitScript(() => {
     const w = window as unknown as { events: unknown[]; eventKeys: string[][] };
     w.events = [];
@@ -108,10 +111,10 @@ async function controlBuilt(test: TestPage): Promise<void> {
   await test.page.waitForSelector('#control img[src]', { state: 'attached', ...WAIT });
 }
 
-/** Asserts that blocked content stays unbuilt, and that no blocked resource was requested. */
-async function expectNothingBuilt(test: TestPage, prefix: string): Promise<void> {
+/** Asserts that blocked content stays unbuilt, and that no blocked resource was requested (`settle`: requests that may stay open). */
+async function expectNothingBuilt(test: TestPage, prefix: string, settle: SettleOptions = {}): Promise<void> {
   await controlBuilt(test);
-  await settled(test.page);
+  await settled(test.page, settle);
   expect(await built(test, prefix)).toEqual(NOTHING_BUILT);
   for (const name of ['img.svg', 'frame.html', 'pixel']) expect(server.requestsTo(`${prefix}/${name}`)).toHaveLength(0);
 }
@@ -855,7 +858,9 @@ describe('consent acceptance: checkConsentHref', () => {
     server.route(`${p}/check`, { delay: 40_000, body: { consentRequired: true } });
     const test = await open(p, consent({ ...REMOTE(p), consentRequired: true }) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    await expectNothingBuilt(test, p);
+    // The check is still on its way: nothing is built meanwhile.
+    await expectNothingBuilt(test, p, { ignore: [`${p}/check`] });
+    expect(server.requestsTo(`${p}/check`)).toHaveLength(1);
   });
 
   it('fails closed on a server error: prompt shown, nothing built, a diagnostic names the status', async () => {
@@ -895,9 +900,17 @@ describe('consent acceptance: checkConsentHref', () => {
   it('treats no answer within 10 s as a failure and prompts', async () => {
     const p = fresh();
     server.route(`${p}/check`, { delay: 50_000, body: { consentRequired: false } });
-    const test = await open(p, consent(REMOTE(p)) + blocked(p));
+    const test = await open(p, consent(REMOTE(p)) + blocked(p), { clock: true });
     await controlBuilt(test);
-    await test.page.locator('#prompt').waitFor({ state: 'visible', timeout: 30_000 });
+    // The page's clock runs past the 10 s time-out instead of waiting it out (clock.ts).
+    await expect.poll(() => server.requestsTo(`${p}/check`).length, WAIT).toBe(1);
+    const asked = await fetchedAt(test.page, `${p}/check`);
+    await pauseClock(test.page);
+    await runUntil(test.page, asked + 9_900);
+    expect(await test.page.locator('#prompt').isVisible()).toBe(false);
+    await runUntil(test.page, asked + 10_000);
+    await test.page.clock.resume();
+    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(test, p);
     expect(diagnostics(test).length).toBeGreaterThan(0);
   });
@@ -1001,11 +1014,7 @@ describe('consent acceptance: onUpdateHref', () => {
     const p = fresh();
     server.route(`${p}/update`, { body: {} });
     const port = new URL(server.origin).port;
-    const named = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--host-resolver-rules=MAP updates.example 127.0.0.1'],
-    });
+    const named = await launchBrowser(['--host-resolver-rules=MAP updates.example 127.0.0.1']);
     try {
       server.page(`${p}/page.html`, html(consent({ ...CLIENT, onUpdateHref: `http://updates.example:${port}${p}/update` }) + blocked(p), { extensions: ['page-consent'] }));
       const context = await named.newContext();

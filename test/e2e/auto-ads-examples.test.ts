@@ -12,13 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../server/server-process.ts';
 import { launchBrowser, newPage } from './harness.ts';
 
+/** The server process's start, with room for a machine busy with other Chromium tests (the hook allows 60 s). */
+const SERVER_START_MS = 50_000;
+
 let browser: Browser;
 let server: ServerProcess;
 let dir = '';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-ad-examples-'));
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: 'examples-admin-token' });
+  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: 'examples-admin-token' }, SERVER_START_MS);
   browser = await launchBrowser();
 });
 afterAll(async () => {

@@ -47,11 +47,12 @@ export const pageTime = (page: Page) => page.evaluate(() => performance.now());
  * Stops the flow of time (a busy machine would otherwise let it run on between two steps of a
  * test); `runUntil` then moves it exactly, and `page.clock.resume()` lets it flow again. The
  * clock jumps up to a second ahead first (it can only pause in the future): call it well before
- * the time-out. Returns the page time.
+ * the time-out; `aheadMs` jumps further, for a machine so busy that a second passes before the
+ * pause reaches the page. Returns the page time.
  */
-export async function pauseClock(page: Page): Promise<number> {
+export async function pauseClock(page: Page, aheadMs = 1_000): Promise<number> {
   const now = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(now + 1_000);
+  await page.clock.pauseAt(now + aheadMs);
   return pageTime(page);
 }
 

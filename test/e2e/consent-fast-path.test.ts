@@ -8,14 +8,16 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CDN_ROOT, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
-const V0_DELAY_MS = 2500;
 const DAY_MS = 86_400_000;
 
 let browser: Browser;
 let server: TestServer;
+/** The `/slow/` scripts answer once the test has read what ran before them (`earlyThenLate`). */
+let slowHeld = Promise.resolve();
+let releaseSlow = () => {};
 
 const cdn = (path: string) => readFileSync(`${CDN_ROOT}/${path}`, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '');
 const script = { headers: { 'content-type': 'text/javascript' } };
@@ -23,8 +25,8 @@ const script = { headers: { 'content-type': 'text/javascript' } };
 beforeAll(async () => {
   browser = await launchBrowser();
   server = await startServer({
-    '/slow/v0.js': { ...script, body: cdn('v0.js'), delay: V0_DELAY_MS },
-    '/slow/v0/page-consent-0.1.js': { ...script, body: cdn('v0/page-consent-0.1.js'), delay: V0_DELAY_MS },
+    '/slow/v0.js': () => slowHeld.then(() => ({ ...script, body: cdn('v0.js') })),
+    '/slow/v0/page-consent-0.1.js': () => slowHeld.then(() => ({ ...script, body: cdn('v0/page-consent-0.1.js') })),
     '/fast/v0/page-consent-0.1.js': { ...script, body: cdn('v0/page-consent-0.1.js') },
     '/fast/v0.js': { ...script, body: cdn('v0.js') },
     '/late/v0/page-consent-0.1.js': { ...script, body: cdn('v0/page-consent-0.1.js'), delay: 800 },
@@ -70,6 +72,8 @@ async function returnVisit(decision: object | null, options: PageOptions = {}) {
   const path = `/fast-${visit}.html`;
   server.page(path, fastPage({ ...options, visit }));
   const test = await newPage(browser);
+  slowHeld = new Promise((resolve) => (releaseSlow = resolve));
+  onTestFinished(() => releaseSlow());
   await test.page.goto(`${server.origin}/blank.html`);
   if (decision) await storeDecision(test.page, decision);
   await test.page.goto(`${server.origin}${path}`, { waitUntil: 'domcontentloaded' });
@@ -84,10 +88,11 @@ const state = (page: Page) =>
     isRuntimeLoaded: !!document.querySelector('page-consent.page-built'),
   }));
 
-/** What ran before `v0.js` arrived, then what ran once everything loaded. */
+/** What ran before `v0.js` arrived (the page settled while the `/slow/` scripts are held), then what ran once everything loaded. */
 async function earlyThenLate(page: Page) {
-  await page.waitForTimeout(900);
+  await settled(page, { ignore: ['/slow/'] });
   const early = await state(page);
+  releaseSlow();
   await page.waitForSelector('page-consent.page-built', { state: 'attached', timeout: 10_000 });
   await settled(page);
   return { early, late: await state(page) };

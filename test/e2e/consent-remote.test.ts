@@ -84,10 +84,15 @@ describe('geo flow examples (docs/consent.md, "How the decision is made")', () =
   });
 
   it('3. remote with an empty cache: waits for the server, prompts on required + unknown', async () => {
-    // The answer comes late enough that a busy machine still sees the page waiting for it.
-    const { page, checkPath } = await open(config, { body: { consentRequired: true, consentStateValue: 'unknown' }, delay: 2500 }, { hash: '#page-geo=us' });
+    // The answer is held until the test has seen the page waiting for it (the check sent, nothing shown).
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const reply = { body: { consentRequired: true, consentStateValue: 'unknown' } };
+    const { page, checkPath } = await open(config, () => held.then(() => reply), { hash: '#page-geo=us' });
+    await expect.poll(() => server.requestsTo(checkPath).length).toBe(1);
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await builtProbes(page)).toEqual(['open']);
+    answer();
     await expect.poll(() => isShown(page, '#prompt'), { timeout: 10_000 }).toBe(true);
     expect(await builtProbes(page)).toEqual(UNDECIDED);
     expect(bodies(checkPath)).toEqual([{ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'us', isDirty: false }]);

@@ -15,6 +15,9 @@ import { idsOf } from '../../src/tcf/tc-string.ts';
 import { type ServerProcess, startServer } from '../server/server-process.ts';
 import { launchBrowser, newPage, settled, type TestPage } from './harness.ts';
 
+/** The server process's start, with room for a machine busy with other Chromium tests (the hook allows 60 s). */
+const SERVER_START_MS = 50_000;
+
 const ADMIN_TOKEN = 'examples-e2e-admin-token';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PAGES = readdirSync('examples').filter((name) => name.endsWith('.html')).sort();
@@ -26,7 +29,7 @@ const opened: TestPage[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-examples-'));
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN, TCF_VENDOR_LIST: 'fixtures/tcf/vendor-list.json' });
+  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN, TCF_VENDOR_LIST: 'fixtures/tcf/vendor-list.json' }, SERVER_START_MS);
   browser = await launchBrowser();
 });
 afterEach(async () => {

@@ -28,7 +28,7 @@ export type FaultCase = {
   /** A part of the diagnostic's "got" (one of them: a 5 MB body may also outlast the time-out on a busy machine). */
   readonly got?: string | readonly string[];
   readonly end: EndState;
-  /** The fault needs the 10 s time-out: the case runs concurrently with the other slow ones. */
+  /** The fault needs the 10 s time-out: the case runs the page's clock past it. */
   readonly isSlow: boolean;
   readonly note?: string;
 };
@@ -46,8 +46,12 @@ export const XSSI_PREFIX = ")]}'";
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const FIVE_MB = 5 * 1024 * 1024;
 
-/** The route of an HTTP fault; `valid` is an answer that would unblock or place ads if it were applied. */
-export function httpFaultRoute(fault: HttpFault, valid: string): Route {
+/**
+ * The route of an HTTP fault; `valid` is an answer that would unblock or place ads if it were
+ * applied. A late answer waits for `late` (the test resolves it once the page's clock has run
+ * past the time-out).
+ */
+export function httpFaultRoute(fault: HttpFault, valid: string, late: Promise<void>): Route {
   const reply = (r: Reply): Reply => ({ ...r, headers: { ...JSON_HEADERS, ...r.headers } });
   switch (fault) {
     case 'HTTP 500':
@@ -57,8 +61,7 @@ export function httpFaultRoute(fault: HttpFault, valid: string): Route {
     case 'never answers':
       return () => new Promise<never>(() => {});
     case 'answers after the time-out':
-      // 1.5 s after the 10 s time-out: a busy machine can run the page's timer late by a few hundred ms.
-      return reply({ body: valid, delay: 11_500 });
+      return () => late.then(() => reply({ body: valid }));
     case 'CORS refusal':
       return reply({ body: valid, headers: { 'access-control-allow-origin': 'http://elsewhere.example' } });
     case 'invalid JSON':
@@ -174,6 +177,7 @@ export function frameFaultRoute(fault: FrameFault): Route {
     case 'never answers':
       return () => new Promise<never>(() => {});
     case 'answers after the time-out':
+      // The frame's timer runs on the page's clock too: half a second after the ready time-out.
       return html(cmpPage(`setTimeout(() => { ${ACCEPT} }, 10_500);`));
     case 'frame-ancestors refusal':
       return html(cmpPage(ACCEPT), { headers: { 'content-security-policy': "frame-ancestors 'none'" } });

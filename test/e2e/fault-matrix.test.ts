@@ -1,7 +1,8 @@
 /**
  * Fault matrix (docs/reliability.md, "Fault matrix") in Chromium: each remote or untrusted source x each fault that
  * applies (fault-matrix-cases.ts). Every case has its own loopback server and browser context;
- * the cases run a few at a time, those that wait for a 10 s time-out first. For each case: the
+ * the cases run a few at a time. A case that needs the 10 s time-out runs the page's clock
+ * past it (Playwright's clock, clock.ts) instead of waiting it out. For each case: the
  * defined end state within 11 s of the moment the page contacts the faulty source (its fetch,
  * the CMP frame's creation; else the reader's action or the navigation), the 10 s default
  * time-out itself where the fault waits for it, exactly one diagnostic of the documented form
@@ -12,8 +13,9 @@
  * writes every case's observations (diagnostics, times, state, requests, store) as JSON.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { builtProbes, consentPage, isShown, PROBES, requestedProbes, SVG } from './consent-fixtures.ts';
 import {
   ADS_ANSWER,
@@ -34,7 +36,9 @@ import {
   XSSI_PREFIX,
 } from './fault-matrix-cases.ts';
 import { articlePage, IMAGE_ROUTES } from './fixtures/auto-ads/pages.ts';
-import { launchBrowser, newPage, type Route, startServer, type TestServer } from './harness.ts';
+import { pageTime, pauseClock } from './clock.ts';
+import { launchBrowser, newPage, type Route, settled, startServer, type TestServer } from './harness.ts';
+import { trackRequests } from './settled.ts';
 
 /** Every code of docs/errors.md. */
 const DOCUMENTED = new Set([...readFileSync('docs/errors.md', 'utf8').matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((match) => match[1]));
@@ -43,9 +47,11 @@ const DIAGNOSTIC = /^\[(page-[a-z-]+)(?:#[\w-]+)?\] ([a-z0-9-]+): expected (.+),
 const isDiagnostic = (text: string) => /^\[page-[a-z-]+(?:#[\w-]+)?\] [a-z0-9-]+: /.test(text);
 
 const LIMIT_MS = 11_000;
-/** Cases at a time: the slow ones mostly wait, but page loads share two busy cores. */
-const WIDTH = 9;
+/** Cases at a time: page loads share two busy cores. */
+const WIDTH = 4;
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** How far the clock jumps when it pauses (clock.ts): well within the time-out, and past a busy machine's delay. */
+const PAUSE_AHEAD_MS = 3_000;
 const SITE_KEY = 'consent:site';
 /** The decision stored before the fault: rejected, so that any unblocking shows. */
 const SEEDED = { version: 2, state: 'rejected', time: Date.now(), consentString: 'SEEDED', purposeConsents: { ads: false } };
@@ -124,8 +130,8 @@ type Setup = { routes: Record<string, Route>; path: string; faultPath?: string; 
 
 const consentConfig = (extra: object) => ({ consentInstanceId: 'site', promptUI: 'prompt', postPromptUI: 'post', ...extra });
 
-/** Routes, page and reader actions of one case. */
-function setupOf(row: FaultCase, server: TestServer): Setup {
+/** Routes, page and reader actions of one case; a late HTTP answer waits for `late`. */
+function setupOf(row: FaultCase, server: TestServer, late: Promise<void>): Setup {
   const fault = row.fault;
   switch (row.source) {
     case 'checkConsentHref':
@@ -133,13 +139,13 @@ function setupOf(row: FaultCase, server: TestServer): Setup {
       const base = fault === 'CORS refusal' ? server.otherOrigin : '';
       const config = consentConfig({ checkConsentHref: `${base}/check`, ...(fault === 'xssi prefix mismatch' ? { xssiPrefix: XSSI_PREFIX } : {}) });
       const seed = row.source === 'checkConsentHref' ? encodeStore({ 'consent:other': OTHER }) : encodeStore({ [SITE_KEY]: SEEDED, 'consent:other': OTHER });
-      return { routes: { '/check': httpFaultRoute(fault as HttpFault, CHECK_ANSWER), '/page.html': { body: consentPage(config, { inside: INLINE_UI }) } }, path: '/page.html', faultPath: '/check', seed };
+      return { routes: { '/check': httpFaultRoute(fault as HttpFault, CHECK_ANSWER, late), '/page.html': { body: consentPage(config, { inside: INLINE_UI }) } }, path: '/page.html', faultPath: '/check', seed };
     }
     case 'onUpdateHref': {
       const base = fault === 'CORS refusal' ? server.otherOrigin : server.origin;
       const config = consentConfig({ consentRequired: true, onUpdateHref: `${base}/update` });
       return {
-        routes: { '/update': httpFaultRoute(fault as HttpFault, UPDATE_ANSWER), '/page.html': { body: consentPage(config, { inside: INLINE_UI }) } },
+        routes: { '/update': httpFaultRoute(fault as HttpFault, UPDATE_ANSWER, late), '/page.html': { body: consentPage(config, { inside: INLINE_UI }) } },
         path: '/page.html',
         faultPath: '/update',
         seed: encodeStore({ 'consent:other': OTHER }),
@@ -152,7 +158,7 @@ function setupOf(row: FaultCase, server: TestServer): Setup {
     case 'auto-ads config': {
       const url = fault === 'CORS refusal' ? 'https://ads.example/config.json' : '/ads/config.json';
       return {
-        routes: { ...IMAGE_ROUTES, '/ads/config.json': httpFaultRoute(fault as HttpFault, ADS_ANSWER), '/page.html': { body: articlePage({ autoAds: `type="custom" data-config-url="${url}"` }) } },
+        routes: { ...IMAGE_ROUTES, '/ads/config.json': httpFaultRoute(fault as HttpFault, ADS_ANSWER, late), '/page.html': { body: articlePage({ autoAds: `type="custom" data-config-url="${url}"` }) } },
         path: '/page.html',
         faultPath: fault === 'CORS refusal' ? '/config.json' : '/ads/config.json',
         intercept: async (page) => {
@@ -202,32 +208,39 @@ function setupOf(row: FaultCase, server: TestServer): Setup {
 async function run(row: FaultCase): Promise<Outcome> {
   const server = await startServer({ '/img.svg': SVG, '/favicon.ico': { status: 204 } });
   const test = await newPage(browser);
+  let answerLate = () => {};
+  const late = new Promise<void>((resolve) => (answerLate = resolve));
   try {
-    const setup = setupOf(row, server);
+    const setup = setupOf(row, server, late);
     for (const [path, route] of Object.entries(setup.routes)) server.route(path, route);
     await setup.intercept?.(test.page);
     if (setup.seed) {
       await test.page.goto(`${server.origin}/img.svg`);
       await test.page.evaluate((item) => localStorage.setItem(`page-store:${location.hostname}`, item), setup.seed);
     }
+    // A slow case runs on Playwright's clock (clock.ts): page time, in which every time below is read, moves on at once past the time-out.
+    if (row.isSlow) await test.page.clock.install();
+    // Paused before the page loads, page time moves only when the test moves it: the contact is then read at the very time the component starts its timer. The reader's click of an update case needs time to flow, so that case pauses after it.
+    const isPausedEarly = row.isSlow && row.source !== 'onUpdateHref';
+    if (isPausedEarly) await pauseClock(test.page, PAUSE_AHEAD_MS);
     await test.page.addInitScript(TIMING + storageFaultScript(setup.storageFault ?? null));
     const seededRaw = setup.seed ?? null;
     await test.page.goto(server.origin + setup.path, { waitUntil: 'domcontentloaded' });
     await setup.act?.(test.page);
-    // The end: the diagnostic (or, for a 2xx update answer, the reader's decision has settled).
-    const deadline = Date.now() + 30_000;
-    const diagnosticsSeen = () => test.messages.filter((m) => isDiagnostic(m.text)).length;
-    while (row.code && diagnosticsSeen() === 0 && Date.now() < deadline) await test.page.waitForTimeout(100);
     type Timing = { lines: { t: number; text: string }[]; events: { t: number; state: string }[]; fetches: { t: number; url: string }[]; frameAt?: number; clickAt?: number };
     const timingOf = () => test.page.evaluate(() => (window as unknown as { __fm: Timing }).__fm);
     // The start: the page contacting the faulty source (its fetch, its frame), else the reader's last click, else the navigation.
-    const startOf = (timing: Timing) => {
-      const fetched = timing.fetches.find((f) => new URL(f.url, 'http://x').pathname === setup.faultPath)?.t;
-      return setup.faultPath === '/cmp' ? (timing.frameAt ?? 0) : (fetched ?? timing.clickAt ?? 0);
-    };
-    // Late answers (11.5 s) and foreign windows get until 13 s after the start to do harm; everything else a short settle.
-    const now = await test.page.evaluate(() => performance.now());
-    await test.page.waitForTimeout(row.isSlow ? Math.max(800, startOf(await timingOf()) + 13_000 - now) : 800);
+    const fetchedAt = (timing: Timing) => timing.fetches.find((f) => new URL(f.url, 'http://x').pathname === setup.faultPath)?.t;
+    const contactAt = (timing: Timing) => (setup.faultPath === '/cmp' ? timing.frameAt : fetchedAt(timing));
+    const startOf = (timing: Timing) => contactAt(timing) ?? timing.clickAt ?? 0;
+    if (row.isSlow) {
+      if (!isPausedEarly) await pauseClock(test.page, PAUSE_AHEAD_MS);
+      await runPastTimeOut(test.page, async () => contactAt(await timingOf()), setup.faultPath!, answerLate);
+    }
+    // The end: the diagnostic (or, for a 2xx update answer, the reader's decision), then the page has settled.
+    const diagnosticsSeen = () => test.messages.filter((m) => isDiagnostic(m.text)).length;
+    if (row.code) await vi.waitFor(() => expect(diagnosticsSeen()).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });
+    await settled(test.page, { ignore: setup.faultPath ? [setup.faultPath] : [], timeoutMs: 30_000 });
     const timing = await timingOf();
     const start = startOf(timing);
     const times = [...timing.lines.map((l) => l.t), ...timing.events.map((e) => e.t)].filter((t) => t >= start);
@@ -249,12 +262,58 @@ async function run(row: FaultCase): Promise<Outcome> {
       startMs: start,
     };
   } finally {
+    answerLate();
     await test.context.close();
     await server.close();
   }
 }
 
-/** Runs the cases `width` at a time, the slow ones first (they mostly wait). */
+/**
+ * Moves the paused clock of the page on, 50 ms at a time, until the page contacts the faulty
+ * source (`contactAt`, in page time), then to 13 s after that contact: to just past the 10 s time-out first, so that a late answer (released by
+ * `answerLate` once the browser has given up the request, the CMP frame's own timer) comes
+ * strictly after it, then on to 13 s, so that a late answer or foreign messages have had every
+ * chance to do harm. Time then flows again.
+ */
+async function runPastTimeOut(page: Page, contactAt: () => Promise<number | undefined>, faultPath: string, answerLate: () => void) {
+  const requestEnd = new Promise<void>((resolve) => {
+    const isFault = (request: Request) => new URL(request.url()).pathname === faultPath && resolve();
+    page.on('requestfailed', isFault);
+    page.on('requestfinished', isFault);
+  });
+  const deadline = Date.now() + 30_000;
+  let start = await contactAt();
+  for (; start === undefined; start = await contactAt()) {
+    if (Date.now() > deadline) throw new Error(`the page never contacted ${faultPath}`);
+    await stepClock(page, faultPath, 50);
+  }
+  await runStepwise(page, faultPath, start + DEFAULT_TIMEOUT_MS + 100);
+  answerLate();
+  if (faultPath !== '/cmp') await Promise.race([requestEnd, delay(5_000)]);
+  await runStepwise(page, faultPath, start + 13_000);
+  await page.clock.resume();
+}
+
+/**
+ * Moves page time on by `ms` once every request but the faulty source's has ended: the network
+ * runs in real time, so a part still loading must not see its own time-out pass meanwhile.
+ */
+async function stepClock(page: Page, faultPath: string, ms: number) {
+  const { pending } = trackRequests(page);
+  const deadline = Date.now() + 30_000;
+  while ([...pending].some((id) => !id.includes(faultPath))) {
+    if (Date.now() > deadline) throw new Error(`requests still open: ${[...pending].join(', ')}`);
+    await delay(20);
+  }
+  await page.clock.runFor(ms);
+}
+
+/** Moves page time on to `at`, half a second at a time (see `stepClock`). */
+async function runStepwise(page: Page, faultPath: string, at: number) {
+  for (let now = await pageTime(page); now < at; now = await pageTime(page)) await stepClock(page, faultPath, Math.ceil(Math.min(500, at - now)));
+}
+
+/** Runs the cases `width` at a time, the slow ones first (they take longest). */
 async function runAll(rows: readonly FaultCase[], width: number) {
   const queue = [...rows].sort((a, b) => Number(b.isSlow) - Number(a.isSlow));
   const worker = async () => {

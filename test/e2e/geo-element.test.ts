@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CDN_ROOT, html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
 
@@ -14,11 +14,7 @@ const GEO_SCRIPT = readFileSync(join(CDN_ROOT, 'v0/page-geo-0.1.js'), 'utf8');
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  publicBrowser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--host-resolver-rules=MAP news.example 127.0.0.1'],
-  });
+  publicBrowser = await launchBrowser(['--host-resolver-rules=MAP news.example 127.0.0.1']);
   server = await startServer({
     '/patched/page-geo-0.1.js': {
       body: GEO_SCRIPT.replace('{{PAGE_GEO_COUNTRY}}', 'de'),
