@@ -18,16 +18,12 @@ export { settled } from './settled.ts';
 export const CDN_ROOT = process.env.E2E_CDN_ROOT ?? 'dist/cdn';
 
 /**
- * Debian's build of the same Chromium as its headless shell (the browser Playwright itself runs
- * headless): the same Blink and V8 without the desktop shell, so it starts and opens a context
- * in about half the time. `.ci/run` installs it; without it the tests run the full browser.
+ * The tests' Chromium: the full browser (`/usr/bin/chromium`) in its headless mode, the one
+ * readers' pages run in, never the separate headless shell; `args` adds flags (a host resolver
+ * rule, say) to the headless ones.
  */
-const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-
-/** The tests' Chromium; `args` adds flags (a host resolver rule, say) to the headless ones. */
 export async function launchBrowser(args: readonly string[] = []): Promise<Browser> {
-  const executablePath = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM;
-  return chromium.launch({ executablePath, headless: true, args: [...HEADLESS_ARGS, ...args] });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_ARGS, ...args] });
 }
 
 /** Closes `context` when the running test ends; a page opened outside a test stays the caller's to close. */
