@@ -3,7 +3,6 @@
  * by `createUi`, followed by the frame of `page-consent-cmp-0.1.js` once that bundle loaded; its
  * URL template may hold `CONSENT_INFO(field)`, which exists there only (docs/runtime.md).
  */
-import type { PageRuntime } from '../runtime/index.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
 import { PAGE_MACROS } from '../wire/url-macros.ts';
 import { own } from '../wire/values.ts';
@@ -51,7 +50,7 @@ export function createFrameUi(host: HTMLElement, config: ConsentConfig, options:
   host.append(slot);
   const ui = createUi(host, { prompt: slot, post: deps.post, overlay: config.overlay, caption: config.consentPromptCaption });
   const info = consentInfoOf(model);
-  const expandUrl = (src: string) => (deps.page as PageRuntime).expandUrl(src, PAGE_MACROS, info);
+  const expandUrl = (src: string) => deps.page.expandUrl(src, PAGE_MACROS, info);
   let follow: ((model: ConsentModel) => void) | undefined;
   let latest: ConsentModel | undefined;
   loadCmp(deps).then((create) => {
