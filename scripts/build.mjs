@@ -11,6 +11,7 @@ const ENTRIES = [
   ['src/runtime/parts/macros.ts', 'v0/page-runtime-macros-0.1'],
   ['src/runtime/parts/elements.ts', 'v0/page-runtime-elements-0.1'],
   ['src/runtime/parts/change-size.ts', 'v0/page-runtime-change-size-0.1'],
+  ['src/runtime/parts/viewport.ts', 'v0/page-runtime-viewport-0.1'],
   ['src/runtime/parts/consent-api.ts', 'v0/page-runtime-consent-api-0.1'],
   ['src/consent/entry.ts', 'v0/page-consent-0.1'],
   // Parts of page-consent-0.1.js (src/consent/parts.ts); the return-visit part is page-consent-fast.
@@ -19,6 +20,9 @@ const ENTRIES = [
   ['src/consent/parts/story.ts', 'v0/page-consent-story-0.1'],
   ['src/consent/parts/presets.ts', 'v0/page-consent-presets-0.1'],
   ['src/consent/parts/creative.ts', 'v0/page-consent-creative-0.1'],
+  ['src/consent/parts/stored.ts', 'v0/page-consent-stored-0.1'],
+  ['src/consent/parts/frame.ts', 'v0/page-consent-frame-0.1'],
+  ['src/consent/parts/geo.ts', 'v0/page-consent-geo-0.1'],
   ['src/auto-ads/entry.ts', 'v0/page-auto-ads-0.1'],
   ['src/geo/entry.ts', 'v0/page-geo-0.1'],
   ['src/consent-tcf/entry.ts', 'v0/page-consent-tcf-0.1'],

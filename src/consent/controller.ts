@@ -4,9 +4,9 @@
  * network, clock and URL expansion are injected, so every rule is unit-tested with fake timers.
  */
 import type { Diagnostic, DiagnosticLevel, StorageService } from '../runtime/index.ts';
-import { parseStoredConsent, type StoredConsent } from '../wire/consent.ts';
+import type { StoredConsent } from '../wire/consent.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
-import type { RemoteCalls } from './parts.ts';
+import type { ConsentParts, RemoteCalls } from './parts.ts';
 import type { Network } from './remote.ts';
 import { startEventOf } from './lifetime.ts';
 import { type ConsentEvent, type ConsentModel, initialModel, isTcStringPendingOf, reduceConsent, type SavedDecision } from './state.ts';
@@ -23,6 +23,8 @@ export type ControllerDeps = Network & {
   readonly now?: () => number;
   /** The check and update calls (src/consent/remote.ts; the remote part in the page); undefined when they failed to load. */
   readonly remote: () => Promise<RemoteCalls | undefined>;
+  /** The cached decision's parser (the stored part in the page), loaded only when a decision is cached; undefined when it failed to load. */
+  readonly stored: () => Promise<ConsentParts['stored'] | undefined>;
 };
 
 export type ConsentController = {
@@ -106,10 +108,16 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     deps.onChange(model);
   };
 
-  /** The cached decision; a version 1 record is rewritten as version 2, without notifying anyone. */
-  const readStored = (current: ConsentConfig) => {
+  /**
+   * The cached decision; a version 1 record is rewritten as version 2, without notifying anyone.
+   * Without the parser's part (reported by the loader) nothing cached is used: the prompt shows.
+   */
+  const readStored = async (current: ConsentConfig) => {
     const raw = deps.storage.get(keyOf(current));
-    const { value, diagnostics } = parseStoredConsent(raw, now());
+    if (raw == null) return null;
+    const parser = await deps.stored();
+    if (!parser) return null;
+    const { value, diagnostics } = parser.parseStoredConsent(raw, now());
     for (const d of diagnostics) deps.report(d, 'warn');
     if (value && (raw as { version?: unknown }).version !== value.version) deps.storage.set(keyOf(current), value);
     return value;
@@ -118,7 +126,7 @@ export function createConsentController(deps: ControllerDeps): ConsentController
   const start = async (next: ConsentConfig | null, matchedGeoGroup: string | null, hasGpc?: boolean) => {
     if (!next) return dispatch({ type: 'invalid' });
     config = next;
-    const event = startEventOf(next, readStored(next), now(), hasGpc);
+    const event = startEventOf(next, await readStored(next), now(), hasGpc);
     written = event.stored;
     dispatch(event);
     const { consentInstanceId, checkConsentHref } = next;

@@ -11,12 +11,10 @@ import { readConfigJson } from './config-json.ts';
 import { createConsentController } from './controller.ts';
 import { detailOf, installConsentProvider, snapshotOf } from './provider.ts';
 import { answerCreatives } from './creative-reply.ts';
-import { loadConsentPart } from './parts.ts';
+import { type ConsentParts, loadConsentPart } from './parts.ts';
 import { createPromptUi } from './prompt-ui.ts';
 import type { ConsentModel, Decision, DecisionData } from './state.ts';
 import type { Ui } from './ui.ts';
-
-export const GEO_TIMEOUT_SECONDS = 5;
 
 /** The element implementation: the runtime's base class with its report/action/event helpers. */
 type Host = InstanceType<PageRuntime['PageElement']>;
@@ -31,16 +29,14 @@ function booleans(args: ActionArguments, report: Report): Record<string, boolean
   return Object.fromEntries(entries) as Record<string, boolean>;
 }
 
-/** The matched geo groups from `<page-geo>`, waited for at most GEO_TIMEOUT_SECONDS. */
-async function readGeoGroups(page: PageRuntime, json: unknown, report: Report) {
-  if (!document.querySelector('page-geo')) {
-    if (isObject(json) && json.geoOverride) report(diagnose('consent-geo-missing', '<page-geo>', null), 'warn');
-    return [];
-  }
-  const timeout = new Promise((resolve) => setTimeout(resolve, GEO_TIMEOUT_SECONDS * 1000));
-  const geo = (await Promise.race([page.whenService('geo'), timeout])) as { matchedGroups: string[] } | undefined;
-  if (!geo) report(diagnose('consent-geo-timeout', `<page-geo> within ${GEO_TIMEOUT_SECONDS} s`, null), 'warn');
-  return geo?.matchedGroups ?? [];
+/**
+ * The matched geo groups from `<page-geo>` (the geo part waits for them); none without the
+ * element, or without the part (reported by the loader).
+ */
+async function readGeoGroups(page: PageRuntime, json: unknown, report: Report, load: () => Promise<ConsentParts['geo'] | undefined>) {
+  if (document.querySelector('page-geo')) return (await load())?.waitForGeoGroups(page, report) ?? [];
+  if (isObject(json) && json.geoOverride) report(diagnose('consent-geo-missing', '<page-geo>', null), 'warn');
+  return [];
 }
 
 async function startConsent(host: Host, checked: Promise<void>, scriptUrl: string): Promise<void> {
@@ -60,6 +56,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     report,
     newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
     remote: () => load('remote'),
+    stored: () => load('stored'),
     onChange(model) {
       render?.(model);
       signal?.(model);
@@ -80,19 +77,6 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
   host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
   answerCreatives((event) => load('creative').then((part) => part?.replyToCreative(event, () => snapshotOf(controller.model()), report)));
-  // `CONSENT_INFO(field)` exists in `promptUiSrc` only (docs/runtime.md).
-  const consentInfo = new Map([
-    [
-      'CONSENT_INFO',
-      (field = '') => {
-        const model = controller.model();
-        const { kind } = model.state;
-        const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
-        return JSON.stringify(own({ ...detailOf(model), consentStateValue, tcfPolicyVersion: model.tcfPolicyVersion, isDirty: false }, field)) ?? '';
-      },
-    ],
-  ]);
-
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
   const json = readConfigJson(element);
@@ -113,7 +97,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   };
   // Signals that no geo group changes start before <page-geo> answers.
   if (document.querySelector('page-geo') && !hasGeoSignalFields(json)) startSignalsOnce(parse([]).value);
-  const geoGroups = await readGeoGroups(page, json, report);
+  const geoGroups = await readGeoGroups(page, json, report, () => load('geo'));
   const { value, diagnostics } = parse(geoGroups);
   config = element.id ? value : null;
   // One error says why a config fails (the parser's last diagnostic, or the missing id); the rest warn.
@@ -132,10 +116,20 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     // by promptUI; never with an iframe).
     const isStory = inline ? inline.localName === 'page-story-consent' : element.querySelector(':scope>page-story-consent') !== null;
     const story = isStory && !config.promptUiSrc ? await load('story') : undefined;
+    const frame = config.promptUiSrc ? await load('frame') : undefined;
     const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
     const decide = (decision: Decision, data: DecisionData = {}) => dispatch({ type: 'decide', decision, ...data });
-    const expandUrl = (src: string) => page.expandUrl(src, PAGE_MACROS, consentInfo);
-    render = createPromptUi(element, config, { page, scriptUrl, inline, post, decide, expandUrl, clock: self, report, ...(story && { renderStory: story.renderStoryPrompt }) });
+    render = createPromptUi(element, config, {
+      page,
+      scriptUrl,
+      inline,
+      post,
+      decide,
+      clock: self,
+      report,
+      ...(story && { renderStory: story.renderStoryPrompt }),
+      ...(frame && { frame: { createFrameUi: frame.createFrameUi, model: controller.model } }),
+    });
     if (config.consentModeMapping !== undefined) await signals;
   }
   await controller.start(config, config?.matchedGeoGroup ?? geoGroups[0] ?? null, (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true);

@@ -3,7 +3,7 @@
  * `<page-consent>` once the runtime is available. Its other parts load when the page or the
  * reader needs them (src/consent/parts.ts).
  */
-import type { PageRuntime } from '../runtime/index.ts';
+import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
 import { createConsentElement } from './element.ts';
 import { storeKeyOf } from '../wire/site-store.ts';
 import { loadConsentPart } from './parts.ts';
@@ -18,7 +18,10 @@ const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? d
 let returning: Promise<unknown> = Promise.resolve();
 try {
   if (localStorage.getItem(storeKeyOf(location.hostname)) !== null) {
-    returning = loadConsentPart('fast', scriptUrl, (d) => console.error(`[page-consent] ${d.code}: expected ${d.expected}, got ${d.got}`));
+    const report = (d: Diagnostic) => console.error(`[page-consent] ${d.code}: expected ${d.expected}, got ${d.got}`);
+    // The cached decision's parser in parallel: the element reads the decision once defined.
+    loadConsentPart('stored', scriptUrl, report);
+    returning = loadConsentPart('fast', scriptUrl, report);
   }
 } catch {}
 (scope.PAGE ||= [] as Queue).push((page) => returning.then(() => page.define('page-consent', createConsentElement(page, scriptUrl))));

@@ -2,14 +2,18 @@
  * The parts of `page-consent-0.1.js` (docs/decisions/first-screen-parts.md), each loaded from the
  * consent script's directory when the page or the reader first needs it: `remote` (the
  * publisher's check and update endpoints), `signals` (Consent Mode, `__uspapi`, the TCF/GPP
- * stubs), `story` (`<page-story-consent>`), `presets` (a `type` attribute), `creative` (an ad
- * frame's consent request) and `fast` (the return visit, requested at once when the site's
- * storage item exists).
+ * stubs), `story` (`<page-story-consent>`), `frame` (the CMP iframe's prompt, for a `promptUiSrc`), `geo` (the wait for
+ * `<page-geo>`), `presets` (a `type` attribute), `creative` (an ad
+ * frame's consent request), `fast` (the return visit) and `stored` (the cached decision's
+ * parser), both requested at once when the site's storage item exists.
  */
 import type { Diagnostic } from '../runtime/index.ts';
+import type { parseStoredConsent } from '../wire/consent.ts';
 import type { CMP_PRESETS } from '../wire/consent-presets.ts';
 import { loadPart } from '../wire/parts.ts';
 import type { replyToCreative } from './creative-reply.ts';
+import type { createFrameUi } from './frame-ui.ts';
+import type { waitForGeoGroups } from './geo-wait.ts';
 import type { checkConsent, checkRequestOf, notifyUpdate } from './remote.ts';
 import type { startSignals } from './signals.ts';
 import type { renderStoryPrompt } from './story.ts';
@@ -20,9 +24,12 @@ export type ConsentParts = {
   remote: RemoteCalls;
   signals: { startSignals: typeof startSignals };
   story: { renderStoryPrompt: typeof renderStoryPrompt };
+  frame: { createFrameUi: typeof createFrameUi };
+  geo: { waitForGeoGroups: typeof waitForGeoGroups };
   presets: { CMP_PRESETS: typeof CMP_PRESETS };
   creative: { replyToCreative: typeof replyToCreative };
   fast: () => void;
+  stored: { parseStoredConsent: typeof parseStoredConsent };
 };
 
 export const loadConsentPart = <K extends keyof ConsentParts>(name: K, scriptUrl: string, report: (d: Diagnostic) => void) =>

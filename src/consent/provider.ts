@@ -14,11 +14,7 @@ export function detailOf(model: ConsentModel) {
   return { state: changeStateOf(model.state), purposeConsents: purposesOf(model), consentString, consentMetadata, sharedData, ...(isExpired && { expired: true }) };
 }
 
-export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({
-  ...detailOf(model),
-  isConsentRequired: isRequiredOf(model.state),
-  ...(isTcStringPendingOf(model) && { isStringPending: true }),
-});
+export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state), isStringPending: isTcStringPendingOf(model) });
 
 /** Unknown policy ids are read as `default` (docs/consent.md, "Blocking other elements"). */
 const policyStateOf = (policyId: string, view: ConsentView): PolicyState | null =>

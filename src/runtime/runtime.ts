@@ -1,7 +1,7 @@
 /**
  * Assembles the runtime services into the `PageRuntime` object that extensions receive.
  * Safe to import: nothing runs until `createRuntime` is called. Actions, macros, the built-in
- * elements' implementations, the change-size arbiter and the vendor API are parts loaded from
+ * elements' implementations, the viewport's frames, the change-size arbiter and the vendor API are parts loaded from
  * `partsDirectory` when a page first needs them (docs/decisions/first-screen-parts.md).
  */
 import type { ChangeSizeOptions } from './change-size.ts';
@@ -12,12 +12,12 @@ import { type ActionsPart, createLazyActions } from './lazy-actions.ts';
 import { createLazyConsentApi } from './lazy-consent-api.ts';
 import { defineLazyElements, type ElementsPart } from './lazy-elements.ts';
 import { createLazyMacros, type MacrosPart } from './lazy-macros.ts';
+import { createLazyViewport, type ViewportPart } from './lazy-viewport.ts';
 import { createLifecycle } from './lifecycle.ts';
 import { createServices } from './services.ts';
 import { createStorage } from './storage.ts';
 import { activateScripts } from './text-plain-scripts.ts';
 import type { ConsentApi, ConsentProvider, PageRuntime } from './types.ts';
-import { browserPlatform, createViewport } from './viewport.ts';
 import { loadPart } from '../wire/parts.ts';
 
 type Parts = {
@@ -25,6 +25,7 @@ type Parts = {
   macros: MacrosPart;
   elements: ElementsPart;
   'change-size': { createChangeSize(options: ChangeSizeOptions): PageRuntime['attemptChangeSize'] };
+  viewport: ViewportPart;
   'consent-api': { createConsentApi(whenProvider: Promise<ConsentProvider | null>): ConsentApi };
 };
 
@@ -39,11 +40,10 @@ export function createRuntime(win: Window & typeof globalThis, partsDirectory = 
   const storage = createStorage({ window: win, hostname: win.location.hostname, report });
   const actions = createLazyActions({ document: doc, report, whenBuilt: (element) => lifecycle.whenBuilt(element) }, () => load('actions'));
   const macros = createLazyMacros({ window: win, document: doc, storage }, gate, () => load('macros'));
-  const platform = browserPlatform(win);
-  const viewport = createViewport({ platform, report });
-  const changeSize = once(async () =>
-    (await load('change-size'))?.createChangeSize({ viewport, platform, isDocumentHidden: () => doc.hidden, lastInteraction: actions.lastInteraction, now: () => Date.now() }),
-  );
+  const changeSize = once(async () => {
+    const [part, frames] = await Promise.all([load('change-size'), load('viewport')]);
+    return frames && part?.createChangeSize({ ...frames, isDocumentHidden: () => doc.hidden, lastInteraction: actions.lastInteraction, now: () => Date.now() });
+  });
   const consentApi = once(async () => (await load('consent-api'))?.createConsentApi(gate.whenProvider));
   let metaBlockedTags: Set<string> | null = null;
   const services = createServices();
@@ -52,7 +52,7 @@ export function createRuntime(win: Window & typeof globalThis, partsDirectory = 
     define: (tag, implementation) => lifecycle.define(tag, implementation),
     PageElement,
     storage,
-    viewport,
+    viewport: createLazyViewport(win, () => load('viewport')),
     consent: createLazyConsentApi(consentApi),
     setConsentProvider: (owner, provider) => gate.setProvider(provider, lifecycle.isImplementation(owner) && owner.element.localName === 'page-consent'),
     // Without the arbiter's part the change is refused, as any change it cannot prove safe.

@@ -155,8 +155,85 @@ describe('consent parts', () => {
     await page.waitForTimeout(500);
     const paths = server.requests.slice(first).map((request) => request.path);
     expect(paths).toContain('/v0/page-consent-fast-0.1.js');
+    expect(paths).toContain('/v0/page-consent-stored-0.1.js');
     expect(paths.filter((path) => path === '/third-party.js')).toHaveLength(1);
     expect(await page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, (window as unknown as { promptPainted: number }).promptPainted])).toEqual([1, 0]);
+    await context.close();
+  });
+});
+
+describe('the stored decision part', () => {
+  it('is not requested on a first visit, and when it fails on a return visit: one diagnostic, the prompt, nothing unblocks', async () => {
+    server.page('/no-stored.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-stored' })));
+    const { page, context, messages } = await newPage(browser);
+    const before = server.requestsTo('/v0/page-consent-stored-0.1.js').length;
+    await page.goto(`${server.origin}/no-stored.html`);
+    await page.waitForSelector('#prompt:visible');
+    expect(server.requestsTo('/v0/page-consent-stored-0.1.js')).toHaveLength(before);
+    await page.click('#accept');
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    // The decision is stored; its parser (and the fast path, which would run the script) fail.
+    await page.route('**/page-consent-stored-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route('**/page-consent-fast-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.reload();
+    await page.waitForSelector('#prompt:visible');
+    await expect.poll(() => messages.filter((line) => line.text.includes('page-consent-stored-0.1.js')).length).toBe(1);
+    expect(messages.find((line) => line.text.includes('page-consent-stored-0.1.js'))?.text).toMatch(/^\[page-consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-stored-0\.1\.js"$/);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    await context.close();
+  });
+});
+
+describe('parts of features a first visit without them never loads', () => {
+  it('shows the inline prompt with one diagnostic when the CMP iframe part does not load', async () => {
+    const config = { ...CONFIG, consentInstanceId: 'no-frame', promptUiSrc: '/cmp.html' };
+    server.page('/no-frame.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify(config)));
+    const { page, context, messages } = await newPage(browser);
+    await page.route('**/page-consent-frame-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto(`${server.origin}/no-frame.html`);
+    await page.waitForSelector('#prompt:visible');
+    await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-frame-0\.1\.js"$/);
+    // Neither the iframe's protocol bundle nor the iframe: the part that would load them is missing.
+    expect(server.requestsTo('/v0/page-consent-cmp-0.1.js')).toHaveLength(0);
+    expect(await page.locator('iframe').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    await context.close();
+  });
+
+  it('uses the base config with one diagnostic when the geo part does not load', async () => {
+    const config = { ...CONFIG, consentInstanceId: 'no-geo', geoOverride: { eea: { consentRequired: false } } };
+    const geo = '<page-geo layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>';
+    server.page('/no-geo.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify(config)).replace('<h1>', `${geo}<h1>`));
+    const { page, context, messages } = await newPage(browser);
+    await page.route('**/page-consent-geo-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto(`${server.origin}/no-geo.html`);
+    // No group matched: the base config's prompt, and nothing unblocked.
+    await page.waitForSelector('#prompt:visible');
+    await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-geo-0\.1\.js"$/);
+    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    await context.close();
+  });
+
+  it('loads the viewport part at the first task and runs the tasks given before it arrived, reads before writes', async () => {
+    const extension = `<script>(self.PAGE = self.PAGE || []).push((page) => {
+      window.order = [];
+      window.scrollTop = page.viewport.getScrollTop();
+      page.viewport.mutate(() => window.order.push('mutate'));
+      page.viewport.measure(() => window.order.push('measure:' + page.viewport.getPageBox(document.querySelector('h1')).height));
+    });</script>`;
+    server.page('/viewport.html', CONSENT_PAGE.replace('</body>', `${extension}</body>`));
+    const { page, context } = await newPage(browser);
+    const before = server.requestsTo('/v0/page-runtime-viewport-0.1.js').length;
+    await page.goto(`${server.origin}/viewport.html`);
+    await page.waitForFunction(() => (window as unknown as { order?: string[] }).order?.length === 2);
+    const [order, scrollTop] = await page.evaluate(() => [(window as unknown as { order: string[] }).order, (window as unknown as { scrollTop: number }).scrollTop]);
+    expect(order).toEqual([expect.stringMatching(/^measure:\d+(\.\d+)?$/), 'mutate']);
+    expect(order[0]).not.toBe('measure:0');
+    expect(scrollTop).toBe(0);
+    expect(server.requestsTo('/v0/page-runtime-viewport-0.1.js')).toHaveLength(before + 1);
     await context.close();
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import * as remote from '../../../src/consent/remote.ts';
 import { createConsentController, USER_ID_KEY } from '../../../src/consent/controller.ts';
 import { CHECK_TIMEOUT_MS, type Clock } from '../../../src/consent/remote.ts';
+import { parseStoredConsent } from '../../../src/wire/consent.ts';
 import { parseConsentConfig } from '../../../src/wire/consent-config.ts';
 
 /** A clock whose time moves only when the test says so. */
@@ -37,7 +38,7 @@ function setUp(fetch: typeof globalThis.fetch = vi.fn(), stored: Record<string, 
   const { clock, advance, pending, now } = fakeClock();
   const report = vi.fn();
   const onChange = vi.fn();
-  const controller = createConsentController({ storage, fetch, clock, report, onChange, expandUrl: async (url) => url, remote: async () => remote, newId: () => 'user-1', now });
+  const controller = createConsentController({ storage, fetch, clock, report, onChange, expandUrl: async (url) => url, remote: async () => remote, stored: async () => ({ parseStoredConsent }), newId: () => 'user-1', now });
   return { controller, values, advance, pending, report, onChange, fetch };
 }
 

@@ -4,6 +4,7 @@ import * as remote from '../../../src/consent/remote.ts';
 import { createConsentController } from '../../../src/consent/controller.ts';
 import { checkRequestOf } from '../../../src/consent/remote.ts';
 import { type ConsentEvent, initialModel, reduceConsent } from '../../../src/consent/state.ts';
+import { parseStoredConsent } from '../../../src/wire/consent.ts';
 import { parseConsentConfig } from '../../../src/wire/consent-config.ts';
 
 const run = (...events: ConsentEvent[]) => events.reduce(reduceConsent, initialModel);
@@ -63,7 +64,7 @@ function setUp(json: Record<string, unknown>, geoGroups: string[] = [], stored: 
   const values = new Map(Object.entries(stored));
   const storage = { get: (key: string) => values.get(key), set: (key: string, value: unknown) => void values.set(key, value), remove: (key: string) => void values.delete(key) };
   const fetch = vi.fn(async (_url: string | URL | Request, _init?: RequestInit) => new Response(JSON.stringify({ consentRequired: true, consentStateValue: 'unknown' })));
-  const controller = createConsentController({ storage, fetch, clock, report: vi.fn(), onChange: vi.fn(), expandUrl: async (url) => url, remote: async () => remote, newId: () => 'user-1', now: () => 5 });
+  const controller = createConsentController({ storage, fetch, clock, report: vi.fn(), onChange: vi.fn(), expandUrl: async (url) => url, remote: async () => remote, stored: async () => ({ parseStoredConsent }), newId: () => 'user-1', now: () => 5 });
   const config = parseConsentConfig({ consentInstanceId: 'site', onUpdateHref: 'https://cmp.example/update', ...json }, { geoGroups, baseUrl: 'https://news.example/a' }).value;
   return { controller, values, fetch, config };
 }

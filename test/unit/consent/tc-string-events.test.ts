@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createConsentController } from '../../../src/consent/controller.ts';
 import * as remote from '../../../src/consent/remote.ts';
 import { decisionKeyOf, isTcStringPendingOf } from '../../../src/consent/state.ts';
+import { parseStoredConsent } from '../../../src/wire/consent.ts';
 import { parseConsentConfig } from '../../../src/wire/consent-config.ts';
 
 const UPDATE = 'https://cmp.example/update';
@@ -16,7 +17,7 @@ function setUp(stored: Record<string, unknown> = {}) {
   const fetch = vi.fn(async () => new Response('{}'));
   const clock = { setTimeout: () => 0, clearTimeout: () => {} };
   let time = 1000;
-  const controller = createConsentController({ storage, fetch, clock, report: vi.fn(), onChange: vi.fn(), expandUrl: async (url) => url, remote: async () => remote, newId: () => 'user-1', now: () => time });
+  const controller = createConsentController({ storage, fetch, clock, report: vi.fn(), onChange: vi.fn(), expandUrl: async (url) => url, remote: async () => remote, stored: async () => ({ parseStoredConsent }), newId: () => 'user-1', now: () => time });
   const posted = () => fetch.mock.calls.map((call) => JSON.parse(String((call as unknown as [string, RequestInit])[1].body)));
   return { controller, values, posted, later: () => (time += 5000) };
 }
