@@ -15,7 +15,12 @@ export type ConsentSource = { snapshot(): ConsentSnapshot | null; subscribe(list
 /** The snapshot once no TC string is on its way. */
 const settledSnapshot = (consent: ConsentSource) =>
   new Promise<ConsentSnapshot | null>((resolve) => {
-    const check = () => consent.snapshot()?.isStringPending || (stop(), resolve(consent.snapshot()));
+    const check = () => {
+      const snapshot = consent.snapshot();
+      if (snapshot?.isStringPending) return;
+      stop();
+      resolve(snapshot);
+    };
     const stop = consent.subscribe(check);
     check();
   });

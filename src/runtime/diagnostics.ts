@@ -5,7 +5,7 @@
  */
 import { type Diagnostic, formatDiagnostic } from '../wire/diagnostic.ts';
 
-export { type Diagnostic, describe, diagnostic, formatDiagnostic, type Parsed } from '../wire/diagnostic.ts';
+export { type Diagnostic, describe, diagnostic, type Parsed } from '../wire/diagnostic.ts';
 
 export type DiagnosticLevel = 'error' | 'warn';
 
