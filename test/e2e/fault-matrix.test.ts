@@ -68,6 +68,12 @@ for (const level of ['error', 'warn', 'info', 'log']) {
   };
 }
 new MutationObserver(() => { if (!window.__fm.frameAt && document.querySelector('.page-consent-frame iframe')) window.__fm.frameAt = performance.now(); }).observe(document, { childList: true, subtree: true });
+// While page time flows, Playwright's clock schedules a timer from the time it last read, which lags under load; reading the time first schedules it from now, as a browser does.
+const setTimeoutOf = window.setTimeout;
+window.setTimeout = function (...args) {
+  performance.now();
+  return setTimeoutOf.apply(this, args);
+};
 const fetchOf = window.fetch;
 window.__fm.fetches = [];
 window.fetch = function (input, init) {
