@@ -2,7 +2,7 @@
  * `<page-auto-ads>` (docs/auto-ads.md, "Networks" and "Consent"): a known `type`, the network's required `data-*`, a
  * config URL the network accepts, placed as the first child of `<body>` and not nested.
  */
-import { getNetwork, NETWORKS, type NetworkData } from '../src/auto-ads/networks.ts';
+import { getNetwork, NETWORKS, type NetworkData } from '../src/wire/auto-ads-networks.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 import { childElements, getAttribute, getParentElement, type HtmlElement, locate } from './html-tree.ts';
 import { findByTag, type Page } from './page.ts';

@@ -4,8 +4,8 @@
  * story prompt on a page that requires consent does not hide decline with `onlyAccept`), and the
  * story prompt's config read by the component's own parser.
  */
-import { parseStoryJson } from '../src/consent/story.ts';
-import { parseActions } from '../src/runtime/action-parser.ts';
+import { parseStoryJson } from '../src/wire/story-config.ts';
+import { parseActions } from '../src/wire/actions.ts';
 import { collector, parseJsonText } from '../src/wire/values.ts';
 import type { ConsentSummary } from './check-consent.ts';
 import { find, type Finding, toFinding } from './finding.ts';

@@ -2,7 +2,7 @@
  * The built-in elements (docs/runtime.md): layout and size attributes the runtime's `parseLayout`
  * accepts, and every URL they load (`src`, `data-src`) allowed by the URL rule.
  */
-import { parseLayout } from '../src/runtime/layout.ts';
+import { parseLayout } from '../src/wire/layout.ts';
 import { LOADABLE_URL, parseLoadableUrl } from '../src/wire/url.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 import { getAttribute, locate } from './html-tree.ts';

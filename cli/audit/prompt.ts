@@ -7,7 +7,7 @@
  * frame would send, posted from inside the frame.
  */
 import type { Page } from 'playwright-core';
-import { parseActions } from '../../src/runtime/action-parser.ts';
+import { parseActions } from '../../src/wire/actions.ts';
 
 export type Decision = 'reject' | 'accept';
 

@@ -10,7 +10,7 @@ import { type AutoAdsConfig, parseAutoAdsConfig } from '../wire/auto-ads-config.
 import { mergeAttributes, readConsentMarkers } from './attributes.ts';
 import { describeRun, drawDebugOverlay, isDebugRequested } from './debug-overlay.ts';
 import { diagnostic } from './diagnostic.ts';
-import { type AdNetwork, getNetwork, NETWORKS } from './networks.ts';
+import { type AdNetwork, getNetwork, NETWORKS } from '../wire/auto-ads-networks.ts';
 import { countSkipped, SLOT_DEFAULTS } from './placement.ts';
 import { createStrategy } from './strategy.ts';
 

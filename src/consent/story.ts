@@ -7,42 +7,14 @@
  */
 import { storyButtonTexts } from '../messages/story-texts.ts';
 import type { Diagnostic } from '../runtime/index.ts';
-import { diagnostic } from '../wire/diagnostic.ts';
+import { parseStoryJson, type StoryConfig } from '../wire/story-config.ts';
 import { parseLoadableUrl } from '../wire/url.ts';
-import { collector, parseJsonText, readBoolean, readFields, readList, readText } from '../wire/values.ts';
+import { collector, parseJsonText } from '../wire/values.ts';
 import type { Decision } from './state.ts';
-
-export type StoryConfig = {
-  readonly title: string;
-  readonly message: string;
-  readonly vendors: readonly string[];
-  readonly onlyAccept?: boolean;
-  readonly externalLink?: { readonly title?: string; readonly href?: string };
-};
-
-const readStory = readFields<StoryConfig>({
-  title: readText(200, 1),
-  message: readText(2000, 1),
-  vendors: readList(readText(200, 1)),
-  onlyAccept: readBoolean,
-  externalLink: readFields({ title: readText(200, 1), href: readText(2000, 1) }),
-});
 
 /** The story config of `story`'s JSON script; null (with diagnostics) without title, message or vendors. */
 export const parseStoryConfig = (story: Element, baseUrl: string, into = collector('consent-story-invalid')): StoryConfig | null =>
   parseStoryJson(parseJsonText(story.querySelector(':scope>script[type="application/json"]')?.textContent ?? ''), baseUrl, into);
-
-/** The story config of parsed JSON (shared with the validator). */
-export function parseStoryJson(json: unknown, baseUrl: string, into = collector('consent-story-invalid')): StoryConfig | null {
-  const config = readStory(into, json, 'story');
-  const { href = '', title } = config?.externalLink ?? {};
-  if (config?.externalLink && (!title || !parseLoadableUrl(href, baseUrl))) {
-    into.diagnostics.push(diagnostic(into.code, 'a title and an http(s) href', config.externalLink, 'story.externalLink'));
-  }
-  if (config?.title && config.message && config.vendors) return config;
-  into.diagnostics.push(diagnostic(into.code, 'story: a title, a message and vendors', config ?? 'nothing'));
-  return null;
-}
 
 /** Renders the story prompt into `story`; returns it, or null after diagnostics. */
 export function renderStoryPrompt(story: HTMLElement, decide: (decision: Decision) => void, report: (d: Diagnostic) => void): HTMLElement | null {

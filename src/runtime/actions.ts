@@ -4,7 +4,7 @@
  * registered its actions yet wait for them until it has built. Publisher mistakes and handler errors
  * are reported, never thrown into the page.
  */
-import { type ActionArgument, type ActionCall, parseActions } from './action-parser.ts';
+import { type ActionArgument, type ActionCall, parseActions } from '../wire/actions.ts';
 import { diagnostic } from './diagnostics.ts';
 import type { ActionArguments, ActionHandler, ActionValue, PageRuntime } from './types.ts';
 

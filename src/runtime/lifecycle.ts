@@ -5,7 +5,8 @@
 import { diagnostic, type Diagnostic } from './diagnostics.ts';
 import { readBlockRequest, type ConsentGate } from './consent-gate.ts';
 import { deferredMap } from './deferred.ts';
-import { applyLayout, parseLayout } from './layout.ts';
+import { parseLayout } from '../wire/layout.ts';
+import { applyLayout } from './layout.ts';
 import type { PageElement } from './element.ts';
 import type { BlockRequest, PageElementConstructor, PageElementInstance, PageRuntime } from './types.ts';
 

@@ -4,23 +4,15 @@
  * so the runtime code is shipped once, in v0.js.
  */
 import type { Diagnostic, DiagnosticLevel } from './diagnostics.ts';
+import type { ActionValue } from '../wire/actions.ts';
 import type { BlockPolicy, BlockRequest } from '../wire/block-markers.ts';
 import type { ConsentChangeState, ConsentSnapshot } from '../wire/consent.ts';
+import type { Layout } from '../wire/layout.ts';
 import type { ConsentMetadata, PurposeConsents, SharedData } from '../wire/protocol.ts';
 
 // Wire types the runtime's API speaks (defined in src/wire, which imports nothing of the runtime).
-export type { BlockPolicy, BlockRequest, ConsentChangeState, ConsentSnapshot };
+export type { ActionValue, BlockPolicy, BlockRequest, ConsentChangeState, ConsentSnapshot, Layout };
 import type { PageElement } from './element.ts';
-
-export type Layout =
-  | 'nodisplay'
-  | 'fixed'
-  | 'fixed-height'
-  | 'responsive'
-  | 'fill'
-  | 'container'
-  | 'flex-item'
-  | 'intrinsic';
 
 /** A page box in document coordinates (CSS px, relative to the top of the document). */
 export type PageBox = {
@@ -32,7 +24,6 @@ export type PageBox = {
   readonly height: number;
 };
 
-export type ActionValue = string | number | boolean;
 export type ActionArguments = Readonly<Record<string, ActionValue>>;
 export type ActionHandler = (args: ActionArguments, event: Event | null) => void;
 

@@ -2,7 +2,7 @@
 // Pure parsers: no DOM needed (docs/decisions/fuzzing.md).
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { parseActions } from '../../../src/runtime/action-parser.ts';
+import { parseActions } from '../../../src/wire/actions.ts';
 import { expectCodedDiagnostics, expectPlainValue, fuzz, longString, oddString, PROTOTYPE_KEYS } from './harness.ts';
 
 const TOKENS = [

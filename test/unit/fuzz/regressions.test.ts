@@ -2,7 +2,7 @@
 // Inputs the fuzz properties found, kept as plain unit tests (docs/decisions/fuzzing.md).
 import { describe, expect, it } from 'vitest';
 import { matchGroups, parseGeoConfig } from '../../../src/wire/geo-groups.ts';
-import { parseActions } from '../../../src/runtime/action-parser.ts';
+import { parseActions } from '../../../src/wire/actions.ts';
 import { parseConsentConfig } from '../../../src/wire/consent-config.ts';
 import { CMP_PRESETS } from '../../../src/wire/consent-presets.ts';
 import { parseCheckAnswer } from '../../../src/wire/consent.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyLayout, parseLayout } from '../../../src/runtime/layout.ts';
+import { applyLayout } from '../../../src/runtime/layout.ts';
+import { parseLayout } from '../../../src/wire/layout.ts';
 
 const parse = (layout: string | null, width: string | null, height: string | null) =>
   parseLayout({ layout, width, height });

@@ -1,9 +1,12 @@
 /**
  * Parses the `on` attribute: `event:target.action(name=value, ...), target2.action2; event2:...`.
- * Pure: malformed parts become `invalid-action` diagnostics, the valid parts are kept.
+ * Pure: malformed parts become `invalid-action` diagnostics, the valid parts are kept. Shared by
+ * the runtime's actions and the validator.
  */
-import { type Diagnostic, diagnostic, type Parsed } from './diagnostics.ts';
-import type { ActionValue } from './types.ts';
+import { type Diagnostic, diagnostic, type Parsed } from './diagnostic.ts';
+
+/** A literal argument value: `true`/`false`, a number, or text (quoted or not). */
+export type ActionValue = string | number | boolean;
 
 /** An argument read from the triggering event when the action runs (`event.checked` -> ['checked']). */
 export type EventReference = { readonly path: readonly string[] };

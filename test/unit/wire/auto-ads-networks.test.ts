@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getNetwork, type NetworkContext } from '../../../src/auto-ads/networks.ts';
+import { getNetwork, type NetworkContext } from '../../../src/wire/auto-ads-networks.ts';
 import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';
 
 const context = (data: NetworkContext['data'], pageUrl = 'https://news.example/a/b?x=1'): NetworkContext => ({

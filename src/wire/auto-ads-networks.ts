@@ -1,13 +1,12 @@
 /**
  * The ad-network registry (docs/auto-ads.md, "Networks" and "Config format"): per `type`, the config URL, the attributes of
- * inserted ads, the default constraints and the ad size. Pure.
+ * inserted ads, the default constraints and the ad size. Pure; shared by
+ * `<page-auto-ads>` and the validator.
  */
-import type { Diagnostic, Parsed } from '../runtime/index.ts';
-import { parseLoadableUrl } from '../wire/url.ts';
-import type { Attributes } from './attributes.ts';
-import { diagnostic } from './diagnostic.ts';
-import { DEFAULT_CONSTRAINTS } from '../wire/auto-ads-constraints.ts';
-import type { Constraints } from './spacing.ts';
+import type { Attributes } from './auto-ads-attributes.ts';
+import { type Constraints, DEFAULT_CONSTRAINTS } from './auto-ads-constraints.ts';
+import { type Diagnostic, diagnostic, type Parsed } from './diagnostic.ts';
+import { parseLoadableUrl } from './url.ts';
 
 /** The element's `data-*` attributes in camel case (`data-ad-client` -> `adClient`). */
 export type NetworkData = Readonly<Record<string, string | undefined>>;
@@ -40,7 +39,6 @@ export type AdNetwork = {
   getConfigUrl(context: NetworkContext): Parsed<string | undefined>;
   getAttributes(data: NetworkData): Attributes;
 };
-
 
 const ok = (value: string, diagnostics: Diagnostic[] = []) => ({ value, diagnostics });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type ActionCall, parseActions } from '../../../src/runtime/action-parser.ts';
+import { type ActionCall, parseActions } from '../../../src/wire/actions.ts';
 
 const calls = (text: string) => Object.fromEntries(parseActions(text).value);
 const codes = (text: string) => parseActions(text).diagnostics.map((d) => d.code);
 const call = (target: string, action: string, args: ActionCall['args'] = {}): ActionCall => ({ target, action, args });
 
-describe('action-parser', () => {
+describe('actions (the on attribute)', () => {
   it('parses one event with one call without arguments', () => {
     expect(calls('tap:consent.accept')).toEqual({ tap: [call('consent', 'accept')] });
   });
