@@ -5,7 +5,7 @@
 import { own } from '../src/wire/values.ts';
 import { matchGroups } from '../src/wire/geo-groups.ts';
 import type { DecisionRecord, InstanceConfig, InstanceRecord } from './store/store.ts';
-import type { CheckAnswer } from './wire.ts';
+import type { CheckAnswer } from './api-types.ts';
 
 export const defaultGroup = 'default';
 

@@ -18,7 +18,7 @@ import { promptPageConfig } from '../prompt-page-config.ts';
 import { strictOptional, strictRead } from '../strict.ts';
 import { utcDay } from '../store/store.ts';
 import { tcfFilesOf } from '../tcf-files.ts';
-import type { PromptAction } from '../wire.ts';
+import type { PromptAction } from '../api-types.ts';
 import { cdnCacheControl, sendAsset } from './cdn.ts';
 import type { AppContext } from './context.ts';
 

@@ -15,7 +15,7 @@ import { buildReceipt, newReceiptId } from '../receipts.ts';
 import { newUserId, readUserId, serializeUserCookie } from '../user-cookie.ts';
 import type { DecisionRecord, InstanceRecord } from '../store/store.ts';
 import type { ConsentCheckRequest } from '../../src/wire/protocol.ts';
-import type { CheckAnswer, UpdateAnswer } from '../wire.ts';
+import type { CheckAnswer, UpdateAnswer } from '../api-types.ts';
 import type { AppContext } from './context.ts';
 
 export const consentBodyLimit = 16 * 1024;

@@ -1,6 +1,6 @@
 /** In-memory store for tests and throwaway demos (`DATABASE_URL=memory:`). Nothing survives a restart. */
 import { randomBytes } from 'node:crypto';
-import type { DailyDecisions, DailyPromptOutcomes, PromptAction, PurposeAcceptance } from '../wire.ts';
+import type { DailyDecisions, DailyPromptOutcomes, PromptAction, PurposeAcceptance } from '../api-types.ts';
 import { guardPlainText } from './plain-text-guard.ts';
 import type {
   AuditEntry,

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { PromptAction } from '../wire.ts';
+import type { PromptAction } from '../api-types.ts';
 import { guardPlainText } from './plain-text-guard.ts';
 import { createGroupCommit, defaultMaxBatch } from './group-commit.ts';
 import { createChangeListener } from './change-listener.ts';

@@ -9,7 +9,7 @@ import type {
   InstanceCounts,
   PromptAction,
   PurposeAcceptance,
-} from '../wire.ts';
+} from '../api-types.ts';
 import type { InstanceConfig } from '../../src/wire/instance-config.ts';
 
 export type { InstanceConfig };

@@ -4,7 +4,7 @@
  * requests at once when the site's storage item exists (and skips when the inline copy ran).
  */
 import { startFastPath } from '../consent/fast-path.ts';
-import { definePart } from '../wire/parts.ts';
+import { definePart } from '../browser-shared/parts.ts';
 
 definePart('page-consent-fast-0.1', startFastPath);
 startFastPath();

@@ -5,7 +5,7 @@
  * extension listens (`answerCreatives`); the reply is its creative part.
  */
 import type { ConsentSnapshot, Diagnostic } from '../runtime/index.ts';
-import { consentMacroValues } from '../wire/consent-macros.ts';
+import { consentMacroValues } from '../browser-shared/consent-macros.ts';
 import { parseCreativeConsentCall } from '../wire/creative-message.ts';
 
 /** The custom ad whose own frame is `source`, if any. */

@@ -5,7 +5,7 @@
 import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
 import { type ConsentConfig, hasGeoSignalFields, isObject, parseConsentConfig } from '../wire/consent-config.ts';
 import { diagnose } from './diagnose.ts';
-import { PAGE_MACROS } from '../wire/url-macros.ts';
+import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { own } from '../wire/values.ts';
 import { readConfigJson } from './config-json.ts';
 import { createConsentController } from './controller.ts';

@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
 import { createConsentElement } from './element.ts';
-import { storeKeyOf } from '../wire/site-store.ts';
+import { storeKeyOf } from '../browser-shared/site-store.ts';
 import { loadConsentPart } from './parts.ts';
 
 type Queue = { push(callback: (page: PageRuntime) => void): void };

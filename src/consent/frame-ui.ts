@@ -4,7 +4,7 @@
  * URL template may hold `CONSENT_INFO(field)`, which exists there only (docs/runtime.md).
  */
 import type { ConsentConfig } from '../wire/consent-config.ts';
-import { PAGE_MACROS } from '../wire/url-macros.ts';
+import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { own } from '../wire/values.ts';
 import { CMP_SERVICE } from './cmp-service.ts';
 import { diagnose } from './diagnose.ts';

@@ -10,7 +10,7 @@
 import type { Diagnostic } from '../runtime/index.ts';
 import type { parseStoredConsent } from '../wire/consent.ts';
 import type { CMP_PRESETS } from '../wire/consent-presets.ts';
-import { loadPart } from '../wire/parts.ts';
+import { loadPart } from '../browser-shared/parts.ts';
 import type { replyToCreative } from './creative-reply.ts';
 import type { createFrameUi } from './frame-ui.ts';
 import type { waitForGeoGroups } from './geo-wait.ts';

@@ -4,10 +4,10 @@
  * once the string is in (or the TCF part gave up on it, which it does within a bounded wait):
  * an ad unblocked by an accept must not get `gdpr=1` with an empty consent string.
  */
-import { CONSENT_MACROS, consentMacroValues } from '../wire/consent-macros.ts';
+import { CONSENT_MACROS, consentMacroValues } from '../browser-shared/consent-macros.ts';
 import type { ConsentSnapshot, MacroResolver } from './types.ts';
 
-export { CONSENT_MACROS } from '../wire/consent-macros.ts';
+export { CONSENT_MACROS } from '../browser-shared/consent-macros.ts';
 
 /** Where the consent values come from (the consent gate). */
 export type ConsentSource = { snapshot(): ConsentSnapshot | null; subscribe(listener: () => void): () => void };

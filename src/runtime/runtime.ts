@@ -18,7 +18,7 @@ import { createServices } from './services.ts';
 import { createStorage } from './storage.ts';
 import { activateScripts } from './text-plain-scripts.ts';
 import type { ConsentApi, ConsentProvider, PageRuntime } from './types.ts';
-import { loadPart } from '../wire/parts.ts';
+import { loadPart } from '../browser-shared/parts.ts';
 
 type Parts = {
   actions: ActionsPart;

@@ -5,7 +5,7 @@
  * the page view (one `storage-unavailable` warning). A corrupt item reads as empty
  * (`storage-corrupt`) and is left in place until the first write replaces it.
  */
-import { decodeStore, STORE_VERSION, storeKeyOf } from '../wire/site-store.ts';
+import { decodeStore, STORE_VERSION, storeKeyOf } from '../browser-shared/site-store.ts';
 import { diagnostic } from './diagnostics.ts';
 import type { PageRuntime, StorageService } from './types.ts';
 

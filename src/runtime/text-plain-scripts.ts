@@ -5,7 +5,7 @@
  */
 import type { ConsentGate } from './consent-gate.ts';
 import { readBlockRequest } from './consent-gate.ts';
-import { BLOCKED_SCRIPTS, runBlockedScript } from '../wire/blocked-scripts.ts';
+import { BLOCKED_SCRIPTS, runBlockedScript } from '../browser-shared/blocked-scripts.ts';
 import { readLoadableUrl } from '../wire/url.ts';
 import type { Diagnostic } from './diagnostics.ts';
 

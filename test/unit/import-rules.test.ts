@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '../..');
 
 /**
- * The layer of a repository path: `wire`; `runtime` (src/runtime and the built-in elements of
+ * The layer of a repository path: `wire`; `browser-shared` (code the browser bundles share);
+ * `runtime` (src/runtime and the built-in elements of
  * src/elements, one bundle); a feature (an extension: src/consent with its parts in
  * src/consent-*, src/auto-ads, src/geo); `server` or `cli`.
  */
@@ -21,6 +22,7 @@ function layerOf(path: string): string {
   const [top, second = ''] = path.split('/');
   if (top !== 'src') return top!;
   if (second === 'wire') return 'wire';
+  if (second === 'browser-shared') return 'browser-shared';
   if (SHARED.has(second)) return 'shared';
   if (second === 'runtime' || second === 'elements') return 'runtime';
   return `feature:${second.replace(/^consent-.*/, 'consent')}`;
@@ -29,6 +31,8 @@ function layerOf(path: string): string {
 /**
  * Whether `from` may import `to` (repository paths):
  * - src/wire imports only src/wire;
+ * - src/browser-shared imports itself and src/wire; only the runtime and the features import it
+ *   (the server, the validator and the shared libraries have no DOM to share);
  * - the shared libraries (src/tcf, src/messages) import src/wire and each other, and every layer
  *   but wire may import them;
  * - the runtime imports the runtime and src/wire;
@@ -40,6 +44,8 @@ function isAllowed(from: string, to: string): boolean {
   const [source, target] = [layerOf(from), layerOf(to)];
   if (target === 'wire') return true;
   if (source === target) return true;
+  if (target === 'browser-shared') return source === 'runtime' || source.startsWith('feature:');
+  if (source === 'browser-shared') return false;
   if (target === 'shared') return source !== 'wire';
   if (source.startsWith('feature:')) return to === 'src/runtime/index.ts';
   // The page audit finds or installs Chromium the way `npm test` does.
@@ -76,7 +82,7 @@ describe('import rules (docs/import-rules.md)', () => {
   const all = edges();
 
   it('reads the imports of every layer', () => {
-    for (const layer of ['src/wire/', 'src/runtime/', 'src/consent/', 'server/', 'cli/']) expect(all.some((edge) => edge.startsWith(layer))).toBe(true);
+    for (const layer of ['src/wire/', 'src/browser-shared/', 'src/runtime/', 'src/consent/', 'server/', 'cli/']) expect(all.some((edge) => edge.startsWith(layer))).toBe(true);
   });
 
   it('has no import against the direction of the layers, beyond the listed exceptions', () => {
@@ -100,5 +106,13 @@ describe('import rules (docs/import-rules.md)', () => {
     expect(isAllowed('src/runtime/gate.ts', 'src/consent/element.ts')).toBe(false);
     expect(isAllowed('src/consent/element.ts', 'src/runtime/index.ts')).toBe(true);
     expect(isAllowed('server/app.ts', 'src/wire/values.ts')).toBe(true);
+    expect(isAllowed('src/browser-shared/parts.ts', 'src/wire/diagnostic.ts')).toBe(true);
+    expect(isAllowed('src/consent/fast-path.ts', 'src/browser-shared/site-store.ts')).toBe(true);
+    expect(isAllowed('src/runtime/storage.ts', 'src/browser-shared/site-store.ts')).toBe(true);
+    expect(isAllowed('src/browser-shared/parts.ts', 'src/runtime/index.ts')).toBe(false);
+    expect(isAllowed('src/wire/consent.ts', 'src/browser-shared/site-store.ts')).toBe(false);
+    expect(isAllowed('server/app.ts', 'src/browser-shared/site-store.ts')).toBe(false);
+    expect(isAllowed('cli/page.ts', 'src/browser-shared/blocked-scripts.ts')).toBe(false);
+    expect(isAllowed('src/hosted-cmp/page-config.ts', 'src/browser-shared/parts.ts')).toBe(false);
   });
 });

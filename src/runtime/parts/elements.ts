@@ -4,7 +4,7 @@ import { createPageAd } from '../../elements/page-ad.ts';
 import { createPageIframe } from '../../elements/page-iframe.ts';
 import { createPageImg } from '../../elements/page-img.ts';
 import { createPagePixel } from '../../elements/page-pixel.ts';
-import { definePart } from '../../wire/parts.ts';
+import { definePart } from '../../browser-shared/parts.ts';
 import { ELEMENTS_CSS, installStyles } from '../styles.ts';
 import type { PageRuntime } from '../types.ts';
 

@@ -2,7 +2,7 @@
  * `v0/page-runtime-macros-0.1.js`: the URL macro expander with the page, client-id and consent
  * macros (src/runtime/lazy-macros.ts).
  */
-import { definePart } from '../../wire/parts.ts';
+import { definePart } from '../../browser-shared/parts.ts';
 import { type ConsentSource, registerConsentMacros } from '../consent-macros.ts';
 import { createMacros, type MacrosOptions } from '../macros.ts';
 

@@ -2,7 +2,7 @@
  * `v0/page-runtime-viewport-0.1.js`: the viewport's per-frame batching and scroll tracking,
  * loaded at the first task or listener (src/runtime/lazy-viewport.ts) or change-size attempt.
  */
-import { definePart } from '../../wire/parts.ts';
+import { definePart } from '../../browser-shared/parts.ts';
 import { report } from '../diagnostics.ts';
 import { browserPlatform, createViewport } from '../viewport.ts';
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../src/runtime/diagnostics.ts';
 import { createMacros, randomBase64Url } from '../../../src/runtime/macros.ts';
 import type { StorageService } from '../../../src/runtime/types.ts';
-import { PAGE_MACROS } from '../../../src/wire/url-macros.ts';
+import { PAGE_MACROS } from '../../../src/browser-shared/url-macros.ts';
 
 function memoryStorage(): StorageService & { values: Map<string, unknown> } {
   const values = new Map<string, unknown>();

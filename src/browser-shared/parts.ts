@@ -5,7 +5,7 @@
  * exports, or with undefined after one `part-load-failed` diagnostic when the script fails,
  * registers nothing or has not run within PART_TIMEOUT_MS: the caller then keeps its safe state.
  */
-import { type Diagnostic, diagnostic } from './diagnostic.ts';
+import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
 
 export const PART_TIMEOUT_MS = 10_000;
 

@@ -3,8 +3,8 @@
  * `${US_PRIVACY}`, `${GPP_STRING}`, `${GPP_SID}` (registered by the runtime) and the creative
  * frame's reply (answered by the consent extension). Pure.
  */
-import type { ConsentSnapshot } from './consent.ts';
-import { gppSectionIds } from './gpp-sections.ts';
+import type { ConsentSnapshot } from '../wire/consent.ts';
+import { gppSectionIds } from '../wire/gpp-sections.ts';
 
 /** IAB consent string types (`consentMetadata.consentStringType`) that are not TC strings. */
 const US_PRIVACY_TYPE = 3;
