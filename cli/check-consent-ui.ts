@@ -6,7 +6,8 @@
  */
 import { parseStoryJson } from '../src/wire/story-config.ts';
 import { parseActions } from '../src/wire/actions.ts';
-import { collector, parseJsonText } from '../src/wire/values.ts';
+import { parseConfigScripts } from '../src/wire/config-script.ts';
+import { collector } from '../src/wire/values.ts';
 import type { ConsentSummary } from './check-consent.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 import { getAttribute, hasAttribute, type HtmlElement, isDescendantOf, locate, readText } from './html-tree.ts';
@@ -56,7 +57,7 @@ function checkStory(story: HtmlElement, page: Page, configs: NonNullable<Consent
   checkHidden(story, 'story prompt', findings);
   const [script] = findJsonScripts(story);
   const into = collector('consent-story-invalid');
-  const config = parseStoryJson(parseJsonText(script ? readText(script) : ''), page.baseUrl, into);
+  const config = parseStoryJson(parseConfigScripts(findJsonScripts(story).map(readText)), page.baseUrl, into);
   findings.push(...into.diagnostics.map((d) => toFinding(d, locate(script ?? story))));
   if (config?.onlyAccept === true && configs.some(({ consentRequired }) => consentRequired !== false)) {
     findings.push(find('validate-story-only-accept', 'a decline button (no onlyAccept) where consent is required', 'onlyAccept: true', locate(script ?? story)));

@@ -4,6 +4,7 @@
  * `promptUI`/`postPromptUI` ids that exist, the blocking meta tag with a CMP `type`.
  */
 import { type ConsentConfig, parseConsentConfig } from '../src/wire/consent-config.ts';
+import { parseConfigScripts } from '../src/wire/config-script.ts';
 import { CMP_PRESETS } from '../src/wire/consent-presets.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 import { getAttribute, type HtmlElement, isDescendantOf, locate, readText } from './html-tree.ts';
@@ -20,18 +21,16 @@ export type ConsentSummary = {
 
 export type ConsentCheck = { readonly findings: Finding[]; readonly consent: ConsentSummary | null };
 
-/** The config script's JSON, or a finding saying why there is none. */
+/** The config script's JSON by the components' rule (src/wire/config-script.ts), or a finding saying why there is none. */
 function readConfigJson(element: HtmlElement): { json?: unknown; finding?: Finding } {
   const scripts = findJsonScripts(element);
   const [script] = scripts;
-  if (!script || scripts.length > 1) {
+  const json = parseConfigScripts(scripts.map(readText));
+  if (json !== undefined) return { json };
+  if (scripts.length !== 1) {
     return { finding: find('consent-config-invalid', 'exactly one <script type="application/json"> child', `${scripts.length} scripts`, locate(script ?? element)) };
   }
-  try {
-    return { json: JSON.parse(readText(script)) };
-  } catch (error) {
-    return { finding: find('consent-config-invalid', 'valid JSON', error instanceof Error ? error.message : error, locate(script)) };
-  }
+  return { finding: find('consent-config-invalid', 'valid JSON', readText(script!), locate(script!)) };
 }
 
 function readGeoOverrideGroups(json: unknown): string[] {

@@ -2,21 +2,15 @@
  * `<page-geo>` (docs/geo.md): a config `parseGeoConfig` accepts, and every group the consent
  * config's `geoOverride` names defined in it.
  */
+import { parseConfigScripts } from '../src/wire/config-script.ts';
 import { parseGeoConfig } from '../src/wire/geo-groups.ts';
 import type { ConsentSummary } from './check-consent.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 import { type HtmlElement, locate, readText } from './html-tree.ts';
 import { findByTag, findJsonScripts, type Page } from './page.ts';
 
-/** The config script's JSON; null (which the parser refuses) when it is missing or not JSON. */
-function readConfigJson(element: HtmlElement): unknown {
-  const [script] = findJsonScripts(element);
-  try {
-    return script ? JSON.parse(readText(script)) : null;
-  } catch {
-    return null;
-  }
-}
+/** The config script's JSON by the components' rule; undefined (which the parser refuses) without one. */
+const readConfigJson = (element: HtmlElement): unknown => parseConfigScripts(findJsonScripts(element).map(readText));
 
 export function checkGeo(page: Page, consent: ConsentSummary | null): Finding[] {
   const findings: Finding[] = [];

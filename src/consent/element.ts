@@ -5,9 +5,9 @@
 import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
 import { type ConsentConfig, hasGeoSignalFields, isObject, parseConsentConfig } from '../wire/consent-config.ts';
 import { diagnose } from './diagnose.ts';
+import { readConfigScript } from '../browser-shared/config-script.ts';
 import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { own } from '../wire/values.ts';
-import { readConfigJson } from './config-json.ts';
 import { createConsentController } from './controller.ts';
 import { detailOf, installConsentProvider, snapshotOf } from './provider.ts';
 import { answerCreatives } from './creative-reply.ts';
@@ -79,7 +79,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   answerCreatives((event) => load('creative').then((part) => part?.replyToCreative(event, () => snapshotOf(controller.model()), report)));
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
-  const json = readConfigJson(element);
+  const json = readConfigScript(element);
   const type = element.getAttribute('type');
   const presets = type === null ? {} : ((await load('presets'))?.CMP_PRESETS ?? {});
   const parse = (geoGroups: string[]) => parseConsentConfig(json, { geoGroups, type, baseUrl: location.href, presets });

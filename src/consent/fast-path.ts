@@ -9,7 +9,6 @@
  * components. It writes and reports nothing: the consent element reads the same config and
  * storage and reports what is wrong.
  */
-import { readConfigJson } from './config-json.ts';
 import { decisionKeyOf } from './controller.ts';
 import { startEventOf } from './lifetime.ts';
 import { decide, type PolicyInput } from './policy.ts';
@@ -17,6 +16,7 @@ import { initialModel, reduceConsent } from './state.ts';
 import type { BlockRequest } from '../runtime/index.ts';
 import { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
 import { ACTIVATED, BLOCKED_SCRIPTS, runBlockedScript } from '../browser-shared/blocked-scripts.ts';
+import { readConfigScript } from '../browser-shared/config-script.ts';
 import { readStoredValue } from '../browser-shared/site-store.ts';
 import { parseStoredConsent } from '../wire/consent.ts';
 import { isObject, parseConsentConfig } from '../wire/consent-config.ts';
@@ -27,7 +27,7 @@ const ignore = () => {};
 
 /** The policy inputs of the cached decision under each geo variant; none when any config is invalid. */
 function inputsOf(element: Element): PolicyInput[] {
-  const json = readConfigJson(element);
+  const json = readConfigScript(element);
   const groups = isObject(json) && isObject(json.geoOverride) ? Object.keys(json.geoOverride) : [];
   const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
   const inputs: PolicyInput[] = [];

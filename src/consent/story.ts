@@ -7,19 +7,16 @@
  */
 import { storyButtonTexts } from '../messages/story-texts.ts';
 import type { Diagnostic } from '../runtime/index.ts';
-import { parseStoryJson, type StoryConfig } from '../wire/story-config.ts';
+import { readConfigScript } from '../browser-shared/config-script.ts';
+import { parseStoryJson } from '../wire/story-config.ts';
 import { parseLoadableUrl } from '../wire/url.ts';
-import { collector, parseJsonText } from '../wire/values.ts';
+import { collector } from '../wire/values.ts';
 import type { Decision } from './state.ts';
-
-/** The story config of `story`'s JSON script; null (with diagnostics) without title, message or vendors. */
-export const parseStoryConfig = (story: Element, baseUrl: string, into = collector('consent-story-invalid')): StoryConfig | null =>
-  parseStoryJson(parseJsonText(story.querySelector(':scope>script[type="application/json"]')?.textContent ?? ''), baseUrl, into);
 
 /** Renders the story prompt into `story`; returns it, or null after diagnostics. */
 export function renderStoryPrompt(story: HTMLElement, decide: (decision: Decision) => void, report: (d: Diagnostic) => void): HTMLElement | null {
   const into = collector('consent-story-invalid');
-  const config = parseStoryConfig(story, location.href, into);
+  const config = parseStoryJson(readConfigScript(story), location.href, into);
   for (const d of into.diagnostics) report(d);
   if (!config) return null;
   const doc = story.ownerDocument;

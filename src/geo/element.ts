@@ -3,18 +3,11 @@
  * `<html>` and provides `geo` ({country, matchedGroups}) to `<page-consent>`.
  */
 import type { Diagnostic, Layout, PageRuntime } from '../runtime/index.ts';
+import { readConfigScript } from '../browser-shared/config-script.ts';
 import { countryOf } from './country.ts';
 import { matchGroups, parseGeoConfig } from '../wire/geo-groups.ts';
 
 export type GeoService = { readonly country: string; readonly matchedGroups: readonly string[] };
-
-function readJson(element: Element): unknown {
-  try {
-    return JSON.parse(element.querySelector(':scope>script[type="application/json"]')?.textContent ?? '');
-  } catch {
-    return null;
-  }
-}
 
 export function createGeoElement(page: PageRuntime, patched: string) {
   return class PageGeoElement extends page.PageElement {
@@ -35,7 +28,7 @@ export function createGeoElement(page: PageRuntime, patched: string) {
       const allowDebug = element.hasAttribute('data-allow-debug-override');
       const { country, isDebugIgnored } = countryOf({ hash, hostname, allowDebug, patched });
       if (isDebugIgnored) report({ code: 'geo-debug-ignored', expected: 'a loopback host or data-allow-debug-override', got: hostname });
-      const { value: groups, diagnostics } = parseGeoConfig(readJson(element));
+      const { value: groups, diagnostics } = parseGeoConfig(readConfigScript(element));
       diagnostics.forEach(report);
       const matchedGroups = matchGroups(groups, country);
       const names = matchedGroups.map((name) => `page-geo-group-${name}`);

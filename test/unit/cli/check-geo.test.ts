@@ -15,6 +15,10 @@ describe('checkGeo', () => {
     expect(codesOf(withGeoConfig('{"ISOCountryGroups": '))).toContain('geo-config-invalid@warning');
   });
 
+  it('refuses a second config script as the element does (one rule for every component)', () => {
+    expect(codesOf(withGeoConfig(`${GEO_CONFIG}</script><script type="application/json">${GEO_CONFIG}`))).toContain('geo-config-invalid@warning');
+  });
+
   it('warns about geoOverride groups that <page-geo> does not define', () => {
     expect(codesOf(withGeoConfig('{"ISOCountryGroups": {"eea": ["preset-eea"]}}'))).toEqual(['validate-geo-group-unknown@warning']);
   });
