@@ -6,4 +6,4 @@
 import { parseConfigScripts } from '../wire/config-script.ts';
 
 export const readConfigScript = (element: Element): unknown =>
-  parseConfigScripts([...element.querySelectorAll(':scope>script[type="application/json"]')].map((script) => script.textContent ?? ''));
+  parseConfigScripts(Array.from(element.querySelectorAll<HTMLScriptElement>(':scope>script[type="application/json"]'), (script) => script.text));

@@ -8,7 +8,7 @@
  */
 import { CmpApi, CmpDisplayStatus, CmpStatus, SignalStatus } from '@iabgpp/cmpapi';
 import { filterQueue, guardApi, takeOverBridges } from '../consent/api-guard.ts';
-import { diagnose } from '../consent/diagnose.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import { GPP_API } from '../consent/signal-apis.ts';
 import type { ConsentSignal, SignalSource, TcfFromGpp } from '../consent/signal-source.ts';
 import { parseGppConfig } from '../wire/gpp-config.ts';
@@ -41,7 +41,7 @@ export function startGppApi(source: SignalSource): TcfFromGpp {
       share(gppString, api.hasSection('tcfeuv2') ? api.getSectionString('tcfeuv2') : null);
       return applicableSectionsOf(gppSectionId);
     } catch {
-      source.report(diagnose('consent-gpp-string-invalid', 'a GPP string that decodes', gppString));
+      source.report(diagnostic('consent-gpp-string-invalid', 'a GPP string that decodes', gppString));
       api.clear();
       share(gppString, null);
       return null;

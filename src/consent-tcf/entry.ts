@@ -1,5 +1,5 @@
 /** page-consent-tcf-0.1.js: the full TCF CMP API and our prompts' TC strings, loaded by `<page-consent>` with `exposesTcfApi`. */
-import { diagnose } from '../consent/diagnose.ts';
+import { diagnostic as diagnose } from '../wire/diagnostic.ts';
 import { GPP_TCF_SERVICE, SIGNALS_SERVICE, type SignalSource, type TcfFromGpp } from '../consent/signal-source.ts';
 import type { PageRuntime } from '../runtime/index.ts';
 import { startTcfApi } from './tcf-api.ts';

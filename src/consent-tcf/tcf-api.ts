@@ -8,7 +8,7 @@
  */
 import { CmpApi } from '@iabtechlabtcf/cmpapi';
 import { filterQueue, guardApi, takeOverBridges } from '../consent/api-guard.ts';
-import { diagnose } from '../consent/diagnose.ts';
+import { diagnostic as diagnose } from '../wire/diagnostic.ts';
 import { TCF_API, TCF_API_VERSION } from '../consent/signal-apis.ts';
 import type { ConsentSignal, SignalSource, TcfFromGpp } from '../consent/signal-source.ts';
 import { completeTcData, isTcStringWaiting, tcfInputOf } from './tcf-data.ts';

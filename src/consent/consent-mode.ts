@@ -5,7 +5,7 @@
  */
 import type { ConsentSnapshot, Diagnostic } from '../runtime/index.ts';
 import type { Json } from '../wire/values.ts';
-import { diagnose } from './diagnose.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 
 export const CONSENT_TYPES = [
   'ad_storage',
@@ -29,7 +29,7 @@ const isSource = (value: unknown) => value === 'consent' || value === 'granted' 
 export function parseConsentModeMapping(json: Json, diagnostics: Diagnostic[]): ConsentModeMapping {
   const entries = Object.entries(json).filter(([type, source]) => {
     const isValid = (CONSENT_TYPES as readonly string[]).includes(type) && isSource(source);
-    if (!isValid) diagnostics.push(diagnose('consent-mode-mapping-invalid', `${type}: "consent", "granted" or "purpose:<name>"`, source, type));
+    if (!isValid) diagnostics.push(diagnostic('consent-mode-mapping-invalid', `${type}: "consent", "granted" or "purpose:<name>"`, source, type));
     return isValid;
   });
   return Object.fromEntries(entries);
@@ -41,7 +41,7 @@ export function parseConsentModeOptions(json: Json, diagnostics: Diagnostic[]): 
   const entries = Object.entries(json).filter(([name, value]) => {
     const type = Object.hasOwn(OPTION_TYPES, name) ? OPTION_TYPES[name as keyof typeof OPTION_TYPES] : undefined;
     const isValid = typeof value === type && (type !== 'number' || ((value as number) >= 0 && (value as number) <= 60_000));
-    if (!isValid) diagnostics.push(diagnose('consent-mode-options-invalid', `${name}: ${type ?? 'a known option'}`, value, name));
+    if (!isValid) diagnostics.push(diagnostic('consent-mode-options-invalid', `${name}: ${type ?? 'a known option'}`, value, name));
     return isValid;
   });
   return Object.fromEntries(entries);

@@ -4,7 +4,7 @@
  */
 import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
 import { type ConsentConfig, hasGeoSignalFields, isObject, parseConsentConfig } from '../wire/consent-config.ts';
-import { diagnose } from './diagnose.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
 import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { own } from '../wire/values.ts';
@@ -23,7 +23,7 @@ type Report = (d: Diagnostic, level?: DiagnosticLevel) => void;
 /** Boolean action arguments (own names only); any other value is reported and skipped. */
 function booleans(args: ActionArguments, report: Report): Record<string, boolean> {
   const entries = Object.entries(args).filter(([name, value]) => {
-    if (typeof value !== 'boolean') report(diagnose('consent-action-argument', `${name}=true|false`, value));
+    if (typeof value !== 'boolean') report(diagnostic('consent-action-argument', `${name}=true|false`, value));
     return typeof value === 'boolean';
   });
   return Object.fromEntries(entries) as Record<string, boolean>;
@@ -35,7 +35,7 @@ function booleans(args: ActionArguments, report: Report): Record<string, boolean
  */
 async function readGeoGroups(page: PageRuntime, json: unknown, report: Report, load: () => Promise<ConsentParts['geo'] | undefined>) {
   if (document.querySelector('page-geo')) return (await load())?.waitForGeoGroups(page, report) ?? [];
-  if (isObject(json) && json.geoOverride) report(diagnose('consent-geo-missing', '<page-geo>', null), 'warn');
+  if (isObject(json) && json.geoOverride) report(diagnostic('consent-geo-missing', '<page-geo>', null), 'warn');
   return [];
 }
 
@@ -103,12 +103,12 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   // One error says why a config fails (the parser's last diagnostic, or the missing id); the rest warn.
   const fatal = !config && element.id ? diagnostics.at(-1) : undefined;
   for (const d of diagnostics) report(d, d === fatal ? 'error' : 'warn');
-  if (!element.id) report(diagnose('consent-id-missing', 'an id', null));
+  if (!element.id) report(diagnostic('consent-id-missing', 'an id', null));
   if (config) {
     startSignalsOnce(config);
     const find = (id: string | undefined, root: ParentNode, code: string) => {
       const found = id ? root.querySelector<HTMLElement>(`#${CSS.escape(id)}`) : null;
-      if (id && !found) report(diagnose(code, 'an element with that id', id));
+      if (id && !found) report(diagnostic(code, 'an element with that id', id));
       return found;
     };
     const inline = find(config.promptUI, element, 'consent-prompt-missing');
@@ -147,7 +147,7 @@ export function createConsentElement(page: PageRuntime, scriptUrl = '') {
     }
 
     override buildCallback() {
-      if (active) return this.report(diagnose('consent-duplicate', 'one per page', active.id));
+      if (active) return this.report(diagnostic('consent-duplicate', 'one per page', active.id));
       active = this.element;
       let settle = () => {};
       const checked = new Promise<void>((resolve) => (settle = resolve));

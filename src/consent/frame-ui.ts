@@ -7,7 +7,7 @@ import type { ConsentConfig } from '../wire/consent-config.ts';
 import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { own } from '../wire/values.ts';
 import { CMP_SERVICE } from './cmp-service.ts';
-import { diagnose } from './diagnose.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { CreatePromptFrame, FrameOptions } from './prompt-frame.ts';
 import type { PromptDeps } from './prompt-ui.ts';
 import { detailOf } from './provider.ts';
@@ -39,7 +39,7 @@ function loadCmp({ page, scriptUrl, report, clock }: PromptDeps): Promise<Create
   });
   document.head.append(script);
   return Promise.race([page.whenService(CMP_SERVICE) as Promise<CreatePromptFrame>, failed]).then((create) => {
-    if (!create) report(diagnose('consent-cmp-load-failed', 'the script to load', script.src));
+    if (!create) report(diagnostic('consent-cmp-load-failed', 'the script to load', script.src));
     return create;
   });
 }

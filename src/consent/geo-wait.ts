@@ -4,8 +4,7 @@
  * GEO_TIMEOUT_SECONDS.
  */
 import type { DiagnosticLevel, PageRuntime } from '../runtime/index.ts';
-import type { Diagnostic } from '../wire/diagnostic.ts';
-import { diagnose } from './diagnose.ts';
+import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
 
 export const GEO_TIMEOUT_SECONDS = 5;
 
@@ -13,6 +12,6 @@ export const GEO_TIMEOUT_SECONDS = 5;
 export async function waitForGeoGroups(page: PageRuntime, report: (d: Diagnostic, level?: DiagnosticLevel) => void): Promise<string[]> {
   const timeout = new Promise((resolve) => setTimeout(resolve, GEO_TIMEOUT_SECONDS * 1000));
   const geo = (await Promise.race([page.whenService('geo'), timeout])) as { matchedGroups: string[] } | undefined;
-  if (!geo) report(diagnose('consent-geo-timeout', `<page-geo> within ${GEO_TIMEOUT_SECONDS} s`, null), 'warn');
+  if (!geo) report(diagnostic('consent-geo-timeout', `<page-geo> within ${GEO_TIMEOUT_SECONDS} s`, null), 'warn');
   return geo?.matchedGroups ?? [];
 }

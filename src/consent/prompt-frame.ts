@@ -11,7 +11,7 @@ import { type CmpMessage, parseCmpMessage } from '../wire/cmp-message.ts';
 import type { DecisionData } from '../wire/consent.ts';
 import { LOADABLE_URL, parseLoadableUrl } from '../wire/url.ts';
 import type { Json } from '../wire/values.ts';
-import { diagnose } from './diagnose.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { Clock } from './remote.ts';
 import { type ConsentModel, type Decision, purposesOf } from './state.ts';
 import type { Ui } from './ui.ts';
@@ -55,7 +55,7 @@ const DECISIONS = { accept: 'accepted', reject: 'rejected', dismiss: 'dismissed'
 export function sandboxOf(extra: string | undefined, isCrossOrigin: boolean, report: FrameOptions['report']): string {
   const tokens = (extra ?? '').split(/\s+/).filter((token) => {
     const isAllowed = EXTRA_SANDBOX.includes(token);
-    if (token && !isAllowed) report(diagnose('consent-sandbox-invalid', EXTRA_SANDBOX.join(' or '), token), 'warn');
+    if (token && !isAllowed) report(diagnostic('consent-sandbox-invalid', EXTRA_SANDBOX.join(' or '), token), 'warn');
     return token && isAllowed;
   });
   return ['allow-scripts', 'allow-popups', ...(isCrossOrigin ? ['allow-same-origin'] : []), ...tokens].join(' ');
@@ -115,13 +115,13 @@ export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
     const href = await options.expandUrl(options.src);
     if (!placeholder.isConnected) return;
     const url = parseLoadableUrl(href, location.href);
-    if (!url) return fail(diagnose('url-refused', LOADABLE_URL, href));
+    if (!url) return fail(diagnostic('url-refused', LOADABLE_URL, href));
     const isCross = url.origin !== location.origin;
     const frame = element('iframe', { name: clientInfoOf(model, options.clientConfig, trigger), title: options.caption, src: url.href, hidden: true });
     frame.setAttribute('sandbox', sandboxOf(options.sandbox, isCross, options.report));
     state = { kind: 'loading', frame, origin: isCross ? url.origin : 'null', isModal: false };
     slot.append(frame);
-    timer = options.clock.setTimeout(() => fail(diagnose('consent-prompt-frame-timeout', `a ready message within ${READY_TIMEOUT_MS / 1000} s`, url.href)), READY_TIMEOUT_MS);
+    timer = options.clock.setTimeout(() => fail(diagnostic('consent-prompt-frame-timeout', `a ready message within ${READY_TIMEOUT_MS / 1000} s`, url.href)), READY_TIMEOUT_MS);
   };
 
   /** A visually hidden alert dialog whose button moves focus into the frame (bottom sheet). */

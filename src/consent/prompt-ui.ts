@@ -9,7 +9,7 @@
 import type { Diagnostic, DiagnosticLevel, PageRuntime } from '../runtime/index.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
 import type { DecisionData } from '../wire/consent.ts';
-import { diagnose } from './diagnose.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { createFrameUi } from './frame-ui.ts';
 import type { Clock } from './remote.ts';
 import type { ConsentModel, Decision } from './state.ts';
@@ -37,7 +37,7 @@ export function createPromptUi(host: HTMLElement, config: ConsentConfig, deps: P
   const { inline, post, decide, clock, report, renderStory, frame } = deps;
   // A story prompt is the prompt by being there, or by being named in `promptUI` (as AMP pages write it).
   const story = inline ? (inline.localName === 'page-story-consent' ? inline : null) : host.querySelector<HTMLElement>(':scope>page-story-consent');
-  if (story && src) report(diagnose('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src));
+  if (story && src) report(diagnostic('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src));
   const prompt = story ? (!src && renderStory ? renderStory(story, decide, report) : null) : inline;
   // Without the frame part (reported by the loader) the inline prompt, the frame's own fallback, shows.
   if (!src || !frame) return createUi(host, { prompt, post, overlay, caption });

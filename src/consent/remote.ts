@@ -6,7 +6,7 @@
 import type { ConsentCheckRequest, ConsentUpdateRequest } from '../wire/protocol.ts';
 import type { Diagnostic, Parsed } from '../runtime/index.ts';
 import { type CheckResult, parseCheckAnswer, parseUpdateAnswer, type StoredConsent } from '../wire/consent.ts';
-import { diagnose } from './diagnose.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 
 export const CHECK_TIMEOUT_MS = 10_000;
 
@@ -20,7 +20,7 @@ export type Network = { readonly fetch: typeof fetch; readonly clock: Clock };
 
 const failed = (cause: string): Parsed<null> => ({
   value: null,
-  diagnostics: [diagnose('consent-check-failed', 'a JSON answer', cause)],
+  diagnostics: [diagnostic('consent-check-failed', 'a JSON answer', cause)],
 });
 
 /** A POST of JSON with credentials. */
@@ -62,7 +62,7 @@ export async function notifyUpdate(network: Network, url: string, update: { cons
   const controller = new AbortController();
   const timer = network.clock.setTimeout(() => controller.abort(), CHECK_TIMEOUT_MS);
   const fail = (got: string) => {
-    report(diagnose('consent-update-failed', 'a 2xx answer', got));
+    report(diagnostic('consent-update-failed', 'a 2xx answer', got));
     return null;
   };
   try {

@@ -8,7 +8,7 @@ import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
 import { installStub } from './api-stub.ts';
 import { parseConsentModeMapping, parseConsentModeOptions, startConsentMode } from './consent-mode.ts';
-import { diagnose } from './diagnose.ts';
+import { diagnostic as diagnose } from '../wire/diagnostic.ts';
 import { detailOf } from './provider.ts';
 import { GPP_API, TCF_API } from './signal-apis.ts';
 import { type ConsentSignal, SIGNALS_SERVICE, type SignalSource } from './signal-source.ts';

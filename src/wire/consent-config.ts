@@ -4,7 +4,7 @@
  * `policy.default`, URL rules. Pure: returns the typed config, or null (fail closed), with
  * diagnostics.
  */
-import { type Diagnostic, diagnostic as diagnose, type Parsed } from './diagnostic.ts';
+import { type Diagnostic, diagnostic, type Parsed } from './diagnostic.ts';
 import { type Preset, presetOf } from './consent-presets.ts';
 import { type ConsentLifetime, parseConsentLifetime } from './consent-lifetime.ts';
 import { isRecord, type Json, own } from './values.ts';
@@ -75,7 +75,7 @@ export function checkTypes(json: Json, types: Json, diagnostics: Diagnostic[]): 
     if (value === null) continue;
     const type = own(types, key);
     if (!type || kindOf(value) === type) result.push([key, value]);
-    else diagnostics.push(diagnose('consent-field-invalid', `${key}: ${type}`, value, key));
+    else diagnostics.push(diagnostic('consent-field-invalid', `${key}: ${type}`, value, key));
   }
   return Object.fromEntries(result);
 }
@@ -141,12 +141,12 @@ export function isAllowedUrl(href: string, baseUrl: string, isHttpAllowed = fals
 /** `policy`: only `default`; its `waitFor` is ignored (docs/consent.md, "Config"), its `timeout` read. */
 function parsePolicy(policy: Json, diagnostics: Diagnostic[]) {
   const { default: rule, ...others } = policy;
-  for (const key in others) diagnostics.push(diagnose('consent-policy-invalid', 'only policy.default', key));
+  for (const key in others) diagnostics.push(diagnostic('consent-policy-invalid', 'only policy.default', key));
   const timeout = isObject(rule) ? rule.timeout : undefined;
   const { seconds = timeout, fallbackAction = 'dismiss' } = isObject(timeout) ? timeout : {};
   const isSeconds = typeof seconds === 'number' && seconds >= 0 && seconds < 1e6;
   if ((seconds !== undefined && !isSeconds) || (fallbackAction !== 'reject' && fallbackAction !== 'dismiss')) {
-    diagnostics.push(diagnose('consent-policy-invalid', 'timeout: seconds or {seconds, fallbackAction: reject|dismiss}', timeout));
+    diagnostics.push(diagnostic('consent-policy-invalid', 'timeout: seconds or {seconds, fallbackAction: reject|dismiss}', timeout));
   }
   return { timeoutSeconds: isSeconds ? seconds : null, fallbackAction: fallbackAction === 'reject' ? fallbackAction : ('dismiss' as FallbackAction) };
 }
@@ -154,18 +154,18 @@ function parsePolicy(policy: Json, diagnostics: Diagnostic[]) {
 export function parseConsentConfig(json: unknown, { geoGroups, type = null, baseUrl, presets = {} }: ConsentConfigOptions): Parsed<ConsentConfig | null> {
   const diagnostics: Diagnostic[] = [];
   const fail = (code: string, expected: string, got: unknown) => {
-    diagnostics.push(diagnose(code, expected, got));
+    diagnostics.push(diagnostic(code, expected, got));
     return { value: null, diagnostics };
   };
   if (!isObject(json)) return fail('consent-config-invalid', 'one JSON <script> child with an object', json);
   // A CMP preset is merged under the inline config (inline wins).
   const preset = type === null ? undefined : presetOf(presets, type, json, baseUrl);
-  if (type !== null && !preset) diagnostics.push(diagnose('consent-type-unknown', `one of: ${Object.keys(presets).join(', ')}`, type));
+  if (type !== null && !preset) diagnostics.push(diagnostic('consent-type-unknown', `one of: ${Object.keys(presets).join(', ')}`, type));
   let merged = preset ? mergeConfig(preset, json) : json;
   let matchedGeoGroup: string | null = null;
   for (const [group, over] of Object.entries(isObject(merged.geoOverride) ? merged.geoOverride : {})) {
     const { consentInstanceId, ...rest } = isObject(over) ? over : {};
-    if (consentInstanceId !== undefined) diagnostics.push(diagnose('consent-geo-instance-id', `no consentInstanceId in ${group}`, consentInstanceId));
+    if (consentInstanceId !== undefined) diagnostics.push(diagnostic('consent-geo-instance-id', `no consentInstanceId in ${group}`, consentInstanceId));
     if (!matchedGeoGroup && geoGroups.includes(group)) [merged, matchedGeoGroup] = [mergeConfig(merged, rest), group];
   }
   const config: ConfigFields & Json = checkTypes(merged, TYPES, diagnostics);
