@@ -2,7 +2,8 @@
  * Server-side wire types that src/wire/protocol.ts does not hold: extra response fields,
  * the hosted prompt's configuration and the admin API shapes (types only).
  */
-import type { ConsentCheckResponse, ConsentStateValue, PurposeConsents } from '../src/wire/protocol.ts';
+import type { ConsentCheckResponse } from '../src/wire/protocol.ts';
+import type { ConsentStateValue, PurposeConsents } from '../src/wire/consent.ts';
 
 /** `checkConsentHref` answer as this server sends it. */
 export type CheckAnswer = ConsentCheckResponse & {
@@ -14,8 +15,6 @@ export type CheckAnswer = ConsentCheckResponse & {
 
 /** `onUpdateHref` acknowledgement, sent only once the record is durable. */
 export type UpdateAnswer = { readonly recorded: true; readonly policyVersion: number; readonly receiptId: string };
-
-export type { PromptConfig, PromptPurpose, PromptVendor } from '../src/wire/instance-config.ts';
 
 /** Outcomes the hosted prompt reports for the dashboard (aggregate counters only). */
 export type PromptAction = 'accept' | 'reject' | 'dismiss';

@@ -1,5 +1,5 @@
 /** Row <-> record conversion shared by the SQL adapters (column names are snake_case). */
-import type { ConsentMetadata, ConsentStateValue, PurposeConsents } from '../../src/wire/protocol.ts';
+import type { ConsentMetadata, ConsentStateValue, PurposeConsents } from '../../src/wire/consent.ts';
 import type { AuditEntry, DecisionRecord, InstanceConfig, InstanceRecord } from './store.ts';
 import { defaultInstanceConfig } from './store.ts';
 

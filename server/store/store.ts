@@ -2,7 +2,7 @@
  * The consent-record store: one interface, three adapters (memory, SQLite, PostgreSQL),
  * one contract test suite (test/server/store-contract.ts).
  */
-import type { ConsentMetadata, ConsentStateValue, PurposeConsents } from '../../src/wire/protocol.ts';
+import type { ConsentMetadata, ConsentStateValue, PurposeConsents } from '../../src/wire/consent.ts';
 import type {
   DailyDecisions,
   DailyPromptOutcomes,

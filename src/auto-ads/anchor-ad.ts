@@ -3,7 +3,8 @@
  * edge, unless the page has one already, at most 30% of the viewport high, with a close
  * button that removes it for the page view. It ignores spacing and the ad count.
  */
-import { type Attributes, mergeAttributes } from './attributes.ts';
+import { mergeAttributes } from './attributes.ts';
+import type { Attributes } from '../wire/auto-ads-attributes.ts';
 
 /** Inserts the anchor ad after `host`; false when a sticky ad already exists. */
 export function insertAnchorAd(host: Element, attributes: Attributes): boolean {

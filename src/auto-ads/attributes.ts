@@ -5,8 +5,6 @@
  */
 import type { Attributes } from '../wire/auto-ads-attributes.ts';
 
-export type { Attributes } from '../wire/auto-ads-attributes.ts';
-
 const MARKERS = ['data-block-on-consent', 'data-block-on-consent-purposes'];
 
 /** Later layers win: defaults < network < config `attributes` < placement `attributes`. */

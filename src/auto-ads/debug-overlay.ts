@@ -6,7 +6,7 @@
 import type { PageRuntime } from '../runtime/index.ts';
 import type { PlacementSpec } from '../wire/auto-ads-config.ts';
 import { estimateY } from './placement.ts';
-import type { Constraints, Spacing } from './spacing.ts';
+import type { Constraints, Spacing } from '../wire/auto-ads-constraints.ts';
 import type { StrategyResult } from './strategy.ts';
 
 const COLORS: Record<string, string> = { placed: '#080', 'too-near': '#d60', density: '#80c', excluded: '#06c' };

@@ -9,7 +9,7 @@ import { findInvalidSelector } from './anchors.ts';
 import { type AutoAdsConfig, parseAutoAdsConfig } from '../wire/auto-ads-config.ts';
 import { mergeAttributes, readConsentMarkers } from './attributes.ts';
 import { describeRun, drawDebugOverlay, isDebugRequested } from './debug-overlay.ts';
-import { diagnostic } from './diagnostic.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import { type AdNetwork, getNetwork, NETWORKS } from '../wire/auto-ads-networks.ts';
 import { countSkipped, SLOT_DEFAULTS } from './placement.ts';
 import { createStrategy } from './strategy.ts';

@@ -7,12 +7,13 @@
  * insertion (docs/decisions/auto-ads-batched-placement.md). Pure but for the reads of the
  * injected viewport, done in the caller's measure task.
  */
-import type { Attributes } from './attributes.ts';
+import type { Attributes } from '../wire/auto-ads-attributes.ts';
 import type { PlacementSpec, Position } from '../wire/auto-ads-config.ts';
 import { type Density, isWithinDensity } from './density.ts';
 import type { ViewportService } from '../runtime/index.ts';
 import { findParentOf } from './anchors.ts';
-import { type Constraints, isTooNear, selectSpacing, toPixels, type VerticalBox } from './spacing.ts';
+import { isTooNear, selectSpacing, toPixels, type VerticalBox } from './spacing.ts';
+import type { Constraints } from '../wire/auto-ads-constraints.ts';
 
 export type Outcome = 'pending' | 'placed' | 'too-near' | 'above-scroll' | 'in-viewport' | 'denied-ancestor' | 'max-count' | 'excluded' | 'density';
 

@@ -5,8 +5,6 @@
  */
 import type { Constraints, Spacing } from '../wire/auto-ads-constraints.ts';
 
-export type { Constraints, Spacing, SpacingRule } from '../wire/auto-ads-constraints.ts';
-
 /** A vertical extent in document coordinates. */
 export type VerticalBox = { readonly top: number; readonly bottom: number };
 

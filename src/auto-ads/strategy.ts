@@ -5,12 +5,13 @@
  * added, while it is switched on (docs/decisions/auto-ads-batched-placement.md).
  */
 import type { PageRuntime } from '../runtime/index.ts';
-import { type Attributes, mergeAttributes } from './attributes.ts';
+import { mergeAttributes } from './attributes.ts';
+import type { Attributes } from '../wire/auto-ads-attributes.ts';
 import { findDeniedAncestor, isExcluded, resolveAnchors } from './anchors.ts';
 import { DENSITY_MAX_VIEWPORT_WIDTH, densityOf, findMainContent } from './density.ts';
 import type { PlacementSpec, Position } from '../wire/auto-ads-config.ts';
 import { type Candidate, type Plan, planRound } from './placement.ts';
-import type { Constraints } from './spacing.ts';
+import type { Constraints } from '../wire/auto-ads-constraints.ts';
 
 export type StrategyOptions = {
   readonly page: PageRuntime;

@@ -7,7 +7,8 @@
  */
 import type { ConsentSignal, SignalSource } from '../consent/signal-source.ts';
 import { STRING_TYPE } from '../consent/signal-source.ts';
-import { choicesOfDecision, encodeTcString, type TcfSettings } from '../tcf/tc-string.ts';
+import { encodeTcString } from '../tcf/tc-string.ts';
+import { choicesOfDecision, type TcfSettings } from '../tcf/tc-choices.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { parseTcfConfig } from '../wire/tcf-settings.ts';
 import { loadVendorList } from './vendor-list.ts';

@@ -1,5 +1,5 @@
 /** The sandboxed iframe shared by page-iframe and page-ad. */
-import { diagnostic } from '../runtime/diagnostics.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { ContentElement } from './content-element.ts';
 import { readLoadableUrl } from '../wire/url.ts';
 

@@ -3,7 +3,7 @@
  * a sandboxed iframe; `fake` draws a local labelled placeholder and requests nothing;
  * `adsense` and `doubleclick` render through their network's script (./ad-networks/).
  */
-import { diagnostic } from '../runtime/diagnostics.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { PageElementConstructor, PageRuntime } from '../runtime/types.ts';
 import { renderAdsense } from './ad-networks/adsense.ts';
 import { renderDoubleclick } from './ad-networks/doubleclick.ts';

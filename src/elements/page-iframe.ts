@@ -1,5 +1,5 @@
 /** `<page-iframe src width height layout sandbox>`: a sandboxed iframe, created when laid out. */
-import { diagnostic } from '../runtime/diagnostics.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { PageElementConstructor } from '../runtime/types.ts';
 import type { ContentElementClass } from './content-element.ts';
 import { createFrame } from './frame.ts';

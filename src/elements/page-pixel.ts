@@ -1,5 +1,5 @@
 /** `<page-pixel src>`: one GET to `src` (macros expanded, http(s) only) when built. */
-import { diagnostic } from '../runtime/diagnostics.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { PageElementConstructor, PageRuntime } from '../runtime/types.ts';
 import { readLoadableUrl } from '../wire/url.ts';
 

@@ -5,7 +5,8 @@
  * shared TCF module (on `@iabtechlabtcf/core`). Re-opened with a stored string, it starts
  * from the choices decoded from it.
  */
-import { choicesOfDecision, choicesOfTcString, encodeTcString } from '../tcf/tc-string.ts';
+import { choicesOfTcString, encodeTcString } from '../tcf/tc-string.ts';
+import { choicesOfDecision } from '../tcf/tc-choices.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { parseGvl } from '../wire/gvl.ts';
 import { own } from '../wire/values.ts';

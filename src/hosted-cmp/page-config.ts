@@ -3,7 +3,7 @@
  * language and its message catalogue, the instance's texts, its own purposes and vendors (an
  * instance without `tcf`) or its TCF settings with the first layer's summary.
  */
-import type { TcfSettings } from '../tcf/tc-string.ts';
+import type { TcfSettings } from '../tcf/tc-choices.ts';
 import type { SummaryItem } from './first-layer-summary.ts';
 import type { CmpLanguage } from '../messages/language.ts';
 

@@ -5,7 +5,7 @@
  * exactly this; "Accept all" and "Reject all" follow the shared decision rules
  * (`choicesOfDecision`). Pure.
  */
-import { listedVendors, type TcfChoices, type TcfSettings } from '../tcf/tc-string.ts';
+import { listedVendors, type TcfChoices, type TcfSettings } from '../tcf/tc-choices.ts';
 import type { GvlJson, GvlVendor } from '../wire/gvl.ts';
 
 export type TcfScope = {

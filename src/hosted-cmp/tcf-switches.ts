@@ -5,7 +5,7 @@
  * interest kept. Their first state is the stored string's choices, else no consent and every
  * legitimate interest kept. Pure: the TC string is built from the choices by src/tcf/tc-string.ts.
  */
-import type { TcfChoices } from '../tcf/tc-string.ts';
+import type { TcfChoices } from '../tcf/tc-choices.ts';
 import { idsOn, type Switches } from './switches.ts';
 import type { TcfScope } from './tcf-scope.ts';
 

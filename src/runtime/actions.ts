@@ -5,7 +5,7 @@
  * are reported, never thrown into the page.
  */
 import { type ActionArgument, type ActionCall, parseActions } from '../wire/actions.ts';
-import { diagnostic } from './diagnostics.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { ActionArguments, ActionHandler, ActionValue, PageRuntime } from './types.ts';
 
 export type ActionsService = {

@@ -6,10 +6,8 @@
  * other or later registration is refused with a diagnostic.
  */
 import { deferred } from './deferred.ts';
-import { diagnostic, type Diagnostic } from './diagnostics.ts';
+import { diagnostic, type Diagnostic } from '../wire/diagnostic.ts';
 import type { BlockRequest, ConsentProvider, ConsentSnapshot, GateDecision } from './types.ts';
-
-export { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
 
 export type ConsentGate = {
   decide(request: BlockRequest): GateDecision;

@@ -7,8 +7,6 @@
 import { CONSENT_MACROS, consentMacroValues } from '../browser-shared/consent-macros.ts';
 import type { ConsentSnapshot, MacroResolver } from './types.ts';
 
-export { CONSENT_MACROS } from '../browser-shared/consent-macros.ts';
-
 /** Where the consent values come from (the consent gate). */
 export type ConsentSource = { snapshot(): ConsentSnapshot | null; subscribe(listener: () => void): () => void };
 

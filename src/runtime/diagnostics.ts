@@ -5,8 +5,6 @@
  */
 import { type Diagnostic, formatDiagnostic } from '../wire/diagnostic.ts';
 
-export { type Diagnostic, describe, diagnostic, type Parsed } from '../wire/diagnostic.ts';
-
 export type DiagnosticLevel = 'error' | 'warn';
 
 /** `tag#id`, or just `tag` for an element without an id. */

@@ -3,7 +3,8 @@
  * lifecycle calls them: connected -> consent gate -> build -> layout (near the viewport) ->
  * unlayout (withdrawal or removal).
  */
-import type { Diagnostic, DiagnosticLevel } from './diagnostics.ts';
+import type { DiagnosticLevel } from './diagnostics.ts';
+import type { Diagnostic } from '../wire/diagnostic.ts';
 import type { ActionHandler, Layout, PageElementInstance, PageRuntime } from './types.ts';
 
 export class PageElement implements PageElementInstance {

@@ -3,7 +3,8 @@
  * defines the built-in elements and runs every extension callback queued in `self.PAGE`
  * (before or after this script loads).
  */
-import { diagnostic, report } from './diagnostics.ts';
+import { report } from './diagnostics.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import { createRuntime } from './runtime.ts';
 import { installStyles } from './styles.ts';
 import type { PageRuntime } from './types.ts';

@@ -4,5 +4,6 @@
  * `(self.PAGE = self.PAGE || []).push(page => ...)` hands them, so runtime code ships once.
  */
 export type * from './types.ts';
-export type { Diagnostic, DiagnosticLevel, Parsed } from './diagnostics.ts';
+export type { DiagnosticLevel } from './diagnostics.ts';
+export type { Diagnostic, Parsed } from '../wire/diagnostic.ts';
 export type { PageElement } from './element.ts';

@@ -2,8 +2,9 @@
  * Element lifecycle: layout box, consent gate, build, layout near the viewport, unlayout.
  * One element's failure is reported and never stops the others.
  */
-import { diagnostic, type Diagnostic } from './diagnostics.ts';
-import { readBlockRequest, type ConsentGate } from './consent-gate.ts';
+import { diagnostic, type Diagnostic } from '../wire/diagnostic.ts';
+import type { ConsentGate } from './consent-gate.ts';
+import { readBlockRequest } from '../wire/block-markers.ts';
 import { deferredMap } from './deferred.ts';
 import { parseLayout } from '../wire/layout.ts';
 import { applyLayout } from './layout.ts';

@@ -3,7 +3,8 @@
  * registered names are replaced by their URL-encoded values; anything else stays verbatim.
  * Parts of the runtime and extensions register more (consent info, ad consent macros).
  */
-import { diagnostic, report as reportToConsole } from './diagnostics.ts';
+import { report as reportToConsole } from './diagnostics.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { MacroResolver, PageRuntime, StorageService } from './types.ts';
 
 export type MacrosService = {

@@ -5,7 +5,8 @@
  * `partsDirectory` when a page first needs them (docs/decisions/first-screen-parts.md).
  */
 import type { ChangeSizeOptions } from './change-size.ts';
-import { createConsentGate, readMetaBlockedTags } from './consent-gate.ts';
+import { createConsentGate } from './consent-gate.ts';
+import { readMetaBlockedTags } from '../wire/block-markers.ts';
 import { report } from './diagnostics.ts';
 import { PageElement } from './element.ts';
 import { type ActionsPart, createLazyActions } from './lazy-actions.ts';

@@ -6,7 +6,7 @@
  * (`storage-corrupt`) and is left in place until the first write replaces it.
  */
 import { decodeStore, STORE_VERSION, storeKeyOf } from '../browser-shared/site-store.ts';
-import { diagnostic } from './diagnostics.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { PageRuntime, StorageService } from './types.ts';
 
 export type StorageOptions = {

@@ -4,10 +4,10 @@
  * script finishes loading before the next one runs.
  */
 import type { ConsentGate } from './consent-gate.ts';
-import { readBlockRequest } from './consent-gate.ts';
+import { readBlockRequest } from '../wire/block-markers.ts';
 import { BLOCKED_SCRIPTS, runBlockedScript } from '../browser-shared/blocked-scripts.ts';
 import { readLoadableUrl } from '../wire/url.ts';
-import type { Diagnostic } from './diagnostics.ts';
+import type { Diagnostic } from '../wire/diagnostic.ts';
 
 type Options = {
   readonly document: Document;

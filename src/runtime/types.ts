@@ -3,12 +3,13 @@
  * `(self.PAGE = self.PAGE || []).push(page => ...)` and use nothing else from the runtime,
  * so the runtime code is shipped once, in v0.js.
  */
-import type { Diagnostic, DiagnosticLevel } from './diagnostics.ts';
+import type { DiagnosticLevel } from './diagnostics.ts';
+import type { Diagnostic } from '../wire/diagnostic.ts';
 import type { ActionValue } from '../wire/actions.ts';
 import type { BlockPolicy, BlockRequest } from '../wire/block-markers.ts';
 import type { ConsentChangeState, ConsentSnapshot } from '../wire/consent.ts';
 import type { Layout } from '../wire/layout.ts';
-import type { ConsentMetadata, PurposeConsents, SharedData } from '../wire/protocol.ts';
+import type { ConsentMetadata, PurposeConsents, SharedData } from '../wire/consent.ts';
 
 // Wire types the runtime's API speaks (defined in src/wire, which imports nothing of the runtime).
 export type { ActionValue, BlockPolicy, BlockRequest, ConsentChangeState, ConsentSnapshot, Layout };

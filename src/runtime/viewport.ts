@@ -3,7 +3,8 @@
  * scroll/resize tracking. Layout reads go through an injected `ViewportPlatform`, so unit
  * tests script rects and flush frames synchronously.
  */
-import { diagnostic, report as reportDefault } from './diagnostics.ts';
+import { report as reportDefault } from './diagnostics.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import type { PageBox, PageRuntime, ViewportService } from './types.ts';
 
 export type ViewportPlatform = {

@@ -9,8 +9,6 @@ import { GVL, TCModel, TCString } from '@iabtechlabtcf/core';
 import type { GvlJson } from '../wire/gvl.ts';
 import { listedVendors, type TcfChoices, type TcfSettings } from './tc-choices.ts';
 
-export { choicesOfDecision, listedVendors, type TcfChoices, type TcfDecision, type TcfSettings } from './tc-choices.ts';
-
 const LETTERS = /^[A-Z]{2}$/;
 
 /**

@@ -10,9 +10,6 @@ import { type Constraints, readConstraints } from './auto-ads-constraints.ts';
 import { diagnostic, type Parsed } from './diagnostic.ts';
 import { collector, type Collector, drop, isRecord, type Json, optional, own, type Read, readBoolean, readList, readNumber, readObject, readText, withCode } from './values.ts';
 
-export type { Attributes } from './auto-ads-attributes.ts';
-export type { Constraints, Spacing, SpacingRule } from './auto-ads-constraints.ts';
-
 /** `pos` 1-4 (docs/auto-ads.md, "Config format"). */
 export type Position = 'before' | 'first-child' | 'last-child' | 'after';
 const POSITIONS: readonly Position[] = ['before', 'first-child', 'last-child', 'after'];

@@ -5,8 +5,6 @@
 
 import type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from './consent.ts';
 
-export type { ConsentMetadata, ConsentStateValue, PurposeConsents, SharedData } from './consent.ts';
-
 /** POST body sent to `checkConsentHref`. */
 export type ConsentCheckRequest = {
   readonly consentInstanceId: string;

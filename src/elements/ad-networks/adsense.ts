@@ -3,7 +3,7 @@
  * AdSense's script loaded once per page, one `push({})` per slot, non-personalised unless
  * consent is accepted.
  */
-import { diagnostic } from '../../runtime/diagnostics.ts';
+import { diagnostic } from '../../wire/diagnostic.ts';
 import type { ContentElement } from '../content-element.ts';
 import { loadScriptOnce, readScriptUrl } from './script.ts';
 

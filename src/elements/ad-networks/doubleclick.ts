@@ -3,7 +3,7 @@
  * in a `<div>`, GPT loaded once per page, non-personalised unless consent is accepted; the
  * returned function destroys the slot (unlayout).
  */
-import { diagnostic } from '../../runtime/diagnostics.ts';
+import { diagnostic } from '../../wire/diagnostic.ts';
 import type { ContentElement } from '../content-element.ts';
 import { loadScriptOnce, readScriptUrl } from './script.ts';
 

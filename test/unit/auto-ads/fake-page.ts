@@ -4,7 +4,8 @@
  * the test, and a change-size arbiter whose verdict the test chooses.
  */
 import { vi } from 'vitest';
-import type { Diagnostic, DiagnosticLevel } from '../../../src/runtime/diagnostics.ts';
+import type { DiagnosticLevel } from '../../../src/runtime/diagnostics.ts';
+import type { Diagnostic } from '../../../src/wire/diagnostic.ts';
 import type { Margins, PageBox, PageRuntime } from '../../../src/runtime/types.ts';
 
 const px = (value: string) => Number.parseFloat(value) || 0;

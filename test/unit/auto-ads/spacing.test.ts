@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Constraints, distanceTo, isTooNear, selectSpacing, toPixels } from '../../../src/auto-ads/spacing.ts';
+import { distanceTo, isTooNear, selectSpacing, toPixels } from '../../../src/auto-ads/spacing.ts';
+import type { Constraints } from '../../../src/wire/auto-ads-constraints.ts';
 
 const px = (value: number) => ({ value, unit: 'px' }) as const;
 const rules = (initial: number, entries: [number, number][]): Constraints => ({

@@ -3,7 +3,8 @@ import { TCString } from '@iabtechlabtcf/core';
 import { describe, expect, it } from 'vitest';
 import { scopeOf } from '../../../src/hosted-cmp/tcf-scope.ts';
 import { choicesOfState, initialState } from '../../../src/hosted-cmp/tcf-switches.ts';
-import { choicesOfTcString, encodeTcString, idsOf, type TcfSettings } from '../../../src/tcf/tc-string.ts';
+import { choicesOfTcString, encodeTcString, idsOf } from '../../../src/tcf/tc-string.ts';
+import type { TcfSettings } from '../../../src/tcf/tc-choices.ts';
 import { type GvlJson, parseGvl } from '../../../src/wire/gvl.ts';
 
 const gvl = parseGvl(JSON.parse(readFileSync('fixtures/tcf/vendor-list.json', 'utf8'))).value as GvlJson;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ActionsService, createActions } from '../../../src/runtime/actions.ts';
-import type { Diagnostic } from '../../../src/runtime/diagnostics.ts';
+import type { Diagnostic } from '../../../src/wire/diagnostic.ts';
 import type { ActionArguments } from '../../../src/runtime/types.ts';
 
 const controllers: AbortController[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createConsentGate, readBlockRequest, readMetaBlockedTags } from '../../../src/runtime/consent-gate.ts';
+import { createConsentGate } from '../../../src/runtime/consent-gate.ts';
+import { readBlockRequest, readMetaBlockedTags } from '../../../src/wire/block-markers.ts';
 import { createConsentApi } from '../../../src/runtime/consent-api.ts';
 import type { ConsentProvider, ConsentSnapshot, GateDecision } from '../../../src/runtime/types.ts';
 

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: macro templates are written as ${NAME}.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../../src/runtime/diagnostics.ts';
+import type { Diagnostic } from '../../../src/wire/diagnostic.ts';
 import { createMacros, randomBase64Url } from '../../../src/runtime/macros.ts';
 import type { StorageService } from '../../../src/runtime/types.ts';
 import { PAGE_MACROS } from '../../../src/browser-shared/url-macros.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic, DiagnosticLevel } from '../../../src/runtime/diagnostics.ts';
+import type { DiagnosticLevel } from '../../../src/runtime/diagnostics.ts';
+import type { Diagnostic } from '../../../src/wire/diagnostic.ts';
 import { createStorage } from '../../../src/runtime/storage.ts';
 
 const KEY = 'page-store:example.com';

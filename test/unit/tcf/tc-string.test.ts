@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { TCString } from '@iabtechlabtcf/core';
 import { describe, expect, it } from 'vitest';
-import { choicesOfDecision, choicesOfTcString, encodeTcString, idsOf, type TcfSettings } from '../../../src/tcf/tc-string.ts';
+import { choicesOfTcString, encodeTcString, idsOf } from '../../../src/tcf/tc-string.ts';
+import { choicesOfDecision, type TcfSettings } from '../../../src/tcf/tc-choices.ts';
 import { type GvlJson, parseGvl } from '../../../src/wire/gvl.ts';
 
 const gvl = parseGvl(JSON.parse(readFileSync('fixtures/tcf/vendor-list.json', 'utf8'))).value as GvlJson;
