@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONSENT_MACROS, registerConsentMacros } from '../../../src/runtime/consent-macros.ts';
+import { registerConsentMacros } from '../../../src/runtime/consent-macros.ts';
+import { CONSENT_MACROS } from '../../../src/wire/consent-macros.ts';
 import type { ConsentSnapshot, MacroResolver } from '../../../src/runtime/types.ts';
 
 /** The consent macros resolved against one snapshot (null: no consent provider). */
