@@ -162,7 +162,7 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
         }),
     );
     const creative = () => page.frames().find((frame) => frame.url().endsWith('/creative.html'));
-    await expect.poll(() => creative() !== undefined, { timeout: 5000 }).toBe(true);
+    await expect.poll(() => creative() !== undefined, { timeout: 15_000 }).toBe(true);
     // The frame asked while the vendor list was still on its way.
     expect(server.requestsTo('/tcf/slower-vendor-list.json')).toHaveLength(1);
     const replies = () => creative()!.evaluate(() => (window as never as { replies: { pageAdConsentReturn: { gdprConsent: string } }[] }).replies);
