@@ -1,7 +1,9 @@
 /**
  * The consent values that ads get: the URL macros `${GDPR}`, `${GDPR_CONSENT}`, `${CONSENT_STATE}`,
  * `${US_PRIVACY}`, `${GPP_STRING}`, `${GPP_SID}` (registered by the runtime) and the creative
- * frame's reply (answered by the consent extension). Pure.
+ * frame's reply (answered by the consent extension). Both wait for a decision's TC string that is
+ * still being built (docs/consent.md, "TC strings from our own prompts"): an ad unblocked by an
+ * accept must not get `gdpr=1` with an empty consent string.
  */
 import type { ConsentSnapshot } from '../wire/consent.ts';
 import { gppSectionIds } from '../wire/gpp-sections.ts';
@@ -9,6 +11,22 @@ import { gppSectionIds } from '../wire/gpp-sections.ts';
 /** IAB consent string types (`consentMetadata.consentStringType`) that are not TC strings. */
 const US_PRIVACY_TYPE = 3;
 const GPP_TYPE = 4;
+
+/** Where the consent values come from: the consent gate, or the provider itself. */
+export type ConsentSource = { snapshot(): ConsentSnapshot | null; subscribe(listener: () => void): () => void };
+
+/** The snapshot once no TC string is on its way (the TCF part gives up on one within a bounded wait). */
+export const settledSnapshot = (consent: ConsentSource) =>
+  new Promise<ConsentSnapshot | null>((resolve) => {
+    const check = () => {
+      const snapshot = consent.snapshot();
+      if (snapshot?.isStringPending) return;
+      stop();
+      resolve(snapshot);
+    };
+    const stop = consent.subscribe(check);
+    check();
+  });
 
 export const CONSENT_MACROS = ['GDPR', 'GDPR_CONSENT', 'CONSENT_STATE', 'US_PRIVACY', 'GPP_STRING', 'GPP_SID'] as const;
 

@@ -9,7 +9,7 @@ import type { ConsentConfig } from '../wire/consent-config.ts';
 import type { ConsentParts, RemoteCalls } from './parts.ts';
 import type { Network } from './remote.ts';
 import { startEventOf } from './lifetime.ts';
-import { type ConsentEvent, type ConsentModel, initialModel, isTcStringPendingOf, reduceConsent, type SavedDecision } from './state.ts';
+import { type ConsentEvent, type ConsentModel, type ConsentReducer, initialModel, reduceConsent, type SavedDecision } from './state.ts';
 
 export type ControllerDeps = Network & {
   readonly storage: Pick<StorageService, 'get' | 'set' | 'remove'>;
@@ -37,6 +37,8 @@ export type ConsentController = {
   readonly start: (config: ConsentConfig | null, matchedGeoGroup: string | null, hasGpc?: boolean) => Promise<void>;
   /** The latest receipt id from onUpdateHref (docs/server.md, "Proving consent"), once the update in flight is answered. */
   readonly receipt: () => Promise<string | null>;
+  /** Wraps the reducer with a part's own events and fields (src/consent/tc-string-state.ts). */
+  readonly extend: (wrap: (reduce: ConsentReducer) => ConsentReducer) => void;
 };
 
 export const USER_ID_KEY = 'consent-user';
@@ -55,6 +57,7 @@ export function createConsentController(deps: ControllerDeps): ConsentController
   let written: SavedDecision | null = null;
   let updated: Promise<unknown> = Promise.resolve();
   let held: StoredConsent | null = null;
+  let reduce = reduceConsent;
   const now = deps.now ?? Date.now;
   const keyOf = ({ consentInstanceId }: ConsentConfig) => decisionKeyOf(consentInstanceId);
   const receiptKeyOf = ({ consentInstanceId }: ConsentConfig) => `consent-receipt:${consentInstanceId}`;
@@ -71,7 +74,7 @@ export function createConsentController(deps: ControllerDeps): ConsentController
   /** Tells onUpdateHref about `stored`; a decision waiting for its TC string is told once the string is there (or failed). */
   const notify = (current: ConsentConfig, stored: StoredConsent | null) => {
     const { consentInstanceId, onUpdateHref } = current;
-    if (!onUpdateHref || !stored || isTcStringPendingOf(model)) return void (held = stored);
+    if (!onUpdateHref || !stored || model.isStringPending) return void (held = stored);
     held = null;
     const update = { consentInstanceId, pageUserId: pageUserId() };
     const receiptKey = receiptKeyOf(current);
@@ -98,7 +101,7 @@ export function createConsentController(deps: ControllerDeps): ConsentController
 
   const dispatch = (event: ConsentEvent) => {
     const before = model;
-    model = reduceConsent(model, event);
+    model = reduce(model, event);
     const isConfirmed = model !== before && event.type === 'decide' && event.decision !== 'dismissed';
     if (config) persist(model, config, isConfirmed);
     const seconds = config?.timeoutSeconds;
@@ -147,5 +150,5 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     return typeof id === 'string' ? id : null;
   };
 
-  return { model: () => model, dispatch, start, receipt };
+  return { model: () => model, dispatch, start, receipt, extend: (wrap) => void (reduce = wrap(reduce)) };
 }

@@ -1,11 +1,12 @@
 /**
  * The creative frame's consent request (docs/runtime.md): a `<page-ad type="custom">` frame posts
  * `{pageAdConsentCall: {callId}}` and gets the consent macros' values back, in its own window only.
- * Messages of any other window, and other messages of the frame, are not read. The consent
- * extension listens (`answerCreatives`); the reply is its creative part.
+ * Messages of any other window, and other messages of the frame, are not read. A decision whose
+ * TC string is still being built is answered once the string is in. The consent extension
+ * listens (`answerCreatives`); the reply is its creative part.
  */
-import type { ConsentSnapshot, Diagnostic } from '../runtime/index.ts';
-import { consentMacroValues } from '../browser-shared/consent-macros.ts';
+import type { Diagnostic } from '../runtime/index.ts';
+import { type ConsentSource, consentMacroValues, settledSnapshot } from '../browser-shared/consent-macros.ts';
 import { parseCreativeConsentCall } from '../wire/creative-message.ts';
 
 /** The custom ad whose own frame is `source`, if any. */
@@ -13,11 +14,11 @@ const adFrameOf = (source: MessageEventSource | null) =>
   [...document.querySelectorAll<HTMLIFrameElement>('page-ad[type=custom]>iframe')].find((frame) => frame.contentWindow === source);
 
 /** Answers one message of an ad frame. */
-export function replyToCreative({ data, source, origin }: MessageEvent, snapshot: () => ConsentSnapshot, report: (d: Diagnostic) => void): void {
+export async function replyToCreative({ data, source, origin }: MessageEvent, consent: ConsentSource, report: (d: Diagnostic) => void): Promise<void> {
   const { value, diagnostics } = parseCreativeConsentCall(data);
   for (const d of diagnostics) report(d);
   if (!value) return;
-  const { GDPR, GDPR_CONSENT, CONSENT_STATE, US_PRIVACY, GPP_STRING, GPP_SID } = consentMacroValues(snapshot());
+  const { GDPR, GDPR_CONSENT, CONSENT_STATE, US_PRIVACY, GPP_STRING, GPP_SID } = consentMacroValues(await settledSnapshot(consent));
   const reply = { callId: value.callId ?? null, gdpr: GDPR, gdprConsent: GDPR_CONSENT, consentState: CONSENT_STATE, usPrivacy: US_PRIVACY, gppString: GPP_STRING, gppSid: GPP_SID };
   (source as Window).postMessage({ pageAdConsentReturn: reply }, origin === 'null' ? '*' : origin);
 }

@@ -9,7 +9,7 @@ import { readConfigScript } from '../browser-shared/config-script.ts';
 import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { own } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
-import { detailOf, installConsentProvider, snapshotOf } from './provider.ts';
+import { detailOf, installConsentProvider } from './provider.ts';
 import { answerCreatives } from './creative-reply.ts';
 import { type ConsentParts, loadConsentPart } from './parts.ts';
 import { createPromptUi } from './prompt-ui.ts';
@@ -65,7 +65,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
       if (lastDetail !== (lastDetail = JSON.stringify(detail))) host.dispatch('consent-change', detail);
     },
   });
-  const notify = installConsentProvider(page, host, () => ({ ...controller.model(), fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked, controller.receipt);
+  const [provider, notify] = installConsentProvider(page, host, () => ({ ...controller.model(), fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked, controller.receipt);
   const { dispatch } = controller;
 
   // Actions exist from the build on; the reducer ignores them until a prompt is shown.
@@ -76,7 +76,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   host.registerAction('dismiss', () => dispatch({ type: 'decide', decision: 'dismissed' }));
   host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
   host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
-  answerCreatives((event) => load('creative').then((part) => part?.replyToCreative(event, () => snapshotOf(controller.model()), report)));
+  answerCreatives((event) => load('creative').then((part) => part?.replyToCreative(event, provider, report)));
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
   const json = readConfigScript(element);
@@ -91,7 +91,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     // A hidden document paints no frame: nothing to wait for.
     const later = isUrgent || document.hidden ? Promise.resolve() : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
     signals = later.then(() => load('signals')).then((part) => {
-      signal = part?.startSignals(page, found, report, scriptUrl, dispatch);
+      signal = part?.startSignals(page, found, report, scriptUrl, controller);
       signal?.(controller.model());
     });
   };

@@ -4,7 +4,7 @@
  */
 import type { ConsentProvider, ConsentSnapshot, PageElementInstance, PageRuntime, PolicyState } from '../runtime/index.ts';
 import { decide, type PolicyInput, resolvePolicy } from './policy.ts';
-import { changeStateOf, type ConsentModel, isRequiredOf, isTcStringPendingOf, purposesOf } from './state.ts';
+import { changeStateOf, type ConsentModel, isRequiredOf, purposesOf } from './state.ts';
 
 export type ConsentView = PolicyInput & ConsentModel;
 
@@ -14,14 +14,14 @@ export function detailOf(model: ConsentModel) {
   return { state: changeStateOf(model.state), purposeConsents: purposesOf(model), consentString, consentMetadata, sharedData, ...(isExpired && { expired: true }) };
 }
 
-export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state), isStringPending: isTcStringPendingOf(model) });
+export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state), isStringPending: model.isStringPending });
 
 /** Unknown policy ids are read as `default` (docs/consent.md, "Blocking other elements"). */
 const policyStateOf = (policyId: string, view: ConsentView): PolicyState | null =>
   resolvePolicy(policyId === '_till_responded' || policyId === '_till_accepted' || policyId === '_auto_reject' ? policyId : 'default', view);
 
 /**
- * Installs the provider; returns the function that tells subscribers about a change.
+ * Installs the provider; returns it, with the function that tells its subscribers about a change.
  * `checked` settles once the remote check is over (or was never needed).
  */
 export function installConsentProvider(
@@ -30,13 +30,13 @@ export function installConsentProvider(
   view: () => ConsentView,
   checked: Promise<void>,
   getReceipt?: () => Promise<string | null>,
-): () => void {
+): [ConsentProvider, () => void] {
   const listeners = new Set<() => void>();
   const subscribe = (listener: () => void) => {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  page.setConsentProvider(owner, {
+  const provider: ConsentProvider = {
     decide: (request) => decide(request, view()),
     getPolicyState: (policyId) =>
       new Promise((resolve) => {
@@ -53,8 +53,12 @@ export function installConsentProvider(
     whenChecked: () => checked,
     subscribe,
     ...(getReceipt && { getReceipt }),
-  } satisfies ConsentProvider);
-  return () => {
-    for (const listener of listeners) listener();
   };
+  page.setConsentProvider(owner, provider);
+  return [
+    provider,
+    () => {
+      for (const listener of listeners) listener();
+    },
+  ];
 }

@@ -12,7 +12,9 @@ import { diagnostic as diagnose } from '../wire/diagnostic.ts';
 import { detailOf } from './provider.ts';
 import { GPP_API, TCF_API } from './signal-apis.ts';
 import { type ConsentSignal, SIGNALS_SERVICE, type SignalSource } from './signal-source.ts';
-import { type ConsentEvent, type ConsentModel, decisionKeyOf, isRequiredOf, isTcStringPendingOf } from './state.ts';
+import type { ConsentController } from './controller.ts';
+import { type ConsentModel, isRequiredOf } from './state.ts';
+import { decisionKeyOf, withTcStrings } from './tc-string-state.ts';
 import { installUsPrivacyApi } from './us-privacy.ts';
 
 export const signalOf = (model: ConsentModel): ConsentSignal => ({
@@ -22,14 +24,15 @@ export const signalOf = (model: ConsentModel): ConsentSignal => ({
   isPromptShown: model.isPromptShown,
   hasTimedOut: model.state.kind === 'unknown' && model.state.hasTimedOut,
   tcfPolicyVersion: model.tcfPolicyVersion,
-  isStringPending: isTcStringPendingOf(model),
+  isStringPending: !!model.isStringPending,
   decisionKey: decisionKeyOf(model),
 });
 
 /** The longest wait for the TCF part's string (the GVL fetch has its own, shorter time-out): the decision then goes on without. */
 export const STRING_WAIT_MS = 8000;
 
-const isInteger = (value: unknown, minimum: number) => Number.isInteger(value) && (value as number) >= minimum;
+/** A TC string holds `cmpId` and `cmpVersion` in 12 bits each. */
+const isInteger = (value: unknown, minimum: number) => Number.isInteger(value) && (value as number) >= minimum && (value as number) < 4096;
 
 /** Adds `page-consent-<name>-0.1.js` from the directory of the consent script. */
 function loadBundle(name: string, scriptUrl: string, report: (d: Diagnostic) => void) {
@@ -41,7 +44,7 @@ function loadBundle(name: string, scriptUrl: string, report: (d: Diagnostic) => 
 }
 
 /** Starts every configured signal; returns the function to call with each new model. */
-export function startSignals(page: PageRuntime, config: ConsentConfig, report: (d: Diagnostic) => void, scriptUrl: string, dispatch: (event: ConsentEvent) => void) {
+export function startSignals(page: PageRuntime, config: ConsentConfig, report: (d: Diagnostic) => void, scriptUrl: string, { dispatch, extend }: Pick<ConsentController, 'dispatch' | 'extend'>) {
   const diagnostics: Diagnostic[] = [];
   const mapping = config.consentModeMapping && parseConsentModeMapping(config.consentModeMapping, diagnostics);
   const updateConsentMode = mapping && startConsentMode(mapping, parseConsentModeOptions(config.consentModeOptions ?? {}, diagnostics));
@@ -51,14 +54,17 @@ export function startSignals(page: PageRuntime, config: ConsentConfig, report: (
   const { exposesTcfApi, exposesGppApi, cmpId, cmpVersion, tcf, gpp } = config;
   // TCF needs the publisher's CMP ids; GPP takes them when given, else 0.
   const hasIds = isInteger(cmpId, 2) && isInteger(cmpVersion, 0);
-  if (exposesTcfApi && !hasIds) diagnostics.push(diagnose('consent-cmp-id-missing', 'cmpId (an integer of 2 or more) and cmpVersion (an integer) with exposesTcfApi', { cmpId, cmpVersion }));
+  if (exposesTcfApi && !hasIds) diagnostics.push(diagnose('consent-cmp-id-missing', 'cmpId (an integer of 2 to 4095) and cmpVersion (an integer of 0 to 4095) with exposesTcfApi', { cmpId, cmpVersion }));
   const hasTcf = !!exposesTcfApi && hasIds;
   const addString: SignalSource['addString'] = (decisionKey, data) => dispatch({ type: 'add-string', decisionKey, ...data });
   if (hasTcf || exposesGppApi) {
     const ids = hasIds ? { cmpId: cmpId as number, cmpVersion: cmpVersion as number } : { cmpId: 0, cmpVersion: 0 };
     const hasStringSource = !!(tcf || config.promptUiSrc || config.checkConsentHref);
     const source: SignalSource = { ...ids, report, tcf, gpp, hasTcf, hasGpp: !!exposesGppApi, hasStringSource, addString, current: () => signal!, subscribe: (listener) => listeners.push(listener) };
-    if (hasTcf && tcf) dispatch({ type: 'expect-tc-string' });
+    if (hasTcf && tcf) {
+      extend(withTcStrings);
+      dispatch({ type: 'expect-tc-string' });
+    }
     page.provideService(SIGNALS_SERVICE, source);
     for (const [api, name] of [[hasTcf && TCF_API, 'tcf'], [exposesGppApi && GPP_API, 'gpp']] as const) {
       if (!api) continue;

@@ -40,10 +40,8 @@ export type ConsentModel = DecisionData & {
   readonly isExpired: boolean;
   /** Global Privacy Control applies (docs/consent.md, "Signals for ad tech"): an undecided required consent is rejected, unsaved. */
   readonly isGpcReject?: boolean | undefined;
-  /** The TCF part builds TC strings (a `tcf` config): a decision without a string waits for one. */
-  readonly isTcStringExpected?: boolean | undefined;
-  /** The decision (decisionKeyOf) for which no TC string could be built. */
-  readonly tcStringFailedFor?: string | undefined;
+  /** The decision waits for the TC string the TCF part builds (src/consent/tc-string-state.ts): its update notification is held. */
+  readonly isStringPending?: boolean | undefined;
 };
 
 export type Decision = 'accepted' | 'rejected' | 'dismissed';
@@ -67,6 +65,7 @@ export type ConsentEvent =
   | { readonly type: 'set-purposes'; readonly purposes: PurposeConsents }
   | { readonly type: 'prompt' }
   | { readonly type: 'timeout' }
+  /** The TCF part builds TC strings: from now on a decision without a string waits for one (src/consent/tc-string-state.ts). */
   | { readonly type: 'expect-tc-string' }
   /** The TCF part's string for the decision `decisionKey` (no string: none could be built); a decision's own string wins. */
   | (Omit<DecisionData, 'purposeConsents'> & { readonly type: 'add-string'; readonly decisionKey: string });
@@ -131,24 +130,10 @@ function decide(model: ConsentModel, event: Extract<ConsentEvent, { type: 'decid
   return { ...decided({ ...next, purposeConsents }, decision, event), isPromptShown: false, isExpired: false };
 }
 
-/** Which decision a built string belongs to: its state and purpose choices. */
-export const decisionKeyOf = (model: ConsentModel): string => JSON.stringify([model.state.kind, model.purposeConsents]);
+export type ConsentReducer = (model: ConsentModel, event: ConsentEvent) => ConsentModel;
 
-/** Whether the current decision still waits for the TC string the TCF part builds. */
-export const isTcStringPendingOf = (model: ConsentModel): boolean =>
-  !!model.isTcStringExpected &&
-  (model.state.kind === 'accepted' || model.state.kind === 'rejected') &&
-  model.consentString === undefined &&
-  model.tcStringFailedFor !== decisionKeyOf(model);
-
-/** The TCF part's string for the current decision (its metadata complete); none: it could not be built. */
-function addString(model: ConsentModel, { type, decisionKey, ...data }: Extract<ConsentEvent, { type: 'add-string' }>): ConsentModel {
-  if (!isTcStringPendingOf(model) || decisionKey !== decisionKeyOf(model)) return model;
-  if (!data.consentString) return { ...model, tcStringFailedFor: decisionKey };
-  return { ...model, ...data, saved: model.saved && { ...model.saved, ...data } };
-}
-
-export function reduceConsent(model: ConsentModel, event: ConsentEvent): ConsentModel {
+/** The core rules; the TC-string events belong to an extension (src/consent/tc-string-state.ts) and change nothing here. */
+export const reduceConsent: ConsentReducer = (model, event) => {
   const { kind } = model.state;
   switch (event.type) {
     case 'invalid':
@@ -167,12 +152,9 @@ export function reduceConsent(model: ConsentModel, event: ConsentEvent): Consent
       return kind === 'pending' || kind === 'invalid' ? model : { ...model, isPromptShown: true };
     case 'timeout':
       return kind === 'unknown' ? { ...model, state: { kind, hasTimedOut: true } } : model;
-    case 'expect-tc-string':
-      return { ...model, isTcStringExpected: true };
-    case 'add-string':
-      return addString(model, event);
   }
-}
+  return model;
+};
 
 /** Whether consent is required (a prompt is due or a decision made); undefined until known. */
 export const isRequiredOf = ({ kind }: ConsentState): boolean | undefined => (kind === 'pending' || kind === 'invalid' ? undefined : kind !== 'not-required');

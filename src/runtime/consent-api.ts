@@ -3,10 +3,14 @@
  * `<page-consent>` installs. It is the consent-api part (`v0/page-runtime-consent-api-0.1.js`),
  * requested at the first call (src/runtime/lazy-consent-api.ts).
  */
+import { settledSnapshot } from '../browser-shared/consent-macros.ts';
 import type { ConsentApi, ConsentProvider, ConsentSnapshot } from './types.ts';
 
 export function createConsentApi(whenProvider: Promise<ConsentProvider | null>): ConsentApi {
-  /** Waits for a decision, or with `isExpiryEnough` also for an expired one (docs/consent.md, "Consent lifetime"). */
+  /**
+   * Waits for a decision, or with `isExpiryEnough` also for an expired one (docs/consent.md,
+   * "Consent lifetime"), then for the decision's TC string while one is being built.
+   */
   const snapshotOf = async <T>(read: (snapshot: ConsentSnapshot) => T, isExpiryEnough = false): Promise<T | null> => {
     const ready = await whenProvider;
     if (!ready) return null;
@@ -15,7 +19,7 @@ export function createConsentApi(whenProvider: Promise<ConsentProvider | null>):
       ready.getPolicyState('default').then(resolve, resolve).finally(stop);
       if (ready.snapshot().expired && isExpiryEnough) resolve(stop());
     });
-    return read(ready.snapshot());
+    return read((await settledSnapshot(ready)) ?? ready.snapshot());
   };
 
   return {

@@ -5,7 +5,7 @@
  * the part (one diagnostic) a template stays verbatim, as unknown macros do.
  */
 import type { MacrosOptions, MacrosService } from './macros.ts';
-import type { ConsentSource } from './consent-macros.ts';
+import type { ConsentSource } from '../browser-shared/consent-macros.ts';
 import type { MacroResolver } from './types.ts';
 
 export type MacrosPart = { createMacros(options: MacrosOptions, consent: ConsentSource): MacrosService };

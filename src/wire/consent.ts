@@ -72,8 +72,8 @@ export type ConsentSnapshot = {
   readonly isConsentRequired: boolean | undefined;
   /** The stored decision expired (docs/consent.md, "Consent lifetime"): `purposeConsents` are the earlier choices. */
   readonly expired?: boolean;
-  /** The decision's TC string is still being built (docs/consent.md, "TC strings from our prompts"). */
-  readonly isStringPending?: boolean;
+  /** The decision's TC string is still being built (docs/consent.md, "TC strings from our own prompts"). */
+  readonly isStringPending?: boolean | undefined;
 };
 
 export const CONSENT_STATES: readonly ConsentStateValue[] = ['accepted', 'rejected', 'unknown'];

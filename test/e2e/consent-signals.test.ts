@@ -50,12 +50,13 @@ afterAll(async () => {
 
 let count = 0;
 /** A page whose checkConsentHref answers `answer`, with the signal fields of `config`. */
-async function open(config: object, answer: object, body = '', delay = 0) {
+async function open(config: object, answer: object, body = '', delay = 0, beforeLoad?: (page: Page) => Promise<void>) {
   const n = ++count;
   server.route(`/check-${n}`, { body: answer, delay });
   const full = { consentInstanceId: 'site', checkConsentHref: `/check-${n}`, promptUI: 'prompt', postPromptUI: 'post', ...config };
   server.page(`/signals-${n}.html`, consentPage(full, { body }));
   const test = await newPage(browser);
+  await beforeLoad?.(test.page);
   await test.page.goto(`${server.origin}/signals-${n}.html`);
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return test;
@@ -131,8 +132,12 @@ describe('TCF (__tcfapi)', () => {
     expect(data.tcString).toBeUndefined();
   });
 
-  it('installs no API without cmpId and reports it', async () => {
-    const { page, messages } = await open({ exposesTcfApi: true }, accepted(tcString, { consentStringType: 2 }));
+  it.each([
+    ['without cmpId', { exposesTcfApi: true }],
+    ['with a cmpId a TC string cannot hold', { exposesTcfApi: true, cmpId: 4096, cmpVersion: 1 }],
+    ['with a cmpVersion a TC string cannot hold', { exposesTcfApi: true, cmpId: 300, cmpVersion: 5000 }],
+  ])('installs no API %s and reports it', async (_case, config) => {
+    const { page, messages } = await open(config, accepted(tcString, { consentStringType: 2 }));
     await settled(page);
     expect(await page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe('undefined');
     expect(diagnosticsOf(messages, 'consent-cmp-id-missing')).toHaveLength(1);
@@ -250,9 +255,14 @@ describe('US privacy frames (__uspapiLocator)', () => {
 describe('signals before <page-geo> answers', () => {
   it('installs the stubs and pushes the Consent Mode default while the geo answer is still awaited', async () => {
     const config = { ...TCF, exposesGppApi: true, consentModeMapping: { ad_storage: 'consent' }, geoOverride: { eea: { consentRequired: true } } };
-    // A <page-geo> whose extension is never loaded: consent waits up to 5 s for its groups.
-    const { page, messages } = await open(config, { consentRequired: true, consentStateValue: 'unknown' }, '<page-geo layout="nodisplay"></page-geo>');
-    await page.waitForFunction(() => typeof (window as never as { __gpp?: unknown }).__gpp === 'function', undefined, { timeout: 2000 });
+    // A <page-geo> whose extension is never loaded: consent waits up to 5 s for its groups, in
+    // page time, which stands still here, so the wait is never over however slow the machine.
+    const pauseTime = async (page: Page) => {
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1000);
+    };
+    const { page, messages } = await open(config, { consentRequired: true, consentStateValue: 'unknown' }, '<page-geo layout="nodisplay"></page-geo>', 0, pauseTime);
+    await page.waitForFunction(() => typeof (window as never as { __gpp?: unknown }).__gpp === 'function', undefined, { timeout: 15_000 });
     const early = await page.evaluate(() => ({
       tcf: typeof (window as never as { __tcfapi?: unknown }).__tcfapi,
       locators: [...document.querySelectorAll('iframe[name$="Locator"]')].map((frame) => frame.getAttribute('name')).sort(),

@@ -138,6 +138,39 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
     expect(query.get('gdpr')).toBe('1');
     expect(TCString.decode(query.get('consent')!).cmpId).toBe(300);
   });
+
+  it("answers an ad frame's consent call and page.consent made before the string is built with the string", async () => {
+    server.route('/tcf/slower-vendor-list.json', { body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), headers: { 'content-type': 'application/json' }, delay: 1500 });
+    // An ad frame that asks as soon as it runs, and keeps what it gets back.
+    server.page('/creative.html', `<!doctype html><script>
+      window.replies = [];
+      addEventListener('message', (event) => replies.push(event.data));
+      parent.postMessage({ pageAdConsentCall: { callId: 'at-load' } }, '*');
+    </script>`);
+    const n = ++count;
+    const config = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', ...TCF, tcf: { ...TCF.tcf, vendorListHref: '/tcf/slower-vendor-list.json' } };
+    const ad = `<page-ad id="ad" type="custom" width="300" height="50" data-block-on-consent data-src="${server.otherOrigin}/creative.html"></page-ad>`;
+    server.page(`/prebid-${n}.html`, consentPage(config, { body: ad }));
+    const { page } = await newPage(browser);
+    await page.goto(`${server.origin}/prebid-${n}.html`);
+    await page.click('#accept');
+    const asked = page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const queue = ((self as never as { PAGE?: unknown[] }).PAGE ??= []);
+          queue.push(async (runtime: { consent: { getConsentString(): Promise<string | null> } }) => resolve(await runtime.consent.getConsentString()));
+        }),
+    );
+    const creative = () => page.frames().find((frame) => frame.url().endsWith('/creative.html'));
+    await expect.poll(() => creative() !== undefined, { timeout: 15_000 }).toBe(true);
+    // The frame asked while the vendor list was still on its way.
+    expect(server.requestsTo('/tcf/slower-vendor-list.json')).toHaveLength(1);
+    const replies = () => creative()!.evaluate(() => (window as never as { replies: { pageAdConsentReturn: { gdprConsent: string } }[] }).replies);
+    await expect.poll(async () => (await replies()).length, { timeout: 10_000 }).toBe(1);
+    const [reply] = await replies();
+    expect(TCString.decode(reply!.pageAdConsentReturn.gdprConsent).cmpId).toBe(300);
+    expect(await asked).toBe(reply!.pageAdConsentReturn.gdprConsent);
+  });
 });
 
 const accepted = (consentString: string, consentMetadata: object) => ({ consentRequired: true, consentStateValue: 'accepted', consentString, consentMetadata });

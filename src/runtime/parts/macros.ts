@@ -3,7 +3,8 @@
  * macros (src/runtime/lazy-macros.ts).
  */
 import { definePart } from '../../browser-shared/parts.ts';
-import { type ConsentSource, registerConsentMacros } from '../consent-macros.ts';
+import type { ConsentSource } from '../../browser-shared/consent-macros.ts';
+import { registerConsentMacros } from '../consent-macros.ts';
 import { createMacros, type MacrosOptions } from '../macros.ts';
 
 definePart('page-runtime-macros-0.1', {

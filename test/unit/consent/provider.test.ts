@@ -14,7 +14,8 @@ function setUp(hasPrompt = true, checked: Promise<void> = Promise.resolve()) {
     },
   } as unknown as PageRuntime;
   let view: ConsentView = { ...initialModel, fallbackAction: 'dismiss', hasPrompt };
-  const notify = installConsentProvider(page, owner, () => view, checked);
+  const [installed, notify] = installConsentProvider(page, owner, () => view, checked);
+  expect(installed).toBe(provider);
   const dispatch = (...events: ConsentEvent[]) => {
     view = { ...events.reduce(reduceConsent, view), fallbackAction: view.fallbackAction, hasPrompt };
     notify();

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createConsentController } from '../../../src/consent/controller.ts';
 import * as remote from '../../../src/consent/remote.ts';
-import { decisionKeyOf, isTcStringPendingOf } from '../../../src/consent/state.ts';
+import { decisionKeyOf, withTcStrings } from '../../../src/consent/tc-string-state.ts';
 import { parseStoredConsent } from '../../../src/wire/consent.ts';
 import { parseConsentConfig } from '../../../src/wire/consent-config.ts';
 
@@ -11,13 +11,15 @@ const config = parseConsentConfig(
   { geoGroups: [], baseUrl: 'https://news.example/a' },
 ).value;
 
-function setUp(stored: Record<string, unknown> = {}) {
+function setUp(stored: Record<string, unknown> = {}, isTcfPage = true) {
   const values = new Map(Object.entries(stored));
   const storage = { get: (key: string) => values.get(key), set: (key: string, value: unknown) => void values.set(key, value), remove: (key: string) => void values.delete(key) };
   const fetch = vi.fn(async () => new Response('{}'));
   const clock = { setTimeout: () => 0, clearTimeout: () => {} };
   let time = 1000;
   const controller = createConsentController({ storage, fetch, clock, report: vi.fn(), onChange: vi.fn(), expandUrl: async (url) => url, remote: async () => remote, stored: async () => ({ parseStoredConsent }), newId: () => 'user-1', now: () => time });
+  // As the signals part does for a `tcf` config.
+  if (isTcfPage) controller.extend(withTcStrings);
   const posted = () => fetch.mock.calls.map((call) => JSON.parse(String((call as unknown as [string, RequestInit])[1].body)));
   return { controller, values, posted, later: () => (time += 5000) };
 }
@@ -31,7 +33,7 @@ describe('TC strings added to a decision', () => {
     controller.dispatch({ type: 'expect-tc-string' });
     await controller.start(config, null);
     controller.dispatch({ type: 'decide', decision: 'accepted' });
-    expect(isTcStringPendingOf(controller.model())).toBe(true);
+    expect(controller.model().isStringPending).toBe(true);
     expect(values.get('consent:site')).toMatchObject({ state: 'accepted' });
     await flush();
     expect(posted()).toEqual([]);
@@ -48,7 +50,7 @@ describe('TC strings added to a decision', () => {
     controller.dispatch({ type: 'decide', decision: 'rejected' });
     controller.dispatch({ type: 'add-string', decisionKey: decisionKeyOf(controller.model()) });
     await flush();
-    expect(isTcStringPendingOf(controller.model())).toBe(false);
+    expect(controller.model().isStringPending).toBe(false);
     expect(posted()).toMatchObject([{ consentStateValue: 'rejected' }]);
     expect(posted()[0].consentString).toBeUndefined();
   });
@@ -74,5 +76,20 @@ describe('TC strings added to a decision', () => {
     later();
     controller.dispatch({ type: 'add-string', decisionKey: decisionKeyOf(controller.model()), consentString: 'TC' });
     expect(values.get('consent:site')).toMatchObject({ consentString: 'TC', time: 500 });
+  });
+});
+
+describe('without the TC-string extension (a page without `tcf`)', () => {
+  it('ignores the string events, and nothing waits for a string', async () => {
+    const { controller, posted } = setUp({}, false);
+    controller.dispatch({ type: 'expect-tc-string' });
+    await controller.start(config, null);
+    controller.dispatch({ type: 'decide', decision: 'accepted' });
+    const decided = controller.model();
+    controller.dispatch({ type: 'add-string', decisionKey: decisionKeyOf(decided), consentString: 'TC' });
+    expect(controller.model()).toBe(decided);
+    expect(decided.isStringPending).toBeUndefined();
+    await flush();
+    expect(posted()).toMatchObject([{ consentStateValue: 'accepted' }]);
   });
 });
