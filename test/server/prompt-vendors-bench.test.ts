@@ -77,7 +77,7 @@ describe.skipIf(!existsSync(chromiumPath))('second layer with 1,000 vendors', ()
     // Element Timing: when the vendor list's heading (rendered with the first rows) was painted.
     const figures = await page.evaluate(() => new Promise<{ paint: number; rows: number }>((done) => {
       new PerformanceObserver((list) => {
-        const entry = list.getEntries().find((e) => (e as PerformanceEntry & { identifier: string }).identifier === 'cmp-vendors') as (PerformanceEntry & { renderTime: number }) | undefined;
+        const entry = list.getEntries().find((e) => (e as PerformanceEntry & { identifier: string }).identifier === 'cmp-layer2') as (PerformanceEntry & { renderTime: number }) | undefined;
         if (entry) done({ paint: entry.renderTime - performance.getEntriesByName('cmp-customize')[0]!.startTime, rows: document.querySelectorAll('#vendor-list li').length });
       }).observe({ type: 'element', buffered: true });
     }));
