@@ -20,8 +20,6 @@ export function buildSecondLayer(model: SecondLayerModel, state: Switches, messa
     const part = element('section');
     const heading = element('h3', section.title);
     heading.id = nextId('h');
-    // The bench's mark of the layer's first paint (docs/decisions/server-hosted-cmp.md).
-    if (!parts.length) heading.setAttribute('elementtiming', 'cmp-layer2');
     part.setAttribute('aria-labelledby', heading.id);
     part.append(heading);
     if (section.note) part.append(element('p', section.note, 'description'));
