@@ -108,7 +108,9 @@ function start(): void {
         },
       );
     }
-    $('layer2-title').focus();
+    // No layout forced in the click (the frame lays the layer out once): the heading is at the top.
+    scrollTo(0, 0);
+    $('layer2-title').focus({ preventScroll: true });
     post({ type: 'consent-ui', action: 'enter-fullscreen' });
   };
 

@@ -20,7 +20,6 @@ export function renderVendors(vendors: readonly VendorRow[], state: Switches, me
   const section = element('section', '', 'vendors');
   const heading = element('h3', messages['vendors']);
   heading.id = 'vendors-title';
-  heading.setAttribute('elementtiming', 'cmp-vendors');
   section.setAttribute('aria-labelledby', heading.id);
   const search = Object.assign(element('input', '', 'search'), { type: 'search', id: 'vendor-search', autocomplete: 'off' });
   search.setAttribute('aria-label', messages['search'] ?? '');

@@ -74,16 +74,18 @@ afterAll(async () => {
 
 type Opened = { page: Page; frame: Frame; logs: string[] };
 
-type OpenOptions = { viewport?: { width: number; height: number }; instance?: string; locale?: string; routes?: Record<string, string> };
+type OpenOptions = { viewport?: { width: number; height: number }; instance?: string; locale?: string; routes?: Record<string, string>; missing?: readonly string[] };
 
 export async function open(clientInfo: object | string, options: OpenOptions = {}): Promise<Opened> {
-  const { viewport = { width: 390, height: 800 }, instance = 'site', locale = 'en-GB', routes = {} } = options;
+  const { viewport = { width: 390, height: 800 }, instance = 'site', locale = 'en-GB', routes = {}, missing = [] } = options;
   const name = typeof clientInfo === 'string' ? clientInfo : JSON.stringify(clientInfo);
   const file = `parent-${Math.random().toString(36).slice(2)}.html`;
   writeFileSync(join(harness.dir, 'examples', file), parentPage(name, `/cmp/prompt.html${instance ? `?instance=${instance}` : ''}`));
   const context = await browser.newContext({ viewport, locale });
   // A file the frame fetches, replaced in the browser (the rest comes from the server).
   for (const [path, body] of Object.entries(routes)) await context.route(`${origin}${path}`, (route) => route.fulfill({ body, contentType: 'application/json' }));
+  // A file the server has, answered 404 in the browser (a partial deployment).
+  for (const path of missing) await context.route(`${origin}${path}`, (route) => route.fulfill({ status: 404, body: 'Not found', contentType: 'text/plain' }));
   const page = await context.newPage();
   const logs: string[] = [];
   page.on('console', (message) => logs.push(message.text()));
@@ -433,6 +435,18 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: what the 
     await expect.poll(() => warnings(broken.logs)).toHaveLength(1);
     expect(warnings(broken.logs)[0]).toMatch(/^\[page-consent-prompt\] consent-prompt-translation-invalid: expected the IAB translation file as JSON, got "SyntaxError/);
     await broken.page.context().close();
+  });
+
+  it('reports a GPP script that does not load, and answers with the TC string (type 2) instead', async () => {
+    const clientInfo = { clientConfig: { exposesGppApi: true }, consentMetadata: { gdprApplies: true } };
+    const { page, frame, logs } = await open(clientInfo, { instance: 'tcf-site', missing: ['/cmp/gpp-0.1.js'] });
+    await frame.getByRole('button', { name: 'Accept all' }).click();
+    const response = await responseOf(page);
+    expect(response).toMatchObject({ action: 'accept', consentMetadata: { consentStringType: 2, gdprApplies: true } });
+    expect(response['consentMetadata']).not.toHaveProperty('gppSectionId');
+    expect(choicesOfTcString(String(response['info']))).toMatchObject({ purposeConsents: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], vendorConsents: [1, 2, 8, 52] });
+    expect(warnings(logs)).toEqual(['[page-consent-prompt] consent-prompt-gpp-load-failed: expected the GPP script, got "Error: /cmp/gpp-0.1.js: did not load"']);
+    await page.context().close();
   });
 
   it('reports a vendor list field it leaves out, and still shows the vendors', async () => {

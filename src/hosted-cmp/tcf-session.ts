@@ -1,0 +1,55 @@
+/**
+ * The second layer of an instance with `tcf` settings: it reads the GVL and the IAB
+ * translation (and the GPP script when the page needs it), starts the switches from the stored
+ * string's choices, and answers a choice with the TC string built by the shared TCF module
+ * (on `@iabtechlabtcf/core`), carried as the page expects (gpp-carrier.ts).
+ */
+import { choicesOfTcString, encodeTcString } from '../tcf/tc-string.ts';
+import { choicesOfDecision } from '../tcf/tc-choices.ts';
+import { parseGvl } from '../wire/gvl.ts';
+import type { ClientInfo } from './client-info.ts';
+import type { ChoiceKind, DetailsSession, PromptDecision } from './details-api.ts';
+import { fetchJson, reportFailed } from './details-files.ts';
+import { carriedString, gppModuleOf, storedTcString } from './gpp-carrier.ts';
+import { parseTranslation, translateGvl } from './gvl-translation.ts';
+import { renderer } from './layer-renderer.ts';
+import type { PageConfig, PageTcf } from './page-config.ts';
+import { reportAll } from './report.ts';
+import { isAnyConsent, purposeConsentsOf, scopeOf } from './tcf-scope.ts';
+import { choicesOfState, initialState } from './tcf-switches.ts';
+import { tcfModel } from './tcf-view.ts';
+
+const TRANSLATION = 'consent-prompt-translation-invalid';
+const VENDOR_LIST = 'consent-prompt-vendor-list-invalid';
+
+export async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo, nonce: string): Promise<DetailsSession> {
+  const [gvlJson, translationJson, gpp] = await Promise.all([
+    fetchJson(tcf.vendorListUrl).catch((error: unknown) => {
+      reportFailed(VENDOR_LIST, 'the vendor list as JSON', error);
+      throw error;
+    }),
+    tcf.translationsUrl ? fetchJson(tcf.translationsUrl).catch((error: unknown) => reportFailed(TRANSLATION, 'the IAB translation file as JSON', error)) : null,
+    gppModuleOf(config, info, nonce),
+  ]);
+  const parsedGvl = parseGvl(gvlJson, VENDOR_LIST);
+  reportAll(parsedGvl.diagnostics);
+  const gvl = parsedGvl.value;
+  if (!gvl) throw new Error('vendor-list: expected a GVL v3 document');
+  const parsedTranslation = translationJson === null ? null : parseTranslation(translationJson);
+  reportAll(parsedTranslation?.diagnostics ?? []);
+  const scope = scopeOf(gvl, tcf.settings);
+  const stored = storedTcString(info, gpp);
+  const state = initialState(scope, stored ? choicesOfTcString(stored) : null);
+  const gdprApplies = info.consentMetadata?.gdprApplies ?? true;
+  const decide = (kind: ChoiceKind): PromptDecision => {
+    const choices = kind === 'save' ? choicesOfState(state) : choicesOfDecision(gvl, tcf.settings, { state: kind === 'accept' ? 'accepted' : 'rejected' });
+    return {
+      action: kind === 'save' ? (isAnyConsent(choices) ? 'accept' : 'reject') : kind,
+      ...carriedString(encodeTcString(gvl, tcf.settings, choices), gpp, gdprApplies),
+      ...(Object.keys(tcf.purposeMapping).length ? { purposeConsents: purposeConsentsOf(choices, tcf.purposeMapping) } : {}),
+      tcfPolicyVersion: gvl.tcfPolicyVersion,
+    };
+  };
+  const model = tcfModel(translateGvl(gvl, parsedTranslation?.value ?? null), scope, config.messages, config.lang);
+  return { render: renderer(model, state, config.messages), decide };
+}
