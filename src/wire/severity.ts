@@ -20,6 +20,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'consent-prompt-client-info',
   'consent-prompt-translation-invalid',
   'consent-prompt-vendor-list-invalid',
+  'consent-prompt-gpp-load-failed',
   'consent-cmp-load-failed',
   'consent-sandbox-invalid',
   'consent-geo-missing',
