@@ -1,5 +1,5 @@
 /** page-consent-tcf-0.1.js: the full TCF CMP API and our prompts' TC strings, loaded by `<page-consent>` with `exposesTcfApi`. */
-import { diagnostic as diagnose } from '../wire/diagnostic.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import { GPP_TCF_SERVICE, SIGNALS_SERVICE, type SignalSource, type TcfFromGpp } from '../consent/signal-source.ts';
 import type { PageRuntime } from '../runtime/index.ts';
 import { startTcfApi } from './tcf-api.ts';
@@ -13,7 +13,7 @@ const scope = self as unknown as { PAGE?: Queue };
 (scope.PAGE ||= [] as Queue).push((page) =>
   page.whenService(SIGNALS_SERVICE).then((service) => {
     const source = service as SignalSource;
-    if (!source.hasStringSource) source.report(diagnose('consent-tcf-string-source-missing', 'a tcf object, a promptUiSrc or a checkConsentHref with exposesTcfApi', 'none of them'));
+    if (!source.hasStringSource) source.report(diagnostic('consent-tcf-string-source-missing', 'a tcf object, a promptUiSrc or a checkConsentHref with exposesTcfApi', 'none of them'));
     const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), GPP_PART_WAIT_MS));
     const fromGpp = source.hasGpp ? Promise.race([page.whenService(GPP_TCF_SERVICE) as Promise<TcfFromGpp>, timeout]) : null;
     startTcfApi(source, fromGpp);

@@ -8,7 +8,7 @@
  */
 import { CmpApi } from '@iabtechlabtcf/cmpapi';
 import { filterQueue, guardApi, takeOverBridges } from '../consent/api-guard.ts';
-import { diagnostic as diagnose } from '../wire/diagnostic.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import { TCF_API, TCF_API_VERSION } from '../consent/signal-apis.ts';
 import type { ConsentSignal, SignalSource, TcfFromGpp } from '../consent/signal-source.ts';
 import { completeTcData, isTcStringWaiting, tcfInputOf } from './tcf-data.ts';
@@ -37,7 +37,7 @@ export function startTcfApi(source: SignalSource, fromGpp: Promise<TcfFromGpp | 
       isDecoded = true;
     } catch {
       isDecoded = false;
-      source.report(diagnose('consent-tcf-string-invalid', 'a TC string that decodes', input));
+      source.report(diagnostic('consent-tcf-string-invalid', 'a TC string that decodes', input));
       api.update('', next.isPromptShown);
     }
   };

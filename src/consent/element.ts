@@ -13,7 +13,8 @@ import { detailOf, installConsentProvider } from './provider.ts';
 import { answerCreatives } from './creative-reply.ts';
 import { type ConsentParts, loadConsentPart } from './parts.ts';
 import { createPromptUi } from './prompt-ui.ts';
-import type { ConsentModel, Decision, DecisionData } from './state.ts';
+import type { DecisionData } from '../wire/consent.ts';
+import type { ConsentModel, Decision } from './state.ts';
 import type { Ui } from './ui.ts';
 
 /** The element implementation: the runtime's base class with its report/action/event helpers. */

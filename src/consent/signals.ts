@@ -8,7 +8,7 @@ import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
 import { installStub } from './api-stub.ts';
 import { parseConsentModeMapping, parseConsentModeOptions, startConsentMode } from './consent-mode.ts';
-import { diagnostic as diagnose } from '../wire/diagnostic.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import { detailOf } from './provider.ts';
 import { GPP_API, TCF_API } from './signal-apis.ts';
 import { type ConsentSignal, SIGNALS_SERVICE, type SignalSource } from './signal-source.ts';
@@ -39,7 +39,7 @@ function loadBundle(name: string, scriptUrl: string, report: (d: Diagnostic) => 
   const script = document.createElement('script');
   script.async = true;
   script.src = new URL(`page-consent-${name}-0.1.js`, scriptUrl || location.href).href;
-  script.onerror = () => report(diagnose('consent-signals-load-failed', 'the script to load', script.src));
+  script.onerror = () => report(diagnostic('consent-signals-load-failed', 'the script to load', script.src));
   document.head.append(script);
 }
 
@@ -54,7 +54,7 @@ export function startSignals(page: PageRuntime, config: ConsentConfig, report: (
   const { exposesTcfApi, exposesGppApi, cmpId, cmpVersion, tcf, gpp } = config;
   // TCF needs the publisher's CMP ids; GPP takes them when given, else 0.
   const hasIds = isInteger(cmpId, 2) && isInteger(cmpVersion, 0);
-  if (exposesTcfApi && !hasIds) diagnostics.push(diagnose('consent-cmp-id-missing', 'cmpId (an integer of 2 to 4095) and cmpVersion (an integer of 0 to 4095) with exposesTcfApi', { cmpId, cmpVersion }));
+  if (exposesTcfApi && !hasIds) diagnostics.push(diagnostic('consent-cmp-id-missing', 'cmpId (an integer of 2 to 4095) and cmpVersion (an integer of 0 to 4095) with exposesTcfApi', { cmpId, cmpVersion }));
   const hasTcf = !!exposesTcfApi && hasIds;
   const addString: SignalSource['addString'] = (decisionKey, data) => dispatch({ type: 'add-string', decisionKey, ...data });
   if (hasTcf || exposesGppApi) {

@@ -6,8 +6,6 @@
 import type { ConsentChangeState } from '../runtime/index.ts';
 import type { CheckResult, DecisionData, PurposeConsents, SharedData, StoredConsent } from '../wire/consent.ts';
 
-export type { CheckResult, DecisionData, StoredConsent } from '../wire/consent.ts';
-
 export type ConsentState =
   /** Before the cache is read, or while the server decides (`"remote"`, empty cache). */
   | { readonly kind: 'pending' }

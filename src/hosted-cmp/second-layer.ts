@@ -8,7 +8,6 @@ import type { Messages } from './page-config.ts';
 import type { Switches } from './switches.ts';
 import { renderVendors } from './vendor-list.ts';
 
-export type { LayerItem, SwitchSpec, VendorRow } from './layer-items.ts';
 export type LayerSection = { readonly title: string; readonly note?: string; readonly items: readonly LayerItem[] };
 export type SecondLayerModel = { readonly sections: readonly LayerSection[]; readonly vendors: readonly VendorRow[] };
 

@@ -7,7 +7,8 @@
 import { own } from '../wire/values.ts';
 import type { GvlEntry, GvlJson, GvlVendor } from '../wire/gvl.ts';
 import { formatMessage, type Messages } from './page-config.ts';
-import type { LayerItem, SecondLayerModel, VendorRow } from './second-layer.ts';
+import type { LayerItem, VendorRow } from './layer-items.ts';
+import type { SecondLayerModel } from './second-layer.ts';
 import type { TcfScope } from './tcf-scope.ts';
 
 type Entries = Readonly<Record<string, GvlEntry>> | undefined;

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type CheckResult,
-  type ConsentEvent,
-  type ConsentModel,
-  changeStateOf,
-  initialModel,
-  reduceConsent,
-  type StoredConsent,
-} from '../../../src/consent/state.ts';
+import { type ConsentEvent, type ConsentModel, changeStateOf, initialModel, reduceConsent } from '../../../src/consent/state.ts';
+import type { CheckResult, StoredConsent } from '../../../src/wire/consent.ts';
 
 const run = (...events: ConsentEvent[]) => events.reduce(reduceConsent, initialModel);
 const start = (consentRequired: boolean | 'remote', stored: StoredConsent | null = null, requiredPurposes: string[] = []): ConsentEvent => ({
