@@ -4,8 +4,8 @@
  * string's choices, and answers a choice with the TC string built by the shared TCF module
  * (on `@iabtechlabtcf/core`), carried as the page expects (gpp-carrier.ts).
  */
-import { choicesOfTcString, encodeTcString } from '../tcf/tc-string.ts';
 import { choicesOfDecision } from '../tcf/tc-choices.ts';
+import { choicesOfTcString, encodeTcString } from '../tcf/tc-string.ts';
 import { parseGvl } from '../wire/gvl.ts';
 import type { ClientInfo } from './client-info.ts';
 import type { ChoiceKind, DetailsSession, PromptDecision } from './details-api.ts';
