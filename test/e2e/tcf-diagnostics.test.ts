@@ -19,6 +19,8 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 const GVL = JSON.parse(readFileSync('fixtures/tcf/vendor-list.json', 'utf8'));
 /** The fixture with vendor 8's purposes replaced by a text: that entry is dropped, the rest is usable. */
 const ONE_BAD_VENDOR = { ...GVL, vendors: { ...GVL.vendors, 8: { ...GVL.vendors['8'], purposes: 'all of them' } } };
+/** The fixture with vendor 1 declaring purpose 30, which the list does not define: well-formed, but the IAB library cannot encode under it. */
+const UNDEFINED_PURPOSE = { ...GVL, vendors: { ...GVL.vendors, 1: { ...GVL.vendors['1'], purposes: [1, 30] } } };
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -26,6 +28,7 @@ beforeAll(async () => {
     '/gvl/unusable.json': { body: { vendorListVersion: 142, purposes: {}, vendors: [] }, headers: JSON_TYPE },
     '/gvl/one-bad-vendor.json': { body: ONE_BAD_VENDOR, headers: JSON_TYPE },
     '/gvl/good.json': { body: GVL, headers: JSON_TYPE },
+    '/gvl/undefined-purpose.json': { body: UNDEFINED_PURPOSE, headers: JSON_TYPE },
   });
 });
 afterAll(async () => {
@@ -79,10 +82,10 @@ describe('TC-string diagnostics', () => {
     expect(idsOf(model.vendorConsents)).toEqual([1, 2]);
   }, 120_000);
 
-  it('consent-tcf-string-failed: a cmpVersion the string cannot hold is reported once; the decision applies without a string', async () => {
-    const { page, messages, key } = await open({ cmpVersion: 4096, tcf: tcf('/gvl/good.json') });
+  it('consent-tcf-string-failed: a vendor list the IAB library cannot encode under is reported once; the decision applies without a string', async () => {
+    const { page, messages, key } = await open({ tcf: tcf('/gvl/undefined-purpose.json') });
     await expect.poll(() => diagnosticsOf(messages, 'consent-tcf-string-failed').length, { timeout: 20_000 }).toBe(1);
-    expect(diagnosticsOf(messages, 'consent-tcf-string-failed')[0]!.text).toMatch(/^\[page-consent#consent\] consent-tcf-string-failed: expected a TC string the IAB library encodes, got .*cmpVersion/);
+    expect(diagnosticsOf(messages, 'consent-tcf-string-failed')[0]!.text).toMatch(/^\[page-consent#consent\] consent-tcf-string-failed: expected a TC string the IAB library encodes, got .*Error/);
     await expect.poll(async () => (await tcData(page)).eventStatus, { timeout: 20_000 }).toBe('useractioncomplete');
     expect(await tcData(page)).toMatchObject({ tcString: '', gdprApplies: true });
     expect(await page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
