@@ -377,6 +377,36 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: accessibi
       await page.context().close();
     }
   }, 120_000);
+
+  it('draws the whole focus ring of every control of the second layer: none is cut by a section or row that skips its paint off screen', async () => {
+    const { page, frame } = await open({}, { instance: 'tcf-site', viewport: { width: 320, height: 700 } });
+    await frame.locator('#customize').click();
+    await frame.locator('#vendor-list li').first().waitFor();
+    // A box with content-visibility clips what its children paint outside its padding box, the
+    // focus ring included (3 px outline, 2 px offset: docs/decisions/server-hosted-cmp.md).
+    const cut = await frame.evaluate(async () => {
+      const RING = 5;
+      const frameDone = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const controls = [...document.querySelectorAll<HTMLElement>('#layer2 input, #layer2 button, #layer2 summary, #layer2 a')];
+      const clips: string[] = [];
+      for (const control of controls) {
+        // Measured on screen: off screen, a skipped box has only its placeholder size.
+        control.scrollIntoView({ block: 'center' });
+        await frameDone();
+        const box = control.getBoundingClientRect();
+        if (!box.width) continue;
+        for (let at = control.parentElement; at; at = at.parentElement) {
+          if (getComputedStyle(at).contentVisibility !== 'auto') continue;
+          const clip = at.getBoundingClientRect();
+          const inside = box.left - RING >= clip.left && box.right + RING <= clip.right && box.top - RING >= clip.top && box.bottom + RING <= clip.bottom;
+          if (!inside) clips.push(`${control.localName}${control.dataset.key ? `[${control.dataset.key}]` : ''} in ${at.localName}.${at.className}`);
+        }
+      }
+      return clips;
+    });
+    expect(cut).toEqual([]);
+    await page.context().close();
+  }, 120_000);
 });
 
 describe.skipIf(!existsSync(chromiumPath))('admin vendor picker in Chromium', () => {
