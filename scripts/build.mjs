@@ -23,6 +23,7 @@ const ENTRIES = [
   ['src/consent/parts/presets.ts', 'v0/page-consent-presets-0.1'],
   ['src/consent/parts/creative.ts', 'v0/page-consent-creative-0.1'],
   ['src/consent/parts/stored.ts', 'v0/page-consent-stored-0.1'],
+  ['src/consent/parts/state.ts', 'v0/page-consent-state-0.1'],
   ['src/consent/parts/frame.ts', 'v0/page-consent-frame-0.1'],
   ['src/consent/parts/geo.ts', 'v0/page-consent-geo-0.1'],
   ['src/auto-ads/entry.ts', 'v0/page-auto-ads-0.1'],

@@ -3,18 +3,18 @@
  * One element per page; never blocked by consent itself.
  */
 import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
-import { type ConsentConfig, hasGeoSignalFields, isObject, parseConsentConfig } from '../wire/consent-config.ts';
+import { type ConsentConfig, type ConsentCoreConfig, hasGeoSignalFields, isObject, parseConsentCoreConfig } from '../wire/consent-config.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
 import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { own } from '../wire/values.ts';
-import { createConsentController } from './controller.ts';
-import { detailOf, installConsentProvider } from './provider.ts';
+import { decisionKeyOf } from './controller.ts';
+import { freshStartEventOf } from './lifetime.ts';
 import { answerCreatives } from './creative-reply.ts';
 import { type ConsentParts, loadConsentPart } from './parts.ts';
 import { createPromptUi } from './prompt-ui.ts';
 import type { DecisionData } from '../wire/consent.ts';
-import type { ConsentModel, Decision } from './state.ts';
+import { type ConsentEvent, type ConsentModel, type Decision, initialModel, startUndecided } from './state.ts';
 import type { Ui } from './ui.ts';
 
 /** The element implementation: the runtime's base class with its report/action/event helpers. */
@@ -40,34 +40,58 @@ async function readGeoGroups(page: PageRuntime, json: unknown, report: Report, l
   return [];
 }
 
+/** Resolves after the next painted frame (at once in a hidden document, which paints none). */
+const afterFirstFrame = () => (document.hidden ? Promise.resolve() : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+
+/** Consent Mode's default and the TCF/GPP stubs start as early as they can (with the state part at once). */
+const hasUrgentSignals = (config: ConsentCoreConfig) => config.consentModeMapping !== undefined || !!config.exposesTcfApi || !!config.exposesGppApi;
+
 async function startConsent(host: Host, checked: Promise<void>, scriptUrl: string): Promise<void> {
   const { element, runtime: page } = host;
   const report: Report = host.report.bind(host);
-  let config: ConsentConfig | null = null;
+  let config: ConsentCoreConfig | null = null;
+  // With its timing, read by the state part.
+  let timed: ConsentConfig | null = null;
   let render: Ui | undefined;
   let signal: ((model: ConsentModel) => void) | undefined;
   let signals: Promise<unknown> | undefined;
   const load = <K extends Parameters<typeof loadConsentPart>[0]>(name: K) => loadConsentPart(name, scriptUrl, report);
   let lastDetail = '';
-  const controller = createConsentController({
-    storage: page.storage,
-    fetch: (url, init) => fetch(url, init),
-    clock: self,
-    expandUrl: (template) => page.expandUrl(template, PAGE_MACROS),
-    report,
-    newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
-    remote: () => load('remote'),
-    stored: () => load('stored'),
-    onChange(model) {
-      render?.(model);
-      signal?.(model);
-      notify();
-      const detail = detailOf(model);
-      if (lastDetail !== (lastDetail = JSON.stringify(detail))) host.dispatch('consent-change', detail);
-    },
+  // The state part (reducer, controller, policy, provider): requested by `requestState`, at once
+  // unless a first visit's prompt paints first (docs/decisions/first-screen-parts.md). Events
+  // given before it started wait for it; without it (one diagnostic) nothing unblocks.
+  let requestState = () => {};
+  let onStart = () => {};
+  let isStarted = false;
+  const hasStarted = new Promise<void>((resolve) => (onStart = resolve));
+  const made = new Promise<void>((resolve) => (requestState = resolve)).then(() => load('state')).then((part) => {
+    if (!part) return undefined;
+    const controller = part.createConsentController({
+      storage: page.storage,
+      fetch: (url, init) => fetch(url, init),
+      clock: self,
+      expandUrl: (template) => page.expandUrl(template, PAGE_MACROS),
+      report,
+      newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
+      remote: () => load('remote'),
+      stored: () => load('stored'),
+      onChange(model) {
+        isStarted = true;
+        onStart();
+        render?.(model);
+        signal?.(model);
+        notify();
+        const detail = part.detailOf(model);
+        if (lastDetail !== (lastDetail = JSON.stringify(detail))) host.dispatch('consent-change', detail);
+      },
+    });
+    const [provider, notify] = part.installConsentProvider(page, host, () => ({ ...controller.model(), fallbackAction: timed?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked, controller.receipt);
+    return { controller, provider, parseConsentTiming: part.parseConsentTiming };
   });
-  const [provider, notify] = installConsentProvider(page, host, () => ({ ...controller.model(), fallbackAction: config?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked, controller.receipt);
-  const { dispatch } = controller;
+  let current: Awaited<typeof made>;
+  const whenStarted = made.then((ready) => (current = ready));
+  // Before the `start` event (the first change) the reducer would ignore a decision: it waits.
+  const dispatch = (event: ConsentEvent) => (isStarted ? current?.controller.dispatch(event) : void hasStarted.then(() => current?.controller.dispatch(event)));
 
   // Actions exist from the build on; the reducer ignores them until a prompt is shown.
   const decideWith = (decision: 'accepted' | 'rejected') => (args: ActionArguments) =>
@@ -77,24 +101,26 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   host.registerAction('dismiss', () => dispatch({ type: 'decide', decision: 'dismissed' }));
   host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
   host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
-  answerCreatives((event) => load('creative').then((part) => part?.replyToCreative(event, provider, report)));
+  answerCreatives((event) => Promise.all([load('creative'), made]).then(([part, ready]) => ready && part?.replyToCreative(event, ready.provider, report)));
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
   const json = readConfigScript(element);
   const type = element.getAttribute('type');
   const presets = type === null ? {} : ((await load('presets'))?.CMP_PRESETS ?? {});
-  const parse = (geoGroups: string[]) => parseConsentConfig(json, { geoGroups, type, baseUrl: location.href, presets });
+  const parse = (geoGroups: string[]) => parseConsentCoreConfig(json, { geoGroups, type, baseUrl: location.href, presets });
   // Consent Mode's default comes before any decision is applied, the TCF/GPP stubs as early as
   // they can; a page with neither gets `__uspapi` after the prompt's first frame.
-  const startSignalsOnce = (found: ConsentConfig | null) => {
+  const startSignalsOnce = (found: ConsentCoreConfig | null) => {
     if (!found || !element.id || signals) return;
-    const isUrgent = found.consentModeMapping !== undefined || found.exposesTcfApi || found.exposesGppApi;
-    // A hidden document paints no frame: nothing to wait for.
-    const later = isUrgent || document.hidden ? Promise.resolve() : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
-    signals = later.then(() => load('signals')).then((part) => {
-      signal = part?.startSignals(page, found, report, scriptUrl, controller);
-      signal?.(controller.model());
-    });
+    const isUrgent = hasUrgentSignals(found);
+    if (isUrgent) requestState();
+    signals = (isUrgent ? Promise.resolve() : afterFirstFrame())
+      .then(() => Promise.all([load('signals'), made]))
+      .then(([part, ready]) => {
+        if (!ready) return;
+        signal = part?.startSignals(page, found, report, scriptUrl, ready.controller);
+        signal?.(ready.controller.model());
+      });
   };
   // Signals that no geo group changes start before <page-geo> answers.
   if (document.querySelector('page-geo') && !hasGeoSignalFields(json)) startSignalsOnce(parse([]).value);
@@ -105,6 +131,11 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   const fatal = !config && element.id ? diagnostics.at(-1) : undefined;
   for (const d of diagnostics) report(d, d === fatal ? 'error' : 'warn');
   if (!element.id) report(diagnostic('consent-id-missing', 'an id', null));
+  const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
+  // A first visit (nothing cached for the instance, an inline or story prompt) shows what the
+  // `start` event calls for before the state part is requested; every other page requests it now.
+  const first = config && !config.promptUiSrc && !hasUrgentSignals(config) && page.storage.get(decisionKeyOf(config.consentInstanceId)) == null ? startUndecided(initialModel, freshStartEventOf(config, hasGpc)) : null;
+  if (!first?.isPromptShown) requestState();
   if (config) {
     startSignalsOnce(config);
     const find = (id: string | undefined, root: ParentNode, code: string) => {
@@ -129,11 +160,21 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
       clock: self,
       report,
       ...(story && { renderStory: story.renderStoryPrompt }),
-      ...(frame && { frame: { createFrameUi: frame.createFrameUi, model: controller.model } }),
+      ...(frame && { frame: { createFrameUi: frame.createFrameUi, model: () => current?.controller.model() ?? initialModel } }),
     });
+    if (first) {
+      render(first);
+      await afterFirstFrame();
+      requestState();
+    }
     if (config.consentModeMapping !== undefined) await signals;
   }
-  await controller.start(config, config?.matchedGeoGroup ?? geoGroups[0] ?? null, (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true);
+  const ready = await whenStarted;
+  // The timing (policy timeout, lifetime) is the state part's to read: its problems are warnings.
+  const timing = config && ready?.parseConsentTiming(config);
+  for (const d of timing?.diagnostics ?? []) report(d, 'warn');
+  timed = config && timing ? { ...config, ...timing.value } : null;
+  await ready?.controller.start(timed, config?.matchedGeoGroup ?? geoGroups[0] ?? null, hasGpc);
 }
 
 export function createConsentElement(page: PageRuntime, scriptUrl = '') {

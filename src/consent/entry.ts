@@ -19,8 +19,9 @@ let returning: Promise<unknown> = Promise.resolve();
 try {
   if (localStorage.getItem(storeKeyOf(location.hostname)) !== null) {
     const report = (d: Diagnostic) => console.error(`[page-consent] ${d.code}: expected ${d.expected}, got ${d.got}`);
-    // The cached decision's parser in parallel: the element reads the decision once defined.
+    // The cached decision's parser and the consent state in parallel: the element reads the decision once defined.
     loadConsentPart('stored', scriptUrl, report);
+    loadConsentPart('state', scriptUrl, report);
     returning = loadConsentPart('fast', scriptUrl, report);
   }
 } catch {}

@@ -3,7 +3,7 @@
  * by `createUi`, followed by the frame of `page-consent-cmp-0.1.js` once that bundle loaded; its
  * URL template may hold `CONSENT_INFO(field)`, which exists there only (docs/runtime.md).
  */
-import type { ConsentConfig } from '../wire/consent-config.ts';
+import type { ConsentCoreConfig } from '../wire/consent-config.ts';
 import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { own } from '../wire/values.ts';
 import { CMP_SERVICE } from './cmp-service.ts';
@@ -44,8 +44,14 @@ function loadCmp({ page, scriptUrl, report, clock }: PromptDeps): Promise<Create
   });
 }
 
-/** The frame's prompt; `model` is the controller's current model (for `CONSENT_INFO`). */
-export function createFrameUi(host: HTMLElement, config: ConsentConfig, options: Omit<FrameOptions, 'expandUrl'>, deps: PromptDeps, model: () => ConsentModel): Ui {
+/**
+ * The frame's prompt for `config.promptUiSrc`, with the inline prompt (or story) as its
+ * `fallback`; `model` is the controller's current model (for `CONSENT_INFO`).
+ */
+export function createFrameUi(host: HTMLElement, config: ConsentCoreConfig, fallback: HTMLElement | null, deps: PromptDeps, model: () => ConsentModel): Ui {
+  const { promptUiSrc: src = '', sandbox, clientConfig, consentPromptCaption: caption, buttonActionCaption: buttonCaption } = config;
+  const { clock, report, decide } = deps;
+  const options: Omit<FrameOptions, 'expandUrl'> = { src, sandbox, clientConfig, fallback, caption, buttonCaption, clock, report, decide };
   const slot = Object.assign(document.createElement('div'), { className: 'page-consent-frame', hidden: true });
   host.append(slot);
   const ui = createUi(host, { prompt: slot, post: deps.post, overlay: config.overlay, caption: config.consentPromptCaption });
@@ -54,7 +60,6 @@ export function createFrameUi(host: HTMLElement, config: ConsentConfig, options:
   let follow: ((model: ConsentModel) => void) | undefined;
   let latest: ConsentModel | undefined;
   loadCmp(deps).then((create) => {
-    const { fallback } = options;
     follow = create ? create(slot, ui, { ...options, expandUrl }) : () => fallback && slot.replaceChildren(Object.assign(fallback, { hidden: false }));
     if (latest) follow(latest);
   });

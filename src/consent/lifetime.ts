@@ -4,7 +4,7 @@
  * the return-visit fast path).
  */
 import type { StoredConsent } from '../wire/consent.ts';
-import type { ConsentConfig } from '../wire/consent-config.ts';
+import type { ConsentConfig, ConsentCoreConfig } from '../wire/consent-config.ts';
 import type { ConsentLifetime } from '../wire/consent-lifetime.ts';
 import type { ConsentEvent } from './state.ts';
 
@@ -12,15 +12,19 @@ const DAY_MS = 86_400_000;
 
 export const isExpired = ({ state, time }: StoredConsent, lifetime: ConsentLifetime, now: number): boolean => now - time > lifetime[state] * DAY_MS;
 
+type StartEvent = Extract<ConsentEvent, { type: 'start' }>;
+
+/** The `start` event with nothing cached (a first visit's; the timing plays no part). Pure. */
+export const freshStartEventOf = (config: ConsentCoreConfig, hasGpc = false): StartEvent => ({
+  type: 'start',
+  stored: null,
+  consentRequired: config.consentRequired,
+  requiredPurposes: config.purposeConsentRequired,
+  isGpcReject: hasGpc && config.gpc === 'reject',
+});
+
 /** The `start` event: an expired decision is no decision (its purposes are kept as the prompt's start). Pure. */
-export function startEventOf(config: ConsentConfig, cached: StoredConsent | null, now: number, hasGpc = false): Extract<ConsentEvent, { type: 'start' }> {
+export function startEventOf(config: ConsentConfig, cached: StoredConsent | null, now: number, hasGpc = false): StartEvent {
   const expired = cached && isExpired(cached, config.consentLifetime, now) ? cached : null;
-  return {
-    type: 'start',
-    stored: expired ? null : cached,
-    consentRequired: config.consentRequired,
-    requiredPurposes: config.purposeConsentRequired,
-    expiredPurposes: expired ? (expired.purposeConsents ?? {}) : undefined,
-    isGpcReject: hasGpc && config.gpc === 'reject',
-  };
+  return { ...freshStartEventOf(config, hasGpc), stored: expired ? null : cached, expiredPurposes: expired ? (expired.purposeConsents ?? {}) : undefined };
 }

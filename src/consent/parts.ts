@@ -5,11 +5,14 @@
  * stubs), `story` (`<page-story-consent>`), `frame` (the CMP iframe's prompt, for a `promptUiSrc`), `geo` (the wait for
  * `<page-geo>`), `presets` (a `type` attribute), `creative` (an ad
  * frame's consent request), `fast` (the return visit) and `stored` (the cached decision's
- * parser), both requested at once when the site's storage item exists.
+ * parser), both requested at once when the site's storage item exists, and `state` (the
+ * reducer, controller, policy and provider: after the first frame of a first visit's prompt,
+ * else at once).
  */
 import type { Diagnostic } from '../runtime/index.ts';
 import type { parseStoredConsent } from '../wire/consent.ts';
 import type { CMP_PRESETS } from '../wire/consent-presets.ts';
+import type { parseConsentTiming } from '../wire/consent-config.ts';
 import { loadPart } from '../browser-shared/parts.ts';
 import type { replyToCreative } from './creative-reply.ts';
 import type { createFrameUi } from './frame-ui.ts';
@@ -17,6 +20,8 @@ import type { waitForGeoGroups } from './geo-wait.ts';
 import type { checkConsent, checkRequestOf, notifyUpdate } from './remote.ts';
 import type { startSignals } from './signals.ts';
 import type { renderStoryPrompt } from './story.ts';
+import type { createConsentController } from './controller.ts';
+import type { detailOf, installConsentProvider } from './provider.ts';
 
 export type RemoteCalls = { checkConsent: typeof checkConsent; checkRequestOf: typeof checkRequestOf; notifyUpdate: typeof notifyUpdate };
 
@@ -30,6 +35,12 @@ export type ConsentParts = {
   creative: { replyToCreative: typeof replyToCreative };
   fast: () => void;
   stored: { parseStoredConsent: typeof parseStoredConsent };
+  state: {
+    createConsentController: typeof createConsentController;
+    installConsentProvider: typeof installConsentProvider;
+    detailOf: typeof detailOf;
+    parseConsentTiming: typeof parseConsentTiming;
+  };
 };
 
 export const loadConsentPart = <K extends keyof ConsentParts>(name: K, scriptUrl: string, report: (d: Diagnostic) => void) =>

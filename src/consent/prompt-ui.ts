@@ -7,7 +7,7 @@
  * `page-consent-cmp-0.1.js`, both loaded only for a promptUiSrc.
  */
 import type { Diagnostic, DiagnosticLevel, PageRuntime } from '../runtime/index.ts';
-import type { ConsentConfig } from '../wire/consent-config.ts';
+import type { ConsentCoreConfig } from '../wire/consent-config.ts';
 import type { DecisionData } from '../wire/consent.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import type { createFrameUi } from './frame-ui.ts';
@@ -32,15 +32,13 @@ export type PromptDeps = {
   readonly frame?: { readonly createFrameUi: typeof createFrameUi; readonly model: () => ConsentModel };
 };
 
-export function createPromptUi(host: HTMLElement, config: ConsentConfig, deps: PromptDeps): Ui {
+export function createPromptUi(host: HTMLElement, config: ConsentCoreConfig, deps: PromptDeps): Ui {
   const { promptUiSrc: src, overlay, consentPromptCaption: caption } = config;
-  const { inline, post, decide, clock, report, renderStory, frame } = deps;
+  const { inline, post, decide, report, renderStory, frame } = deps;
   // A story prompt is the prompt by being there, or by being named in `promptUI` (as AMP pages write it).
   const story = inline ? (inline.localName === 'page-story-consent' ? inline : null) : host.querySelector<HTMLElement>(':scope>page-story-consent');
   if (story && src) report(diagnostic('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src));
   const prompt = story ? (!src && renderStory ? renderStory(story, decide, report) : null) : inline;
   // Without the frame part (reported by the loader) the inline prompt, the frame's own fallback, shows.
-  if (!src || !frame) return createUi(host, { prompt, post, overlay, caption });
-  const { sandbox, clientConfig, buttonActionCaption: buttonCaption } = config;
-  return frame.createFrameUi(host, config, { src, sandbox, clientConfig, fallback: prompt, caption, buttonCaption, clock, report, decide }, deps, frame.model);
+  return src && frame ? frame.createFrameUi(host, config, prompt, deps, frame.model) : createUi(host, { prompt, post, overlay, caption });
 }

@@ -5,7 +5,7 @@
  * the TC string it builds for a decision, which is stored with it.
  */
 import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
-import type { ConsentConfig } from '../wire/consent-config.ts';
+import type { ConsentCoreConfig } from '../wire/consent-config.ts';
 import { installStub } from './api-stub.ts';
 import { parseConsentModeMapping, parseConsentModeOptions, startConsentMode } from './consent-mode.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
@@ -44,7 +44,7 @@ function loadBundle(name: string, scriptUrl: string, report: (d: Diagnostic) => 
 }
 
 /** Starts every configured signal; returns the function to call with each new model. */
-export function startSignals(page: PageRuntime, config: ConsentConfig, report: (d: Diagnostic) => void, scriptUrl: string, { dispatch, extend }: Pick<ConsentController, 'dispatch' | 'extend'>) {
+export function startSignals(page: PageRuntime, config: ConsentCoreConfig, report: (d: Diagnostic) => void, scriptUrl: string, { dispatch, extend }: Pick<ConsentController, 'dispatch' | 'extend'>) {
   const diagnostics: Diagnostic[] = [];
   const mapping = config.consentModeMapping && parseConsentModeMapping(config.consentModeMapping, diagnostics);
   const updateConsentMode = mapping && startConsentMode(mapping, parseConsentModeOptions(config.consentModeOptions ?? {}, diagnostics));

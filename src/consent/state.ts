@@ -101,11 +101,28 @@ const undecided = (model: ConsentModel, isRequired: boolean): ConsentModel =>
       ? { ...model, state: { kind: 'rejected' }, consentMetadata: { gpc: true } }
       : { ...model, state: UNKNOWN, isPromptShown: true };
 
-function start(model: ConsentModel, { stored, consentRequired, requiredPurposes, expiredPurposes, isGpcReject }: Extract<ConsentEvent, { type: 'start' }>): ConsentModel {
-  const expired = expiredPurposes && { isExpired: true, pendingPurposes: expiredPurposes };
-  const next = { ...model, requiredPurposes, isGpcReject, ...expired };
-  if (stored) return { ...decided(next, stored.state, stored), saved: stored };
-  return consentRequired === 'remote' ? next : undecided(next, consentRequired);
+type StartEvent = Extract<ConsentEvent, { type: 'start' }>;
+
+const begin = (model: ConsentModel, { requiredPurposes, expiredPurposes, isGpcReject }: StartEvent): ConsentModel => ({
+  ...model,
+  requiredPurposes,
+  isGpcReject,
+  ...(expiredPurposes && { isExpired: true, pendingPurposes: expiredPurposes }),
+});
+
+/**
+ * The `start` event's model without a usable cached decision: the prompt, GPC's rejection,
+ * nothing required, or the wait for the server. Also what a first visit shows before the rest of
+ * the state arrives (src/consent/element.ts).
+ */
+export function startUndecided(model: ConsentModel, event: StartEvent): ConsentModel {
+  const next = begin(model, event);
+  return event.consentRequired === 'remote' ? next : undecided(next, event.consentRequired);
+}
+
+function start(model: ConsentModel, event: StartEvent): ConsentModel {
+  const { stored } = event;
+  return stored ? { ...decided(begin(model, event), stored.state, stored), saved: stored } : startUndecided(model, event);
 }
 
 /** The rules for the server answer (docs/consent.md, "Remote check"); after a user action on this page only `sharedData` counts. */

@@ -1,8 +1,10 @@
 /**
  * The `<page-consent>` config (docs/consent.md, "Config"): CMP `type`,
  * `geoOverride` merge, `consentRequired` default after the merge, legacy `promptIfUnknown`,
- * `policy.default`, URL rules. Pure: returns the typed config, or null (fail closed), with
- * diagnostics.
+ * URL rules, then `policy.default` and `consentLifetimeDays` (the timing). Pure: returns the
+ * typed config, or null (fail closed), with diagnostics. The consent core reads the config
+ * without its timing before the prompt shows; its state part reads the timing
+ * (docs/decisions/first-screen-parts.md).
  */
 import { type Diagnostic, diagnostic, type Parsed } from './diagnostic.ts';
 import { type Preset, presetOf } from './consent-presets.ts';
@@ -35,21 +37,31 @@ type ConfigFields = {
   readonly gpp?: Json;
 };
 
-export type ConsentConfig = ConfigFields & {
+/** What the consent core reads: the config without its timing. */
+export type ConsentCoreConfig = ConfigFields & {
   readonly consentInstanceId: string;
   readonly consentRequired: boolean | 'remote';
   readonly purposeConsentRequired: readonly string[];
   readonly overlay: boolean;
   readonly consentPromptCaption: string;
   readonly buttonActionCaption: string;
+  /** The `geoOverride` group merged over the base config, if any. */
+  readonly matchedGeoGroup: string | null;
+  /** Read by `parseConsentTiming`, not here. */
+  readonly policy?: Json;
+  readonly consentLifetimeDays?: unknown;
+};
+
+/** How long the prompt waits and a decision lasts. */
+export type ConsentTiming = {
   /** `policy.default.timeout` in seconds; null without a timeout. */
   readonly timeoutSeconds: number | null;
   readonly fallbackAction: FallbackAction;
-  /** The `geoOverride` group merged over the base config, if any. */
-  readonly matchedGeoGroup: string | null;
   /** `consentLifetimeDays` per state (docs/consent.md, "Consent lifetime"). */
   readonly consentLifetime: ConsentLifetime;
 };
+
+export type ConsentConfig = ConsentCoreConfig & ConsentTiming;
 
 export type ConsentConfigOptions = {
   /** Geo groups the user is in, from `<page-geo>` (empty without geo). */
@@ -151,7 +163,23 @@ function parsePolicy(policy: Json, diagnostics: Diagnostic[]) {
   return { timeoutSeconds: isSeconds ? seconds : null, fallbackAction: fallbackAction === 'reject' ? fallbackAction : ('dismiss' as FallbackAction) };
 }
 
-export function parseConsentConfig(json: unknown, { geoGroups, type = null, baseUrl, presets = {} }: ConsentConfigOptions): Parsed<ConsentConfig | null> {
+/** The timing of a parsed config: its `policy` and `consentLifetimeDays`. Never fails: a wrong value is reported and the default used. */
+export function parseConsentTiming({ policy, consentLifetimeDays }: ConsentCoreConfig): Parsed<ConsentTiming> {
+  const diagnostics: Diagnostic[] = [];
+  const value = { ...parsePolicy(policy ?? {}, diagnostics), consentLifetime: parseConsentLifetime(consentLifetimeDays, diagnostics) };
+  return { value, diagnostics };
+}
+
+/** The whole config, with its timing. */
+export function parseConsentConfig(json: unknown, options: ConsentConfigOptions): Parsed<ConsentConfig | null> {
+  const core = parseConsentCoreConfig(json, options);
+  if (!core.value) return { value: null, diagnostics: core.diagnostics };
+  const timing = parseConsentTiming(core.value);
+  return { value: { ...core.value, ...timing.value }, diagnostics: [...core.diagnostics, ...timing.diagnostics] };
+}
+
+/** The config without its timing (what the consent core needs before its prompt shows). */
+export function parseConsentCoreConfig(json: unknown, { geoGroups, type = null, baseUrl, presets = {} }: ConsentConfigOptions): Parsed<ConsentCoreConfig | null> {
   const diagnostics: Diagnostic[] = [];
   const fail = (code: string, expected: string, got: unknown) => {
     diagnostics.push(diagnostic(code, expected, got));
@@ -192,9 +220,7 @@ export function parseConsentConfig(json: unknown, { geoGroups, type = null, base
       overlay: uiConfig.overlay === true,
       consentPromptCaption: (captions.consentPromptCaption ?? 'User Consent Prompt') as string,
       buttonActionCaption: (captions.buttonActionCaption ?? 'Focus Prompt') as string,
-      ...parsePolicy((config.policy ?? {}) as Json, diagnostics),
       matchedGeoGroup,
-      consentLifetime: parseConsentLifetime(config.consentLifetimeDays, diagnostics),
     },
     diagnostics,
   };

@@ -203,7 +203,7 @@ describe('framework bundles', () => {
     const consentScript = readFileSync(`${CDN_ROOT}/v0/page-consent-0.1.js`, 'utf8');
     server.route('/lib/page-consent-0.1.js', { body: consentScript, headers: { 'content-type': 'text/javascript' } });
     // Its parts come from the same directory.
-    for (const part of ['signals', 'remote']) {
+    for (const part of ['signals', 'remote', 'state']) {
       server.route(`/lib/page-consent-${part}-0.1.js`, { body: readFileSync(`${CDN_ROOT}/v0/page-consent-${part}-0.1.js`, 'utf8'), headers: { 'content-type': 'text/javascript' } });
     }
     server.route('/check-lib', { body: accepted(tcString, { consentStringType: 2 }) });

@@ -113,6 +113,45 @@ describe('first screen of a client-only consent page', () => {
   });
 });
 
+describe('the consent state part', () => {
+  it('is requested after the prompt shows on a first visit, and applies an accept given before it arrived', async () => {
+    server.page('/state-late.html', CONSENT_PAGE);
+    const { page, context } = await newPage(browser);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/page-consent-state-0.1.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${server.origin}/state-late.html`);
+    await page.waitForSelector('#prompt:visible');
+    await page.click('#accept');
+    // The click's actions part arrived; the decision waits for the state part.
+    await expect.poll(() => server.requestsTo('/v0/page-runtime-actions-0.1.js').length).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    expect(await page.isVisible('#prompt')).toBe(true);
+    release();
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    await page.waitForSelector('#prompt', { state: 'hidden' });
+    await context.close();
+  });
+
+  it('fails with one diagnostic: the prompt stays and nothing unblocks', async () => {
+    server.page('/state-broken.html', CONSENT_PAGE);
+    const { page, context, messages } = await newPage(browser);
+    await page.route('**/page-consent-state-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto(`${server.origin}/state-broken.html`);
+    await page.waitForSelector('#prompt:visible');
+    await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-state-0\.1\.js"$/);
+    await page.click('#accept');
+    await expect.poll(() => server.requestsTo('/v0/page-runtime-actions-0.1.js').length).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    expect(await page.isVisible('#prompt')).toBe(true);
+    await context.close();
+  });
+});
+
 describe('consent parts', () => {
   it('fails closed with one diagnostic when the remote part does not load', async () => {
     let checks = 0;
