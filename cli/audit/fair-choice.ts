@@ -35,7 +35,8 @@ export function measureChoice(control: Locator): Promise<ChoiceLook> {
     const box = element.getBoundingClientRect();
     const style = getComputedStyle(element);
     const isInView = box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;
-    const border = `${style.borderTopWidth} ${style.borderTopStyle} ${style.borderTopColor}`;
+    // A border that is not drawn has no colour worth comparing.
+    const border = style.borderTopStyle === 'none' || Number.parseFloat(style.borderTopWidth) === 0 ? 'none' : `${style.borderTopWidth} ${style.borderTopStyle} ${style.borderTopColor}`;
     const label = (element.textContent ?? '').trim().replace(/\s+/g, ' ');
     return { label, left: box.left, top: box.top, width: box.width, height: box.height, isInView, background: style.backgroundColor, color: style.color, border, opacity: style.opacity, fontSize: Number.parseFloat(style.fontSize), fontWeight: Number(style.fontWeight) };
   });

@@ -5,12 +5,16 @@
  * type="page-hosted">`. In English the audit's own lookup finds the controls; in German (long
  * labels) the test finds them by id and applies the same judgement. Reject all, Customize and
  * Accept all are judged both ways round, so the rule's "no less prominent" becomes "equal".
+ * Then `page-validate --audit` itself runs on the article (and on an inline prompt that fails).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchAuditBrowser } from '../../cli/audit/browser.ts';
 import { judgeShownPrompt, measureChoice, unfairnessOf } from '../../cli/audit/fair-choice.ts';
+import type { AuditReport } from '../../cli/audit/report.ts';
+import { runAudit } from '../../cli/audit/run-audit.ts';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { buildApp, type Harness } from './app-harness.ts';
 
@@ -35,6 +39,15 @@ beforeAll(async () => {
 <meta name="page-consent-blocking" content="page-img"></head><body>
 <page-consent id="consent" layout="nodisplay" type="page-hosted"><script type="application/json">{"consentInstanceId": "fair-tcf", "exposesTcfApi": true}</script></page-consent>
 <main><h1>Article</h1><p>Text.</p></main></body></html>`);
+  // An inline prompt whose reject is a small grey link in the text, beside a filled Accept all.
+  writeFileSync(join(harness.dir, 'examples', 'unfair.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>Article</title>
+<script async src="/v0.js"></script><script async custom-element="page-consent" src="/v0/page-consent-0.1.js"></script></head><body>
+<page-consent id="consent" layout="nodisplay"><script type="application/json">{"consentInstanceId": "unfair", "consentRequired": true, "promptUI": "prompt"}</script>
+<div id="prompt" hidden style="position:fixed;bottom:0;left:0;right:0;padding:1rem;background:#fff">
+<p>We use cookies. <a href="#" style="color:#999;font-size:12px" on="tap:consent.reject">or refuse</a></p>
+<button type="button" style="width:100%;padding:1rem;background:#1f4fd1;color:#fff;border:0;font-weight:700" on="tap:consent.accept">Accept all</button></div>
+</page-consent><main><h1>Article</h1><p>Text.</p></main></body></html>`);
 });
 afterAll(async () => {
   await browser?.close();
@@ -76,6 +89,25 @@ describe.skipIf(!existsSync(chromiumPath))('the fair-choice rule on the hosted p
       await page.context().close();
     });
   }
+
+  it('page-validate --audit finds nothing unfair in the hosted prompt, and the same rule reports a reject written as a link', async () => {
+    const audit = await launchAuditBrowser();
+    try {
+      const io = (sink: string[]) => ({ stdin: (async function* () {})(), write: (text: string) => sink.push(text), writeError: (text: string) => sink.push(text) });
+      const json: string[] = [];
+      await runAudit(['--audit', `${origin}/examples/fair.html`, '--format', 'json'], io(json), audit);
+      const report = JSON.parse(json.join('')) as AuditReport;
+      expect(report.isPromptShown).toBe(true);
+      expect(report.fairChoice).toEqual([]);
+      expect(report.journeys.map((journey) => journey.decidedBy)).toEqual([null, "clicked the CMP frame's reject button", "clicked the CMP frame's accept button"]);
+      const text: string[] = [];
+      await runAudit(['--audit', `${origin}/examples/unfair.html`, '--format', 'text'], io(text), audit);
+      const lines = text.join('').split('\n').filter((line) => line.includes('audit-unfair-choice'));
+      expect(lines.map((line) => line.trim().split(':')[1]?.trim())).toEqual(['size', 'background', 'color', 'font size', 'font weight', 'place']);
+    } finally {
+      await audit.close();
+    }
+  }, 120_000);
 
   it('fails on a reject written as a plain link in the text (the rule can fail on this UI)', async () => {
     const { page, frame } = await openPrompt(VIEWPORTS[1]!, 'en-GB');
