@@ -51,6 +51,7 @@ export async function auditPage(browser: Browser, target: URL, settings: AuditSe
     durationMs: Date.now() - started,
     options: { pages: settings.pages, allow: settings.allow },
     isPromptShown: first.isPromptShown,
+    fairChoice: first.fairChoice,
     findingCount: journeys.reduce((sum, journey) => sum + journey.findings.length, 0),
     journeys,
     screenshot: null,

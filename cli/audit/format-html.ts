@@ -50,6 +50,11 @@ ${table('Our elements built and blocked scripts run', ['Time', 'Kind', 'Tag', 'B
 </section>`;
 }
 
+function fairChoiceSection(problems: AuditReport['fairChoice']): string {
+  if (!problems?.length) return '';
+  return `<section aria-labelledby="fair"><h2 id="fair">Fair choice (${problems.length} warning${problems.length === 1 ? '' : 's'})</h2><ul>${problems.map((problem) => `<li>${e(problem)}</li>`).join('')}</ul></section>`;
+}
+
 export function formatAuditHtml(report: AuditReport, screenshot: Buffer | null): string {
   const image = screenshot
     ? `<figure><img src="data:image/png;base64,${screenshot.toString('base64')}" alt="The page as a reader first sees it${report.isPromptShown ? ', with its consent prompt' : ' (no consent prompt was shown)'}"><figcaption>First view, before any decision.</figcaption></figure>`
@@ -59,7 +64,7 @@ export function formatAuditHtml(report: AuditReport, screenshot: Buffer | null):
 <title>Page audit: ${e(report.url)}</title><style>${CSS}</style></head><body><main>
 <h1>Page audit of <code>${e(report.url)}</code></h1>
 <p>Site ${e(report.site)}; started ${e(report.startedAt)}; ${s(report.durationMs)}; ${report.isPromptShown ? 'a consent prompt was shown' : 'no consent prompt was shown'}.</p>
-${verdict}${image}
+${verdict}${fairChoiceSection(report.fairChoice)}${image}
 ${report.journeys.map(journeySection).join('\n')}
 </main></body></html>
 `;

@@ -29,6 +29,7 @@ export function formatAuditText(report: AuditReport): string {
   const allowed = report.journeys.flatMap((journey) => journey.allowed.map((item) => `  ${TITLES[journey.name]}: ${item.subject} ${item.what} (--allow ${item.allow})`));
   return [
     `audit of ${report.url} (site ${report.site}), ${(report.durationMs / 1000).toFixed(1)} s${report.isPromptShown ? '' : ', no prompt shown'}`,
+    ...(report.fairChoice?.length ? [`fair choice: ${count(report.fairChoice.length, 'warning')}`, ...report.fairChoice.map((problem) => `  audit-unfair-choice: ${problem}`)] : []),
     ...report.journeys.flatMap(journeyLines),
     ...(allowed.length ? ['allowed by --allow (not findings):', ...allowed] : []),
     `${report.url}: ${count(report.findingCount, 'finding')}`,

@@ -8,6 +8,7 @@ import type { Browser, Cookie } from 'playwright-core';
 import { guardNavigation } from './navigation-guard.ts';
 import { type LoggedRequest, startNetworkLog } from './network-log.ts';
 import { readExpectations, type PageExpectations } from './page-config.ts';
+import { judgeShownPrompt } from './fair-choice.ts';
 import { type Decision, decide, waitForPrompt } from './prompt.ts';
 import { type PageRecord, RECORD_BINDING, recorderSource } from './recorder-script.ts';
 import { lookAround, open } from './visit.ts';
@@ -32,6 +33,8 @@ export type JourneyRecord = {
   readonly jarAtEnd: readonly Cookie[];
   readonly expectations: PageExpectations | null;
   readonly screenshot: Buffer | null;
+  /** The fair-choice rule on the shown prompt (no-decision journey only): its problems, or null when not judged. */
+  readonly fairChoice: readonly string[] | null;
 };
 
 export type JourneyOptions = { readonly pages: number; readonly isScreenshot: boolean; readonly promptWaitMs: number };
@@ -52,7 +55,7 @@ export async function runJourney(browser: Browser, name: JourneyName, target: UR
     const session = await context.newCDPSession(page);
     const log = await startNetworkLog(session);
     const guard = await guardNavigation(session, target);
-    const base = { name, visits, requests: log.requests, records, expectations: null, screenshot: null, decidedBy: null, isPromptShown: false };
+    const base = { name, visits, requests: log.requests, records, expectations: null, screenshot: null, decidedBy: null, isPromptShown: false, fairChoice: null };
     visits.push({ url: target.href, time: Date.now() });
     const visit = await open(page, target.href, guard);
     if ('failure' in visit) return { ...base, notRun: `page unreachable: ${visit.failure}`, decisionAt: Date.now(), jarAtDecision: [], jarAtEnd: [] };
@@ -60,9 +63,10 @@ export async function runJourney(browser: Browser, name: JourneyName, target: UR
     await lookAround(page, log);
     const isPromptShown = expectations.consentId !== null && (await waitForPrompt(page, options.promptWaitMs));
     const screenshot = options.isScreenshot ? await page.screenshot().catch(() => null) : null;
+    const fairChoice = name === 'no-decision' && isPromptShown ? await judgeShownPrompt(page, expectations.consentId) : null;
     const jarAtDecision = await context.cookies();
     const decisionAt = Date.now();
-    const done = { ...base, expectations, screenshot, isPromptShown, decisionAt, jarAtDecision };
+    const done = { ...base, expectations, screenshot, isPromptShown, decisionAt, jarAtDecision, fairChoice };
     let decidedBy: string | null = null;
     if (name !== 'no-decision') {
       const finish = async (notRun: string) => ({ ...done, decidedBy, notRun, jarAtEnd: await context.cookies() });
@@ -77,7 +81,7 @@ export async function runJourney(browser: Browser, name: JourneyName, target: UR
   } catch (error) {
     // A page that crashes the tab or closes itself ends its journey with the reason, never the audit.
     const reason = `the browser failed: ${error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : String(error)}`;
-    return { name, notRun: reason, isPromptShown: false, decidedBy: null, decisionAt: Date.now(), visits, requests: [], records, jarAtDecision: [], jarAtEnd: [], expectations: null, screenshot: null };
+    return { name, notRun: reason, isPromptShown: false, decidedBy: null, decisionAt: Date.now(), visits, requests: [], records, jarAtDecision: [], jarAtEnd: [], expectations: null, screenshot: null, fairChoice: null };
   } finally {
     await context.close().catch(() => undefined);
   }

@@ -6,7 +6,7 @@
  * button; a CMP frame by its button of that name, else by the `consent-response` message the
  * frame would send, posted from inside the frame.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { parseActions } from '../../src/wire/actions.ts';
 
 export type Decision = 'reject' | 'accept';
@@ -33,30 +33,35 @@ export async function waitForPrompt(page: Page, waitMs: number): Promise<boolean
 const callsAction = (on: string, consentId: string, decision: Decision) =>
   [...parseActions(on).value.values()].some((calls) => calls.some((call) => call.target === consentId && call.action === decision));
 
-/** Clicks or posts the decision; returns how, or null when the prompt offers no such action. */
-export async function decide(page: Page, consentId: string | null, decision: Decision): Promise<string | null> {
+type Control = { readonly control: Locator; readonly how: string };
+
+/** The prompt's visible control for the decision, and how a report names a click on it; null when there is none. */
+export async function findChoiceControl(page: Page, consentId: string | null, decision: Decision): Promise<Control | null> {
   const controls = page.locator(SHOWN).locator('[on]').filter({ visible: true });
   for (let index = 0; consentId !== null && index < (await controls.count()); index += 1) {
     const control = controls.nth(index);
-    if (callsAction((await control.getAttribute('on')) ?? '', consentId, decision)) {
-      await control.click();
-      return `clicked the prompt's ${decision} control`;
-    }
+    if (callsAction((await control.getAttribute('on')) ?? '', consentId, decision)) return { control, how: `the prompt's ${decision} control` };
   }
   const story = page.locator('page-story-consent.page-consent-shown button').filter({ visible: true });
   const buttons = await story.count();
   if (buttons > 0) {
     if (decision === 'reject' && buttons < 2) return null;
-    await story.nth(decision === 'reject' ? 0 : buttons - 1).click();
-    return `clicked the story prompt's ${decision === 'reject' ? 'decline' : 'accept'} button`;
+    return { control: story.nth(decision === 'reject' ? 0 : buttons - 1), how: `the story prompt's ${decision === 'reject' ? 'decline' : 'accept'} button` };
   }
   const frame = await (await page.$(FRAME))?.contentFrame();
-  if (!frame) return null;
-  const button = frame.getByRole('button', { name: FRAME_BUTTON[decision] }).filter({ visible: true }).first();
-  if ((await button.count()) > 0) {
-    await button.click();
-    return `clicked the CMP frame's ${decision} button`;
+  const button = frame?.getByRole('button', { name: FRAME_BUTTON[decision] }).filter({ visible: true }).first();
+  return button && (await button.count()) > 0 ? { control: button, how: `the CMP frame's ${decision} button` } : null;
+}
+
+/** Clicks or posts the decision; returns how, or null when the prompt offers no such action. */
+export async function decide(page: Page, consentId: string | null, decision: Decision): Promise<string | null> {
+  const found = await findChoiceControl(page, consentId, decision);
+  if (found) {
+    await found.control.click();
+    return `clicked ${found.how}`;
   }
+  const frame = await (await page.$(FRAME))?.contentFrame();
+  if (!frame || (await page.locator('page-story-consent.page-consent-shown button').filter({ visible: true }).count()) > 0) return null;
   await frame.evaluate((action) => parent.postMessage({ type: 'consent-response', action }, '*'), decision);
   return `posted the CMP frame's consent-response ${decision}`;
 }

@@ -80,6 +80,10 @@ export type AuditReport = {
   readonly durationMs: number;
   readonly options: { readonly pages: number; readonly allow: readonly string[] };
   readonly isPromptShown: boolean;
+  /** The fair-choice rule on the prompt as shown: what makes its reject control less prominent
+   * than its accept control (empty: none), or null when no prompt showed both. Warnings: not
+   * counted in `findingCount`. */
+  readonly fairChoice: readonly string[] | null;
   readonly findingCount: number;
   readonly journeys: readonly JourneyReport[];
   /** PNG of the page as a reader first sees it, with its prompt; a file name with `--out`. */

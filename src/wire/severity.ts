@@ -63,6 +63,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'validate-ui-not-hidden',
   'validate-reject-missing',
   'validate-story-only-accept',
+  'audit-unfair-choice',
 ]);
 
 export const severityOf = (code: string): Severity => (WARNING_CODES.has(code) ? 'warning' : 'error');
