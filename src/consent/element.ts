@@ -2,40 +2,30 @@
  * `<page-consent>`: wires the pure config, state, policy, remote and UI modules to the page.
  * One element per page; never blocked by consent itself.
  */
-import type { ActionArguments, Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
-import { type ConsentConfig, type ConsentCoreConfig, hasGeoSignalFields, isObject, parseConsentCoreConfig } from '../wire/consent-config.ts';
+import type { Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
+import { type ConsentConfig, type ConsentCoreConfig, isObject, parseConsentCoreConfig } from '../wire/consent-config.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
-import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
-import { own } from '../wire/values.ts';
 import { decisionKeyOf } from './controller.ts';
 import { freshStartEventOf } from './lifetime.ts';
 import { answerCreatives } from './creative-reply.ts';
 import { type ConsentParts, loadConsentPart } from './parts.ts';
 import { createPromptUi } from './prompt-ui.ts';
 import type { DecisionData } from '../wire/consent.ts';
-import { type ConsentEvent, type ConsentModel, type Decision, initialModel, startUndecided } from './state.ts';
+import { CONSENT_ACTIONS } from './consent-state.ts';
+import { type ConsentModel, type Decision, initialModel, startUndecided } from './state.ts';
 import type { Ui } from './ui.ts';
 
 /** The element implementation: the runtime's base class with its report/action/event helpers. */
 type Host = InstanceType<PageRuntime['PageElement']>;
 type Report = (d: Diagnostic, level?: DiagnosticLevel) => void;
 
-/** Boolean action arguments (own names only); any other value is reported and skipped. */
-function booleans(args: ActionArguments, report: Report): Record<string, boolean> {
-  const entries = Object.entries(args).filter(([name, value]) => {
-    if (typeof value !== 'boolean') report(diagnostic('consent-action-argument', `${name}=true|false`, value));
-    return typeof value === 'boolean';
-  });
-  return Object.fromEntries(entries) as Record<string, boolean>;
-}
-
 /**
- * The matched geo groups from `<page-geo>` (the geo part waits for them); none without the
- * element, or without the part (reported by the loader).
+ * The matched geo groups from `<page-geo>` (the geo part waits for them, and starts the signals
+ * no group changes first); none without the element, or without the part (reported by the loader).
  */
-async function readGeoGroups(page: PageRuntime, json: unknown, report: Report, load: () => Promise<ConsentParts['geo'] | undefined>) {
-  if (document.querySelector('page-geo')) return (await load())?.waitForGeoGroups(page, report) ?? [];
+async function readGeoGroups(page: PageRuntime, json: unknown, report: Report, load: () => Promise<ConsentParts['geo'] | undefined>, startSignals: () => void) {
+  if (document.querySelector('page-geo')) return (await load())?.waitForGeoGroups(page, report, json, startSignals) ?? [];
   if (isObject(json) && json.geoOverride) report(diagnostic('consent-geo-missing', '<page-geo>', null), 'warn');
   return [];
 }
@@ -56,7 +46,6 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   let signal: ((model: ConsentModel) => void) | undefined;
   let signals: Promise<unknown> | undefined;
   const load = <K extends Parameters<typeof loadConsentPart>[0]>(name: K) => loadConsentPart(name, scriptUrl, report);
-  let lastDetail = '';
   // The state part (reducer, controller, policy, provider): requested by `requestState`, at once
   // unless a first visit's prompt paints first (docs/decisions/first-screen-parts.md). Events
   // given before it started wait for it; without it (one diagnostic) nothing unblocks.
@@ -64,43 +53,26 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   let onStart = () => {};
   let isStarted = false;
   const hasStarted = new Promise<void>((resolve) => (onStart = resolve));
-  const made = new Promise<void>((resolve) => (requestState = resolve)).then(() => load('state')).then((part) => {
-    if (!part) return undefined;
-    const controller = part.createConsentController({
-      storage: page.storage,
-      fetch: (url, init) => fetch(url, init),
-      clock: self,
-      expandUrl: (template) => page.expandUrl(template, PAGE_MACROS),
-      report,
-      newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
-      remote: () => load('remote'),
-      stored: () => load('stored'),
-      onChange(model) {
+  const made = new Promise<void>((resolve) => (requestState = resolve))
+    .then(() => load('state'))
+    .then((part) => {
+      if (!part) return undefined;
+      const view = () => ({ fallbackAction: timed?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt });
+      const onModel = (model: ConsentModel) => {
         isStarted = true;
         onStart();
         render?.(model);
         signal?.(model);
-        notify();
-        const detail = part.detailOf(model);
-        if (lastDetail !== (lastDetail = JSON.stringify(detail))) host.dispatch('consent-change', detail);
-      },
+      };
+      return { ...part.createConsentState(host, { load, report, checked, view, onModel }), parseConsentTiming: part.parseConsentTiming };
     });
-    const [provider, notify] = part.installConsentProvider(page, host, () => ({ ...controller.model(), fallbackAction: timed?.fallbackAction ?? 'dismiss', hasPrompt: !!render?.hasPrompt }), checked, controller.receipt);
-    return { controller, provider, parseConsentTiming: part.parseConsentTiming };
-  });
   let current: Awaited<typeof made>;
   const whenStarted = made.then((ready) => (current = ready));
   // Before the `start` event (the first change) the reducer would ignore a decision: it waits.
-  const dispatch = (event: ConsentEvent) => (isStarted ? current?.controller.dispatch(event) : void hasStarted.then(() => current?.controller.dispatch(event)));
+  const withState = (use: (state: NonNullable<typeof current>) => void) => (isStarted ? current && use(current) : void hasStarted.then(() => current && use(current)));
 
   // Actions exist from the build on; the reducer ignores them until a prompt is shown.
-  const decideWith = (decision: 'accepted' | 'rejected') => (args: ActionArguments) =>
-    dispatch({ type: 'decide', decision, purposeConsentDefault: own(booleans(args, report), 'purposeConsentDefault') });
-  host.registerAction('accept', decideWith('accepted'));
-  host.registerAction('reject', decideWith('rejected'));
-  host.registerAction('dismiss', () => dispatch({ type: 'decide', decision: 'dismissed' }));
-  host.registerAction('prompt', () => dispatch({ type: 'prompt' }));
-  host.registerAction('setPurpose', (args) => dispatch({ type: 'set-purposes', purposes: booleans(args, report) }));
+  for (const name of CONSENT_ACTIONS) host.registerAction(name, (args) => withState((state) => state.act(name, args)));
   answerCreatives((event) => Promise.all([load('creative'), made]).then(([part, ready]) => ready && part?.replyToCreative(event, ready.provider, report)));
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
@@ -122,9 +94,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
         signal?.(ready.controller.model());
       });
   };
-  // Signals that no geo group changes start before <page-geo> answers.
-  if (document.querySelector('page-geo') && !hasGeoSignalFields(json)) startSignalsOnce(parse([]).value);
-  const geoGroups = await readGeoGroups(page, json, report, () => load('geo'));
+  const geoGroups = await readGeoGroups(page, json, report, () => load('geo'), () => startSignalsOnce(parse([]).value));
   const { value, diagnostics } = parse(geoGroups);
   config = element.id ? value : null;
   // One error says why a config fails (the parser's last diagnostic, or the missing id); the rest warn.
@@ -150,7 +120,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     const story = isStory && !config.promptUiSrc ? await load('story') : undefined;
     const frame = config.promptUiSrc ? await load('frame') : undefined;
     const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
-    const decide = (decision: Decision, data: DecisionData = {}) => dispatch({ type: 'decide', decision, ...data });
+    const decide = (decision: Decision, data: DecisionData = {}) => withState((state) => state.controller.dispatch({ type: 'decide', decision, ...data }));
     render = createPromptUi(element, config, {
       page,
       scriptUrl,

@@ -5,11 +5,17 @@
  */
 import type { DiagnosticLevel, PageRuntime } from '../runtime/index.ts';
 import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
+import { hasGeoSignalFields } from '../wire/consent-config.ts';
 
 export const GEO_TIMEOUT_SECONDS = 5;
 
-/** The matched geo groups, or none after a `consent-geo-timeout` warning. */
-export async function waitForGeoGroups(page: PageRuntime, report: (d: Diagnostic, level?: DiagnosticLevel) => void): Promise<string[]> {
+/**
+ * The matched geo groups, or none after a `consent-geo-timeout` warning. `startSignals` runs
+ * first when no `geoOverride` group of the config `json` sets a signal field: those signals need
+ * not wait for the answer.
+ */
+export async function waitForGeoGroups(page: PageRuntime, report: (d: Diagnostic, level?: DiagnosticLevel) => void, json: unknown, startSignals: () => void): Promise<string[]> {
+  if (!hasGeoSignalFields(json)) startSignals();
   const timeout = new Promise((resolve) => setTimeout(resolve, GEO_TIMEOUT_SECONDS * 1000));
   const geo = (await Promise.race([page.whenService('geo'), timeout])) as { matchedGroups: string[] } | undefined;
   if (!geo) report(diagnostic('consent-geo-timeout', `<page-geo> within ${GEO_TIMEOUT_SECONDS} s`, null), 'warn');

@@ -20,8 +20,7 @@ import type { waitForGeoGroups } from './geo-wait.ts';
 import type { checkConsent, checkRequestOf, notifyUpdate } from './remote.ts';
 import type { startSignals } from './signals.ts';
 import type { renderStoryPrompt } from './story.ts';
-import type { createConsentController } from './controller.ts';
-import type { detailOf, installConsentProvider } from './provider.ts';
+import type { createConsentState } from './consent-state.ts';
 
 export type RemoteCalls = { checkConsent: typeof checkConsent; checkRequestOf: typeof checkRequestOf; notifyUpdate: typeof notifyUpdate };
 
@@ -35,12 +34,7 @@ export type ConsentParts = {
   creative: { replyToCreative: typeof replyToCreative };
   fast: () => void;
   stored: { parseStoredConsent: typeof parseStoredConsent };
-  state: {
-    createConsentController: typeof createConsentController;
-    installConsentProvider: typeof installConsentProvider;
-    detailOf: typeof detailOf;
-    parseConsentTiming: typeof parseConsentTiming;
-  };
+  state: { createConsentState: typeof createConsentState; parseConsentTiming: typeof parseConsentTiming };
 };
 
 export const loadConsentPart = <K extends keyof ConsentParts>(name: K, scriptUrl: string, report: (d: Diagnostic) => void) =>

@@ -6,8 +6,7 @@
  * (src/consent/element.ts).
  */
 import { definePart } from '../../browser-shared/parts.ts';
-import { createConsentController } from '../controller.ts';
-import { detailOf, installConsentProvider } from '../provider.ts';
+import { createConsentState } from '../consent-state.ts';
 import { parseConsentTiming } from '../../wire/consent-config.ts';
 
-definePart('page-consent-state-0.1', { createConsentController, installConsentProvider, detailOf, parseConsentTiming });
+definePart('page-consent-state-0.1', { createConsentState, parseConsentTiming });
