@@ -5,7 +5,8 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { html, launchBrowser, newPage, startServer, type ConsoleLine, type TestPage, type TestServer } from './harness.ts';
+import { SCROLL_IDLE_MS } from '../../src/runtime/viewport.ts';
+import { html, launchBrowser, newPage, settled, startServer, type ConsoleLine, type TestPage, type TestServer } from './harness.ts';
 
 // 580 px high: every candidate position in these pages is a multiple of 100 px, so none falls in
 // the bottom 10 % of the viewport (522-580 px) where the change-size arbiter may still allow growth.
@@ -20,13 +21,14 @@ const STYLE = `<style>
 </style>`;
 const TEXT = 'The quick brown fox jumps over the lazy dog while the reporters take notes about it. '.repeat(3);
 const FAKE = { type: 'fake' };
-const SETTLE_MS = 1_500;
 const POLL = { timeout: 20_000, interval: 100 };
 
-// Records `ads-placed` events (as seen on document, so they must bubble) and layout shifts.
+// Records `ads-placed` events (as seen on document, so they must bubble), layout shifts and the last scroll.
 const RECORDER = `
   window.__placed = [];
   window.__shifts = [];
+  window.__scrolledAt = 0;
+  addEventListener('scroll', () => { window.__scrolledAt = performance.now(); }, { capture: true, passive: true });
   document.addEventListener('ads-placed', (event) => {
     window.__placed.push({ detail: event.detail, target: event.target.tagName, bubbles: event.bubbles });
   });
@@ -109,6 +111,25 @@ async function waitForPlacement(page: Page): Promise<Placed> {
   return (await placedEvents(page))[0]!;
 }
 
+/**
+ * Settled after a scroll: the runtime defers layout changes until scrolling has been idle for
+ * SCROLL_IDLE_MS, so the page time first passes that point, then the page settles.
+ */
+async function settledAfterScroll(page: Page): Promise<void> {
+  await page.evaluate(
+    (idleMs) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          const left = (window as unknown as { __scrolledAt: number }).__scrolledAt + idleMs - performance.now();
+          left <= 0 ? resolve() : setTimeout(check, left);
+        };
+        check();
+      }),
+    SCROLL_IDLE_MS + 50,
+  );
+  await settled(page);
+}
+
 async function layoutShift(page: Page): Promise<{ value: number; sources: string[] }[]> {
   return page.evaluate(() => (window as unknown as { __shifts: { value: number; sources: string[] }[] }).__shifts);
 }
@@ -146,10 +167,10 @@ function diagnostics(messages: ConsoleLine[], source = 'page-auto-ads'): string[
     .map((m) => m.text);
 }
 
-/** Requests other than the page itself and the CDN bundles. */
+/** Requests other than the page itself, the CDN bundles and the browser's own favicon request. */
 function otherRequests(since: number, pagePath: string): string[] {
   return server.requests
-    .filter((r) => r.time >= since && r.path !== pagePath && r.path !== '/v0.js' && !r.path.startsWith('/v0/'))
+    .filter((r) => r.time >= since && r.path !== pagePath && r.path !== '/v0.js' && !r.path.startsWith('/v0/') && r.path !== '/favicon.ico')
     .map((r) => r.url);
 }
 
@@ -157,8 +178,6 @@ const CONSENT = `<page-consent id="consent" layout="nodisplay"><script type="app
   {"consentInstanceId": "acceptance-ads", "consentRequired": true, "promptUI": "prompt"}
 </script><div id="prompt"><button id="accept" on="tap:consent.accept">Accept</button>
 <button id="reject" on="tap:consent.reject">Reject</button></div></page-consent>`;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('page-auto-ads acceptance: insertion', () => {
   it('inserts a page-ad with merged attributes, margins and no disallowed attributes', async () => {
@@ -385,7 +404,7 @@ describe('page-auto-ads acceptance: spacing and count', () => {
     const { page, messages } = await open('max-count', autoAdsPage(path, body));
     const placed = await waitForPlacement(page);
     expect(placed).toEqual({ detail: { adsPlaced: 2, totalAdsOnPage: 5 }, target: 'PAGE-AUTO-ADS', bubbles: true });
-    await sleep(SETTLE_MS);
+    await settled(page);
     const ads = await measureAds(page);
     expect(ads).toHaveLength(5);
     expect(autoAds(ads)).toHaveLength(2);
@@ -430,7 +449,7 @@ describe('page-auto-ads acceptance: viewport and layout shift', () => {
     const article = Array.from({ length: 20 }, (_, i) => `<h2 id="h${i}">Heading ${i}</h2>${paragraphs(4)}`).join('');
     const { page } = await open('viewport', autoAdsPage(path, `<div id="article">${article}</div>`));
     const placed = await waitForPlacement(page);
-    await sleep(SETTLE_MS);
+    await settled(page);
     const ads = await measureAds(page);
     expect(ads.length).toBeGreaterThan(0);
     expect(placed.detail).toEqual({ adsPlaced: ads.length, totalAdsOnPage: ads.length });
@@ -453,7 +472,7 @@ describe('page-auto-ads acceptance: viewport and layout shift', () => {
     await expect.poll(() => server.requestsTo('/config-scrolled.json').length, POLL).toBe(1);
     release();
     await waitForPlacement(page);
-    await sleep(SETTLE_MS);
+    await settledAfterScroll(page);
     const ads = await measureAds(page);
     expect(ads.length).toBeGreaterThan(0);
     expect(await page.evaluate(() => scrollY)).toBe(3000);
@@ -469,7 +488,7 @@ describe('page-auto-ads acceptance: viewport and layout shift', () => {
     });
     const { page } = await open('later', autoAdsPage(path, `<div id="article">${paragraphs(3)}</div>`));
     await expect.poll(() => server.requestsTo(path).length, POLL).toBe(1);
-    await sleep(SETTLE_MS);
+    await settled(page);
     const before = (await measureAds(page)).length;
     await page.evaluate((markup) => document.getElementById('article')!.insertAdjacentHTML('beforeend', markup), paragraphs(40));
     await expect.poll(async () => (await measureAds(page)).filter((ad) => ad.height > 0).length, POLL).toBeGreaterThan(before);
@@ -489,7 +508,7 @@ describe('page-auto-ads acceptance: viewport and layout shift', () => {
     const body = `<page-ad class="manual" type="fake" layout="fixed" width="300" height="50"></page-ad><div id="article">${paragraphs(30)}</div>`;
     const { page } = await open('anchor-ad', autoAdsPage(path, body));
     await expect.poll(async () => (await measureAds(page)).length, POLL).toBe(2);
-    await sleep(SETTLE_MS);
+    await settled(page);
     const ads = await measureAds(page);
     expect(ads).toHaveLength(2);
     const sticky = ads.find((ad) => !ad.manual)!;
@@ -509,7 +528,7 @@ describe('page-auto-ads acceptance: config fetch', () => {
     const { page } = await open('fetch', autoAdsPage(path, `<div id="article">${paragraphs(60)}</div>`), VIEWPORT, true);
     await waitForPlacement(page);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await sleep(SETTLE_MS);
+    await settledAfterScroll(page);
     const requests = server.requestsTo(path);
     expect(requests).toHaveLength(1);
     expect(requests[0]!.method).toBe('GET');
@@ -528,7 +547,7 @@ describe('page-auto-ads acceptance: config fetch', () => {
     server.route(path, reply);
     const { page, messages } = await open(`failure-${slug}`, autoAdsPage(path, `<div id="article">${paragraphs(40)}</div>`));
     await expect.poll(() => diagnostics(messages).length, POLL).toBeGreaterThan(0);
-    await sleep(SETTLE_MS);
+    await settled(page);
     expect(diagnostics(messages)).toHaveLength(1);
     expect(await page.evaluate(() => document.querySelectorAll('page-ad').length)).toBe(0);
     expect(server.requestsTo(path)).toHaveLength(1);
@@ -543,7 +562,7 @@ describe('page-auto-ads acceptance: config fetch', () => {
     server.route(path, reply);
     const { page, messages } = await open(`shape-${slug}`, autoAdsPage(path, `<div id="article">${paragraphs(40)}</div>`));
     await expect.poll(() => diagnostics(messages).length, POLL).toBeGreaterThan(0);
-    await sleep(SETTLE_MS);
+    await settled(page);
     expect(await page.evaluate(() => document.querySelectorAll('page-ad').length)).toBe(0);
   });
 
@@ -562,7 +581,7 @@ describe('page-auto-ads acceptance: config fetch', () => {
     const { page, messages } = await open(`element-${slug}`, markup);
     await expect.poll(() => diagnostics(messages).length, POLL).toBeGreaterThan(0);
     expect(diagnostics(messages).some((line) => line.includes(mentioned))).toBe(true);
-    await sleep(SETTLE_MS);
+    await settled(page);
     expect(otherRequests(since, pagePath)).toEqual([]);
     expect(await page.evaluate(() => document.querySelectorAll('page-ad').length)).toBe(0);
   });
@@ -585,7 +604,7 @@ describe('page-auto-ads acceptance: config fetch', () => {
     await page.waitForSelector('#reject', { state: 'visible', timeout: POLL.timeout });
     await page.click('#reject');
     await page.waitForSelector('#prompt', { state: 'hidden', timeout: POLL.timeout });
-    await sleep(SETTLE_MS);
+    await settled(page);
     expect(server.requestsTo(path)).toHaveLength(0);
     expect(await page.evaluate(() => document.querySelectorAll('page-ad').length)).toBe(0);
   });
@@ -602,7 +621,7 @@ describe('page-auto-ads acceptance: config fetch', () => {
     });
     const { page } = await open(slug, markup);
     await page.waitForSelector('#accept', { state: 'visible', timeout: POLL.timeout });
-    await sleep(SETTLE_MS);
+    await settled(page);
     expect(server.requestsTo(path)).toHaveLength(0);
     expect(await page.evaluate(() => document.querySelectorAll('page-ad').length)).toBe(0);
     await page.click('#accept');
@@ -674,7 +693,7 @@ describe('runtime acceptance', () => {
     const log = () => page.evaluate(() => (window as unknown as { __log: string[] }).__log);
     await expect.poll(log, POLL).toEqual(expect.arrayContaining(['build:near', 'layout:near', 'build:far']));
     expect(await page.evaluate(() => document.getElementById('near')!.textContent)).toBe('built');
-    await sleep(SETTLE_MS);
+    await settled(page);
     expect(await log()).not.toContain('layout:far');
     await page.evaluate(() => document.getElementById('far')!.scrollIntoView());
     await expect.poll(log, POLL).toContain('layout:far');
@@ -722,7 +741,7 @@ describe('runtime acceptance', () => {
     await expect.poll(count, POLL).toBe(3);
     await page.focus('#plain');
     await page.keyboard.press('Enter');
-    await sleep(500);
+    await settled(page);
     expect(await count()).toBe(3);
     await page.click('#both');
     await expect.poll(count, POLL).toBe(5);
@@ -742,10 +761,11 @@ describe('runtime acceptance', () => {
 
   it('issues one GET for a page-pixel', async () => {
     server.route('/pixel-once', { body: '' });
-    const { page } = await open('pixel', html('<page-pixel src="/pixel-once?hit=1"></page-pixel>'));
+    const { page } = await open('pixel', html('<page-pixel src="/pixel-once?hit=1"></page-pixel><div style="height:3000px"></div>'));
     await expect.poll(() => server.requestsTo('/pixel-once').length, POLL).toBe(1);
     await page.evaluate(() => window.scrollTo(0, 100));
-    await sleep(SETTLE_MS);
+    await settledAfterScroll(page);
+    expect(await page.evaluate(() => scrollY)).toBe(100);
     const requests = server.requestsTo('/pixel-once');
     expect(requests).toHaveLength(1);
     expect(requests[0]!.method).toBe('GET');
@@ -787,7 +807,7 @@ describe('runtime acceptance', () => {
       return [r.width, r.height];
     });
     expect(rect).toEqual([300, 250]);
-    await sleep(SETTLE_MS);
+    await settled(page);
     expect(otherRequests(since, '/fake-ad.html')).toEqual([]);
   });
 
@@ -798,7 +818,7 @@ describe('runtime acceptance', () => {
       html('<page-ad id="ad" type="nosuchnetwork" layout="fixed" width="300" height="250" data-slot="x"></page-ad>'),
     );
     await expect.poll(() => messages.filter((m) => (m.type === 'error' || m.type === 'warning') && m.text.includes('nosuchnetwork')).length, POLL).toBeGreaterThan(0);
-    await sleep(SETTLE_MS);
+    await settled(page);
     expect(await page.evaluate(() => document.querySelectorAll('#ad iframe').length)).toBe(0);
     expect(otherRequests(since, '/unknown-ad.html')).toEqual([]);
     expect(errors).toEqual([]);
