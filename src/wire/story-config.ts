@@ -31,6 +31,7 @@ export function parseStoryJson(json: unknown, baseUrl: string, into = collector(
     into.diagnostics.push(diagnostic(into.code, 'a title and an http(s) href', config.externalLink, 'story.externalLink'));
   }
   if (config?.title && config.message && config.vendors) return config;
-  into.diagnostics.push(diagnostic(into.code, 'story: a title, a message and vendors', config ?? 'nothing'));
+  // No object at all has been reported by readStory already: one diagnostic per cause.
+  if (config) into.diagnostics.push(diagnostic(into.code, 'story: a title, a message and vendors', config));
   return null;
 }

@@ -3,7 +3,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, SVG } from './consent-fixtures.ts';
-import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -124,6 +124,18 @@ describe('<page-story-consent>', () => {
     const test = await open({ title: 'T', message: 'M', externalLink: { title: 'x', href: 'javascript:alert(1)' } });
     await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await expect.poll(() => diagnosticsOf(test.messages, 'consent-story-invalid').length).toBe(2);
+    expect(await isShown(test.page, 'page-story-consent')).toBe(false);
+  });
+
+  it('a story prompt without a config object is reported once and no prompt shows', async () => {
+    const path = `/story-${++count}.html`;
+    server.page(path, consentPage(CONFIG, { inside: '<page-story-consent layout="nodisplay" hidden></page-story-consent>' }));
+    const test = await newPage(browser, { viewport: { width: 360, height: 640 } });
+    await test.page.goto(server.origin + path);
+    await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
+    await expect.poll(() => diagnosticsOf(test.messages, 'consent-story-invalid').length).toBeGreaterThan(0);
+    await settled(test.page);
+    expect(diagnosticsOf(test.messages, 'consent-story-invalid')).toHaveLength(1);
     expect(await isShown(test.page, 'page-story-consent')).toBe(false);
   });
 
