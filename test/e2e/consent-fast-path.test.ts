@@ -185,11 +185,17 @@ describe('return-visit fast path', () => {
 <script>${cdn('v0/page-consent-fast-0.1.js')}</script>
 <script type="text/plain" data-block-on-consent>window.parts = (window.parts || []).concat([['a'`;
     const tail = `, 'b']]);</script><p>After the script.</p></body></html>`;
+    let sendTail = () => {};
     const streamer = createServer((request, response) => {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       if (request.url !== '/streamed.html') return response.end('<!doctype html><title>blank</title>');
       response.write(head + ' '.repeat(4096));
-      setTimeout(() => response.end(tail), 2000);
+      // The tail waits for the test to have read the page mid-parse (or 10 s, should it fail first).
+      const timer = setTimeout(() => response.end(tail), 10_000);
+      sendTail = () => {
+        clearTimeout(timer);
+        response.end(tail);
+      };
     });
     await new Promise<void>((resolve) => streamer.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(streamer.address() as AddressInfo).port}`;
@@ -210,9 +216,10 @@ describe('return-visit fast path', () => {
       await page.goto(`${origin}/streamed.html`, { waitUntil: 'commit' });
       await page.waitForSelector('#prompt', { state: 'attached' });
       await page.waitForTimeout(200);
-      // Read while the blocked script's text is still on its way (the tail comes 2 s later).
+      // Read while the blocked script's text is still on its way (the tail is sent after this).
       const early = await page.evaluate(() => ({ state: document.readyState, reads: (window as never as { reads?: number }).reads ?? 0 }));
       expect(early).toEqual({ state: 'loading', reads: 0 });
+      sendTail();
       await page.waitForLoadState('load');
       await settled(page);
       expect(await page.evaluate(() => (window as never as { parts?: unknown }).parts ?? null)).toEqual([['a', 'b']]);

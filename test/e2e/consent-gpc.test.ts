@@ -2,7 +2,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, isShown, storedValues, SVG } from './consent-fixtures.ts';
-import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -45,7 +45,7 @@ describe('Global Privacy Control with "gpc": "reject"', () => {
     const { page, checkPath, updatePath } = await open({ checkConsentHref: 'CHECK', consentRequired: 'remote', gpc: 'reject' }, true);
     await expect.poll(() => lastEvent(page)).toMatchObject({ state: 'rejected', consentMetadata: { gpc: true } });
     await expect.poll(() => builtProbes(page)).toEqual(REJECTED);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await settled(page);
     expect(await builtProbes(page)).toEqual(REJECTED);
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await storedValues(page)).not.toHaveProperty('consent:site');

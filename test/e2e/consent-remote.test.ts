@@ -106,15 +106,17 @@ describe('geo flow examples (docs/consent.md, "How the decision is made")', () =
   });
 
   it('4. consentRequired true with checkConsentHref: prompt at once, the answer refreshes cache and sharedData', async () => {
-    const { page, checkPath } = await open(
-      { consentInstanceId: 'site', consentRequired: true, checkConsentHref: 'CHECK' },
-      { body: { consentRequired: true, sharedData: { tier: 'gold' } }, delay: 5000 },
-    );
-    await expect.poll(() => isShown(page, '#prompt'), { timeout: 4000 }).toBe(true);
+    // The answer is held until the reader has accepted: the prompt cannot have waited for it.
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const reply = { body: { consentRequired: true, sharedData: { tier: 'gold' } } };
+    const { page, checkPath } = await open({ consentInstanceId: 'site', consentRequired: true, checkConsentHref: 'CHECK' }, () => held.then(() => reply));
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData)).toBeUndefined();
     expect(server.requestsTo(checkPath)).toHaveLength(1);
     await page.click('#accept');
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
+    answer();
     await expect.poll(() => page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData), { timeout: 10_000 }).toEqual({ tier: 'gold' });
     const shared = await page.evaluate(
       () => new Promise((resolve) => (self as unknown as { PAGE: { push(f: (p: { consent: { getSharedData(): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getSharedData().then(resolve))),

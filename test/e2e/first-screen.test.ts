@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CDN_ROOT, launchBrowser, newPage, readJson, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, launchBrowser, newPage, readJson, settled, startServer, type TestServer } from './harness.ts';
 
 /** Brotli bytes (quality 11, as scripts/size.mjs) of a production CDN file. */
 const brotliBytes = (file: string) => brotliCompressSync(readFileSync(join(CDN_ROOT, file)), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
@@ -91,7 +91,7 @@ describe('first screen of a client-only consent page', () => {
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
     expect(server.requestsTo('/v0/page-runtime-actions-0.1.js').length).toBeGreaterThan(0);
-    await page.waitForTimeout(200);
+    await settled(page);
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBe(1);
     await context.close();
   });
@@ -166,7 +166,7 @@ describe('consent parts', () => {
     await page.goto(`${server.origin}/no-remote.html`);
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
     expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-remote-0\.1\.js"$/);
-    await page.waitForTimeout(500);
+    await settled(page);
     // The server said consent is not required, but it was never asked: nothing unblocks.
     expect(checks).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
@@ -191,7 +191,7 @@ describe('consent parts', () => {
     })();`);
     await page.reload();
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    await page.waitForTimeout(500);
+    await settled(page);
     const paths = server.requests.slice(first).map((request) => request.path);
     expect(paths).toContain('/v0/page-consent-fast-0.1.js');
     expect(paths).toContain('/v0/page-consent-stored-0.1.js');
@@ -218,7 +218,7 @@ describe('the stored decision part', () => {
     await page.waitForSelector('#prompt:visible');
     await expect.poll(() => messages.filter((line) => line.text.includes('page-consent-stored-0.1.js')).length).toBe(1);
     expect(messages.find((line) => line.text.includes('page-consent-stored-0.1.js'))?.text).toMatch(/^\[page-consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-stored-0\.1\.js"$/);
-    await page.waitForTimeout(300);
+    await settled(page);
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
     await context.close();
   });

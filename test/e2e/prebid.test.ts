@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idsOf } from '../../src/tcf/tc-string.ts';
 import { consentPage, diagnosticsOf, storedValues } from './consent-fixtures.ts';
-import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { bundlePrebid, prebidSetup } from './prebid-fixture.ts';
 
 let browser: Browser;
@@ -106,7 +106,7 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
     const { tcString } = await auctionString(page);
     const updates = () => server.requestsTo('/update').filter((request) => request.body.includes(`"consentInstanceId":"site-${count}"`));
     await expect.poll(() => updates().length).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await settled(page);
     expect(updates().map((request) => JSON.parse(request.body))).toMatchObject([{ consentStateValue: 'accepted', consentString: tcString, consentMetadata: { consentStringType: 2 } }]);
     expect((await storedValues(page))[`consent:site-${count}`]).toMatchObject({ state: 'accepted', consentString: tcString, consentMetadata: { consentStringType: 2 } });
   });
