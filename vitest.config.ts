@@ -47,6 +47,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
+          // Tests a file marks concurrent run two at a time.
+          maxConcurrency: 2,
         },
       },
     ],
