@@ -13,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { idsOf } from '../../src/tcf/tc-string.ts';
 import { type ServerProcess, startServer } from '../server/server-process.ts';
+import { installClock, pauseClock, runUntil, timerSetAt } from './clock.ts';
 import { launchBrowser, newPage, settled, type TestPage } from './harness.ts';
 
 /** The server process's start, with room for a machine busy with other Chromium tests (the hook allows 60 s). */
@@ -42,9 +43,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(path: string, viewport = { width: 1000, height: 800 }): Promise<TestPage> {
+async function open(path: string, viewport = { width: 1000, height: 800 }, options: { clock?: boolean } = {}): Promise<TestPage> {
   const test = await newPage(browser, { viewport });
   opened.push(test);
+  if (options.clock) await installClock(test.page);
   await test.page.goto(`${server.url}/examples/${path}`);
   return test;
 }
@@ -272,15 +274,21 @@ describe('post-prompt example', () => {
 
 describe('policies example', () => {
   it('builds by policy, times the default policy out to insufficient, then follows the answers', async () => {
-    const test = await open('policies.html');
+    // The page's 5 s time-out runs on Playwright's clock: moved on at once, not waited out.
+    const test = await open('policies.html', undefined, { clock: true });
     const { page } = test;
     await shown(page, '#prompt');
     await waitForState(page, '#auto-reject-widget', 'loaded');
+    const timerAt = await timerSetAt(page, 5_000);
+    await pauseClock(page);
     expect(await page.textContent('[data-policy-state="_auto_reject"]')).toBe('insufficient');
+    await runUntil(page, timerAt + 4_900);
     expect(await page.textContent('[data-policy-state="default"]')).toBe('waiting');
     expect(await page.textContent('#vendor')).toContain('waiting');
+    await runUntil(page, timerAt + 5_000);
+    await page.clock.resume();
 
-    await page.waitForFunction(() => document.querySelector('[data-policy-state="default"]')?.textContent === 'insufficient', null, { timeout: 8_000 });
+    await page.waitForFunction(() => document.querySelector('[data-policy-state="default"]')?.textContent === 'insufficient');
     expect(await page.textContent('#vendor')).toBe('Vendor: non-personalised ad (policy insufficient)');
     expect(await page.isVisible('#prompt')).toBe(true);
     for (const id of ['#default-widget', '#till-accepted-widget', '#till-responded-widget']) expect(await stateOf(page, id), id).toBeNull();
