@@ -94,6 +94,9 @@ describe('geo flow examples (docs/consent.md, "How the decision is made")', () =
     expect(await builtProbes(page)).toEqual(['open']);
     answer();
     await expect.poll(() => isShown(page, '#prompt'), { timeout: 10_000 }).toBe(true);
+    // The prompt may paint a frame before _auto_reject builds.
+    await expect.poll(() => builtProbes(page)).toEqual(UNDECIDED);
+    await settled(page);
     expect(await builtProbes(page)).toEqual(UNDECIDED);
     expect(bodies(checkPath)).toEqual([{ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'us', isDirty: false }]);
   });
