@@ -14,9 +14,9 @@ export async function installClock(page: Page): Promise<void> {
 }
 
 const RECORDER = `(() => {
-  const seen = { fetches: {}, timers: {}, set: [], cleared: [] };
+  const seen = { fetches: {}, timers: {} };
   window.__clockSeen = seen;
-  const { fetch, setTimeout, clearTimeout } = window;
+  const { fetch, setTimeout } = window;
   window.fetch = function (input, init) {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href);
     seen.fetches[url.pathname] ??= performance.now();
@@ -24,13 +24,7 @@ const RECORDER = `(() => {
   };
   window.setTimeout = function (handler, delay, ...rest) {
     seen.timers[Number(delay) || 0] ??= performance.now();
-    const id = setTimeout.call(this, handler, delay, ...rest);
-    seen.set.push([Number(delay) || 0, performance.now(), id]);
-    return id;
-  };
-  window.clearTimeout = function (id) {
-    seen.cleared.push(id);
-    return clearTimeout.call(this, id);
+    return setTimeout.call(this, handler, delay, ...rest);
   };
 })();`;
 
@@ -46,16 +40,6 @@ export const fetchedAt = (page: Page, path: string) => seenAt(page, 'fetches', p
 
 /** The page time the first timer of `delay` ms was set. */
 export const timerSetAt = (page: Page, delay: number) => seenAt(page, 'timers', delay);
-
-/**
- * The page times at which the timers of `delay` ms that were not cleared were set: those a
- * time-out may still wait on, when other parts of the page set (and clear) timers of that length.
- */
-export const pendingTimersSetAt = (page: Page, delay: number): Promise<number[]> =>
-  page.evaluate((wanted) => {
-    const { set, cleared } = (window as unknown as { __clockSeen: { set: [number, number, unknown][]; cleared: unknown[] } }).__clockSeen;
-    return set.filter(([length, , id]) => length === wanted && !cleared.includes(id)).map(([, at]) => at);
-  }, delay);
 
 export const pageTime = (page: Page) => page.evaluate(() => performance.now());
 
