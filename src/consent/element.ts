@@ -104,8 +104,9 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
   // A first visit (nothing cached for the instance, an inline or story prompt) shows what the
   // `start` event calls for before the state part is requested; every other page requests it now.
-  const first = config && !config.promptUiSrc && !hasUrgentSignals(config) && page.storage.get(decisionKeyOf(config.consentInstanceId)) == null ? startUndecided(initialModel, freshStartEventOf(config, hasGpc)) : null;
-  if (!first?.isPromptShown) requestState();
+  const start = config && !config.promptUiSrc && !hasUrgentSignals(config) && page.storage.get(decisionKeyOf(config.consentInstanceId)) == null ? startUndecided(initialModel, freshStartEventOf(config, hasGpc)) : null;
+  const first = start?.isPromptShown ? start : null;
+  if (!first) requestState();
   if (config) {
     startSignalsOnce(config);
     const find = (id: string | undefined, root: ParentNode, code: string) => {
