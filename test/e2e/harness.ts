@@ -7,24 +7,14 @@ import { readFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { onTestFinished } from 'vitest';
-import { HEADLESS_ARGS } from '../../cli/audit/browser.ts';
-import { CHROMIUM } from '../../scripts/ensure-chromium.mjs';
 import { trackRequests } from './settled.ts';
 
 export { settled } from './settled.ts';
+export { launchBrowser } from '../browser.ts';
 
 export const CDN_ROOT = process.env.E2E_CDN_ROOT ?? 'dist/cdn';
-
-/**
- * The tests' Chromium: the full browser (`/usr/bin/chromium`) in its headless mode, the one
- * readers' pages run in, never the separate headless shell; `args` adds flags (a host resolver
- * rule, say) to the headless ones.
- */
-export async function launchBrowser(args: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_ARGS, ...args] });
-}
 
 /** Closes `context` when the running test ends; a page opened outside a test stays the caller's to close. */
 function closeAtTestEnd(context: BrowserContext): void {

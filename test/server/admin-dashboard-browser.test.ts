@@ -1,13 +1,13 @@
 /** The admin dashboard in real Chromium: token entry, counts, SVG charts, user lookup, axe. */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchBrowser } from '../browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { adminToken, buildApp, type Harness } from './app-harness.ts';
 import { entry } from './store-contract.ts';
 
-const chromiumPath = '/usr/bin/chromium';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const day = (d: number) => Date.UTC(2025, 5, d, 9);
 
@@ -16,8 +16,8 @@ let harness: Harness;
 let origin: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) return;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-background-networking'] });
+  if (!hasChromium) return;
+  browser = await launchBrowser();
   harness = await buildApp({}, true);
   const { store } = harness;
   await store.ensureInstance('site', defaultInstanceConfig, day(1));
@@ -42,7 +42,7 @@ async function connect(): Promise<Page> {
   return page;
 }
 
-describe.skipIf(!existsSync(chromiumPath))('admin dashboard in Chromium', () => {
+describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
   it('draws counts, per-day rates and purpose acceptance', async () => {
     const page = await connect();
     expect(await page.locator('#counts dd').allTextContents()).toEqual(['1', '3', '3', '2', '1', '0']);

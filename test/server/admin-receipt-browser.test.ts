@@ -1,19 +1,18 @@
 /** The admin dashboard verifies a consent receipt in real Chromium, with the published keys only. */
-import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchBrowser } from '../browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, buildApp, type Harness, json, pageOrigin } from './app-harness.ts';
 import { entry } from './store-contract.ts';
 
-const chromiumPath = '/usr/bin/chromium';
 let browser: Browser;
 let harness: Harness;
 let origin: string;
 let receiptId: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) return;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-background-networking'] });
+  if (!hasChromium) return;
+  browser = await launchBrowser();
   harness = await buildApp({}, true);
   const payload = { consentInstanceId: 'site', pageUserId: 'page-7', consentStateValue: 'accepted', purposeConsents: { ads: true } };
   const response = await harness.app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, origin: pageOrigin }, payload });
@@ -40,7 +39,7 @@ async function verify(id: string): Promise<Page> {
   return page;
 }
 
-describe.skipIf(!existsSync(chromiumPath))('admin dashboard receipts in Chromium', () => {
+describe.skipIf(!hasChromium)('admin dashboard receipts in Chromium', () => {
   it('verifies a receipt and shows its fields', async () => {
     const page = await verify(receiptId);
     expect(await page.locator('#receipt-status').textContent()).toMatch(/^Signature verified with key [\w-]{43}\.$/);

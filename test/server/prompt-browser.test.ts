@@ -4,19 +4,19 @@
  * protocol messages, both layers, the TC strings (decoded), re-opening on the stored choices,
  * languages, keyboard use and the focus trap.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { GppModel } from '@iabgpp/cmpapi';
 import { TCString } from '@iabtechlabtcf/core';
-import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { hasChromium, launchBrowser } from '../browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { choicesOfTcString, encodeTcString } from '../../src/tcf/tc-string.ts';
 import { parseGvl } from '../../src/wire/gvl.ts';
 import { adminToken, buildApp, type Harness } from './app-harness.ts';
 
-const chromiumPath = '/usr/bin/chromium';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const gvlPath = resolve('fixtures/tcf/vendor-list.json');
 const gvl = parseGvl(JSON.parse(readFileSync(gvlPath, 'utf8'))).value!;
@@ -53,8 +53,8 @@ let harness: Harness;
 let origin: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) return;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-background-networking'] });
+  if (!hasChromium) return;
+  browser = await launchBrowser();
   const translations = join(process.cwd(), 'dist', 'test-translations');
   mkdirSync(translations, { recursive: true });
   // A partial German translation: purpose 1 and special feature 1 only (the rest stays English).
@@ -102,7 +102,7 @@ const responseOf = async (page: Page) => {
 };
 const switchOf = (frame: Frame, key: string) => frame.locator(`input[data-key="${key}"]`);
 
-describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instance with its own purposes', () => {
+describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its own purposes', () => {
   it('posts ready with a 60vh bordered sheet before anything else', async () => {
     const { page } = await open({ consentStateValue: 'unknown', promptTrigger: 'load' });
     expect((await messages(page))[0]).toEqual({ type: 'consent-ui', action: 'ready', initialHeight: '60vh', border: true });
@@ -198,7 +198,7 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instan
   });
 });
 
-describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instance with tcf settings', () => {
+describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf settings', () => {
   const decoded = async (page: Page) => {
     const response = await responseOf(page);
     const model = TCString.decode(String(response['info']));
@@ -338,7 +338,7 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: an instan
   });
 });
 
-describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: accessibility in several languages', () => {
+describe.skipIf(!hasChromium)('hosted prompt in Chromium: accessibility in several languages', () => {
   const axe = async (frame: Frame) => {
     await frame.evaluate(axeSource);
     return frame.evaluate(async () => {
@@ -409,7 +409,7 @@ describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: accessibi
   }, 120_000);
 });
 
-describe.skipIf(!existsSync(chromiumPath))('admin vendor picker in Chromium', () => {
+describe.skipIf(!hasChromium)('admin vendor picker in Chromium', () => {
   it('searches the GVL, shows what each vendor adds, and stores a selection that the prompt then shows', async () => {
     await harness.store.putInstance('picked', { ...defaultInstanceConfig, tcf: { cmpId: 300, cmpVersion: 1, vendors: [2] } }, 1);
     const admin = await browser.newPage({ viewport: { width: 1024, height: 900 } });
@@ -438,7 +438,7 @@ describe.skipIf(!existsSync(chromiumPath))('admin vendor picker in Chromium', ()
   }, 90_000);
 });
 
-describe.skipIf(!existsSync(chromiumPath))('hosted prompt in Chromium: what the frame reads from outside', () => {
+describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads from outside', () => {
   const warnings = (logs: string[]) => logs.filter((line) => line.startsWith('[page-consent-prompt]'));
 
   it('reports a client info that is not JSON, and one with a mistyped field, and goes on without them', async () => {

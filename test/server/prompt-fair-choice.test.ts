@@ -7,18 +7,18 @@
  * Accept all are judged both ways round, so the rule's "no less prominent" becomes "equal".
  * Then `page-validate --audit` itself runs on the article (and on an inline prompt that fails).
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchAuditBrowser } from '../../cli/audit/browser.ts';
 import { judgeShownPrompt, measureChoice, unfairnessOf } from '../../cli/audit/fair-choice.ts';
 import type { AuditReport } from '../../cli/audit/report.ts';
 import { runAudit } from '../../cli/audit/run-audit.ts';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
+import { hasChromium, launchBrowser } from '../browser.ts';
 import { buildApp, type Harness } from './app-harness.ts';
 
-const chromiumPath = '/usr/bin/chromium';
 const tcf = { cmpId: 300, cmpVersion: 2, vendors: [1, 2, 8, 25, 52], purposes: {}, specialFeatures: [1], publisherCountryCode: 'DE' };
 const CHOICES = ['reject', 'customize', 'accept'] as const;
 const VIEWPORTS = [{ width: 320, height: 640 }, { width: 1024, height: 768 }];
@@ -28,8 +28,8 @@ let harness: Harness;
 let origin: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) return;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-background-networking'] });
+  if (!hasChromium) return;
+  browser = await launchBrowser();
   harness = await buildApp({ cdnRoot: resolve('dist/cdn'), tcfVendorList: resolve('fixtures/tcf/vendor-list.json') }, true);
   await harness.store.putInstance('fair-tcf', { ...defaultInstanceConfig, tcf }, 1);
   origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
@@ -71,7 +71,7 @@ async function unequalChoices(frame: Frame): Promise<string[]> {
   return looks.flatMap((one) => looks.filter((other) => other !== one).flatMap((other) => unfairnessOf(one, other)));
 }
 
-describe.skipIf(!existsSync(chromiumPath))('the fair-choice rule on the hosted prompt', () => {
+describe.skipIf(!hasChromium)('the fair-choice rule on the hosted prompt', () => {
   for (const viewport of VIEWPORTS) {
     it(`holds in English at ${viewport.width} px, through the audit's own lookup of the controls`, async () => {
       const { page, frame } = await openPrompt(viewport, 'en-GB');

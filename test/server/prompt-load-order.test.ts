@@ -8,14 +8,13 @@
  * Timing entries give when the requests for `cmp/details-0.1.js` and `/tcf/vendor-list.json`
  * started. All on the frame's own clock.
  */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
+import { hasChromium, launchBrowser } from '../browser.ts';
 import { buildApp, type Harness } from './app-harness.ts';
 
-const chromiumPath = '/usr/bin/chromium';
 const tcf = { cmpId: 300, cmpVersion: 2, vendors: [1, 2, 8, 25, 52], specialFeatures: [1], publisherCountryCode: 'DE' };
 
 /** Runs in the frame before its scripts: when the rendering update that painted Accept all's text ran, and when it was shown. */
@@ -35,8 +34,8 @@ let harness: Harness;
 let origin: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) return;
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-background-networking'] });
+  if (!hasChromium) return;
+  browser = await launchBrowser();
   harness = await buildApp({ cdnRoot: resolve('dist/cdn'), tcfVendorList: resolve('fixtures/tcf/vendor-list.json') }, true);
   await harness.store.putInstance('order-tcf', { ...defaultInstanceConfig, tcf }, 1);
   origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
@@ -46,7 +45,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-describe.skipIf(!existsSync(chromiumPath))('the hosted prompt\'s load order', () => {
+describe.skipIf(!hasChromium)('the hosted prompt\'s load order', () => {
   it('requests the second layer\'s script and the GVL only after the first layer\'s buttons are painted', async () => {
     const context = await browser.newContext({ viewport: { width: 412, height: 915 } });
     await context.addInitScript({ content: probe });

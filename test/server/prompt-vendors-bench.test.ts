@@ -7,15 +7,15 @@
  * checks that every vendor is then listed and found by the search. The figure is printed, not
  * asserted (like every bench figure).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchBrowser } from '../browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { buildApp, type Harness } from './app-harness.ts';
 
-const chromiumPath = '/usr/bin/chromium';
 const VENDORS = 1000;
 /** Runs of the measure: the machine is shared, so the minimum and the median are printed. */
 const RUNS = 7;
@@ -51,10 +51,10 @@ let harness: Harness;
 let origin: string;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) return;
+  if (!hasChromium) return;
   const dir = mkdtempSync(join(tmpdir(), 'page-gvl-'));
   writeFileSync(join(dir, 'vendor-list.json'), JSON.stringify(syntheticGvl(VENDORS)));
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-background-networking'] });
+  browser = await launchBrowser();
   harness = await buildApp({ cdnRoot: resolve('dist/cdn'), tcfVendorList: join(dir, 'vendor-list.json') }, true);
   const vendors = Array.from({ length: VENDORS }, (_, index) => index + 1);
   await harness.store.putInstance('big', { ...defaultInstanceConfig, tcf: { cmpId: 300, cmpVersion: 1, vendors, specialFeatures: [1] } }, 1);
@@ -65,7 +65,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-describe.skipIf(!existsSync(chromiumPath))('second layer with 1,000 vendors', () => {
+describe.skipIf(!hasChromium)('second layer with 1,000 vendors', () => {
   /** Opens the prompt, waits for the second layer's script, clicks Customize under the mobile throttle; the figure of that run. */
   async function measure(): Promise<{ page: Page; paint: number; rows: number }> {
     const context = await browser.newContext({ viewport: MOBILE.viewport });

@@ -1,0 +1,19 @@
+/**
+ * The tests' Chromium, for the e2e and the server projects alike: the full browser
+ * (`/usr/bin/chromium`) in its headless mode, the one readers' pages run in, never the separate
+ * headless shell, with a fresh profile per launch.
+ */
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { HEADLESS_ARGS } from '../cli/audit/browser.ts';
+import { CHROMIUM } from '../scripts/ensure-chromium.mjs';
+
+export { CHROMIUM };
+
+/** Whether this machine has it (the server project's browser tests are skipped without it). */
+export const hasChromium = existsSync(CHROMIUM);
+
+/** `args` adds flags (a host resolver rule, say) to the headless ones. */
+export async function launchBrowser(args: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_ARGS, ...args] });
+}
