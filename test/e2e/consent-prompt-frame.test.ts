@@ -251,6 +251,15 @@ describe('promptUiSrc iframe', () => {
     const test = await newPage(browser, { viewport: { width: 400, height: 600 } });
     // The request is held and never answered.
     await test.page.route('**/page-consent-cmp-0.1.js', () => {});
+    // The frame part, which adds the bundle's script, is held until the clock is paused: the
+    // bundle's time-out then starts in paused time, however long a busy machine takes between steps.
+    let releaseFrame = () => {};
+    const frameAsked = new Promise<void>((asked) =>
+      test.page.route('**/page-consent-frame-0.1.js', (route) => {
+        releaseFrame = () => void route.continue();
+        asked();
+      }),
+    );
     await installClock(test.page);
     // The bundle's time-out starts in the task that adds its script: the page time of that.
     await test.page.addInitScript(() => {
@@ -260,9 +269,11 @@ describe('promptUiSrc iframe', () => {
       }).observe(document, { childList: true, subtree: true });
     });
     await test.page.goto(server.origin + path, { waitUntil: 'domcontentloaded' });
+    await frameAsked;
+    await pauseClock(test.page);
+    releaseFrame();
     await test.page.waitForFunction(() => (window as unknown as { cmpAddedAt?: number }).cmpAddedAt !== undefined);
     const loading = await test.page.evaluate(() => (window as unknown as { cmpAddedAt: number }).cmpAddedAt);
-    await pauseClock(test.page);
     await runUntil(test.page, loading + 9_900);
     expect(await isShown(test.page, '#prompt')).toBe(false);
     await runUntil(test.page, loading + 10_000);
