@@ -10,7 +10,7 @@ import { translateGvl } from '../src/hosted-cmp/gvl-translation.ts';
 import { type CmpLanguage, iabLanguageOf } from '../src/messages/language.ts';
 import type { PageConfig, PageTcf } from '../src/hosted-cmp/page-config.ts';
 import { scopeOf } from '../src/hosted-cmp/tcf-scope.ts';
-import { catalogues } from './cmp-messages.ts';
+import { catalogues } from '../src/messages/catalogues.ts';
 import type { InstanceTcf } from '../src/wire/instance-config.ts';
 import type { InstanceConfig } from './store/store.ts';
 import type { TcfFiles } from './tcf-files.ts';

@@ -3,17 +3,25 @@
  * prompt the component marked `page-consent-shown`, or the CMP frame), and the decision. An
  * inline prompt is decided by clicking its control whose `on` calls `<consent-id>.reject` (or
  * `.accept`, read with the runtime's action parser); a story prompt by its decline or accept
- * button; a CMP frame by its button of that name, else by the `consent-response` message the
- * frame would send, posted from inside the frame.
+ * button; a CMP frame by its button of that name (the English words CMPs use, or the hosted
+ * prompt's own text in any of its languages), else by the `consent-response` message the frame
+ * would send, posted from inside the frame.
  */
 import type { Locator, Page } from 'playwright-core';
+import { textsOf } from '../../src/messages/catalogues.ts';
 import { parseActions } from '../../src/wire/actions.ts';
 
 export type Decision = 'reject' | 'accept';
 
 const SHOWN = 'page-consent .page-consent-shown, page-story-consent.page-consent-shown';
 const FRAME = '.page-consent-frame iframe:not([hidden])';
-const FRAME_BUTTON: Record<Decision, RegExp> = { reject: /^(reject|decline|refuse|deny)\b/i, accept: /^(accept|agree|allow)\b/i };
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A button name that starts with one of `words`, or is one of the catalogues' `texts`. */
+const buttonName = (words: readonly string[], texts: readonly string[]) => new RegExp(`^(?:(?:${words.join('|')})\\b|(?:${texts.map(escapeRegExp).join('|')})$)`, 'iu');
+const FRAME_BUTTON: Record<Decision, RegExp> = {
+  reject: buttonName(['reject', 'decline', 'refuse', 'deny'], textsOf('rejectAll', 'decline')),
+  accept: buttonName(['accept', 'agree', 'allow'], textsOf('acceptAll', 'accept')),
+};
 const POLL_MS = 50;
 
 export async function isPromptShown(page: Page): Promise<boolean> {

@@ -2,8 +2,9 @@
  * The validator's fair-choice rule, as rendered (cli/audit/fair-choice.ts, the code
  * `page-validate --audit` runs), held against the hosted prompt's first layer: real Chromium,
  * the real server with the GVL fixture, the prompt framed by a real `<page-consent
- * type="page-hosted">`. In English the audit's own lookup finds the controls; in German (long
- * labels) the test finds them by id and applies the same judgement. Reject all, Customize and
+ * type="page-hosted">`, in English and in German (the longest labels), where the audit's own
+ * lookup finds the controls by the catalogues' texts; the test also finds them by id and applies
+ * the same judgement to every pair. Reject all, Customize and
  * Accept all are judged both ways round, so the rule's "no less prominent" becomes "equal".
  * Then `page-validate --audit` itself runs on the article (and on an inline prompt that fails).
  */
@@ -81,10 +82,12 @@ describe.skipIf(!hasChromium)('the fair-choice rule on the hosted prompt', () =>
       await page.context().close();
     });
 
-    it(`holds in German at ${viewport.width} px, the labels the longest of the three`, async () => {
+    it(`holds in German at ${viewport.width} px, the labels the longest of the three, through the audit's lookup by the catalogue's texts`, async () => {
       const { page, frame } = await openPrompt(viewport, 'de-DE');
       expect(await frame.locator('html').getAttribute('lang')).toBe('de');
       expect(await frame.locator('.actions button:visible').allTextContents()).toEqual(['Alle ablehnen', 'Anpassen', 'Alle akzeptieren']);
+      // Found by their German texts: null would mean the audit did not find both buttons.
+      expect(await judgeShownPrompt(page, 'consent')).toEqual([]);
       expect(await unequalChoices(frame)).toEqual([]);
       await page.context().close();
     });
