@@ -2,9 +2,9 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Server files run side by side, one per core but at least two: vitest's own default (cores - 1)
- * runs one file at a time on a two-core machine, and these files spend much of their time waiting
- * on PostgreSQL and loopback sockets. This is safe because no two files share state
+ * Unit and server files run side by side, one per core but at least two: vitest's own default
+ * (cores - 1) runs one file at a time on a two-core machine, and server files spend much of their
+ * time waiting on PostgreSQL and loopback sockets. This is safe because no two files share state
  * (docs/architecture.md, "Tests"): every file opens its own servers on port 0, its own PostgreSQL
  * database and its own temporary folders. The e2e files share nothing either, but two Chromium
  * files side by side on two cores pushed time-out-sensitive cases (the fault matrix, the prompt's
@@ -21,7 +21,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          environment: 'happy-dom',
+          // A DOM costs about half a second per file: the files that need one say so on their
+          // first line (`// @vitest-environment happy-dom`); the rest run in Node.
+          environment: 'node',
+          maxWorkers: WORKERS,
         },
       },
       {

@@ -6,13 +6,16 @@
  * story prompt bundles only its two texts (story-texts.ts).
  */
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Messages } from '../hosted-cmp/page-config.ts';
 import { type CmpLanguage, cmpLanguages } from './language.ts';
 
-const dir = new URL('catalogues/', import.meta.url);
+// A path, not a URL object: under a DOM test environment `URL` is not Node's.
+const dir = join(dirname(fileURLToPath(import.meta.url)), 'catalogues');
 
 function readCatalogue(language: CmpLanguage): Messages {
-  const json: unknown = JSON.parse(readFileSync(new URL(`${language}.json`, dir), 'utf8'));
+  const json: unknown = JSON.parse(readFileSync(join(dir, `${language}.json`), 'utf8'));
   const entries = typeof json === 'object' && json !== null ? Object.entries(json) : [];
   if (!entries.length || entries.some(([, text]) => typeof text !== 'string')) throw new Error(`catalogues/${language}.json: expected an object of texts`);
   return Object.fromEntries(entries) as Messages;

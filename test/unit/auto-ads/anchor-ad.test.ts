@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest';
 import { insertAnchorAd } from '../../../src/auto-ads/anchor-ad.ts';
 

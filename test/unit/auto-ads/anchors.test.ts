@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest';
 import { findDeniedAncestor, findInvalidSelector, resolveAnchors, scopeSelector } from '../../../src/auto-ads/anchors.ts';
 import type { AnchorSpec } from '../../../src/wire/auto-ads-config.ts';

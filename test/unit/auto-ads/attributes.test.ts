@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { mergeAttributes, readConsentMarkers } from '../../../src/auto-ads/attributes.ts';
 

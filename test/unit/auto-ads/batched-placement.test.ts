@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 /**
  * Property: the batched strategy (one measure, a plan that moves positions by the ads it places,
  * one mutate) places the same ads, at the same places, with the same outcomes, as the documented

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlacementSpec } from '../../../src/wire/auto-ads-config.ts';
 import { describeRun, drawDebugOverlay, isDebugRequested } from '../../../src/auto-ads/debug-overlay.ts';

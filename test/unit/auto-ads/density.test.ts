@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { densityOf, findMainContent, isWithinDensity } from '../../../src/auto-ads/density.ts';
 

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAutoAdsElement } from '../../../src/auto-ads/element.ts';
 import { article, createFakePage, type FakePage } from './fake-page.ts';

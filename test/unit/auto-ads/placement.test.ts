@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlacementSpec, Position } from '../../../src/wire/auto-ads-config.ts';
 import { type Candidate, estimateY, planRound, type Round } from '../../../src/auto-ads/placement.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlacementSpec, Position } from '../../../src/wire/auto-ads-config.ts';
 import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';

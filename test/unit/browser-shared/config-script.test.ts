@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 /**
  * The one rule for a component's JSON config script (src/browser-shared/config-script.ts), and
  * the code each component reports when the rule gives no config (docs/errors.md).

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
 import { clientInfoOf, createPromptFrame, READY_TIMEOUT_MS, sandboxOf } from '../../../src/consent/prompt-frame.ts';
 import { initialModel } from '../../../src/consent/state.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
 import { detailOf, installConsentProvider, type ConsentView } from '../../../src/consent/provider.ts';
 import { initialModel, reduceConsent, type ConsentEvent } from '../../../src/consent/state.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest';
 import { initialModel, reduceConsent, type ConsentEvent, type ConsentModel } from '../../../src/consent/state.ts';
 import { createUi, selectUi } from '../../../src/consent/ui.ts';

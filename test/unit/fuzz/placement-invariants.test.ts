@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 /**
  * Placement invariants of auto ads (docs/reliability.md, "Fuzzing") on generated pages and configs, through
  * the real path: the config is served as JSON text to `<page-auto-ads type="custom">`, which

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ActionsService, createActions } from '../../../src/runtime/actions.ts';
 import type { Diagnostic } from '../../../src/wire/diagnostic.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createChangeSize } from '../../../src/runtime/change-size.ts';
 import { RECENT_INTERACTION_MS } from '../../../src/runtime/change-size-decision.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
 import { createConsentGate } from '../../../src/runtime/consent-gate.ts';
 import { readBlockRequest, readMetaBlockedTags } from '../../../src/wire/block-markers.ts';

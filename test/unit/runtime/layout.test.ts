@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { applyLayout } from '../../../src/runtime/layout.ts';
 import { parseLayout } from '../../../src/wire/layout.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: macro templates are written as ${NAME}.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../src/wire/diagnostic.ts';

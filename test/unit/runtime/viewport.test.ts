@@ -1,3 +1,4 @@
+// @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { browserPlatform, createViewport, SCROLL_IDLE_MS, type ViewportPlatform } from '../../../src/runtime/viewport.ts';
 
