@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchedAt, installClock, pauseClock, runUntil } from './clock.ts';
+import { fetchedAt, installClock, pauseClock, runUntil, shownAt } from './clock.ts';
 import { html, launchBrowser, newPage, type RecordedRequest, settled, startServer, type TestPage, type TestServer } from './harness.ts';
 import type { SettleOptions } from './settled.ts';
 
@@ -911,6 +911,8 @@ describe('consent acceptance: checkConsentHref', () => {
     await runUntil(test.page, asked + 10_000);
     await test.page.clock.resume();
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
+    // Shown by the time-out, not before: the page's own record, whatever the runner's pauses.
+    expect((await shownAt(test.page, 'prompt')) - asked).toBeGreaterThanOrEqual(9_900);
     await expectNothingBuilt(test, p);
     expect(diagnostics(test).length).toBeGreaterThan(0);
   });

@@ -14,8 +14,12 @@ export async function installClock(page: Page): Promise<void> {
 }
 
 const RECORDER = `(() => {
-  const seen = { fetches: {}, timers: {} };
+  const seen = { fetches: {}, timers: {}, shown: {} };
   window.__clockSeen = seen;
+  // The page time each element with an id was first shown by <page-consent> (its shown class).
+  new MutationObserver((records) => {
+    for (const { target } of records) if (target.id && target.classList.contains('page-consent-shown')) seen.shown[target.id] ??= performance.now();
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
   const { fetch, setTimeout } = window;
   window.fetch = function (input, init) {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href);
@@ -23,20 +27,27 @@ const RECORDER = `(() => {
     return fetch.call(this, input, init);
   };
   window.setTimeout = function (handler, delay, ...rest) {
-    seen.timers[Number(delay) || 0] ??= performance.now();
+    // Read first: it brings the clock's time up to date, and the fake setTimeout counts its delay
+    // from the clock's last update, which a busy page may leave a hundred milliseconds or more
+    // behind, so the timer would fire that much early against performance.now().
+    const now = performance.now();
+    seen.timers[Number(delay) || 0] ??= now;
     return setTimeout.call(this, handler, delay, ...rest);
   };
 })();`;
 
-type Seen = 'fetches' | 'timers';
+type Seen = 'fetches' | 'timers' | 'shown';
 const seenAt = async (page: Page, kind: Seen, key: string | number): Promise<number> => {
   const at = await page.evaluate(([k, name]) => (window as unknown as { __clockSeen: Record<Seen, Record<string, number>> }).__clockSeen[k][name], [kind, String(key)] as const);
-  if (at === undefined) throw new Error(`the page has not started ${kind === 'fetches' ? `a fetch of ${key}` : `a ${key} ms timer`}`);
+  if (at === undefined) throw new Error(`the page has not ${kind === 'fetches' ? `started a fetch of ${key}` : kind === 'timers' ? `started a ${key} ms timer` : `shown #${key}`}`);
   return at;
 };
 
 /** The page time of the first fetch of `path`. */
 export const fetchedAt = (page: Page, path: string) => seenAt(page, 'fetches', path);
+
+/** The page time `<page-consent>` first showed the element with this id (a prompt). */
+export const shownAt = (page: Page, id: string) => seenAt(page, 'shown', id);
 
 /** The page time the first timer of `delay` ms was set. */
 export const timerSetAt = (page: Page, delay: number) => seenAt(page, 'timers', delay);

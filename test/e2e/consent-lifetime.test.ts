@@ -56,8 +56,10 @@ describe('consent lifetime in Chromium', () => {
   });
 
   it('keeps a decision within the lifetime of its state, and lets a refusal expire on its own lifetime', async () => {
-    const { page } = await openPage({ consentLifetimeDays: { accepted: 390, rejected: 30 } });
+    const { page, instance } = await openPage({ consentLifetimeDays: { accepted: 390, rejected: 30 } });
     await page.click('#reject');
+    // Stored at T0 before the clock moves (a rejection unblocks nothing there is to wait for).
+    await expect.poll(async () => (await storedValues(page))[`consent:${instance}`]).toMatchObject({ state: 'rejected', time: T0 });
     await reloadAt(page, T0 + 29 * DAY);
     expect(await isShown(page, '#prompt')).toBe(false);
     await reloadAt(page, T0 + 31 * DAY);

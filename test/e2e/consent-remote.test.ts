@@ -1,7 +1,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, storedValues, SVG } from './consent-fixtures.ts';
-import { fetchedAt, installClock, pauseClock, runUntil } from './clock.ts';
+import { fetchedAt, installClock, pauseClock, runUntil, shownAt } from './clock.ts';
 import { launchBrowser, newPage, type Reply, type Route, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
@@ -76,6 +76,8 @@ describe('geo flow examples (docs/consent.md, "How the decision is made")', () =
     );
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     await page.click('#accept');
+    // Applied (and stored) before the next visit.
+    await expect.poll(() => isShown(page, '#prompt')).toBe(false);
     await page.reload();
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
@@ -245,6 +247,8 @@ describe('remote check failures fail closed', () => {
     await runUntil(page, asked + 10_000);
     await page.clock.resume();
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    // Shown by the time-out, not before: the page's own record, whatever the runner's pauses.
+    expect((await shownAt(page, 'prompt')) - asked).toBeGreaterThanOrEqual(9_900);
     expect(diagnosticsOf(messages, 'consent-check-failed')[0]?.text).toContain('10 s');
     answer();
     // The browser has either dropped the request or received the late answer.

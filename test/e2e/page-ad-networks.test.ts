@@ -65,6 +65,8 @@ describe('page-ad type="adsense"', () => {
     const { page } = await open(adsense('open'), { consent: true });
     await expect.poll(() => pushes(page)).toMatchObject([{ slot: 'open', npa: 1 }]);
     await page.click('#accept');
+    // The click is applied once the consent state is there (on a first visit it may still be loading).
+    await page.waitForFunction(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state === 'accepted');
     await page.evaluate((markup) => document.body.insertAdjacentHTML('beforeend', markup), adsense('later'));
     await expect.poll(() => pushes(page)).toMatchObject([{ slot: 'open', npa: 1 }, { slot: 'later', npa: 0 }]);
   });
