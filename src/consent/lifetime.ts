@@ -6,13 +6,11 @@
 import type { StoredConsent } from '../wire/consent.ts';
 import type { ConsentConfig, ConsentCoreConfig } from '../wire/consent-config.ts';
 import type { ConsentLifetime } from '../wire/consent-lifetime.ts';
-import type { ConsentEvent } from './state.ts';
+import type { StartEvent } from './state.ts';
 
 const DAY_MS = 86_400_000;
 
 export const isExpired = ({ state, time }: StoredConsent, lifetime: ConsentLifetime, now: number): boolean => now - time > lifetime[state] * DAY_MS;
-
-type StartEvent = Extract<ConsentEvent, { type: 'start' }>;
 
 /** The `start` event with nothing cached (a first visit's; the timing plays no part). Pure. */
 export const freshStartEventOf = (config: ConsentCoreConfig, hasGpc = false): StartEvent => ({

@@ -101,7 +101,8 @@ const undecided = (model: ConsentModel, isRequired: boolean): ConsentModel =>
       ? { ...model, state: { kind: 'rejected' }, consentMetadata: { gpc: true } }
       : { ...model, state: UNKNOWN, isPromptShown: true };
 
-type StartEvent = Extract<ConsentEvent, { type: 'start' }>;
+/** The event that starts the state from the config and the cached decision (lifetime.ts builds it). */
+export type StartEvent = Extract<ConsentEvent, { type: 'start' }>;
 
 const begin = (model: ConsentModel, { requiredPurposes, expiredPurposes, isGpcReject }: StartEvent): ConsentModel => ({
   ...model,
