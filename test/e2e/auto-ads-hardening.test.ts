@@ -75,7 +75,8 @@ describe.skipIf(!hasConsent)('auto ads: a config cannot weaken consent', () => {
     await waitForPlacement(page);
     await page.click('#accept');
     await page.waitForFunction(() => document.querySelector('page-ad:not(#manual-ad) iframe'));
-    expect(server.requestsTo('/creative').length).toBeGreaterThan(0);
+    // The frame is in the document before its request reaches the test server.
+    await expect.poll(() => server.requestsTo('/creative').length).toBeGreaterThan(0);
   });
 });
 
