@@ -18,6 +18,15 @@ export function definePart(name: string, exports: unknown): void {
 
 const loads = new Map<string, Promise<unknown>>();
 
+const urlOf = (name: string, directory: string) => new URL(`${name}.js`, directory || location.href).href;
+
+/**
+ * Asks the browser to fetch part `name` when it is idle, for the site's next page, unless it ran
+ * on this one (docs/decisions/first-screen-parts.md, "Return visits").
+ */
+export const prefetchPart = (name: string, directory: string) =>
+  Object.hasOwn(registry(), name) || document.head.append(Object.assign(document.createElement('link'), { rel: 'prefetch', href: urlOf(name, directory) }));
+
 /** The exports of part `name` (`{directory}/{name}.js`), loaded at most once per page. */
 export function loadPart<T>(name: string, directory: string, report: (d: Diagnostic) => void): Promise<T | undefined> {
   let load = loads.get(name);
@@ -25,7 +34,7 @@ export function loadPart<T>(name: string, directory: string, report: (d: Diagnos
   if (!load && Object.hasOwn(registry(), name)) loads.set(name, (load = Promise.resolve(registry()[name])));
   if (!load) {
     const script = document.createElement('script');
-    script.src = new URL(`${name}.js`, directory || location.href).href;
+    script.src = urlOf(name, directory);
     load = new Promise((resolve) => {
       const done = () => {
         if (!script.onload) return;

@@ -8,7 +8,7 @@ import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { own } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
-import type { ConsentParts } from './parts.ts';
+import { type ConsentParts, prefetchReturnParts } from './parts.ts';
 import type { PolicyInput } from './policy.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import type { ConsentEvent, ConsentModel } from './state.ts';
@@ -46,11 +46,14 @@ export type ConsentStateOptions = {
   readonly view: () => Omit<PolicyInput, 'state' | 'purposeConsents'>;
   /** Called with every model the controller produces, before the provider and the event. */
   readonly onModel: (model: ConsentModel) => void;
+  /** The consent script's URL: its parts load from its directory. */
+  readonly scriptUrl: string;
 };
 
-export function createConsentState(host: Host, { load, report, checked, view, onModel }: ConsentStateOptions) {
+export function createConsentState(host: Host, { load, report, checked, view, onModel, scriptUrl }: ConsentStateOptions) {
   const page = host.runtime;
   let lastDetail = '';
+  let wasSaved: boolean | undefined;
   const controller = createConsentController({
     storage: page.storage,
     fetch: (url, init) => fetch(url, init),
@@ -61,6 +64,9 @@ export function createConsentState(host: Host, { load, report, checked, view, on
     remote: () => load('remote'),
     stored: () => load('stored'),
     onChange(model) {
+      // A decision stored on a page that started without one: the site's next page is a return visit.
+      if (model.saved && wasSaved === false) prefetchReturnParts(scriptUrl);
+      wasSaved = !!model.saved;
       onModel(model);
       notify();
       const detail = detailOf(model);

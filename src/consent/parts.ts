@@ -13,7 +13,7 @@ import type { Diagnostic } from '../runtime/index.ts';
 import type { parseStoredConsent } from '../wire/consent.ts';
 import type { CMP_PRESETS } from '../wire/consent-presets.ts';
 import type { parseConsentTiming } from '../wire/consent-config.ts';
-import { loadPart } from '../browser-shared/parts.ts';
+import { loadPart, prefetchPart } from '../browser-shared/parts.ts';
 import type { replyToCreative } from './creative-reply.ts';
 import type { createFrameUi } from './frame-ui.ts';
 import type { waitForGeoGroups } from './geo-wait.ts';
@@ -39,3 +39,12 @@ export type ConsentParts = {
 
 export const loadConsentPart = <K extends keyof ConsentParts>(name: K, scriptUrl: string, report: (d: Diagnostic) => void) =>
   loadPart<ConsentParts[K]>(`page-consent-${name}-0.1`, scriptUrl, report);
+
+/**
+ * The parts that a return visit requests at once (`fast`, `stored`): asked for ahead, when the
+ * browser is idle, by a page that stores a decision without having run them, so that the site's
+ * next page finds them in the browser's cache.
+ */
+export const prefetchReturnParts = (scriptUrl: string) => {
+  for (const name of ['fast', 'stored'] as const) prefetchPart(`page-consent-${name}-0.1`, scriptUrl);
+};

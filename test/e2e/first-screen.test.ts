@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cdnCacheControl } from '../../server/routes/cdn.ts';
 import { CDN_ROOT, launchBrowser, newPage, readJson, settled, startServer, type TestServer } from './harness.ts';
 
 /** Brotli bytes (quality 11, as scripts/size.mjs) of a production CDN file. */
@@ -173,15 +174,9 @@ describe('consent parts', () => {
     await context.close();
   });
 
-  it('requests the return-visit part at once on a return visit and runs the allowed script once, without a prompt', async () => {
-    server.page('/return.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'return' })));
-    const { page, context } = await newPage(browser);
-    await page.goto(`${server.origin}/return.html`);
-    await page.waitForSelector('#prompt:visible');
-    await page.click('#accept');
-    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    const first = server.requests.length;
-    await page.addInitScript(`(() => {
+  /** Counts the frames in which #prompt is visible, from the next navigation on. */
+  const countPromptFrames = (page: Page) =>
+    page.addInitScript(`(() => {
       window.promptPainted = 0;
       const onFrame = () => {
         if (document.getElementById('prompt')?.checkVisibility()) window.promptPainted++;
@@ -189,15 +184,61 @@ describe('consent parts', () => {
       };
       requestAnimationFrame(onFrame);
     })();`);
-    await page.reload();
+  const runsAndPromptFrames = (page: Page) =>
+    page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, (window as unknown as { promptPainted: number }).promptPainted]);
+  const RETURN_PARTS = ['/v0/page-consent-fast-0.1.js', '/v0/page-consent-stored-0.1.js'];
+
+  it('prefetches the return-visit parts once a first visit stores a decision; the next page takes them from the cache', async () => {
+    server.page('/prefetch.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'prefetch' })));
+    // Served with the reference CDN's cache header (this server sends none).
+    for (const path of RETURN_PARTS) {
+      server.route(path, { body: readFileSync(join(CDN_ROOT, path), 'utf8'), headers: { 'content-type': 'text/javascript', 'cache-control': cdnCacheControl } });
+    }
+    const { page, context } = await newPage(browser);
+    const before = server.requests.length;
+    await page.goto(`${server.origin}/prefetch.html`);
+    await page.waitForSelector('#prompt:visible');
+    await settled(page);
+    // Nothing is fetched ahead before there is a decision.
+    expect(server.requests.slice(before).filter((request) => RETURN_PARTS.includes(request.path))).toEqual([]);
+    await page.click('#accept');
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    const prefetched = () => server.requests.slice(before).filter((request) => RETURN_PARTS.includes(request.path));
+    await expect.poll(() => prefetched().length).toBe(2);
+    expect(prefetched().map((request) => [request.path, request.headers['sec-purpose']]).sort()).toEqual(RETURN_PARTS.map((path) => [path, 'prefetch']).sort());
+    const first = server.requests.length;
+    await countPromptFrames(page);
+    await page.goto(`${server.origin}/prefetch.html`);
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
     await settled(page);
     const paths = server.requests.slice(first).map((request) => request.path);
-    expect(paths).toContain('/v0/page-consent-fast-0.1.js');
-    expect(paths).toContain('/v0/page-consent-stored-0.1.js');
+    expect(paths.filter((path) => RETURN_PARTS.includes(path))).toEqual([]);
     expect(paths.filter((path) => path === '/third-party.js')).toHaveLength(1);
-    expect(await page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, (window as unknown as { promptPainted: number }).promptPainted])).toEqual([1, 0]);
+    expect(await runsAndPromptFrames(page)).toEqual([1, 0]);
+    // A return visit stores nothing new: nothing is fetched ahead again.
+    expect(await page.locator('link[rel="prefetch"]').count()).toBe(0);
     await context.close();
+  });
+
+  it('requests the return-visit parts at once on a return visit and runs the allowed script once, without a prompt', async () => {
+    server.page('/return.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'return' })));
+    const { page, context } = await newPage(browser);
+    await page.goto(`${server.origin}/return.html`);
+    await page.waitForSelector('#prompt:visible');
+    await page.click('#accept');
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    // The stored decision in a browser whose cache does not hold the parts (a later session).
+    const { page: later } = await newPage(browser, { storageState: await context.storageState() });
+    await context.close();
+    const first = server.requests.length;
+    await countPromptFrames(later);
+    await later.goto(`${server.origin}/return.html`);
+    await later.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    await settled(later);
+    const paths = server.requests.slice(first).map((request) => request.path);
+    for (const part of RETURN_PARTS) expect(paths).toContain(part);
+    expect(paths.filter((path) => path === '/third-party.js')).toHaveLength(1);
+    expect(await runsAndPromptFrames(later)).toEqual([1, 0]);
   });
 });
 
