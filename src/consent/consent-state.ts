@@ -8,7 +8,7 @@ import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { own } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
-import { type ConsentParts, prefetchReturnParts } from './parts.ts';
+import { type ConsentParts, prefetchReturnPart } from './parts.ts';
 import type { PolicyInput } from './policy.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import type { ConsentEvent, ConsentModel } from './state.ts';
@@ -65,7 +65,7 @@ export function createConsentState(host: Host, { load, report, checked, view, on
     stored: () => load('stored'),
     onChange(model) {
       // A decision stored on a page that started without one: the site's next page is a return visit.
-      if (model.saved && wasSaved === false) prefetchReturnParts(scriptUrl);
+      if (model.saved && wasSaved === false) prefetchReturnPart(scriptUrl);
       wasSaved = !!model.saved;
       onModel(model);
       notify();

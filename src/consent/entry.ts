@@ -19,8 +19,8 @@ let returning: Promise<unknown> = Promise.resolve();
 try {
   if (localStorage.getItem(storeKeyOf(location.hostname)) !== null) {
     const report = (d: Diagnostic) => console.error(`[page-consent] ${d.code}: expected ${d.expected}, got ${d.got}`);
-    // The cached decision's parser and the consent state in parallel: the element reads the decision once defined.
-    loadConsentPart('stored', scriptUrl, report);
+    // The consent state in parallel; the fast path's part also registers the cached decision's
+    // parser, which the element reads once defined (the `stored` part only if this one failed).
     loadConsentPart('state', scriptUrl, report);
     returning = loadConsentPart('fast', scriptUrl, report);
   }

@@ -4,8 +4,9 @@
  * publisher's check and update endpoints), `signals` (Consent Mode, `__uspapi`, the TCF/GPP
  * stubs), `story` (`<page-story-consent>`), `frame` (the CMP iframe's prompt, for a `promptUiSrc`), `geo` (the wait for
  * `<page-geo>`), `presets` (a `type` attribute), `creative` (an ad
- * frame's consent request), `fast` (the return visit) and `stored` (the cached decision's
- * parser), both requested at once when the site's storage item exists, and `state` (the
+ * frame's consent request), `fast` (the return visit, requested at once when the site's storage
+ * item exists; it also registers `stored`), `stored` (the cached decision's parser, requested
+ * only when `fast` did not run), and `state` (the
  * reducer, controller, policy and provider: after the first frame of a first visit's prompt,
  * else at once).
  */
@@ -41,10 +42,8 @@ export const loadConsentPart = <K extends keyof ConsentParts>(name: K, scriptUrl
   loadPart<ConsentParts[K]>(`page-consent-${name}-0.1`, scriptUrl, report);
 
 /**
- * The parts that a return visit requests at once (`fast`, `stored`): asked for ahead, when the
- * browser is idle, by a page that stores a decision without having run them, so that the site's
- * next page finds them in the browser's cache.
+ * The part that a return visit requests at once (`fast`, which also registers `stored`): asked
+ * for ahead, when the browser is idle, by a page that stores a decision without having run it,
+ * so that the site's next page finds it in the browser's cache.
  */
-export const prefetchReturnParts = (scriptUrl: string) => {
-  for (const name of ['fast', 'stored'] as const) prefetchPart(`page-consent-${name}-0.1`, scriptUrl);
-};
+export const prefetchReturnPart = (scriptUrl: string) => prefetchPart('page-consent-fast-0.1', scriptUrl);

@@ -186,9 +186,10 @@ describe('consent parts', () => {
     })();`);
   const runsAndPromptFrames = (page: Page) =>
     page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, (window as unknown as { promptPainted: number }).promptPainted]);
-  const RETURN_PARTS = ['/v0/page-consent-fast-0.1.js', '/v0/page-consent-stored-0.1.js'];
+  const FAST_PART = '/v0/page-consent-fast-0.1.js';
+  const RETURN_PARTS = [FAST_PART, '/v0/page-consent-stored-0.1.js'];
 
-  it('prefetches the return-visit parts once a first visit stores a decision; the next page takes them from the cache', async () => {
+  it('prefetches the return-visit part once a first visit stores a decision; the next page takes it from the cache', async () => {
     server.page('/prefetch.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'prefetch' })));
     // Served with the reference CDN's cache header (this server sends none).
     for (const path of RETURN_PARTS) {
@@ -204,8 +205,8 @@ describe('consent parts', () => {
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
     const prefetched = () => server.requests.slice(before).filter((request) => RETURN_PARTS.includes(request.path));
-    await expect.poll(() => prefetched().length).toBe(2);
-    expect(prefetched().map((request) => [request.path, request.headers['sec-purpose']]).sort()).toEqual(RETURN_PARTS.map((path) => [path, 'prefetch']).sort());
+    await expect.poll(() => prefetched().length).toBe(1);
+    expect(prefetched().map((request) => [request.path, request.headers['sec-purpose']])).toEqual([[FAST_PART, 'prefetch']]);
     const first = server.requests.length;
     await countPromptFrames(page);
     await page.goto(`${server.origin}/prefetch.html`);
@@ -220,7 +221,7 @@ describe('consent parts', () => {
     await context.close();
   });
 
-  it('requests the return-visit parts at once on a return visit and runs the allowed script once, without a prompt', async () => {
+  it('requests the return-visit part at once on a return visit (the stored-decision part comes with it) and runs the allowed script once, without a prompt', async () => {
     server.page('/return.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'return' })));
     const { page, context } = await newPage(browser);
     await page.goto(`${server.origin}/return.html`);
@@ -236,7 +237,7 @@ describe('consent parts', () => {
     await later.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
     await settled(later);
     const paths = server.requests.slice(first).map((request) => request.path);
-    for (const part of RETURN_PARTS) expect(paths).toContain(part);
+    expect(paths.filter((path) => RETURN_PARTS.includes(path))).toEqual([FAST_PART]);
     expect(paths.filter((path) => path === '/third-party.js')).toHaveLength(1);
     expect(await runsAndPromptFrames(later)).toEqual([1, 0]);
   });
@@ -258,9 +259,31 @@ describe('the stored decision part', () => {
     await page.reload();
     await page.waitForSelector('#prompt:visible');
     await expect.poll(() => messages.filter((line) => line.text.includes('page-consent-stored-0.1.js')).length).toBe(1);
-    expect(messages.find((line) => line.text.includes('page-consent-stored-0.1.js'))?.text).toMatch(/^\[page-consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-stored-0\.1\.js"$/);
+    expect(messages.find((line) => line.text.includes('page-consent-stored-0.1.js'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-stored-0\.1\.js"$/);
     await settled(page);
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    await context.close();
+  });
+});
+
+describe('the stored decision part without the return-visit part', () => {
+  it('is requested when the return-visit part fails: one diagnostic, and the element applies the cached decision', async () => {
+    server.page('/no-fast.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-fast' })));
+    const { page, context, messages } = await newPage(browser);
+    await page.goto(`${server.origin}/no-fast.html`);
+    await page.waitForSelector('#prompt:visible');
+    await page.click('#accept');
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    await page.route('**/page-consent-fast-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    const first = server.requests.length;
+    await page.reload();
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    await settled(page);
+    expect(server.requests.slice(first).filter((request) => request.path === '/v0/page-consent-stored-0.1.js')).toHaveLength(1);
+    expect(messages.filter((line) => line.text.includes('part-load-failed')).map((line) => line.text)).toEqual([
+      expect.stringMatching(/^\[page-consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-fast-0\.1\.js"$/),
+    ]);
+    expect(await page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, document.getElementById('prompt')?.checkVisibility()])).toEqual([1, false]);
     await context.close();
   });
 });
