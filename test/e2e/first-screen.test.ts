@@ -174,9 +174,13 @@ describe('consent parts', () => {
     await context.close();
   });
 
-  /** Counts the frames in which #prompt is visible, from the next navigation on. */
-  const countPromptFrames = (page: Page) =>
-    page.addInitScript(`(() => {
+  /**
+   * Opens `url` in `page`, counting the frames in which #prompt is visible, until the blocked
+   * script ran and the page settled; the paths it requested.
+   */
+  async function visitAgain(page: Page, url: string): Promise<string[]> {
+    const first = server.requests.length;
+    await page.addInitScript(`(() => {
       window.promptPainted = 0;
       const onFrame = () => {
         if (document.getElementById('prompt')?.checkVisibility()) window.promptPainted++;
@@ -184,6 +188,11 @@ describe('consent parts', () => {
       };
       requestAnimationFrame(onFrame);
     })();`);
+    await page.goto(url);
+    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    await settled(page);
+    return server.requests.slice(first).map((request) => request.path);
+  }
   const runsAndPromptFrames = (page: Page) =>
     page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, (window as unknown as { promptPainted: number }).promptPainted]);
   const FAST_PART = '/v0/page-consent-fast-0.1.js';
@@ -207,12 +216,7 @@ describe('consent parts', () => {
     const prefetched = () => server.requests.slice(before).filter((request) => RETURN_PARTS.includes(request.path));
     await expect.poll(() => prefetched().length).toBe(1);
     expect(prefetched().map((request) => [request.path, request.headers['sec-purpose']])).toEqual([[FAST_PART, 'prefetch']]);
-    const first = server.requests.length;
-    await countPromptFrames(page);
-    await page.goto(`${server.origin}/prefetch.html`);
-    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    await settled(page);
-    const paths = server.requests.slice(first).map((request) => request.path);
+    const paths = await visitAgain(page, `${server.origin}/prefetch.html`);
     expect(paths.filter((path) => RETURN_PARTS.includes(path))).toEqual([]);
     expect(paths.filter((path) => path === '/third-party.js')).toHaveLength(1);
     expect(await runsAndPromptFrames(page)).toEqual([1, 0]);
@@ -231,12 +235,7 @@ describe('consent parts', () => {
     // The stored decision in a browser whose cache does not hold the parts (a later session).
     const { page: later } = await newPage(browser, { storageState: await context.storageState() });
     await context.close();
-    const first = server.requests.length;
-    await countPromptFrames(later);
-    await later.goto(`${server.origin}/return.html`);
-    await later.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    await settled(later);
-    const paths = server.requests.slice(first).map((request) => request.path);
+    const paths = await visitAgain(later, `${server.origin}/return.html`);
     expect(paths.filter((path) => RETURN_PARTS.includes(path))).toEqual([FAST_PART]);
     expect(paths.filter((path) => path === '/third-party.js')).toHaveLength(1);
     expect(await runsAndPromptFrames(later)).toEqual([1, 0]);
