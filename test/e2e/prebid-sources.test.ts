@@ -14,7 +14,7 @@ import { encodeTcString, idsOf } from '../../src/tcf/tc-string.ts';
 import { choicesOfDecision } from '../../src/tcf/tc-choices.ts';
 import { parseGvl } from '../../src/wire/gvl.ts';
 import { consentPage } from './consent-fixtures.ts';
-import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { type ConsoleLine, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
 import { bundlePrebid, prebidSetup } from './prebid-fixture.ts';
 
 let browser: Browser;
@@ -89,6 +89,7 @@ const finished = (target: Page | Frame) => target.evaluate(() => (window as neve
 
 const tcfCall = (page: Page, command: string) =>
   page.evaluate((name) => new Promise<Record<string, unknown>>((resolve) => (window as never as { __tcfapi: Api }).__tcfapi(name, 2, (data: Record<string, unknown>) => resolve(data))), command);
+const gppPing = (page: Page) => page.evaluate(() => new Promise<Record<string, unknown>>((resolve) => (window as never as { __gpp: Api }).__gpp('ping', resolve)));
 const lastState = (page: Page) => page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state);
 
 /** The auction ran and got a TC string; decoded by the IAB library. */
@@ -98,8 +99,9 @@ function decoded(saw: Saw | string) {
 }
 
 const expectOurAcceptString = (saw: Saw | string) => expect([decoded(saw).cmpId, idsOf(decoded(saw).vendorConsents)]).toEqual([300, [1, 2, 8]]);
-function expectTcfeuv2(saw: Saw | string) {
-  expect((saw as Saw).gppConsent!.applicableSections).toEqual([2]);
+/** `lines`: the page's console (Prebid's own warnings in debug mode), shown when the check fails. */
+function expectTcfeuv2(saw: Saw | string, lines: readonly ConsoleLine[] = []) {
+  expect((saw as Saw).gppConsent?.applicableSections, lines.map((line) => line.text).join('\n')).toEqual([2]);
   expect(new GppModel((saw as Saw).gppConsent!.gppString).encodeSection('tcfeuv2')).toBe((saw as Saw).gdprConsent!.consentString);
 }
 
@@ -119,8 +121,7 @@ describe('Prebid.js with a CMP iframe (promptUiSrc)', () => {
     await frame!.waitForFunction(() => 'send' in window);
     await frame!.evaluate(() => (window as never as { send(m: object): void }).send({ type: 'consent-ui', action: 'ready' }));
     await expect.poll(async () => (await tcfCall(page, 'ping')).displayStatus, { timeout: 20_000 }).toBe('visible');
-    const gppPing = () => page.evaluate(() => new Promise<Record<string, unknown>>((resolve) => (window as never as { __gpp: Api }).__gpp('ping', resolve)));
-    expect(await gppPing()).toMatchObject({ signalStatus: 'not ready', cmpDisplayStatus: 'visible' });
+    expect(await gppPing(page)).toMatchObject({ signalStatus: 'not ready', cmpDisplayStatus: 'visible' });
     await startAuction(page);
     const info = cmpString('accepted');
     const consentMetadata = { consentStringType: 2, gdprApplies: true, additionalConsent: '1~2.3' };
@@ -189,12 +190,14 @@ const hasQueued = (page: Page, name: string, command: string) =>
 
 describe('Prebid.js in a cross-origin child frame', () => {
   it('reaches the page\'s CMP through the locator frames, started after the decision', async () => {
-    const { page } = await open({}, { body: adFrame() });
+    const { page, messages } = await open({}, { body: adFrame() });
     await page.click('#accept');
+    // Decided for both APIs: the TC string is out and GPP says ready.
     await expect.poll(async () => (await tcfCall(page, 'getTCData')).tcString, { timeout: 20_000 }).toMatch(/^C/);
+    await expect.poll(() => gppPing(page).then((ping) => ping.signalStatus), { timeout: 20_000 }).toBe('ready');
     const saw = await runAuction(await adFrameOf(page));
     expectOurAcceptString(saw);
-    expectTcfeuv2(saw);
+    expectTcfeuv2(saw, messages);
   }, 120_000);
 
   it.each([
