@@ -38,10 +38,20 @@ const config = (extra: object = {}) => ({
 });
 
 let count = 0;
-async function open(json: object, options: Parameters<typeof consentPage>[1] = {}, viewport = { width: 400, height: 600 }, blockCmpBundle = false) {
+async function open(json: object, options: Parameters<typeof consentPage>[1] = {}, viewport = { width: 400, height: 600 }, blockCmpBundle = false, onClock = false) {
   const path = `/frame-${++count}.html`;
   server.page(path, consentPage(json, options));
   const test = await newPage(browser, { viewport });
+  if (onClock) {
+    await installClock(test.page);
+    // The page time of the task that adds the prompt's iframe.
+    await test.page.addInitScript(() => {
+      const scope = window as unknown as { frameAddedAt?: number };
+      new MutationObserver(() => {
+        if (scope.frameAddedAt === undefined && document.querySelector('.page-consent-frame iframe')) scope.frameAddedAt = performance.now();
+      }).observe(document, { childList: true, subtree: true });
+    });
+  }
   if (blockCmpBundle) await test.page.route('**/page-consent-cmp-0.1.js', (route) => route.abort());
   await test.page.goto(server.origin + path);
   return test;
@@ -226,10 +236,16 @@ describe('promptUiSrc iframe', () => {
 
   it('a ready that never comes: after 10 s a diagnostic and the inline promptUI', async () => {
     const prompt = '<div id="prompt" hidden><p>Inline</p><button id="accept" on="tap:consent.accept">Accept</button></div>';
-    const test = await open(config({ promptUI: 'prompt' }), { inside: prompt });
+    const test = await open(config({ promptUI: 'prompt' }), { inside: prompt }, undefined, false, true);
     await cmpFrame(test.page);
+    // The 10 s start in the task that adds the frame; they are moved on at once, not waited out.
+    await pauseClock(test.page);
+    const addedAt = await test.page.evaluate(() => (window as unknown as { frameAddedAt: number }).frameAddedAt);
+    await runUntil(test.page, addedAt + 9_900);
     expect(await isShown(test.page, '#prompt')).toBe(false);
-    await expect.poll(() => isShown(test.page, '#prompt'), { timeout: 15_000 }).toBe(true);
+    await runUntil(test.page, addedAt + 10_000);
+    await test.page.clock.resume();
+    await expect.poll(() => isShown(test.page, '#prompt')).toBe(true);
     expect(diagnosticsOf(test.messages, 'consent-prompt-frame-timeout')).toHaveLength(1);
     expect(await test.page.$('.page-consent-frame iframe')).toBeNull();
     await test.page.click('#accept');
