@@ -37,6 +37,22 @@ const config = (extra: object = {}) => ({
   ...extra,
 });
 
+const FRAME = '.page-consent-frame iframe';
+const CMP_SCRIPT = 'script[src$="/page-consent-cmp-0.1.js"]';
+/** Records, for the next navigation, the page time of the task that first adds an element matching `selector`. */
+const recordAddedAt = (page: Page, selector: string) =>
+  page.addInitScript((wanted) => {
+    const seen = ((window as unknown as { addedAt?: Record<string, number> }).addedAt ??= {});
+    new MutationObserver(() => {
+      if (seen[wanted] === undefined && document.querySelector(wanted)) seen[wanted] = performance.now();
+    }).observe(document, { childList: true, subtree: true });
+  }, selector);
+/** That page time, once the element is there. */
+async function addedAt(page: Page, selector: string): Promise<number> {
+  const handle = await page.waitForFunction((wanted) => (window as unknown as { addedAt?: Record<string, number> }).addedAt?.[wanted], selector);
+  return (await handle.jsonValue()) as number;
+}
+
 let count = 0;
 async function open(json: object, options: Parameters<typeof consentPage>[1] = {}, viewport = { width: 400, height: 600 }, blockCmpBundle = false, onClock = false) {
   const path = `/frame-${++count}.html`;
@@ -44,13 +60,7 @@ async function open(json: object, options: Parameters<typeof consentPage>[1] = {
   const test = await newPage(browser, { viewport });
   if (onClock) {
     await installClock(test.page);
-    // The page time of the task that adds the prompt's iframe.
-    await test.page.addInitScript(() => {
-      const scope = window as unknown as { frameAddedAt?: number };
-      new MutationObserver(() => {
-        if (scope.frameAddedAt === undefined && document.querySelector('.page-consent-frame iframe')) scope.frameAddedAt = performance.now();
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await recordAddedAt(test.page, FRAME);
   }
   if (blockCmpBundle) await test.page.route('**/page-consent-cmp-0.1.js', (route) => route.abort());
   await test.page.goto(server.origin + path);
@@ -240,10 +250,10 @@ describe('promptUiSrc iframe', () => {
     await cmpFrame(test.page);
     // The 10 s start in the task that adds the frame; they are moved on at once, not waited out.
     await pauseClock(test.page);
-    const addedAt = await test.page.evaluate(() => (window as unknown as { frameAddedAt: number }).frameAddedAt);
-    await runUntil(test.page, addedAt + 9_900);
+    const frameAt = await addedAt(test.page, FRAME);
+    await runUntil(test.page, frameAt + 9_900);
     expect(await isShown(test.page, '#prompt')).toBe(false);
-    await runUntil(test.page, addedAt + 10_000);
+    await runUntil(test.page, frameAt + 10_000);
     await test.page.clock.resume();
     await expect.poll(() => isShown(test.page, '#prompt')).toBe(true);
     expect(diagnosticsOf(test.messages, 'consent-prompt-frame-timeout')).toHaveLength(1);
@@ -278,18 +288,12 @@ describe('promptUiSrc iframe', () => {
     );
     await installClock(test.page);
     // The bundle's time-out starts in the task that adds its script: the page time of that.
-    await test.page.addInitScript(() => {
-      const scope = window as unknown as { cmpAddedAt?: number };
-      new MutationObserver(() => {
-        if (scope.cmpAddedAt === undefined && document.querySelector('script[src$="/page-consent-cmp-0.1.js"]')) scope.cmpAddedAt = performance.now();
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await recordAddedAt(test.page, CMP_SCRIPT);
     await test.page.goto(server.origin + path, { waitUntil: 'domcontentloaded' });
     await frameAsked;
     await pauseClock(test.page);
     releaseFrame();
-    await test.page.waitForFunction(() => (window as unknown as { cmpAddedAt?: number }).cmpAddedAt !== undefined);
-    const loading = await test.page.evaluate(() => (window as unknown as { cmpAddedAt: number }).cmpAddedAt);
+    const loading = await addedAt(test.page, CMP_SCRIPT);
     await runUntil(test.page, loading + 9_900);
     expect(await isShown(test.page, '#prompt')).toBe(false);
     await runUntil(test.page, loading + 10_000);
