@@ -6,7 +6,7 @@
  * `tcfeuv2` section handed to `__tcfapi`); without one, the sections our decision gives
  * (gpp-sections.ts). Only the commands the spec defines reach the library.
  */
-import { CmpApi, CmpDisplayStatus, CmpStatus, SignalStatus } from '@iabgpp/cmpapi';
+import { CmpApi, CmpDisplayStatus, CmpStatus, EventData, SignalStatus } from '@iabgpp/cmpapi';
 import { filterQueue, guardApi, takeOverBridges } from '../consent/api-guard.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { GPP_API } from '../consent/signal-apis.ts';
@@ -18,11 +18,37 @@ import { applicableSectionsOf, fillOwnSections, gppStringOf } from './gpp-sectio
 const isReady = (signal: ConsentSignal) =>
   signal.isKnown && !signal.isPromptShown && !signal.isStringPending && (signal.state !== 'unknown' || signal.hasTimedOut);
 
+type Callback = (value: unknown, success: boolean) => void;
+
+/**
+ * Wraps the guarded API: a listener added while the API is `ready` is also sent the `signalStatus`
+ * event `ready`, after its `listenerRegistered`. A vendor that pinged before the change may add
+ * its listener after it (a frame's two calls are two round trips apart), and Prebid.js waits for
+ * that event, not for the listener's ping data: without it, it waited out its time-out.
+ */
+function replayReady() {
+  const scope = self as unknown as { __gpp: (command: unknown, callback: unknown, ...rest: unknown[]) => unknown };
+  const inner = scope.__gpp;
+  scope.__gpp = (command, callback, ...rest) =>
+    inner(
+      command,
+      command === 'addEventListener' && typeof callback === 'function'
+        ? (event: EventData, success: boolean) => {
+            (callback as Callback)(event, success);
+            if (event.eventName === 'listenerRegistered' && event.pingData.signalStatus === SignalStatus.READY)
+              (callback as Callback)(new EventData('signalStatus', event.listenerId, SignalStatus.READY, event.pingData), true);
+          }
+        : callback,
+      ...rest,
+    );
+}
+
 /** Starts the API; returns the channel that gives the TCF part the TC string of a GPP string. */
 export function startGppApi(source: SignalSource): TcfFromGpp {
   filterQueue(GPP_API);
   const api = new CmpApi(source.cmpId, source.cmpVersion);
   guardApi(GPP_API);
+  replayReady();
   takeOverBridges();
   const tcStrings = new Map<string, string | null>();
   const listeners: (() => void)[] = [];

@@ -196,6 +196,23 @@ describe('GPP (__gpp)', () => {
     expect(events.map((event) => event[0])).toContain('sectionChange');
     expect(events.at(-1)).toEqual(['signalStatus', 'ready', 'ready']);
   });
+
+  it('tells a listener added once ready listenerRegistered, then signalStatus ready again', async () => {
+    // A vendor that pinged before the change adds its listener after it: the event it waits for is sent.
+    const { page } = await open(GPP, accepted(gppString, { consentStringType: 4, gppSectionId: '7' }));
+    await page.waitForFunction(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) => resolve(data.signalStatus === 'ready'))));
+    const events = await page.evaluate(() => {
+      const events: unknown[][] = [];
+      (window as never as { __gpp: Function }).__gpp('addEventListener', (data: { eventName: string; data: unknown; pingData: { signalStatus: string } }, success: boolean) =>
+        events.push([data.eventName, data.data, data.pingData.signalStatus, success]),
+      );
+      return events;
+    });
+    expect(events).toEqual([
+      ['listenerRegistered', true, 'ready', true],
+      ['signalStatus', 'ready', 'ready', true],
+    ]);
+  });
 });
 
 describe('framework bundles', () => {

@@ -57,7 +57,7 @@ type Api = (...args: unknown[]) => void;
 type Auctions = { runAuction(): Promise<Saw | string>; pending?: Promise<Saw | string> };
 
 let count = 0;
-type OpenOptions = { head?: string; body?: string; inside?: string; hasGpc?: boolean; modules?: ('gdpr' | 'gpp')[]; hold?: string[] };
+type OpenOptions = { head?: string; body?: string; inside?: string; hasGpc?: boolean; modules?: ('gdpr' | 'gpp')[]; hold?: string[]; holdGppListeners?: boolean };
 /**
  * A page with `config` over the defaults (inline prompt, TCF and GPP); `hold` names CDN files
  * that load only once the returned `release()` is called.
@@ -69,6 +69,7 @@ async function open(config: object, options: OpenOptions = {}) {
   server.page(`/sources-${n}.html`, options.head ? page.replace('<head>', `<head>${options.head}`) : page);
   const test = await newPage(browser);
   if (options.hasGpc) await test.page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
+  if (options.holdGppListeners) await test.page.addInitScript(holdGppListeners);
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   for (const name of options.hold ?? []) {
@@ -180,6 +181,35 @@ async function adFrameOf(page: Page): Promise<Frame> {
   expect(new URL(frame.url()).origin).toBe(server.otherOrigin);
   return frame;
 }
+/**
+ * An init script for the page (not its frames): a frame's GPP `addEventListener` messages are
+ * held before any listener of the page sees them, until `releaseGppListeners()` dispatches them
+ * again; `gppPings` counts the frames' `ping` messages that went through.
+ */
+function holdGppListeners() {
+  if (window !== window.top) return;
+  const held: MessageEvent[] = [];
+  const page = window as never as { gppPings: number; releaseGppListeners(): number };
+  page.gppPings = 0;
+  let holding = true;
+  addEventListener(
+    'message',
+    (event) => {
+      const call = (event.data as { __gppCall?: { command?: string } } | null)?.__gppCall;
+      if (call?.command === 'ping') page.gppPings++;
+      if (!holding || call?.command !== 'addEventListener') return;
+      event.stopImmediatePropagation();
+      held.push(event);
+    },
+    true,
+  );
+  page.releaseGppListeners = () => {
+    holding = false;
+    for (const { data, origin, source } of held) dispatchEvent(new MessageEvent('message', { data, origin, source }));
+    return held.length;
+  };
+}
+
 /** Whether the page's `name` stub has queued a call (the full API has not taken it yet). */
 const hasQueued = (page: Page, name: string, command: string) =>
   page.evaluate(([api, wanted]) => {
@@ -196,6 +226,21 @@ describe('Prebid.js in a cross-origin child frame', () => {
     await expect.poll(async () => (await tcfCall(page, 'getTCData')).tcString, { timeout: 20_000 }).toMatch(/^C/);
     await expect.poll(() => gppPing(page).then((ping) => ping.signalStatus), { timeout: 20_000 }).toBe('ready');
     const saw = await runAuction(await adFrameOf(page));
+    expectOurAcceptString(saw);
+    expectTcfeuv2(saw, messages);
+  }, 120_000);
+
+  it('gets the string when its GPP listener arrives only after the page became ready (its ping said not ready)', async () => {
+    // A frame's ping and its listener are two round trips: the page can decide between them.
+    const { page, messages } = await open({}, { holdGppListeners: true });
+    await page.waitForSelector('iframe[name="__gppLocator"]', { state: 'attached' });
+    await page.evaluate((html) => document.body.insertAdjacentHTML('beforeend', html), adFrame());
+    const frame = await adFrameOf(page);
+    await expect.poll(() => page.evaluate(() => (window as never as { gppPings: number }).gppPings), { timeout: 20_000 }).toBeGreaterThan(0);
+    await page.click('#accept');
+    await expect.poll(() => gppPing(page).then((ping) => ping.signalStatus), { timeout: 20_000 }).toBe('ready');
+    expect(await page.evaluate(() => (window as never as { releaseGppListeners(): number }).releaseGppListeners())).toBe(1);
+    const saw = await runAuction(frame);
     expectOurAcceptString(saw);
     expectTcfeuv2(saw, messages);
   }, 120_000);
