@@ -1,10 +1,12 @@
 // Builds the CDN tree: dist/cdn (production: minified, dev-only diagnostics stripped) and
-// dist/cdn-dev (development: readable, with dev assertions). Both with source maps.
+// dist/cdn-dev (development: readable, with dev assertions), both with source maps; and the
+// reference server as one file (dist/server/main.mjs, scripts/build-server.mjs).
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { minify } from 'terser';
 import { buildExampleLibraries } from './build-examples.mjs';
+import { buildServer } from './build-server.mjs';
 
 const ENTRIES = [
   ['src/runtime/entry.ts', 'v0'],
@@ -87,5 +89,5 @@ async function buildEntries(outdir, isDev, entries, sourcemap) {
   });
 }
 
-await Promise.all([buildTree('dist/cdn', false), buildTree('dist/cdn-dev', true), buildExampleLibraries()]);
-console.log(`built ${entryPoints.map((entry) => entry.out).join(', ')}`);
+await Promise.all([buildTree('dist/cdn', false), buildTree('dist/cdn-dev', true), buildExampleLibraries(), buildServer()]);
+console.log(`built ${entryPoints.map((entry) => entry.out).join(', ')}, server/main.mjs`);

@@ -1,5 +1,5 @@
 /**
- * The example pages, served by the real server process (`node --import tsx server/main.ts` on a
+ * The example pages, served by the real server process (the built `dist/server/main.mjs` on a
  * free port, a temporary SQLite file, ADMIN_TOKEN set), in real Chromium: each page loads
  * without console errors or component diagnostics, its feature visibly works, it fits 320 px
  * and passes axe; the remote-consent journey ends in the admin export (docs/server.md, "Admin API").

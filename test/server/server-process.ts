@@ -1,5 +1,10 @@
-/** Starts the real server (`node --import tsx server/main.ts`) as one process, for e2e tests. */
+/**
+ * Starts the real server as one process, as it is deployed: the built `dist/server/main.mjs`
+ * (`npm run build`; `npm test` builds before its server and e2e steps).
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export type ServerProcess = {
@@ -11,8 +16,31 @@ export type ServerProcess = {
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
+const SERVER = 'dist/server/main.mjs';
+
+/** A source newer than the bundle (so a test would run old code), or undefined. */
+function newerSource(): string | undefined {
+  const built = statSync(SERVER).mtimeMs;
+  for (const dir of ['server', 'src']) {
+    for (const file of readdirSync(dir, { recursive: true }) as string[]) {
+      if (file.endsWith('.ts') && statSync(join(dir, file)).mtimeMs > built) return join(dir, file);
+    }
+  }
+  return undefined;
+}
+
+let checked = false;
+function checkBuild() {
+  if (checked) return;
+  if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first`);
+  const newer = newerSource();
+  if (newer) throw new Error(`${SERVER} is older than ${newer}: run npm run build first`);
+  checked = true;
+}
+
 export function runServer(env: Record<string, string>): { child: ChildProcess; lines: string[]; stderr: string[]; exited: ServerProcess['exited'] } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  checkBuild();
+  const child = spawn(process.execPath, [SERVER], {
     env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
