@@ -33,7 +33,7 @@ export default defineConfig({
           name: 'server',
           include: ['test/server/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/server/global-setup.ts'],
+          globalSetup: ['test/server/global-setup.ts', 'test/browser-server.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: WORKERS,
@@ -45,6 +45,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['test/browser-server.ts'],
           // A real browser on a shared two-core machine: polls wait up to 5 s, not vitest's 1 s.
           expect: { poll: { timeout: 5_000, interval: 50 } },
           testTimeout: 60_000,
