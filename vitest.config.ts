@@ -34,6 +34,9 @@ export default defineConfig({
           include: ['test/server/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/server/global-setup.ts', 'test/browser-server.ts'],
+          // A worker keeps its loaded modules from one file to the next (Fastify, the IAB
+          // libraries, the store drivers); every file builds its own app, store and servers.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           maxWorkers: WORKERS,
