@@ -183,23 +183,22 @@ async function adFrameOf(page: Page): Promise<Frame> {
 }
 /**
  * An init script for the page (not its frames): a frame's GPP `addEventListener` messages are
- * held before any listener of the page sees them, until `releaseGppListeners()` dispatches them
- * again; `gppPings` counts the frames' `ping` messages that went through.
+ * held before any listener of the page sees them (`heldGppListeners` counts them), until
+ * `releaseGppListeners()` dispatches them again. Its `ping` goes through.
  */
 function holdGppListeners() {
   if (window !== window.top) return;
   const held: MessageEvent[] = [];
-  const page = window as never as { gppPings: number; releaseGppListeners(): number };
-  page.gppPings = 0;
+  const page = window as never as { heldGppListeners: number; releaseGppListeners(): number };
+  page.heldGppListeners = 0;
   let holding = true;
   addEventListener(
     'message',
     (event) => {
       const call = (event.data as { __gppCall?: { command?: string } } | null)?.__gppCall;
-      if (call?.command === 'ping') page.gppPings++;
       if (!holding || call?.command !== 'addEventListener') return;
       event.stopImmediatePropagation();
-      held.push(event);
+      page.heldGppListeners = held.push(event);
     },
     true,
   );
@@ -236,7 +235,8 @@ describe('Prebid.js in a cross-origin child frame', () => {
     await page.waitForSelector('iframe[name="__gppLocator"]', { state: 'attached' });
     await page.evaluate((html) => document.body.insertAdjacentHTML('beforeend', html), adFrame());
     const frame = await adFrameOf(page);
-    await expect.poll(() => page.evaluate(() => (window as never as { gppPings: number }).gppPings), { timeout: 20_000 }).toBeGreaterThan(0);
+    // Prebid's ping was answered `not ready` (the prompt shows): its listener comes next, and waits.
+    await expect.poll(() => page.evaluate(() => (window as never as { heldGppListeners: number }).heldGppListeners), { timeout: 20_000 }).toBe(1);
     await page.click('#accept');
     await expect.poll(() => gppPing(page).then((ping) => ping.signalStatus), { timeout: 20_000 }).toBe('ready');
     expect(await page.evaluate(() => (window as never as { releaseGppListeners(): number }).releaseGppListeners())).toBe(1);
