@@ -3,7 +3,7 @@
  * test files connect to it instead of each launching its own, which saves a launch and a first
  * page's warm-up (about a second each, more under load) per file. Nothing else is shared: every
  * test still opens its own context (its own storage, cookies and cache), and the contexts a file
- * created close when it disconnects. Same flags and a fresh profile as `launchBrowser`.
+ * created close when it disconnects. The same flags and a fresh profile as a file's own browser.
  */
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -18,12 +18,15 @@ declare module 'vitest' {
   }
 }
 
+/** How the tests' Chromium is started, shared or for one file: the headless flags plus `args`. */
+export const launchOptions = (args: readonly string[] = []) => ({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_ARGS, ...args] });
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!existsSync(CHROMIUM)) {
     project.provide('chromiumEndpoint', null);
     return async () => {};
   }
-  const server = await chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_ARGS] });
+  const server = await chromium.launchServer(launchOptions());
   project.provide('chromiumEndpoint', server.wsEndpoint());
   return () => server.close();
 }

@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { inject } from 'vitest';
-import { HEADLESS_ARGS } from '../cli/audit/browser.ts';
 import { CHROMIUM } from '../scripts/ensure-chromium.mjs';
+import { launchOptions } from './browser-server.ts';
 
 export { CHROMIUM };
 
@@ -19,5 +19,5 @@ export const hasChromium = existsSync(CHROMIUM);
 export async function launchBrowser(args: readonly string[] = []): Promise<Browser> {
   const shared = args.length ? null : inject('chromiumEndpoint');
   if (shared) return chromium.connect(shared);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_ARGS, ...args] });
+  return chromium.launch(launchOptions(args));
 }

@@ -29,18 +29,13 @@ type Callback = (value: unknown, success: boolean) => void;
 function replayReady() {
   const scope = self as unknown as { __gpp: (command: unknown, callback: unknown, ...rest: unknown[]) => unknown };
   const inner = scope.__gpp;
+  const withReplay = (listener: Callback) => (event: EventData, success: boolean) => {
+    listener(event, success);
+    if (event.eventName === 'listenerRegistered' && event.pingData.signalStatus === SignalStatus.READY)
+      listener(new EventData('signalStatus', event.listenerId, SignalStatus.READY, event.pingData), true);
+  };
   scope.__gpp = (command, callback, ...rest) =>
-    inner(
-      command,
-      command === 'addEventListener' && typeof callback === 'function'
-        ? (event: EventData, success: boolean) => {
-            (callback as Callback)(event, success);
-            if (event.eventName === 'listenerRegistered' && event.pingData.signalStatus === SignalStatus.READY)
-              (callback as Callback)(new EventData('signalStatus', event.listenerId, SignalStatus.READY, event.pingData), true);
-          }
-        : callback,
-      ...rest,
-    );
+    inner(command, command === 'addEventListener' && typeof callback === 'function' ? withReplay(callback as Callback) : callback, ...rest);
 }
 
 /** Starts the API; returns the channel that gives the TCF part the TC string of a GPP string. */
