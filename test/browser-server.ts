@@ -8,25 +8,58 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
-import { HEADLESS_ARGS } from '../cli/audit/browser.ts';
+import { HEADLESS_ARGS, UNUSED_WORK_FEATURES } from '../cli/audit/browser.ts';
 import { CHROMIUM } from '../scripts/ensure-chromium.mjs';
+
+/**
+ * Features the tests turn off on top of Playwright's own list: the omnibox popups of every new
+ * window and the spare renderer of every new context (a test page took about 450 ms to open
+ * instead of 250, with those renderers busy beside it; bench/results/test-suite.md).
+ */
+export const TEST_OFF_FEATURES = UNUSED_WORK_FEATURES;
+
+/** How a launch turns features off: Playwright's own `--disable-features` left out, one merged flag added. */
+export type FeatureFlags = { readonly ignore: readonly string[]; readonly flag: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The shared Chromium's endpoint, or null (no Chromium here: files launch their own, or skip). */
     chromiumEndpoint: string | null;
+    /** The feature flags of the shared Chromium, for a file that launches its own. */
+    chromiumFeatures: FeatureFlags | null;
   }
 }
 
 /** How the tests' Chromium is started, shared or for one file: the headless flags plus `args`. */
-export const launchOptions = (args: readonly string[] = []) => ({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_ARGS, ...args] });
+export const launchOptions = (args: readonly string[] = [], features: FeatureFlags | null = null) => ({
+  executablePath: CHROMIUM,
+  headless: true,
+  ignoreDefaultArgs: [...(features?.ignore ?? [])],
+  args: [...HEADLESS_ARGS, ...args, ...(features ? [features.flag] : [])],
+});
+
+/**
+ * Chromium keeps only the last `--disable-features` it is given, so one added after
+ * Playwright's would switch Playwright's list back on. Its list is read from a first launch's
+ * command line instead (Playwright does not export it), and the run's browser gets one flag
+ * holding both.
+ */
+async function featureFlags(): Promise<FeatureFlags> {
+  const probe = await chromium.launchServer(launchOptions());
+  const own = probe.process().spawnargs.find((arg) => arg.startsWith('--disable-features='));
+  await probe.close();
+  return own ? { ignore: [own], flag: `${own},${TEST_OFF_FEATURES.join(',')}` } : { ignore: [], flag: `--disable-features=${TEST_OFF_FEATURES.join(',')}` };
+}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!existsSync(CHROMIUM)) {
     project.provide('chromiumEndpoint', null);
+    project.provide('chromiumFeatures', null);
     return async () => {};
   }
-  const server = await chromium.launchServer(launchOptions());
+  const features = await featureFlags();
+  const server = await chromium.launchServer(launchOptions([], features));
   project.provide('chromiumEndpoint', server.wsEndpoint());
+  project.provide('chromiumFeatures', features);
   return () => server.close();
 }

@@ -19,5 +19,5 @@ export const hasChromium = existsSync(CHROMIUM);
 export async function launchBrowser(args: readonly string[] = []): Promise<Browser> {
   const shared = args.length ? null : inject('chromiumEndpoint');
   if (shared) return chromium.connect(shared);
-  return chromium.launch(launchOptions(args));
+  return chromium.launch(launchOptions(args, inject('chromiumFeatures')));
 }

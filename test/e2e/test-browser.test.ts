@@ -1,0 +1,33 @@
+/**
+ * The tests' own browser (test/browser-server.ts): a test page opens without the full browser's
+ * omnibox popups, and turning those off keeps Playwright's own list of features turned off
+ * (Chromium keeps only the last `--disable-features` it is given).
+ */
+import { expect, test } from 'vitest';
+import { launchBrowser } from '../browser.ts';
+import { TEST_OFF_FEATURES } from '../browser-server.ts';
+
+const disabledFeatures = (commandLine: string) => commandLine.split(/\s+/).filter((arg) => arg.startsWith('--disable-features='));
+
+test.each([
+  ['the shared browser', []],
+  ['a browser of its own', ['--host-resolver-rules=MAP own.example 127.0.0.1']],
+])('%s opens a page alone in its window, with one --disable-features holding both lists', async (_name, args) => {
+  const browser = await launchBrowser(args);
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await browser.newBrowserCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    expect(targetInfos.filter((target) => target.type === 'browser_ui').map((target) => target.url)).toEqual([]);
+    await page.goto('chrome://version');
+    const flags = disabledFeatures((await page.locator('#command_line').textContent()) ?? '');
+    expect(flags).toHaveLength(1);
+    const features = (flags[0] ?? '').slice('--disable-features='.length).split(',');
+    expect(features).toEqual(expect.arrayContaining(TEST_OFF_FEATURES));
+    expect(features.length).toBeGreaterThan(TEST_OFF_FEATURES.length);
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+});
