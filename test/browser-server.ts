@@ -30,25 +30,32 @@ declare module 'vitest' {
   }
 }
 
-/** How the tests' Chromium is started, shared or for one file: the headless flags plus `args`. */
-export const launchOptions = (args: readonly string[] = [], features: FeatureFlags | null = null) => ({
-  executablePath: CHROMIUM,
-  headless: true,
+/** What `chromium.launch` and `chromium.launchServer` take here. */
+export type ChromiumOptions = { readonly executablePath: string; readonly headless: boolean; readonly args: readonly string[] };
+
+/** `options` with the feature flags: Playwright's own `--disable-features` left out, the merged one added. */
+export const withFeatureFlags = (options: ChromiumOptions, features: FeatureFlags | null) => ({
+  ...options,
   ignoreDefaultArgs: [...(features?.ignore ?? [])],
-  args: [...HEADLESS_ARGS, ...args, ...(features ? [features.flag] : [])],
+  args: [...options.args, ...(features ? [features.flag] : [])],
 });
+
+/** How the tests' Chromium is started, shared or for one file: the headless flags plus `args`. */
+export const launchOptions = (args: readonly string[] = [], features: FeatureFlags | null = null) =>
+  withFeatureFlags({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_ARGS, ...args] }, features);
 
 /**
  * Chromium keeps only the last `--disable-features` it is given, so one added after
  * Playwright's would switch Playwright's list back on. Its list is read from a first launch's
- * command line instead (Playwright does not export it), and the run's browser gets one flag
- * holding both.
+ * command line instead (Playwright does not export it), and the browser launched with
+ * `options` then gets one flag holding both. The benchmarks' browser is made the same way.
  */
-async function featureFlags(): Promise<FeatureFlags> {
-  const probe = await chromium.launchServer(launchOptions());
+export async function featureFlags(options: ChromiumOptions): Promise<FeatureFlags> {
+  const probe = await chromium.launchServer({ ...options, args: [...options.args] });
   const own = probe.process().spawnargs.find((arg) => arg.startsWith('--disable-features='));
   await probe.close();
-  return own ? { ignore: [own], flag: `${own},${TEST_OFF_FEATURES.join(',')}` } : { ignore: [], flag: `--disable-features=${TEST_OFF_FEATURES.join(',')}` };
+  const off = TEST_OFF_FEATURES.join(',');
+  return own ? { ignore: [own], flag: `${own},${off}` } : { ignore: [], flag: `--disable-features=${off}` };
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -57,7 +64,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('chromiumFeatures', null);
     return async () => {};
   }
-  const features = await featureFlags();
+  const features = await featureFlags(launchOptions());
   const server = await chromium.launchServer(launchOptions([], features));
   project.provide('chromiumEndpoint', server.wsEndpoint());
   project.provide('chromiumFeatures', features);

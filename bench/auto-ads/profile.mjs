@@ -1,4 +1,4 @@
-// `node bench/auto-ads/profile.mjs [blocks] [runs] [strategy]`: loads one generated auto-ads page
+// `npx tsx bench/auto-ads/profile.mjs [blocks] [runs] [strategy]`: loads one generated auto-ads page
 // (auto-ads-pages.mjs, default 10,000 blocks, strategy `ours`) under the CDP sampling profiler,
 // profiling only the bench's window (from the later of the config response and the end of
 // parsing to the first `ads-placed`), and prints the self time per script and the functions with

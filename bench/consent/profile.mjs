@@ -1,4 +1,4 @@
-// `node bench/consent/profile.mjs [variant] [runs] [first|return]`: loads one consent article page
+// `npx tsx bench/consent/profile.mjs [variant] [runs] [first|return]`: loads one consent article page
 // (a variant of consent-pages.mjs, default `ours`; first visits in a fresh context each, or return
 // visits after a first visit that accepted) under the CDP sampling profiler and prints the self time per script and the functions with the most of it, averaged
 // over the runs. Minified names: look them up at the printed column of the built file. Not part
