@@ -11,13 +11,6 @@ import type { TestProject } from 'vitest/node';
 import { HEADLESS_ARGS, UNUSED_WORK_FEATURES } from '../cli/audit/browser.ts';
 import { CHROMIUM } from '../scripts/ensure-chromium.mjs';
 
-/**
- * Features the tests turn off on top of Playwright's own list: the omnibox popups of every new
- * window and the spare renderer of every new context (a test page took about 450 ms to open
- * instead of 250, with those renderers busy beside it; bench/results/test-suite.md).
- */
-export const TEST_OFF_FEATURES = UNUSED_WORK_FEATURES;
-
 /** How a launch turns features off: Playwright's own `--disable-features` left out, one merged flag added. */
 export type FeatureFlags = { readonly ignore: readonly string[]; readonly flag: string };
 
@@ -45,6 +38,9 @@ export const launchOptions = (args: readonly string[] = [], features: FeatureFla
   withFeatureFlags({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_ARGS, ...args] }, features);
 
 /**
+ * The tests turn off `UNUSED_WORK_FEATURES` on top of Playwright's own list: the omnibox popups
+ * of every new window and the spare renderer of every new context (a test page took about 450 ms
+ * to open instead of 250, with those renderers busy beside it; bench/results/test-suite.md).
  * Chromium keeps only the last `--disable-features` it is given, so one added after
  * Playwright's would switch Playwright's list back on. Its list is read from a first launch's
  * command line instead (Playwright does not export it), and the browser launched with
@@ -54,7 +50,7 @@ export async function featureFlags(options: ChromiumOptions): Promise<FeatureFla
   const probe = await chromium.launchServer({ ...options, args: [...options.args] });
   const own = probe.process().spawnargs.find((arg) => arg.startsWith('--disable-features='));
   await probe.close();
-  const off = TEST_OFF_FEATURES.join(',');
+  const off = UNUSED_WORK_FEATURES.join(',');
   return own ? { ignore: [own], flag: `${own},${off}` } : { ignore: [], flag: `--disable-features=${off}` };
 }
 

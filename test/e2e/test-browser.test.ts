@@ -1,11 +1,12 @@
 /**
  * The tests' own browser (test/browser-server.ts): a test page opens without the full browser's
- * omnibox popups, and turning those off keeps Playwright's own list of features turned off
- * (Chromium keeps only the last `--disable-features` it is given).
+ * omnibox popups, and the one `--disable-features` that turns them off (and the spare renderer,
+ * which is no target and not counted here) keeps Playwright's own list too (Chromium keeps only
+ * the last such flag it is given).
  */
 import { expect, test } from 'vitest';
 import { launchBrowser } from '../browser.ts';
-import { TEST_OFF_FEATURES } from '../browser-server.ts';
+import { UNUSED_WORK_FEATURES } from '../../cli/audit/browser.ts';
 
 const disabledFeatures = (commandLine: string) => commandLine.split(/\s+/).filter((arg) => arg.startsWith('--disable-features='));
 
@@ -24,8 +25,8 @@ test.each([
     const flags = disabledFeatures((await page.locator('#command_line').textContent()) ?? '');
     expect(flags).toHaveLength(1);
     const features = (flags[0] ?? '').slice('--disable-features='.length).split(',');
-    expect(features).toEqual(expect.arrayContaining(TEST_OFF_FEATURES));
-    expect(features.length).toBeGreaterThan(TEST_OFF_FEATURES.length);
+    expect(features).toEqual(expect.arrayContaining(UNUSED_WORK_FEATURES));
+    expect(features.length).toBeGreaterThan(UNUSED_WORK_FEATURES.length);
     await context.close();
   } finally {
     await browser.close();
