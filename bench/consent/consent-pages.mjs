@@ -1,5 +1,6 @@
 // The article page of each variant, with the markup each library's own docs recommend:
-// control (no library: a plain banner and a plain async third-party script), ours
+// control (no library: a plain banner and a plain async third-party script), runtime-only
+// (control with our `v0.js`: the floor under ours), ours
 // (README.md / docs/consent.md), vanilla-cookieconsent 3 (its CSS, a config module,
 // data-category script blocking) and klaro 0.7 (a config script, klaro.js, data-name blocking).
 import { readFileSync } from 'node:fs';
@@ -13,13 +14,18 @@ export function docsUseHidden(docs = readFileSync('docs/consent.md', 'utf8')) {
   return /<div id="[^"]+"[^>]*\shidden[\s>=]/.test(example);
 }
 
-function controlPage(thirdParty) {
+function controlPage(thirdParty, head = '') {
   const banner = `<div id="consent-ui" style="position:fixed;bottom:0;left:0;right:0">
     <p>${BANNER_TEXT}</p>
     <button onclick="this.parentNode.remove()">Accept</button>
     <button onclick="this.parentNode.remove()">Reject</button>
   </div>`;
-  return articlePage({ head: '', body: `${banner}\n  ${articleBody()}\n  <script async src="${thirdParty}"></script>` });
+  return articlePage({ head, body: `${banner}\n  ${articleBody()}\n  <script async src="${thirdParty}"></script>` });
+}
+
+/** Control with our runtime and nothing of consent: the floor under every consent page of ours, which all load `v0.js`. */
+function runtimeOnlyPage(thirdParty) {
+  return controlPage(thirdParty, '<script async src="/v0.js"></script>');
 }
 
 /** Ours with the return-visit fast path inlined after `</page-consent>` (docs/consent.md "Return visits"). */
@@ -99,6 +105,7 @@ function klaroPage(thirdParty) {
 /** Per variant: page builder, the prompt to watch and the accept button to click. */
 export const VARIANTS = {
   control: { build: controlPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: false },
+  'runtime-only': { build: runtimeOnlyPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: false },
   ours: { build: oursPage, prompt: '#consent-ui', accept: '#consent-ui button[on="tap:consent.accept"]', blocks: true },
   'ours-inline': { build: oursInlinePage, prompt: '#consent-ui', accept: '#consent-ui button[on="tap:consent.accept"]', blocks: true },
   'vanilla-cookieconsent': { build: cookieconsentPage, prompt: '#cc-main .cm', accept: '#cc-main .cm [data-role="all"]', blocks: true },
