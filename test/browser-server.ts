@@ -37,19 +37,26 @@ export const withFeatureFlags = (options: ChromiumOptions, features: FeatureFlag
 export const launchOptions = (args: readonly string[] = [], features: FeatureFlags | null = null) =>
   withFeatureFlags({ executablePath: CHROMIUM, headless: true, args: [...HEADLESS_ARGS, ...args] }, features);
 
+/** Playwright's own `--disable-features` (or undefined), read once per process: it does not depend on our flags. */
+let playwrightFlag: Promise<string | undefined> | undefined;
+
 /**
  * The tests turn off `UNUSED_WORK_FEATURES` on top of Playwright's own list: the omnibox popups
  * of every new window and the spare renderer of every new context (a test page took about 450 ms
  * to open instead of 250, with those renderers busy beside it; bench/results/test-suite.md).
  * Chromium keeps only the last `--disable-features` it is given, so one added after
  * Playwright's would switch Playwright's list back on. Its list is read from a first launch's
- * command line instead (Playwright does not export it), and the browser launched with
- * `options` then gets one flag holding both. The benchmarks' browser is made the same way.
+ * command line instead (Playwright does not export it), once per process, and the browser
+ * launched with `options` then gets one flag holding both. The benchmarks' browser is made the
+ * same way.
  */
 export async function featureFlags(options: ChromiumOptions): Promise<FeatureFlags> {
-  const probe = await chromium.launchServer({ ...options, args: [...options.args] });
-  const own = probe.process().spawnargs.find((arg) => arg.startsWith('--disable-features='));
-  await probe.close();
+  playwrightFlag ??= chromium.launchServer({ ...options, args: [...options.args] }).then(async (probe) => {
+    const own = probe.process().spawnargs.find((arg) => arg.startsWith('--disable-features='));
+    await probe.close();
+    return own;
+  });
+  const own = await playwrightFlag;
   const off = UNUSED_WORK_FEATURES.join(',');
   return own ? { ignore: [own], flag: `${own},${off}` } : { ignore: [], flag: `--disable-features=${off}` };
 }

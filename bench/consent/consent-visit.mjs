@@ -7,6 +7,7 @@
 // reads the probe, and clicks through CDP (DOM box model, then a mouse event) rather than with
 // `page.click`, whose in-page machinery would be counted as the page's script and would compete
 // with the page for the main thread.
+import { centreOf } from '../browser/cdp-dom.mjs';
 import { attachMeter } from '../browser/cdp-meter.mjs';
 import { installPageProbe } from './page-probe.mjs';
 
@@ -40,17 +41,6 @@ async function openPage(context, { url, variant, profile, visit }) {
   const signals = { prompt: consoleSignal(page, 'bench:prompt'), ran: consoleSignal(page, 'bench:ran') };
   await page.goto(url, { waitUntil: 'commit' });
   return { page, meter, signals };
-}
-
-/** The centre of `selector`'s first box in the page, through CDP (no script in the page). */
-async function centreOf(cdp, selector) {
-  const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
-  if (!nodeId) return null;
-  const { quads } = await cdp.send('DOM.getContentQuads', { nodeId });
-  if (!quads.length) return null;
-  const [x1, y1, , , x3, y3] = quads[0];
-  return { x: (x1 + x3) / 2, y: (y1 + y3) / 2 };
 }
 
 /** Clicks `selector` once its box is still for STABLE_MS, with CDP mouse events. */

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { syntheticGvl } from '../../fixtures/tcf/synthetic-gvl.mjs';
+import { centreOf } from '../browser/cdp-dom.mjs';
 import { launchBrowser } from '../browser/launch.mjs';
 import { PROFILES } from '../browser/profiles.mjs';
 import { formatNumber, formatSummary } from '../lib/format.mjs';
@@ -30,15 +31,6 @@ async function putInstance(url) {
     signal: AbortSignal.timeout(30_000),
   });
   if (!response.ok) throw new Error(`PUT /admin/api/instances/big: HTTP ${response.status} ${await response.text()}`);
-}
-
-/** The centre of `selector`'s box, read through CDP (no script of the harness in the page). */
-async function centreOf(cdp, selector) {
-  const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
-  const { quads } = await cdp.send('DOM.getContentQuads', { nodeId });
-  const [x1, y1, , , x3, y3] = quads[0];
-  return { x: (x1 + x3) / 2, y: (y1 + y3) / 2 };
 }
 
 /**
@@ -65,9 +57,10 @@ async function measure(browser, url, profile) {
         }).observe({ type: 'element', buffered: true });
       });
     });
-    const { x, y } = await centreOf(cdp, '#customize');
+    const centre = await centreOf(cdp, '#customize');
+    if (!centre) throw new Error('no box for #customize');
     if (profile.cpuRate !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuRate });
-    await page.mouse.click(x, y);
+    await page.mouse.click(centre.x, centre.y);
     return await page.evaluate(() => window.__layer2);
   } finally {
     await context.close();
