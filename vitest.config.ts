@@ -2,13 +2,12 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Unit and server files run side by side, one per core but at least two: vitest's own default
- * (cores - 1) runs one file at a time on a two-core machine, and server files spend much of their
- * time waiting on PostgreSQL and loopback sockets. This is safe because no two files share state
- * (docs/architecture.md, "Tests"): every file opens its own servers on port 0, its own PostgreSQL
- * database and its own temporary folders. The e2e files share nothing either, but two Chromium
- * files side by side on two cores pushed time-out-sensitive cases (the fault matrix, the prompt's
- * overlay) past their margins, so they still run one at a time.
+ * Files run side by side, one per core but at least two: vitest's own default (cores - 1) runs
+ * one file at a time on a two-core machine, and every project leaves a core idle part of the time
+ * (server files wait on PostgreSQL and loopback sockets; an e2e file on its pages' servers,
+ * network and timers). This is safe because no two files share state (docs/architecture.md,
+ * "Tests"): every file opens its own servers on port 0, its own PostgreSQL database, its own
+ * temporary folders and its own browser contexts.
  */
 const WORKERS = Math.max(2, availableParallelism());
 
@@ -53,16 +52,15 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/browser-server.ts'],
-          // The files run one after the other in one worker that keeps its loaded modules
-          // (playwright-core, the harness): about 0.6 s of imports less per file. No e2e helper
-          // keeps state of its own between files, and each file opens its own browser
-          // connection, servers and contexts.
+          // Each worker keeps its loaded modules from one file to the next (playwright-core, the
+          // harness): about 0.6 s of imports less per file. No e2e helper keeps state of its own
+          // between files, and each file opens its own browser connection, servers and contexts.
           isolate: false,
           // A real browser on a shared two-core machine: polls wait up to 5 s, not vitest's 1 s.
           expect: { poll: { timeout: 5_000, interval: 50 } },
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
+          maxWorkers: WORKERS,
           // Tests a file marks concurrent run two at a time.
           maxConcurrency: 2,
         },

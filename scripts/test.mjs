@@ -1,8 +1,9 @@
-// `npm test`: everything, in order. Installs or finds what it needs (Chromium), then
-// typecheck, lint, build, size budgets, unit, server (with a throwaway PostgreSQL) and
-// Chromium end-to-end tests. Prints each step's seconds, the total and the test counts.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// `npm test`: everything, in order. Installs or finds what it needs (Chromium, and
+// better-sqlite3's native binding when the install skipped its build), then typecheck, lint,
+// build, size budgets, unit, server (with a throwaway PostgreSQL) and Chromium end-to-end tests.
+// Prints each step's seconds, the total and the test counts.
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './ensure-chromium.mjs';
 
 const steps = [
@@ -16,6 +17,29 @@ const steps = [
     ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=test-results/${project}.json`],
   ]),
 ];
+
+/**
+ * better-sqlite3's native binding, which only the server and e2e steps load. Compiling it takes
+ * about a minute of one core (its prebuilt binary would come from outside the npm registry), so an
+ * install that skipped it (`npm ci --ignore-scripts`, as `.ci/run` does) gets it built here,
+ * beside the steps before them. Its output goes to `test-results/native.log`.
+ */
+const BINDING = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+const NEEDS_BINDING = ['server', 'e2e'];
+
+function buildBinding() {
+  const log = openSync('test-results/native.log', 'w');
+  const began = Date.now();
+  const child = spawn('npm', ['rebuild', 'better-sqlite3', '--foreground-scripts'], { stdio: ['ignore', log, log] });
+  closeSync(log);
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('close', (status) => {
+      seconds.push(`native ${((Date.now() - began) / 1000).toFixed(1)}`);
+      resolve(status);
+    });
+  });
+}
 
 const began = Date.now();
 const only = process.argv.slice(2);
@@ -33,8 +57,21 @@ try {
 }
 rmSync('test-results', { recursive: true, force: true });
 mkdirSync('test-results', { recursive: true });
-for (const [name, command, args] of steps) {
-  if (only.length && !only.includes(name)) continue;
+const wanted = steps.filter(([name]) => !only.length || only.includes(name));
+let binding = null;
+if (!existsSync(BINDING) && wanted.some(([name]) => NEEDS_BINDING.includes(name))) {
+  console.log('\n== native: building better-sqlite3 beside the first steps (test-results/native.log)');
+  binding = buildBinding();
+}
+for (const [name, command, args] of wanted) {
+  if (binding && NEEDS_BINDING.includes(name)) {
+    const status = await binding;
+    binding = null;
+    if (status !== 0) {
+      console.log(readFileSync('test-results/native.log', 'utf8'));
+      failures.push('native');
+    }
+  }
   console.log(`\n== ${name}`);
   const stepBegan = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit' });
