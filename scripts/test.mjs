@@ -2,7 +2,7 @@
 // better-sqlite3's native binding when the install skipped its build), then typecheck, lint,
 // build, size budgets, unit, server (with a throwaway PostgreSQL) and Chromium end-to-end tests.
 // Prints each step's seconds, the total and the test counts.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './ensure-chromium.mjs';
 
@@ -27,18 +27,27 @@ const steps = [
 const BINDING = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
 const NEEDS_BINDING = ['server', 'e2e'];
 
-function buildBinding() {
-  const log = openSync('test-results/native.log', 'w');
-  const began = Date.now();
-  const child = spawn('npm', ['rebuild', 'better-sqlite3', '--foreground-scripts'], { stdio: ['ignore', log, log] });
-  closeSync(log);
+/**
+ * Runs one step and adds its `name seconds` to `seconds`; resolves with its exit status. The steps
+ * run without blocking this process, so a build beside them is timed when it really ends.
+ */
+function run(name, command, args, stdio) {
+  const stepBegan = Date.now();
+  const child = spawn(command, args, { stdio });
   return new Promise((resolve) => {
     child.on('error', () => resolve(1));
     child.on('close', (status) => {
-      seconds.push(`native ${((Date.now() - began) / 1000).toFixed(1)}`);
+      seconds.push(`${name} ${((Date.now() - stepBegan) / 1000).toFixed(1)}`);
       resolve(status);
     });
   });
+}
+
+function buildBinding() {
+  const log = openSync('test-results/native.log', 'w');
+  const built = run('native', 'npm', ['rebuild', 'better-sqlite3', '--foreground-scripts'], ['ignore', log, log]);
+  closeSync(log);
+  return built;
 }
 
 const began = Date.now();
@@ -73,9 +82,7 @@ for (const [name, command, args] of wanted) {
     }
   }
   console.log(`\n== ${name}`);
-  const stepBegan = Date.now();
-  const result = spawnSync(command, args, { stdio: 'inherit' });
-  seconds.push(`${name} ${((Date.now() - stepBegan) / 1000).toFixed(1)}`);
+  const status = await run(name, command, args, 'inherit');
   const report = `test-results/${name}.json`;
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, 'utf8'));
@@ -83,7 +90,7 @@ for (const [name, command, args] of wanted) {
     failed += json.numFailedTests;
     skipped += json.numPendingTests + json.numTodoTests;
   }
-  if (result.status !== 0) failures.push(name);
+  if (status !== 0) failures.push(name);
 }
 console.log(`\nsteps failed: ${failures.length ? failures.join(', ') : 'none'}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
