@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { ensureChromium } from './ensure-chromium.mjs';
+import { BINDING, takeBuild } from './native-build.mjs';
 
 const steps = [
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
@@ -21,10 +22,11 @@ const steps = [
 /**
  * better-sqlite3's native binding, which only the server and e2e steps load. Compiling it takes
  * about a minute of one core (its prebuilt binary would come from outside the npm registry), so an
- * install that skipped it (`npm ci --ignore-scripts`, as `.ci/run` does) gets it built here,
- * beside the steps before them. Its output goes to `test-results/native.log`.
+ * install that skipped it gets it here, before the first step that loads it: from the folder named
+ * by `NATIVE_BUILD`, where `.ci/run` started building it before the install
+ * (scripts/native-build.mjs), or else built in place beside the steps before that one, its output
+ * in `test-results/native.log`.
  */
-const BINDING = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
 const NEEDS_BINDING = ['server', 'e2e'];
 
 /**
@@ -50,6 +52,17 @@ function buildBinding() {
   return built;
 }
 
+/**
+ * The binding from the build ahead, waited for beside the first steps (`native ahead`: its seconds
+ * from here until it is in place); built in place if that build failed.
+ */
+async function takeBindingBuiltAhead(folder) {
+  const waitBegan = Date.now();
+  const isTaken = await takeBuild(folder);
+  seconds.push(`native ahead ${((Date.now() - waitBegan) / 1000).toFixed(1)}`);
+  return isTaken ? 0 : buildBinding();
+}
+
 const began = Date.now();
 const only = process.argv.slice(2);
 let passed = 0;
@@ -69,8 +82,9 @@ mkdirSync('test-results', { recursive: true });
 const wanted = steps.filter(([name]) => !only.length || only.includes(name));
 let binding = null;
 if (!existsSync(BINDING) && wanted.some(([name]) => NEEDS_BINDING.includes(name))) {
-  console.log('\n== native: building better-sqlite3 beside the first steps (test-results/native.log)');
-  binding = buildBinding();
+  const ahead = process.env.NATIVE_BUILD;
+  console.log(`\n== native: ${ahead ? `taking better-sqlite3's binding from the build ahead in ${ahead}` : 'building better-sqlite3 beside the first steps (test-results/native.log)'}`);
+  binding = ahead ? takeBindingBuiltAhead(ahead) : buildBinding();
 }
 for (const [name, command, args] of wanted) {
   if (binding && NEEDS_BINDING.includes(name)) {
