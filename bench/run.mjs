@@ -1,5 +1,5 @@
 // `npm run bench -- [part...] [--runs N] [--quick] [--duration S]`: runs the benchmark parts
-// (size, consent, auto-ads, server, hosted), prints a table per part and writes bench/results/.
+// (size, consent, auto-ads, server, hosted, test-page), prints a table per part and writes bench/results/.
 // How to read every figure: bench/README.md.
 import { parseArgs } from './lib/args.mjs';
 import { describeMachine, writePartResult, writeSummary } from './lib/results.mjs';
@@ -11,6 +11,7 @@ const PART_RUNNERS = {
   'auto-ads': async () => (await import('./auto-ads/auto-ads-part.mjs')).runAutoAdsPart,
   server: async () => (await import('./server/server-part.mjs')).runServerPart,
   hosted: async () => (await import('./hosted/hosted-part.mjs')).runHostedPart,
+  'test-page': async () => (await import('./test-page/test-page-part.mjs')).runTestPagePart,
 };
 
 let options;

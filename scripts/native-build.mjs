@@ -23,23 +23,24 @@ export function startBuild(folder) {
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ private: true, dependencies: { 'better-sqlite3': version } }));
   const log = openSync(join(folder, 'log'), 'w');
-  const install = 'npm install --no-audit --no-fund --no-package-lock --foreground-scripts; echo $? > status';
+  // The status is written whole, then renamed: a reader never sees it empty.
+  const install = 'npm install --no-audit --no-fund --no-package-lock --foreground-scripts; echo $? > status.part; mv status.part status';
   spawn('sh', ['-c', install], { cwd: folder, detached: true, stdio: ['ignore', log, log] }).unref();
   closeSync(log);
 }
 
 /**
- * Waits for the build in `folder`, at most `limitMs`, and copies its binding into place. Resolves
+ * Waits for the build in `folder`, at most `limitMs`, and copies its binding to `target`. Resolves
  * with true when the binding is in place; false (the build failed or did not end in time, its log
  * printed) leaves the caller to build it where it is.
  */
-export async function takeBuild(folder, limitMs = 600_000) {
+export async function takeBuild(folder, { limitMs = 600_000, target = BINDING } = {}) {
   const status = join(folder, 'status');
   for (const end = Date.now() + limitMs; !existsSync(status) && Date.now() < end; ) await sleep(250);
   const built = join(folder, BINDING);
   if (existsSync(status) && readFileSync(status, 'utf8').trim() === '0' && existsSync(built)) {
-    mkdirSync(dirname(BINDING), { recursive: true });
-    copyFileSync(built, BINDING);
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(built, target);
     return true;
   }
   console.log(`native: the build ahead in ${folder} ${existsSync(status) ? 'failed' : 'did not end in time'}; building in place`);

@@ -1,6 +1,6 @@
 // Command line of `npm run bench -- [part...] [--runs N] [--quick] [--duration S]`.
 
-export const PARTS = ['size', 'consent', 'auto-ads', 'server', 'hosted'];
+export const PARTS = ['size', 'consent', 'auto-ads', 'server', 'hosted', 'test-page'];
 
 const USAGE = `usage: npm run bench -- [${PARTS.join('|')}...] [--runs N] [--quick] [--duration SECONDS]
   --runs N        browser runs per variant (default 20; --quick: 3)
