@@ -1,9 +1,9 @@
 // better-sqlite3's native binding, built ahead of the install. Compiling it takes about a minute of
 // one core (its prebuilt binary would come from outside the npm registry). `.ci/run` starts
-// `node scripts/native-build.mjs <folder>` first, so the compiler runs beside `npm ci
-// --ignore-scripts`, which mostly waits on the disk and the npm cache, and `npm test`
-// (scripts/test.mjs) takes the binding from the folder when a step first needs it. Node's
-// built-ins only: `node_modules` does not exist yet when it starts.
+// `node scripts/native-build.mjs <folder>` first, so the compile runs beside `npm ci
+// --ignore-scripts` and the first steps of `npm test`, and `npm test` (scripts/test.mjs) takes
+// the binding from the folder when a step first needs it. Node's built-ins only: `node_modules`
+// does not exist yet when it starts.
 import { spawn } from 'node:child_process';
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
