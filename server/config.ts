@@ -5,6 +5,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { parseAllowedOrigins } from './cors.ts';
 import { ConfigError } from './errors.ts';
+import { broadestPublicPrefix, findBroadTrust, parseRange } from './trust-proxy-ranges.ts';
 
 export type ServerConfig = {
   readonly port: number;
@@ -80,7 +81,8 @@ function readReceiptSigningKey(value: string | undefined): string | null {
 
 /**
  * TRUST_PROXY: `true` would take the left-most `X-Forwarded-For` entry, which any client
- * writes, so it is refused; a hop count trusts that many proxies in front of the server, a
+ * writes, so it is refused, and so is a list of ranges broad enough to act like it
+ * (trust-proxy-ranges.ts); a hop count trusts that many proxies in front of the server, a
  * list trusts those addresses only.
  */
 function readTrustProxy(value: string | undefined): TrustProxy {
@@ -88,11 +90,19 @@ function readTrustProxy(value: string | undefined): TrustProxy {
   if (text === '' || text === 'false') return false;
   if (/^\d{1,2}$/.test(text)) return Number(text) === 0 ? false : Number(text);
   const entries = text.split(',').map((entry) => entry.trim());
-  if (entries.every((entry) => /^([0-9a-fA-F.:]+(\/\d{1,3})?|loopback|linklocal|uniquelocal)$/.test(entry))) return entries.join(',');
+  if (!entries.every((entry) => /^(loopback|linklocal|uniquelocal)$/.test(entry) || parseRange(entry) !== null)) {
+    throw new ConfigError(
+      'trust-proxy-invalid',
+      `TRUST_PROXY: expected a hop count or a comma list of proxy addresses/CIDRs, got "${text}"` +
+        (text === 'true' ? ' (true would let any client choose its address)' : ''),
+    );
+  }
+  const broadTrust = findBroadTrust(entries);
+  if (broadTrust === null) return entries.join(',');
+  const { IPv4, IPv6 } = broadestPublicPrefix;
   throw new ConfigError(
-    'trust-proxy-invalid',
-    `TRUST_PROXY: expected a hop count or a comma list of proxy addresses/CIDRs, got "${text}"` +
-      (text === 'true' ? ' (true would let any client choose its address)' : ''),
+    'trust-proxy-too-broad',
+    `TRUST_PROXY: expected public ranges adding up to at most an IPv4 /${IPv4} and an IPv6 /${IPv6}, got ${broadTrust} in "${text}" (any client in them could choose its address)`,
   );
 }
 

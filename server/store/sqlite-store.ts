@@ -107,6 +107,24 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
       .changes,
   }));
 
+  /**
+   * The retired private parts are zeroed where they were (secure_delete), and the WAL, which
+   * still holds the pages as they were before, is copied back and emptied (docs/server.md,
+   * "Key rotation").
+   */
+  const retireKeys = (keepKid: string, at: number) => {
+    db.pragma('secure_delete = ON');
+    try {
+      prepare(retireKeysSql('?', '?')).run(at, keepKid);
+    } finally {
+      db.pragma('secure_delete = OFF');
+    }
+    const [checkpoint] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (checkpoint?.busy !== 0) {
+      throw new Error('receipt key retirement: expected the SQLite WAL emptied, got busy (another connection is reading); the WAL keeps the retired private key until the next checkpoint');
+    }
+  };
+
   const store = guardPlainText({
     kind: 'sqlite',
     async ping() {
@@ -155,7 +173,7 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
     listSigningKeys: async () =>
       all<SigningKeyRow>('SELECT * FROM receipt_keys ORDER BY created_at DESC, rowid DESC').map(signingKeyFromRow),
     async retireSigningKeys(keepKid, at) {
-      prepare(retireKeysSql('?', '?')).run(at, keepKid);
+      retireKeys(keepKid, at);
     },
     async getDecision(instanceId, userId) {
       const row = one<DecisionRow>('SELECT * FROM decisions WHERE instance_id = ? AND user_id = ?', instanceId, userId);

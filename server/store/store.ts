@@ -122,7 +122,10 @@ export interface ConsentStore {
   addSigningKey(key: SigningKeyRecord): Promise<void>;
   /** Every signing key ever kept, newest first. */
   listSigningKeys(): Promise<readonly SigningKeyRecord[]>;
-  /** Retires every key but `keepKid` not retired yet: its private part is deleted, `retiredAt` set to `at`. */
+  /**
+   * Retires every key but `keepKid` not retired yet: its private part is deleted, with no copy
+   * left in the database files (docs/server.md, "Key rotation"), `retiredAt` set to `at`.
+   */
   retireSigningKeys(keepKid: string, at: number): Promise<void>;
   getDecision(instanceId: string, userId: string): Promise<DecisionRecord | null>;
   /**

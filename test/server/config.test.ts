@@ -91,6 +91,31 @@ describe('config', () => {
     expect(() => parseServerConfig({ TRUST_PROXY: 'yes' })).toThrow(/^trust-proxy-invalid: /);
   });
 
+  it.each([
+    ['0.0.0.0/1,128.0.0.0/1', 'public IPv4 ranges adding up to a /0'],
+    ['::/1,8000::/1', 'public IPv4 ranges adding up to a /0'],
+    ['::ffff:0.0.0.0/96', 'public IPv4 ranges adding up to a /0'],
+    ['11.0.0.0/8,12.0.0.0/8', 'public IPv4 ranges adding up to a /7'],
+    ['10.0.0.0/7', 'public IPv4 ranges adding up to a /7'],
+    ['2000::/3', 'public IPv6 ranges adding up to a /3'],
+  ])('refuses TRUST_PROXY=%s, broad enough to let nearly any client choose its address', (list, got) => {
+    expect(() => parseServerConfig({ TRUST_PROXY: list })).toThrow(
+      `trust-proxy-too-broad: TRUST_PROXY: expected public ranges adding up to at most an IPv4 /8 and an IPv6 /16, got ${got} in "${list}" (any client in them could choose its address)`,
+    );
+  });
+
+  it.each([
+    ['10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,100.64.0.0/10,127.0.0.0/8,::1,fc00::/7,fe80::/10,::ffff:192.168.0.0/112'],
+    ['173.245.48.0/20,103.21.244.0/22,104.16.0.0/13,104.24.0.0/14,172.64.0.0/13,162.158.0.0/15,2400:cb00::/32,2606:4700::/32,2a06:98c0::/29'],
+    ['11.0.0.0/8,2001::/16'],
+  ])('accepts TRUST_PROXY=%s: private ranges, and public ones adding up to an IPv4 /8 and an IPv6 /16 at most', (list) => {
+    expect(parseServerConfig({ TRUST_PROXY: list }).trustProxy).toBe(list);
+  });
+
+  it.each([['1.2.3'], ['10.0.0.0/33'], ['::/129'], ['10.0.0.0/8/8'], ['fe80::1%eth0']])('refuses TRUST_PROXY=%s, not an address or CIDR', (list) => {
+    expect(() => parseServerConfig({ TRUST_PROXY: list })).toThrow(/^trust-proxy-invalid: /);
+  });
+
   it('accepts a short ADMIN_TOKEN with a start-up warning', () => {
     const config = parseServerConfig({ ADMIN_TOKEN: 'secret' });
     expect(config.adminToken).toBe('secret');

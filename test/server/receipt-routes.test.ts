@@ -163,6 +163,20 @@ describe('receipt routes', () => {
     expect((await verifyReceipt(freshJws, keys)).receipt_id).toBe(fresh.receiptId);
   });
 
+  it.each([[null], [''], [false], [[]], ['1'], [1.5]])('refuses with the documented verifier a receipt whose time is %j, not an integer', async (time) => {
+    const { app, store, now } = await buildApp();
+    await recordUpdate(app);
+    const [oldKey] = await store.listSigningKeys();
+    await app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer });
+    const keys = await keySetOf(app);
+    // Signed with the retired key after its retirement, with a time that `<` would take as 0 (or 1).
+    const late = new Date(now.value + 60_000).toISOString();
+    const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify({ receipt_id: 'rcpt_odd', receipt_timestamp: late, time })))
+      .setProtectedHeader({ alg: 'EdDSA', kid: oldKey!.kid, typ: 'page-consent-receipt+jwt' })
+      .sign(await importJWK(oldKey!.privateJwk!, 'EdDSA'));
+    await expect(documentedVerifier()(jws, keys)).rejects.toThrow(`receipt rcpt_odd: expected time in ms (an integer), got ${JSON.stringify(time)}`);
+  });
+
   it('stops signing with a key another process retired, within a second', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'page-receipts-'));
     dirs.push(dir);

@@ -2,6 +2,7 @@
  * One contract suite for every ConsentStore adapter (memory, SQLite, PostgreSQL).
  * Each test gets a fresh, empty store from the adapter's harness.
  */
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConsentStore, InstanceConfig, NewAuditEntry } from '../../server/store/store.ts';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
@@ -11,6 +12,8 @@ export type StoreHarness = {
   open(): Promise<ConsentStore>;
   /** Opens the same database again (persistent adapters only). */
   reopen?: () => Promise<ConsentStore>;
+  /** Every file the database keeps on disk, byte for byte, as they are now (persistent adapters only). */
+  databaseFiles?: () => Promise<Buffer[]>;
   /** Removes what open() created; called after the store is closed. */
   cleanup?: () => Promise<void>;
 };
@@ -440,6 +443,19 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
         { ...key('first', 1), privateJwk: null, retiredAt: 50 },
       ]);
       expect(JSON.stringify(await store.listSigningKeys())).not.toMatch(/secret-(first|second)/);
+    });
+
+    it.runIf(harness.databaseFiles)('leaves no byte of a retired private key in the database files', async () => {
+      const secrets = ['first', 'second', 'third'].map(() => randomBytes(32).toString('base64url'));
+      const key = (index: number) => ({ kid: `k${index}`, publicJwk: { x: `k${index}` }, privateJwk: { x: `k${index}`, d: secrets[index]! }, createdAt: index, retiredAt: null });
+      await store.addSigningKey(key(0));
+      await store.addSigningKey(key(1));
+      await store.retireSigningKeys('k1', 50);
+      await store.addSigningKey(key(2));
+      await store.retireSigningKeys('k2', 90);
+      const files = await harness.databaseFiles!();
+      const holding = (secret: string) => files.filter((bytes) => bytes.includes(secret)).length;
+      expect(secrets.map(holding)).toEqual([0, 0, 1]);
     });
 
     it.runIf(harness.reopen)('keeps instances and decisions after reopening', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../../server/store/sqlite-store.ts';
@@ -12,6 +12,9 @@ runStoreContract('sqlite', {
     return openSqliteStore(join(dir, 'nested', 'page.db'));
   },
   reopen: async () => openSqliteStore(join(dir, 'nested', 'page.db')),
+  // The database file and its write-ahead log.
+  databaseFiles: async () =>
+    ['page.db', 'page.db-wal'].map((name) => join(dir, 'nested', name)).filter(existsSync).map((file) => readFileSync(file)),
   async cleanup() {
     rmSync(dir, { recursive: true, force: true });
   },
