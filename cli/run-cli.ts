@@ -1,6 +1,7 @@
 /**
  * `page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]`:
- * validates, prints the findings, and returns the exit code (1 on any error, 2 on bad usage).
+ * validates, prints the findings, and returns the exit code (1 on any error, 2 on bad usage; 0
+ * after `--help`, which prints the usage to stdout).
  * `page-validate --audit <url> ...` runs the page audit instead (cli/audit/run-audit.ts).
  */
 import { readFile } from 'node:fs/promises';
@@ -68,7 +69,17 @@ async function checkAdsConfig(path: string): Promise<Report> {
   }
 }
 
+/** What `--help` prints after the usage lines (docs/validator.md has the rest). */
+const HELP =
+  'Checks a page (file, URL, or - for stdin) and an auto-ads config; exits 0 with no error, 1 on errors, 2 on bad usage.\n' +
+  '--audit loads a live page in Chromium and reports its requests before a decision, after accept and after reject.\n' +
+  'Reference: docs/validator.md.';
+
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  if (args.some((arg) => arg === '--help' || arg === '-h')) {
+    io.write(`${USAGE}\n\n${HELP}\n`);
+    return 0;
+  }
   // The page audit (docs/validator.md, "Audit a live page") loads the browser only when asked for.
   if (args.some((arg) => arg === '--audit' || arg.startsWith('--audit='))) return (await import('./audit/run-audit.ts')).runAudit(args, io);
   const options = parseArguments(args);

@@ -7,6 +7,7 @@
  * - [data-policy-state="default"]: a policy's state from `page.consent.getPolicyState`.
  * - [data-page-user-id]: the pageUserId sent to onUpdateHref (site store `consent-user`).
  * - <button data-forget="<consentInstanceId>">: forgets the cached decision and reloads.
+ * - <span data-origin>: this page's origin, so that a command shown on the page names this server.
  * Load it without `async`, before the components, so that it sees every consent-change.
  */
 {
@@ -31,6 +32,9 @@
     showConsent();
   });
   document.addEventListener('DOMContentLoaded', showConsent);
+  document.addEventListener('DOMContentLoaded', () => {
+    for (const span of all('[data-origin]')) span.textContent = location.origin;
+  });
 
   (self.PAGE = self.PAGE || []).push((page) => {
     page.define(

@@ -67,6 +67,8 @@ export type AppDeps = {
   readonly tcfVendorList?: string | null;
   /** Folder of the IAB's translation files (`purposes-<lang>.json`), or null. */
   readonly tcfTranslationsDir?: string | null;
+  /** `tcfVendorList` is the bundled fixture (development default): its response says so. */
+  readonly tcfVendorListIsFixture?: boolean;
 };
 
 /** How often Node checks the request time-out: a slow client is cut off within the time-out plus this. */
@@ -89,6 +91,7 @@ function createContext(deps: AppDeps): AppContext {
     examplesRoot: resolve(deps.examplesRoot ?? 'examples'),
     tcfVendorList: deps.tcfVendorList ? resolve(deps.tcfVendorList) : null,
     tcfTranslationsDir: deps.tcfTranslationsDir ? resolve(deps.tcfTranslationsDir) : null,
+    tcfVendorListIsFixture: deps.tcfVendorListIsFixture ?? false,
     now: deps.now ?? Date.now,
     rateLimitPerMinute: deps.rateLimitPerMinute ?? 600,
     healthTimeoutMs: deps.healthTimeoutMs ?? healthPingTimeoutMs,
@@ -176,7 +179,7 @@ export function createApp(deps: AppDeps): FastifyInstance {
     registerPromptRoutes(routes, context);
     registerTcfRoutes(routes, context);
     registerTcfTranslationRoutes(routes, context);
-    registerAdminPageRoutes(routes);
+    registerAdminPageRoutes(routes, context);
     registerAdminRoutes(routes, context);
     registerExampleRoutes(routes, context);
   });

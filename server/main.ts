@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { parseServerConfig } from './config.ts';
 import { createGeoipLookup } from './country.ts';
+import { configureExampleInstances, developmentDefaults, FIXTURE_VENDOR_LIST } from './development.ts';
 import { createShutdown } from './shutdown.ts';
 import { openStore } from './store/open-store.ts';
 
@@ -20,7 +21,9 @@ function displayUrl(host: string, port: number): string {
 }
 
 async function main(): Promise<void> {
-  const config = parseServerConfig(process.env);
+  // In development (NODE_ENV not production): the fixture vendor list, a loopback admin token, the example instances.
+  const development = developmentDefaults(parseServerConfig(process.env), process.env);
+  const { config } = development;
   const store = await openStore(config.databaseUrl, { commitWindowMs: config.commitWindowMs, instanceCacheMs: config.instanceCacheMs });
   const shutdown = createShutdown(() => app, { closeTimeoutMs, exit: (code) => process.exit(code) });
   const app = createApp({
@@ -41,10 +44,20 @@ async function main(): Promise<void> {
     requestTimeoutMs: config.requestTimeoutMs,
     tcfVendorList: config.tcfVendorList,
     tcfTranslationsDir: config.tcfTranslationsDir,
+    tcfVendorListIsFixture: development.fixtureVendorList,
   });
   app.addHook('onClose', async () => store.close());
   for (const warning of config.warnings) app.log.warn(warning);
-  if (!config.adminToken) app.log.warn('admin API disabled: set ADMIN_TOKEN (16+ characters) to enable /admin/');
+  if (!config.adminToken) {
+    const why = development.isDevelopment ? ' (npm start generates one only when HOST is a loopback address)' : '';
+    app.log.warn(`admin API disabled: set ADMIN_TOKEN (16+ characters) to enable /admin/${why}`);
+  }
+  if (development.fixtureVendorList) {
+    app.log.warn(`TCF vendor list: ${FIXTURE_VENDOR_LIST}, a FIXTURE with made-up vendors (development only): set TCF_VENDOR_LIST to the IAB's list`);
+  }
+  if (development.isDevelopment) {
+    for (const line of await configureExampleInstances(store, Date.now(), config.tcfVendorList)) app.log.info(`example instance ${line}`);
+  }
   if (!existsSync(join(config.cdnRoot, 'v0.js'))) {
     app.log.warn(`${config.cdnRoot}/v0.js is missing: CDN routes answer 404 cdn-not-built until npm run build`);
   }
@@ -53,6 +66,11 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const url = displayUrl(config.host, typeof address === 'object' && address ? address.port : config.port);
   app.log.info({ url, store: store.kind, allowedOrigins: config.allowedOrigins }, `page server listening on ${url}`);
+  if (development.generatedAdminToken) {
+    // The token rides in the fragment, which the browser never sends; the page reads it once.
+    const adminUrl = `${url}/admin/#token=${config.adminToken}`;
+    app.log.info({ adminUrl }, `admin dashboard: ${adminUrl} (token generated for this run, development only; set ADMIN_TOKEN to choose one)`);
+  }
 
   process.on('SIGTERM', () => shutdown.begin('SIGTERM', config.shutdownDrainMs));
   process.on('SIGINT', () => shutdown.begin('SIGINT', 0));

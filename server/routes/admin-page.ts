@@ -1,11 +1,30 @@
-/** `GET /admin/`: the dashboard page (static; it asks for the token and calls the admin API). */
+/**
+ * `GET /admin/`: the dashboard page (static; it asks for the token and calls the admin API).
+ * Without ADMIN_TOKEN it says at once that the admin is disabled and how to enable it, its token
+ * field and Connect button disabled.
+ */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './context.ts';
 
 const template = readFileSync(new URL('../pages/admin.html', import.meta.url), 'utf8');
 
-export function registerAdminPageRoutes(app: FastifyInstance): void {
+export const adminDisabledText =
+  'The admin is disabled: this server was started without ADMIN_TOKEN. Restart it with ADMIN_TOKEN set ' +
+  '(16+ characters); in development on localhost, npm start generates one and prints it with the admin URL.';
+
+/** The page as served: the disabled state written in, or the markers removed. */
+function adminPage(isEnabled: boolean): string {
+  return template
+    .replace('__ADMIN_STATUS__', isEnabled ? '' : adminDisabledText)
+    .replace('__ADMIN_STATUS_CLASS__', isEnabled ? '' : 'error')
+    .split(' __ADMIN_FORM__')
+    .join(isEnabled ? '' : ' disabled');
+}
+
+export function registerAdminPageRoutes(app: FastifyInstance, context: AppContext): void {
+  const page = adminPage(context.adminToken !== null);
   app.get('/admin', (_request, reply) => reply.redirect('/admin/', 301));
   app.get('/admin/', (_request, reply) => {
     const nonce = randomBytes(16).toString('base64');
@@ -15,6 +34,6 @@ export function registerAdminPageRoutes(app: FastifyInstance): void {
         "img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     reply.header('Cache-Control', 'no-cache').header('Referrer-Policy', 'no-referrer');
-    return reply.type('text/html; charset=utf-8').send(template.split('__NONCE__').join(nonce));
+    return reply.type('text/html; charset=utf-8').send(page.split('__NONCE__').join(nonce));
   });
 }

@@ -15,6 +15,8 @@ export type AppContext = {
   readonly examplesRoot: string;
   /** Absolute path of the GVL copy (TCF_VENDOR_LIST), or null. */
   readonly tcfVendorList: string | null;
+  /** The GVL copy is the bundled fixture (development default, server/development.ts). */
+  readonly tcfVendorListIsFixture: boolean;
   /** Absolute path of the IAB translations folder (TCF_TRANSLATIONS_DIR), or null. */
   readonly tcfTranslationsDir: string | null;
   readonly now: () => number;

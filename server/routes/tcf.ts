@@ -3,7 +3,8 @@
  * named by `TCF_VENDOR_LIST` (the operator refreshes it; the IAB forbids loading the list from
  * its own domain in pages). Compressed, with ETag and cache headers, readable from any page
  * (the TCF part fetches it cross-origin). Without the setting or the file: 404
- * `tcf-vendor-list-missing`, naming the setting (docs/server.md).
+ * `tcf-vendor-list-missing`, naming the setting (docs/server.md). The bundled fixture, served in
+ * development when the setting is unset, carries an `X-Vendor-List` header saying so.
  */
 import type { FastifyInstance } from 'fastify';
 import { createAssetCache } from '../cdn-assets.ts';
@@ -11,6 +12,7 @@ import { publicCors } from '../cors.ts';
 import { ErrorCode, HttpError } from '../errors.ts';
 import { sendAsset } from './cdn.ts';
 import type { AppContext } from './context.ts';
+import { FIXTURE_VENDOR_LIST_HEADER } from '../development.ts';
 
 /** An hour fresh, a day stale: the IAB publishes a new list once a week. */
 export const vendorListCacheControl = 'public, max-age=3600, stale-while-revalidate=86400';
@@ -27,6 +29,7 @@ export function registerTcfRoutes(app: FastifyInstance, context: AppContext): vo
       throw new HttpError(404, ErrorCode.tcfVendorListMissing, `${why}: set it to a copy of the IAB Global Vendor List v3`);
     }
     reply.header('Cache-Control', vendorListCacheControl);
+    if (context.tcfVendorListIsFixture) reply.header('X-Vendor-List', FIXTURE_VENDOR_LIST_HEADER);
     return sendAsset(request, reply, asset, 'application/json; charset=utf-8');
   });
 }

@@ -135,8 +135,8 @@ describe('server process', () => {
     expect(server.lines.some((line) => line.includes('shutting down'))).toBe(true);
   });
 
-  it('starts without ADMIN_TOKEN or a CDN build and says so', async () => {
-    const server = await startServer({ DATABASE_URL: 'memory:', CDN_ROOT: join(dir, 'no-cdn') });
+  it('in production, starts without ADMIN_TOKEN or a CDN build and says so, the admin and the vendor list off', async () => {
+    const server = await startServer({ NODE_ENV: 'production', DATABASE_URL: 'memory:', CDN_ROOT: join(dir, 'no-cdn') });
     running.push(server);
     const log = server.lines.join('\n');
     expect(log).toContain('admin API disabled');
@@ -147,10 +147,28 @@ describe('server process', () => {
     expect((await cdn.json()).error.code).toBe('cdn-not-built');
     const admin = await fetch(`${server.url}/admin/api/instances`, { headers: { authorization: 'Bearer x' } });
     expect((await admin.json()).error.code).toBe('admin-disabled');
+    expect(log).not.toContain('admin dashboard:');
+    expect((await (await fetch(`${server.url}/tcf/vendor-list.json`)).json()).error.code).toBe('tcf-vendor-list-missing');
+  });
+
+  it('in development (npm start as is), prints a generated admin token with the admin URL, serves the labelled fixture vendor list and configures the example instances', async () => {
+    const server = await startServer({ DATABASE_URL: 'memory:' });
+    running.push(server);
+    const entries = server.lines.map((line) => JSON.parse(line) as { msg: string; adminUrl?: string });
+    const adminUrl = entries.find((entry) => entry.adminUrl)?.adminUrl;
+    expect(adminUrl).toMatch(new RegExp(`^${server.url}/admin/#token=[A-Za-z0-9_-]{32}$`));
+    const token = new URL(adminUrl!).hash.slice('#token='.length);
+    const instances = await fetch(`${server.url}/admin/api/instances`, { headers: { authorization: `Bearer ${token}` } });
+    expect(instances.status).toBe(200);
+    expect((await instances.json()).instances.map((instance: { id: string }) => instance.id).sort()).toEqual(['examples-cmp', 'examples-hosted-cmp']);
+    expect(entries.some((entry) => entry.msg.includes('fixtures/tcf/vendor-list.json, a FIXTURE'))).toBe(true);
+    const list = await fetch(`${server.url}/tcf/vendor-list.json`);
+    expect(list.status).toBe(200);
+    expect(list.headers.get('x-vendor-list')).toMatch(/^fixture /);
   });
 
   it('starts with a short ADMIN_TOKEN, warns, and serves the admin API with it', async () => {
-    const server = await startServer({ DATABASE_URL: 'memory:', ADMIN_TOKEN: 'secret' });
+    const server = await startServer({ NODE_ENV: 'production', DATABASE_URL: 'memory:', ADMIN_TOKEN: 'secret' });
     running.push(server);
     expect(server.lines.join('\n')).toContain('admin-token-weak');
     const admin = await fetch(`${server.url}/admin/api/instances`, { headers: { authorization: 'Bearer secret' } });

@@ -35,6 +35,12 @@ describe('page-validate', () => {
 
   afterAll(() => new Promise<void>((closed) => server.close(() => closed())));
 
+  it('exits 0 and prints the usage with --help', async () => {
+    const { code, stdout } = await runProcess(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('usage: page-validate');
+  });
+
   it('exits 1 and prints located findings for a file with an error', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'page-validate-')), 'page.html');
     writeFileSync(path, BROKEN);

@@ -32,6 +32,12 @@ describe('runCli', () => {
     expect(await run(['--verbose'])).toMatchObject({ code: 2, output: '', errors: expect.stringContaining('usage: page-validate') });
   });
 
+  it('prints the usage to stdout and exits 0 with --help or -h, also with --audit', async () => {
+    for (const args of [['--help'], ['-h'], ['--audit', '--help'], ['page.html', '--help']]) {
+      expect(await run(args), args.join(' ')).toMatchObject({ code: 0, output: expect.stringContaining('usage: page-validate'), errors: '' });
+    }
+  });
+
   it('exits 0 with a summary for a valid page', async () => {
     const path = write('valid.html', VALID_PAGE);
     expect(await run([path])).toEqual({ code: 0, output: `${path}: 0 errors, 0 warnings\n`, errors: '' });
