@@ -1,4 +1,5 @@
 /** The admin dashboard verifies a consent receipt in real Chromium, with the published keys only. */
+import { CompactSign, importJWK } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchBrowser } from '../browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,12 @@ beforeAll(async () => {
   const [header, body, signature] = jws.split('.');
   const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), state: 'rejected' })).toString('base64url');
   await harness.store.recordDecision(entry({ userId: 'u9' }), { id: 'rcpt_forged', jws: `${header}.${forged}.${signature}` });
+  // Signed with the key after it retired, with a time that `<` would take as 0.
+  const [retired] = await harness.store.listSigningKeys();
+  await harness.app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: { authorization: `Bearer ${adminToken}` } });
+  const late = new CompactSign(new TextEncoder().encode(JSON.stringify({ receipt_id: 'rcpt_null_time', state: 'accepted', time: null })));
+  const lateJws = await late.setProtectedHeader({ alg: 'EdDSA', kid: retired!.kid, typ: 'page-consent-receipt+jwt' }).sign(await importJWK(retired!.privateJwk!, 'EdDSA'));
+  await harness.store.recordDecision(entry({ userId: 'u10' }), { id: 'rcpt_null_time', jws: lateJws });
   origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -45,6 +52,12 @@ describe.skipIf(!hasChromium)('admin dashboard receipts in Chromium', () => {
     expect(await page.locator('#receipt-status').textContent()).toMatch(/^Signature verified with key [\w-]{43}\.$/);
     const shown = JSON.parse((await page.locator('#receipt-result').textContent()) ?? '');
     expect(shown).toMatchObject({ receipt_id: receiptId, pii_principal_id: 'page-7', state: 'accepted', purpose_consents: { ads: true }, origin: pageOrigin });
+    await page.close();
+  });
+
+  it('says a receipt of a retired key whose time is not an integer is not valid', async () => {
+    const page = await verify('rcpt_null_time');
+    expect(await page.locator('#receipt-status').textContent()).toMatch(/NOT valid/);
     await page.close();
   });
 

@@ -458,4 +458,10 @@ describe('admin routes', () => {
     expect(page.body).toContain(`<script nonce="${nonce}">`);
     expect(page.body).toContain('<input id="token" type="password"');
   });
+
+  it('says on the dashboard that hosted prompt outcomes are self-reported and can be inflated', async () => {
+    const { app } = await buildApp();
+    const page = await app.inject({ url: '/admin/' });
+    expect(page.body).toContain('Hosted prompt outcomes are self-reported by pages and can be inflated by anyone who can reach the endpoint');
+  });
 });

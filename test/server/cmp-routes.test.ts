@@ -98,6 +98,19 @@ describe('cmp routes', () => {
     expect(await store.promptOutcomes('site', '2025-06-15')).toEqual([{ day: '2025-06-15', accept: 0, reject: 0, dismiss: 1 }]);
   });
 
+  it('counts an outcome posted from any origin and address, without a cookie: the counts are self-reported', async () => {
+    const { app, store } = await buildApp();
+    await store.ensureInstance('site', defaultInstanceConfig, 1);
+    const posts = ['198.51.100.1', '198.51.100.2', '198.51.100.3'].map((remoteAddress) =>
+      app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept', headers: { origin: 'https://anyone.example' }, remoteAddress }),
+    );
+    for (const response of await Promise.all(posts)) {
+      expect(response.statusCode).toBe(204);
+      expect(response.headers['access-control-allow-origin']).toBe('*');
+    }
+    expect(await store.promptOutcomes('site', '2025-06-15')).toEqual([{ day: '2025-06-15', accept: 3, reject: 0, dismiss: 0 }]);
+  });
+
   it('refuses outcomes for an unknown instance or action', async () => {
     const { app, store } = await buildApp();
     const unknown = await app.inject({ method: 'POST', url: '/cmp/outcome?instance=ghost&action=accept' });
