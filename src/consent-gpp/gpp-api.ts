@@ -44,7 +44,7 @@ export function startGppApi(source: SignalSource): TcfFromGpp {
   const api = new CmpApi(source.cmpId, source.cmpVersion);
   guardApi(GPP_API);
   replayReady();
-  takeOverBridges();
+  takeOverBridges(source.report);
   const tcStrings = new Map<string, string | null>();
   const listeners: (() => void)[] = [];
   const share = (gppString: string, tcString: string | null) => {

@@ -5,25 +5,18 @@
  * for a stub; locator frames and a postMessage bridge serve vendors in child frames. The
  * extension takes the bridge over (`__pageConsentStub.off()`) and the full APIs take the queues,
  * so nothing is answered twice. A frame cannot remove listeners through this bridge (it cannot
- * tell whose they are): that waits for the extension's. Small enough to inline; no imports of
- * the runtime.
+ * tell whose they are): that waits for the extension's. Only frames inside this window are
+ * answered, and queues, messages and a frame's listeners are bounded (docs/reliability.md,
+ * "Bounds of the ad-tech APIs"). Small enough to inline; no imports of the runtime.
  */
+import { admitStubCall, copyOfMessage, isDescendant, queueStub } from '../consent/api-bounds.ts';
 import { GPP_API, type SignalApi, TCF_API, USP_API } from '../consent/signal-apis.ts';
 
 type ApiFunction = (...args: unknown[]) => unknown;
 const scope = self as unknown as Record<string, ApiFunction | undefined> & { __pageConsentStub?: { off(): void } };
 const APIS: readonly SignalApi[] = [TCF_API, GPP_API, USP_API];
-
-function stub({ name, callbackIndex, stubPing }: SignalApi) {
-  if (scope[name]) return;
-  const queue: unknown[][] = [];
-  scope[name] = (...args) => {
-    if (!args.length) return queue;
-    const callback = args[callbackIndex];
-    if (args[0] === 'ping' && stubPing && typeof callback === 'function') callback(stubPing(), true);
-    else queue.push(args);
-  };
-}
+/** How many listeners each frame registered through this bridge, all APIs together. */
+const listeners = new WeakMap<object, number>();
 
 function addLocators() {
   if (!document.body) return setTimeout(addLocators, 5);
@@ -37,24 +30,24 @@ function addLocators() {
 }
 
 function bridge({ data, source }: MessageEvent) {
+  if (!isDescendant(source)) return;
   const isText = typeof data === 'string';
-  try {
-    if (isText) data = JSON.parse(data);
-  } catch {}
+  // A fresh copy: a JSON object's keys are its own.
+  const copy = copyOfMessage(data) as Record<string, Record<string, unknown>> | undefined;
   for (const { name, argumentsOf } of APIS) {
-    const call = data && Object.hasOwn(data, `${name}Call`) && data[`${name}Call`];
-    if (typeof call !== 'object' || !call || !source) continue;
+    const call = copy?.[`${name}Call`];
+    if (!(call instanceof Object)) continue;
     const reply = (returnValue: unknown, success: boolean) => {
       const message = { [`${name}Return`]: { returnValue, success, callId: call.callId } };
       (source as Window).postMessage(isText ? JSON.stringify(message) : message, '*');
     };
-    if (call.command === 'removeEventListener') reply(false, false);
-    else scope[name]?.(...argumentsOf(call, reply));
+    if (admitStubCall(call, source!, listeners)) scope[name]?.(...argumentsOf(call, reply));
+    else reply(false, false);
   }
 }
 
 if (!scope.__pageConsentStub) {
-  for (const api of APIS) stub(api);
+  for (const { name, callbackIndex, stubPing } of APIS) scope[name] ||= queueStub(callbackIndex, stubPing);
   addEventListener('message', bridge);
   scope.__pageConsentStub = { off: () => removeEventListener('message', bridge) };
   addLocators();

@@ -25,7 +25,7 @@ export function startTcfApi(source: SignalSource, fromGpp: Promise<TcfFromGpp | 
   filterQueue(TCF_API);
   const api = new CmpApi(source.cmpId, source.cmpVersion, true, { getTCData: complete, ping });
   guardApi(TCF_API);
-  takeOverBridges();
+  takeOverBridges(source.report);
   let last = '';
   const update = (next: ConsentSignal) => {
     signal = next;

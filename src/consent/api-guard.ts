@@ -2,8 +2,12 @@
  * What the full APIs (the TCF and GPP parts) put around the IAB libraries (docs/consent.md,
  * "Signals for ad tech"): a command the spec does not define is answered `success: false` and
  * never reaches a library (neither from the stub's queue nor later), and one bridge for all three
- * APIs replaces the stubs' bridges, through which a frame removes only the listeners it added.
+ * APIs replaces the stubs' bridges, through which a frame removes only the listeners it added
+ * and holds at most `FRAME_LISTENER_LIMIT` listeners and unanswered calls per API
+ * (docs/reliability.md, "Bounds of the ad-tech APIs").
  */
+import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
+import { FRAME_LISTENER_LIMIT } from './api-bounds.ts';
 import { frameCallOf } from './api-stub.ts';
 import { GPP_API, type SignalApi, type StubScope, TCF_API, USP_API } from './signal-apis.ts';
 
@@ -39,19 +43,43 @@ export function guardApi(api: SignalApi): void {
   scope[api.name] = (...args) => (isApiCommand(api, args[0]) ? inner?.(...args) : refuse(api, args));
 }
 
-/** A frame's call: only defined commands, only its own listeners removed; its new listener ids are noted. */
-function bridge(api: SignalApi, owned: WeakMap<object, Set<unknown>>) {
+/** What one frame holds of one API: the listener ids it was given, and how many listeners and unanswered calls it has. */
+type FrameShare = { readonly ids: Set<unknown>; open: number };
+
+/**
+ * A frame's call: only defined commands, only its own listeners removed, at most
+ * `FRAME_LISTENER_LIMIT` listeners and unanswered calls (a listener counts until it is removed,
+ * another call until its first answer, `ping` not at all; past the bound: `success: false`, and
+ * one diagnostic per API and page); its new listener ids are noted.
+ */
+function bridge(api: SignalApi, report: (d: Diagnostic) => void) {
+  const shares = new WeakMap<object, FrameShare>();
+  let isReported = false;
   return (event: MessageEvent) => {
     const [call, reply] = frameCallOf(event, api.name) ?? [];
     if (!call || !reply) return;
-    const ids = owned.get(event.source!) ?? new Set();
-    owned.set(event.source!, ids);
-    if (!isApiCommand(api, call.command)) return reply(null, false);
-    if (call.command === 'removeEventListener' && !ids.has(call.parameter)) return reply(false, false);
+    const { command } = call;
+    const share = shares.get(event.source!) ?? { ids: new Set(), open: 0 };
+    shares.set(event.source!, share);
+    const isListener = command === 'addEventListener';
+    if (!isApiCommand(api, command)) return reply(null, false);
+    if (command === 'removeEventListener') {
+      if (!share.ids.delete(call.parameter)) return reply(false, false);
+      share.open--;
+    } else if (command !== 'ping' && share.open++ >= FRAME_LISTENER_LIMIT) {
+      share.open--;
+      if (!isReported) report(diagnostic('consent-frame-listeners-exceeded', `at most ${FRAME_LISTENER_LIMIT} per frame on ${api.name}`, share.open + 1));
+      isReported = true;
+      return reply(null, false);
+    }
+    // A one-shot call (not ping, not a removal) is open until its first answer.
+    let isOpen = !isListener && command !== 'ping' && command !== 'removeEventListener';
     scope[api.name]?.(
       ...api.argumentsOf(call, (value, success) => {
-        const id = call.command === 'addEventListener' && value && typeof value === 'object' ? (value as { listenerId?: unknown }).listenerId : undefined;
-        if (id !== undefined && id !== null) ids.add(id);
+        const id = isListener && value && typeof value === 'object' ? (value as { listenerId?: unknown }).listenerId : undefined;
+        if (id !== undefined && id !== null) share.ids.add(id);
+        if (isOpen) share.open--;
+        isOpen = false;
         reply(value, success);
       }),
     );
@@ -59,9 +87,9 @@ function bridge(api: SignalApi, owned: WeakMap<object, Set<unknown>>) {
 }
 
 /** The stubs' bridges stop; ours answers all three APIs (once per page, whichever part comes first). */
-export function takeOverBridges(): void {
+export function takeOverBridges(report: (d: Diagnostic) => void): void {
   if (scope.__pageConsentBridge) return;
   scope.__pageConsentBridge = true;
   scope.__pageConsentStub?.off();
-  for (const api of [TCF_API, GPP_API, USP_API]) addEventListener('message', bridge(api, new WeakMap()));
+  for (const api of [TCF_API, GPP_API, USP_API]) addEventListener('message', bridge(api, report));
 }

@@ -4,9 +4,11 @@
  * tech"). A stub queues calls until the full API (a lazy part) takes its queue, and answers
  * `ping` at once. A frame cannot remove listeners through this bridge (whose they are is not
  * known yet); the parts replace it with the full bridge (api-guard.ts). With the head stub on
- * the page its stubs, frames and bridge serve instead: nothing is answered twice.
+ * the page its stubs, frames and bridge serve instead: nothing is answered twice. Queues,
+ * messages and a frame's listeners are bounded as in the head stub (api-bounds.ts).
  */
 import { isRecord, own } from '../wire/values.ts';
+import { admitStubCall, copyOfMessage, isDescendant, queueStub } from './api-bounds.ts';
 import type { SignalApi, StubScope } from './signal-apis.ts';
 
 type ApiFunction = (...args: unknown[]) => unknown;
@@ -19,23 +21,13 @@ const ours = {
   },
 };
 
-/** Whether `source` is a frame inside this window (at any depth). */
-export function isDescendant(source: MessageEventSource | null): boolean {
-  for (let frame = source as Window | null; frame && frame !== frame.parent; frame = frame.parent) {
-    if (frame.parent === self) return true;
-  }
-  return false;
-}
-
-/** The `<name>Call` of a message of a descendant frame, with the function that answers it. */
+/** The `<name>Call` of a message of a descendant frame (a JSON copy, api-bounds.ts), with the function that answers it. */
 export function frameCallOf(event: MessageEvent, name: string): [Record<string, unknown>, (value: unknown, success: boolean) => void] | undefined {
-  let data = event.data;
-  const isText = typeof data === 'string';
-  try {
-    if (isText) data = JSON.parse(data);
-  } catch {}
+  if (!isDescendant(event.source)) return;
+  const isText = typeof event.data === 'string';
+  const data = copyOfMessage(event.data);
   const call = isRecord(data) ? own(data, `${name}Call`) : undefined;
-  if (!isRecord(call) || !isDescendant(event.source)) return;
+  if (!isRecord(call)) return;
   return [
     call,
     (returnValue, success) => {
@@ -46,15 +38,8 @@ export function frameCallOf(event: MessageEvent, name: string): [Record<string, 
 }
 
 export function installStub(api: SignalApi, ping: () => unknown): void {
-  const { name, callbackIndex } = api;
-  if (scope[name]) return;
-  const queue: unknown[][] = [];
-  scope[name] = (...args) => {
-    if (!args.length) return queue;
-    const callback = args[callbackIndex];
-    if (args[0] === 'ping' && typeof callback === 'function') callback(ping(), true);
-    else queue.push(args);
-  };
+  if (scope[api.name]) return;
+  scope[api.name] = queueStub(api.callbackIndex, ping);
   installLocator(api);
 }
 
@@ -68,11 +53,12 @@ export function installLocator(api: SignalApi): void {
     document.body.append(locator);
   }
   if (scope.__pageConsentBridge || (scope.__pageConsentStub && scope.__pageConsentStub !== ours)) return;
+  const listeners = new WeakMap<object, number>();
   const bridge = (event: MessageEvent) => {
     const [call, reply] = frameCallOf(event, name) ?? [];
     if (!call || !reply) return;
-    if (call.command === 'removeEventListener') reply(false, false);
-    else scope[name]?.(...api.argumentsOf(call, reply));
+    if (admitStubCall(call, event.source!, listeners)) scope[name]?.(...api.argumentsOf(call, reply));
+    else reply(false, false);
   };
   addEventListener('message', bridge);
   bridges.push(bridge);

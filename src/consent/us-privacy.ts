@@ -2,10 +2,12 @@
  * `__uspapi('getUSPData', 1, callback)`: the CMP's US privacy string (consentStringType 3). A call
  * made while the decision is on its way is answered once it is known, so a first page view
  * gets its string (at the latest at the policy timeout, then `null, false`); the head stub's
- * queue is taken over. Child frames reach it through a `__uspapiLocator` frame with
+ * queue is taken over; at most `STUB_QUEUE_LIMIT` calls wait (api-bounds.ts), more are answered
+ * `null, false`. Child frames reach it through a `__uspapiLocator` frame with
  * `__uspapiCall` messages; the frame (a browsing context, costly to create) is added with the
  * first US privacy string, since until then every answer is "none".
  */
+import { STUB_QUEUE_LIMIT } from './api-bounds.ts';
 import { installLocator } from './api-stub.ts';
 import { type ConsentSignal, STRING_TYPE, stringOfType } from './signal-source.ts';
 import { USP_API } from './signal-apis.ts';
@@ -26,7 +28,8 @@ export function installUsPrivacyApi(): (signal: ConsentSignal) => void {
   };
   scope.__uspapi = (...args: unknown[]) => {
     if (typeof args[2] !== 'function') return;
-    if (waiting) waiting.push(args);
+    if (waiting && waiting.length < STUB_QUEUE_LIMIT) waiting.push(args);
+    else if (waiting) args[2](null, false);
     else answer(...(args as Parameters<typeof answer>));
   };
   let hasLocator = false;

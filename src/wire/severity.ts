@@ -31,6 +31,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'consent-update-failed',
   'consent-tcf-string-invalid',
   'consent-gpp-string-invalid',
+  'consent-frame-listeners-exceeded',
   'consent-mode-mapping-invalid',
   'consent-mode-options-invalid',
   'consent-tcf-config-invalid',
