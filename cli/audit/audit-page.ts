@@ -1,22 +1,32 @@
 /**
  * Audits one page: the no-decision journey first (it also takes the screenshot), then the reject
  * and accept journeys, one after the other, each in a fresh profile. A page that shows no prompt
- * has no reject or accept journey: the report says so instead.
+ * has no reject or accept journey: the report says so instead. The audit's bounds (bounds.ts)
+ * hold over all three: once one trips, the journey in progress stops and no other starts, and
+ * the report says the audit is incomplete.
  */
 import type { Browser } from 'playwright-core';
+import { type Bounds, createBounds, DEFAULT_LIMITS, type Limits, startDeadline } from './bounds.ts';
+import { isSandboxed } from './browser.ts';
 import { judgeJourney } from './judge.ts';
-import { type JourneyName, type JourneyRecord, runJourney } from './journey.ts';
+import { type JourneyName, type JourneyRecord, runJourney, stoppedJourney } from './journey.ts';
 import { type AuditReport, SCHEMA_VERSION } from './report.ts';
 import { siteOf } from './sites.ts';
 
 export type AuditSettings = {
   readonly pages: number;
   readonly allow: readonly string[];
+  /** Loopback or private hosts the page may reach besides its own host and port (`--allow-private`). */
+  readonly allowPrivate?: readonly string[];
   /** How long a prompt may take to show after the network settled (a remote check, say). */
   readonly promptWaitMs?: number;
+  readonly limits?: Partial<Limits>;
 };
 
 export type AuditResult = { readonly report: AuditReport; readonly screenshot: Buffer | null };
+
+/** How long a journey may take to wind down once a bound tripped, before the audit goes on without it. */
+const STOP_GRACE_MS = 5_000;
 
 const notRun = (name: JourneyName, reason: string, first: JourneyRecord): JourneyRecord => ({
   ...first,
@@ -26,39 +36,73 @@ const notRun = (name: JourneyName, reason: string, first: JourneyRecord): Journe
   visits: [],
   requests: [],
   records: [],
+  blocked: [],
   jarAtDecision: [],
   jarAtEnd: [],
   expectations: null,
   screenshot: null,
 });
 
-export async function auditPage(browser: Browser, target: URL, settings: AuditSettings): Promise<AuditResult> {
-  const started = Date.now();
-  const options = { pages: settings.pages, promptWaitMs: settings.promptWaitMs ?? 2_000 };
-  const first = await runJourney(browser, 'no-decision', target, { ...options, isScreenshot: true });
-  const records = [first];
-  for (const name of ['reject', 'accept'] as const) {
-    const reason = first.notRun ?? (first.isPromptShown ? null : 'no prompt shown');
-    records.push(reason ? notRun(name, reason, first) : await runJourney(browser, name, target, { ...options, isScreenshot: false }));
+/** The journey, or once a bound trips, its stopped record (after a grace for it to wind down). */
+async function boundedJourney(run: () => Promise<JourneyRecord>, name: JourneyName, bounds: Bounds): Promise<JourneyRecord> {
+  let timer: NodeJS.Timeout | undefined;
+  let unsubscribe = () => {};
+  const stopped = new Promise<null>((resolve) => {
+    unsubscribe = bounds.onTrip(() => {
+      timer = setTimeout(() => resolve(null), STOP_GRACE_MS);
+    });
+  });
+  try {
+    const record = await Promise.race([run(), stopped]);
+    const tripped = bounds.tripped();
+    if (record && !tripped) return record;
+    return stoppedJourney(name, `stopped: ${tripped?.detail ?? 'unknown'}`, record ?? { visits: [], records: [], blocked: [] });
+  } finally {
+    unsubscribe();
+    clearTimeout(timer);
   }
-  const site = siteOf(target.href) ?? 'file:';
-  const journeys = records.map((record) => judgeJourney(record, site, settings.allow));
-  const report: AuditReport = {
-    schemaVersion: SCHEMA_VERSION,
-    url: target.href,
-    site,
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    options: { pages: settings.pages, allow: settings.allow },
-    isPromptShown: first.isPromptShown,
-    fairChoice: first.fairChoice,
-    findingCount: journeys.reduce((sum, journey) => sum + journey.findings.length, 0),
-    journeys,
-    screenshot: null,
-  };
-  return { report, screenshot: first.screenshot };
 }
 
-/** 1 when the audit found a leak or could not open the page, else 0. */
-export const exitCodeOf = (report: AuditReport): number =>
-  report.findingCount > 0 || report.journeys[0]?.reason?.startsWith('page unreachable') ? 1 : 0;
+export async function auditPage(browser: Browser, target: URL, settings: AuditSettings): Promise<AuditResult> {
+  const started = Date.now();
+  const limits: Limits = { ...DEFAULT_LIMITS, ...settings.limits };
+  const bounds = createBounds(limits);
+  const stopDeadline = startDeadline(bounds);
+  const options = { pages: settings.pages, promptWaitMs: settings.promptWaitMs ?? 2_000, allowPrivate: settings.allowPrivate ?? [], bounds };
+  try {
+    const first = await boundedJourney(() => runJourney(browser, 'no-decision', target, { ...options, isScreenshot: true }), 'no-decision', bounds);
+    const records = [first];
+    for (const name of ['reject', 'accept'] as const) {
+      const tripped = bounds.tripped();
+      const reason = tripped ? `not started: ${tripped.detail}` : (first.notRun ?? (first.isPromptShown ? null : 'no prompt shown'));
+      records.push(reason ? notRun(name, reason, first) : await boundedJourney(() => runJourney(browser, name, target, { ...options, isScreenshot: false }), name, bounds));
+    }
+    const site = siteOf(target.href) ?? 'file:';
+    const journeys = records.map((record) => judgeJourney(record, site, settings.allow));
+    const tripped = bounds.tripped();
+    const report: AuditReport = {
+      schemaVersion: SCHEMA_VERSION,
+      url: target.href,
+      site,
+      startedAt: new Date(started).toISOString(),
+      durationMs: Date.now() - started,
+      options: { pages: settings.pages, allow: settings.allow, allowPrivate: options.allowPrivate, timeoutMs: limits.timeoutMs, maxRecords: limits.maxRecords },
+      isSandboxed: isSandboxed(browser),
+      incomplete: tripped,
+      isPromptShown: first.isPromptShown,
+      fairChoice: first.fairChoice,
+      findingCount: journeys.reduce((sum, journey) => sum + journey.findings.length, 0),
+      journeys,
+      screenshot: null,
+    };
+    return { report, screenshot: first.screenshot };
+  } finally {
+    stopDeadline();
+  }
+}
+
+/** The exit code: 3 when a bound stopped the audit, 1 when it found a leak or could not open the page, else 0. */
+export const exitCodeOf = (report: AuditReport): number => {
+  if (report.incomplete) return 3;
+  return report.findingCount > 0 || report.journeys[0]?.reason?.startsWith('page unreachable') ? 1 : 0;
+};

@@ -2,7 +2,8 @@
  * The HTML report: one self-contained accessible page (landmarks, headings, tables with headers,
  * text alternatives, no colour-only meaning): the summary, the screenshot of the page with its
  * prompt, and per journey its findings, what `--allow` covered, a timeline of requests, cookies
- * and storage writes against the decision, and the same events as tables.
+ * and storage writes against the decision, the same events as tables, and the requests the
+ * address guard blocked. An incomplete audit and a browser without its sandbox are said first.
  */
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
 import { escapeHtml as e, timelineSvg, VERDICT_COLOURS } from './timeline-svg.ts';
@@ -30,9 +31,11 @@ function table(caption: string, headers: readonly string[], rows: readonly (read
   return `<table><caption>${e(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
+const blockedTable = (journey: JourneyReport) => table('Requests blocked by the address guard', ['URL', 'Why'], journey.blocked.map((item) => [item.url, item.reason]));
+
 function journeySection(journey: JourneyReport, index: number): string {
   const title = TITLES[journey.name];
-  if (journey.status === 'not-run') return `<section aria-labelledby="j${index}"><h2 id="j${index}">${title}</h2><p>Not run: ${e(journey.reason ?? 'unknown reason')}.</p></section>`;
+  if (journey.status === 'not-run') return `<section aria-labelledby="j${index}"><h2 id="j${index}">${title}</h2><p>Not run: ${e(journey.reason ?? 'unknown reason')}.</p>${blockedTable(journey)}</section>`;
   const findings = journey.findings.length ? `<ol>${journey.findings.map(findingItem).join('')}</ol>` : '<p>No finding.</p>';
   const allowed = journey.allowed.length ? `<h3>Allowed by --allow (not findings)</h3><ul>${journey.allowed.map((item) => `<li>${e(item.subject)} ${e(item.what)} (--allow ${e(item.allow)})</li>`).join('')}</ul>` : '';
   const label = `t${index}`;
@@ -47,6 +50,7 @@ ${table('Requests', ['Time', 'Verdict', 'Party', 'Type', 'URL', 'Initiator'], jo
 ${table('Cookies', ['Time', 'Verdict', 'Party', 'Cookie', 'Expires', 'Set by'], journey.cookies.map((c) => [s(c.t), c.verdict, c.party, `${c.name} (${c.domain})`, c.expires ?? 'session', `${c.setBy} ${c.source}`]))}
 ${table('Storage writes', ['Time', 'Verdict', 'Party', 'Storage', 'Writer'], journey.storage.map((w) => [s(w.t), w.verdict, w.party, `${w.kind} ${w.key} (${w.origin})`, w.writer ?? 'unnamed script']))}
 ${table('Our elements built and blocked scripts run', ['Time', 'Kind', 'Tag', 'Blocked by', 'Source'], journey.built.map((b) => [s(b.t), b.kind, b.tag, b.block === null ? (b.purposes ?? 'not blocked') : `data-block-on-consent="${b.block}"`, b.src ?? 'inline']))}
+${blockedTable(journey)}
 </section>`;
 }
 
@@ -59,12 +63,16 @@ export function formatAuditHtml(report: AuditReport, screenshot: Buffer | null):
   const image = screenshot
     ? `<figure><img src="data:image/png;base64,${screenshot.toString('base64')}" alt="The page as a reader first sees it${report.isPromptShown ? ', with its consent prompt' : ' (no consent prompt was shown)'}"><figcaption>First view, before any decision.</figcaption></figure>`
     : '';
+  const warnings = [
+    ...(report.incomplete ? [`<p class="finding">Incomplete: the ${e(report.incomplete.bound)} bound stopped the audit (${e(report.incomplete.detail)}); what follows is partial.</p>`] : []),
+    ...(report.isSandboxed === false ? ['<p>The browser ran without its sandbox (--audit-no-sandbox).</p>'] : []),
+  ].join('');
   const verdict = report.findingCount ? `<p class="finding">${report.findingCount} finding${report.findingCount === 1 ? '' : 's'}.</p>` : '<p>No finding.</p>';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Page audit: ${e(report.url)}</title><style>${CSS}</style></head><body><main>
 <h1>Page audit of <code>${e(report.url)}</code></h1>
 <p>Site ${e(report.site)}; started ${e(report.startedAt)}; ${s(report.durationMs)}; ${report.isPromptShown ? 'a consent prompt was shown' : 'no consent prompt was shown'}.</p>
-${verdict}${fairChoiceSection(report.fairChoice)}${image}
+${warnings}${verdict}${fairChoiceSection(report.fairChoice)}${image}
 ${report.journeys.map(journeySection).join('\n')}
 </main></body></html>
 `;

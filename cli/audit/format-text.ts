@@ -1,6 +1,8 @@
 /**
- * The terminal report: one line per finding, grouped by journey, each followed by its initiator
- * chain and its hint; then what `--allow` covered, listed apart; then a summary line.
+ * The terminal report: whether the audit is incomplete (a bound stopped it) and whether the
+ * browser ran without its sandbox; one line per finding, grouped by journey, each followed by its
+ * initiator chain and its hint, then the requests the address guard blocked; then what `--allow`
+ * covered, listed apart; then a summary line.
  */
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
 
@@ -18,20 +20,30 @@ function findingLines(finding: AuditFinding): string[] {
   ];
 }
 
+const blockedLines = (journey: JourneyReport) => journey.blocked.map((item) => `  blocked: ${item.url} (${item.reason})`);
+
 function journeyLines(journey: JourneyReport): string[] {
   const title = TITLES[journey.name];
-  if (journey.status === 'not-run') return [`${title}: not run (${journey.reason ?? 'unknown reason'})`];
+  if (journey.status === 'not-run') return [`${title}: not run (${journey.reason ?? 'unknown reason'})`, ...blockedLines(journey)];
   const how = journey.decidedBy ? `, ${journey.decidedBy}` : '';
-  return [`${title}: ${count(journey.findings.length, 'finding')}${how}`, ...journey.findings.flatMap(findingLines)];
+  return [`${title}: ${count(journey.findings.length, 'finding')}${how}`, ...journey.findings.flatMap(findingLines), ...blockedLines(journey)];
+}
+
+function warningLines(report: AuditReport): string[] {
+  return [
+    ...(report.incomplete ? [`incomplete: the ${report.incomplete.bound} bound stopped the audit (${report.incomplete.detail}); what follows is partial`] : []),
+    ...(report.isSandboxed === false ? ['browser: without its sandbox (--audit-no-sandbox)'] : []),
+  ];
 }
 
 export function formatAuditText(report: AuditReport): string {
   const allowed = report.journeys.flatMap((journey) => journey.allowed.map((item) => `  ${TITLES[journey.name]}: ${item.subject} ${item.what} (--allow ${item.allow})`));
   return [
     `audit of ${report.url} (site ${report.site}), ${(report.durationMs / 1000).toFixed(1)} s${report.isPromptShown ? '' : ', no prompt shown'}`,
+    ...warningLines(report),
     ...(report.fairChoice?.length ? [`fair choice: ${count(report.fairChoice.length, 'warning')}`, ...report.fairChoice.map((problem) => `  audit-unfair-choice: ${problem}`)] : []),
     ...report.journeys.flatMap(journeyLines),
     ...(allowed.length ? ['allowed by --allow (not findings):', ...allowed] : []),
-    `${report.url}: ${count(report.findingCount, 'finding')}`,
+    `${report.url}: ${count(report.findingCount, 'finding')}${report.incomplete ? `, incomplete (${report.incomplete.bound} bound)` : ''}`,
   ].join('\n');
 }

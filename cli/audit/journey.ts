@@ -1,10 +1,16 @@
 /**
  * One journey of a reader with a fresh profile: open the page, look around, then no decision,
  * a reject or an accept, look around again, and follow up to `pages` same-site links. Records
- * the requests (network-log.ts), the page's reports (page-recorder.js) and the cookie jar at the
- * decision and at the end; judging is done elsewhere (judge.ts).
+ * the requests (network-log.ts; a cross-site frame, in a process of its own, from the moment its
+ * session attaches), the page's reports (page-recorder.js), the requests the address guard
+ * blocked (address-guard.ts) and the cookie jar at the decision and at the end, each list within
+ * the audit's bounds (bounds.ts); judging is done elsewhere (judge.ts).
  */
-import type { Browser, Cookie } from 'playwright-core';
+import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
+import { type BlockedRequest, startAddressGuard } from './address-guard.ts';
+import type { Bounds } from './bounds.ts';
+import { RENDERER_HEAP_MB } from './browser.ts';
+import { policyFor } from './destination.ts';
 import { guardNavigation } from './navigation-guard.ts';
 import { type LoggedRequest, startNetworkLog } from './network-log.ts';
 import { readExpectations, type PageExpectations } from './page-config.ts';
@@ -29,6 +35,8 @@ export type JourneyRecord = {
   readonly visits: readonly { readonly url: string; readonly time: number }[];
   readonly requests: readonly LoggedRequest[];
   readonly records: readonly PageRecord[];
+  /** Requests the address guard did not let through. */
+  readonly blocked: readonly BlockedRequest[];
   readonly jarAtDecision: readonly Cookie[];
   readonly jarAtEnd: readonly Cookie[];
   readonly expectations: PageExpectations | null;
@@ -37,25 +45,62 @@ export type JourneyRecord = {
   readonly fairChoice: readonly string[] | null;
 };
 
-export type JourneyOptions = { readonly pages: number; readonly isScreenshot: boolean; readonly promptWaitMs: number };
+export type JourneyOptions = {
+  readonly pages: number;
+  readonly isScreenshot: boolean;
+  readonly promptWaitMs: number;
+  /** Loopback or private hosts the page may reach besides its own host and port. */
+  readonly allowPrivate: readonly string[];
+  readonly bounds: Bounds;
+};
 
 const DECISION_WAIT_MS = 5_000;
 
+/** A renderer that crashes (as one does past its heap bound) trips the memory bound. */
+function watchCrashes(context: BrowserContext, bounds: Bounds): void {
+  const watch = (page: Page) => page.on('crash', () => bounds.trip('memory', `a renderer of the page crashed, as one does when its JavaScript heap passes ${RENDERER_HEAP_MB} MB`));
+  context.on('page', watch);
+}
+
+/** Logs the requests of each cross-site frame (a process of its own under site isolation) into `requests`. */
+function logFrames(context: BrowserContext, page: Page, requests: LoggedRequest[], add: (entry: LoggedRequest) => boolean): void {
+  const attached = new WeakSet<object>();
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame() || attached.has(frame)) return;
+    context
+      .newCDPSession(frame)
+      .then((session) => {
+        attached.add(frame);
+        return startNetworkLog(session, { requests, add });
+      })
+      .catch(() => undefined);
+  });
+}
+
 export async function runJourney(browser: Browser, name: JourneyName, target: URL, options: JourneyOptions): Promise<JourneyRecord> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const { bounds } = options;
+  const blocked: BlockedRequest[] = [];
+  const addressGuard = await startAddressGuard(policyFor(target, options.allowPrivate), bounds.capped(blocked, 'blocked requests'));
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, proxy: { server: addressGuard.server } });
+  const stopOnTrip = bounds.onTrip(() => void context.close().catch(() => undefined));
   const records: PageRecord[] = [];
+  const requests: LoggedRequest[] = [];
   const visits: { url: string; time: number }[] = [];
   try {
+    const addRecord = bounds.capped(records, 'page reports');
     await context.exposeBinding(RECORD_BINDING, (_source, value: unknown) => {
       const record = readPageRecord(value);
-      if (record) records.push(record);
+      if (record) addRecord(record);
     });
     await context.addInitScript({ content: recorderSource() });
+    watchCrashes(context, bounds);
     const page = await context.newPage();
     const session = await context.newCDPSession(page);
-    const log = await startNetworkLog(session);
+    const addRequest = bounds.capped(requests, 'requests');
+    const log = await startNetworkLog(session, { requests, add: addRequest });
+    logFrames(context, page, requests, addRequest);
     const guard = await guardNavigation(session, target);
-    const base = { name, visits, requests: log.requests, records, expectations: null, screenshot: null, decidedBy: null, isPromptShown: false, fairChoice: null };
+    const base = { name, visits, requests, records, blocked, expectations: null, screenshot: null, decidedBy: null, isPromptShown: false, fairChoice: null };
     visits.push({ url: target.href, time: Date.now() });
     const visit = await open(page, target.href, guard);
     if ('failure' in visit) return { ...base, notRun: `page unreachable: ${visit.failure}`, decisionAt: Date.now(), jarAtDecision: [], jarAtEnd: [] };
@@ -80,11 +125,20 @@ export async function runJourney(browser: Browser, name: JourneyName, target: UR
     return { ...done, decidedBy, notRun: null, jarAtEnd: await context.cookies() };
   } catch (error) {
     // A page that crashes the tab or closes itself ends its journey with the reason, never the audit.
-    const reason = `the browser failed: ${error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : String(error)}`;
-    return { name, notRun: reason, isPromptShown: false, decidedBy: null, decisionAt: Date.now(), visits, requests: [], records, jarAtDecision: [], jarAtEnd: [], expectations: null, screenshot: null, fairChoice: null };
+    const tripped = bounds.tripped();
+    const reason = tripped ? `stopped: ${tripped.detail}` : `the browser failed: ${error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : String(error)}`;
+    return stoppedJourney(name, reason, { visits, records, blocked });
   } finally {
+    stopOnTrip();
     await context.close().catch(() => undefined);
+    await addressGuard.close();
   }
+}
+
+/** A journey that ended before its end: the reason, and what it recorded that needs no judging. */
+export function stoppedJourney(name: JourneyName, reason: string, kept: Pick<JourneyRecord, 'visits' | 'records' | 'blocked'>): JourneyRecord {
+  const { visits, records, blocked } = kept;
+  return { name, notRun: reason, isPromptShown: false, decidedBy: null, decisionAt: Date.now(), visits, records, blocked, requests: [], jarAtDecision: [], jarAtEnd: [], expectations: null, screenshot: null, fairChoice: null };
 }
 
 /** Waits for the `consent-change` to the decided state (the component applied it). */

@@ -31,7 +31,8 @@ function findingOf(item: Judged, built: readonly BuiltEvent[]): AuditFinding {
 
 export function judgeJourney(record: JourneyRecord, site: string, allow: readonly string[]): JourneyReport {
   const base = { name: record.name, decidedBy: record.decidedBy, decisionAt: new Date(record.decisionAt).toISOString(), pages: record.visits.map(({ url }) => url) };
-  const empty = { findings: [], allowed: [], requests: [], cookies: [], storage: [], built: [] };
+  const blocked = record.blocked.map(({ url, reason }) => ({ url, reason }));
+  const empty = { findings: [], allowed: [], requests: [], cookies: [], storage: [], built: [], blocked };
   // A journey that could not be run reports why, and nothing else: the no-decision journey has the rest.
   if (!record.expectations || record.notRun) return { ...base, ...empty, status: 'not-run', reason: record.notRun };
   const pageUrl = record.visits[0]?.url ?? '';
@@ -59,5 +60,5 @@ export function judgeJourney(record: JourneyRecord, site: string, allow: readonl
   const allowed: AllowedItem[] = judged
     .filter((item) => item.verdict === 'allowed')
     .map((item) => ({ allow: allowedBy(item.source, allow) ?? '', subject: item.subject, what: item.what, phase: item.phase }));
-  return { ...base, status: 'run', reason: null, findings, allowed, requests, cookies, storage, built };
+  return { ...base, status: 'run', reason: null, findings, allowed, requests, cookies, storage, built, blocked };
 }

@@ -1,12 +1,14 @@
 /**
  * The validator's URL limits, applied to every page the audit opens in the top frame: http(s)
  * only (or a local file, when a file was asked for), no redirect to a loopback or private
- * address unless the reader asked for such an address, at most 5 MB of document. Each redirect
- * hop is checked before it is requested (DevTools `Fetch` interception of top-frame documents);
- * an oversized document is stopped as soon as it passes the limit.
+ * address (nor to a host whose address cannot be resolved) unless the reader asked for such an
+ * address, at most 5 MB of document. Each redirect hop is checked before it is requested
+ * (DevTools `Fetch` interception of top-frame documents); an oversized document is stopped as
+ * soon as it passes the limit. Every other request is held to the address guard
+ * (address-guard.ts).
  */
 import type { CDPSession } from 'playwright-core';
-import { isPrivateHost } from './address.ts';
+import { classifyHost, isPrivateHost } from './address.ts';
 
 export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 
@@ -21,8 +23,10 @@ type Paused = { requestId: string; frameId: string; request: { url: string } };
 async function refuse(url: URL, start: URL, isStartPrivate: boolean): Promise<string | null> {
   if (url.protocol === 'file:' && start.protocol === 'file:') return null;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `a redirect to ${url.protocol} (only http and https)`;
-  if (!isStartPrivate && (await isPrivateHost(url.hostname))) return `a redirect to the loopback or private address ${url.host}`;
-  return null;
+  if (isStartPrivate || url.host === start.host) return null;
+  const kind = await classifyHost(url.hostname);
+  if (kind === 'private') return `a redirect to the loopback or private address ${url.host}`;
+  return kind === 'unresolved' ? `a redirect to ${url.host}, whose address could not be resolved` : null;
 }
 
 export async function guardNavigation(session: CDPSession, start: URL): Promise<NavigationGuard> {

@@ -54,8 +54,17 @@ export type NetworkLog = {
   lastActivity(): number;
 };
 
-export async function startNetworkLog(session: CDPSession): Promise<NetworkLog> {
-  const requests: LoggedRequest[] = [];
+export type NetworkLogOptions = {
+  /** The list to log into (shared by the sessions of one journey). */
+  readonly requests?: LoggedRequest[];
+  /** Adds an entry to `requests`; false when it was not added (the list is full). */
+  readonly add?: (entry: LoggedRequest) => boolean;
+};
+
+/** Logs the requests `session` sees; a cross-site frame has a session of its own (journey.ts). */
+export async function startNetworkLog(session: CDPSession, options: NetworkLogOptions = {}): Promise<NetworkLog> {
+  const requests = options.requests ?? [];
+  const add = options.add ?? ((entry: LoggedRequest) => requests.push(entry) > 0);
   const latest = new Map<string, LoggedRequest>();
   const clockOffset = new Map<string, number>();
   const inFlight = new Set<string>();
@@ -76,8 +85,8 @@ export async function startNetworkLog(session: CDPSession): Promise<NetworkLog> 
       initiator: readInitiator(event.initiator),
       setCookies: [],
     };
+    if (!add(entry)) return;
     clockOffset.set(event.requestId, event.wallTime - event.timestamp);
-    requests.push(entry);
     latest.set(event.requestId, entry);
     inFlight.add(event.requestId);
     activity = Date.now();

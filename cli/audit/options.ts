@@ -1,11 +1,13 @@
 /**
  * `page-validate --audit <url | file> [--pages N] [--format text|json|html] [--out DIR]
- * [--allow host ...]`: the arguments of the audit mode, or null when they are not a valid
- * invocation. `--allow` takes one or more hosts (repeated, or several after one flag, or
- * comma-separated); a host covers its subdomains.
+ * [--allow host ...] [--allow-private host ...] [--timeout S] [--max-records N]
+ * [--audit-no-sandbox]`: the arguments of the audit mode, or null when they are not a valid
+ * invocation. `--allow` and `--allow-private` take one or more hosts (repeated, or several after
+ * one flag, or comma-separated); a host covers its subdomains.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DEFAULT_LIMITS, type Limits } from './bounds.ts';
 
 export type AuditFormat = 'text' | 'json' | 'html';
 
@@ -15,10 +17,17 @@ export type AuditOptions = {
   readonly format: AuditFormat;
   readonly out: string | null;
   readonly allow: readonly string[];
+  readonly allowPrivate: readonly string[];
+  readonly limits: Limits;
+  /** `--audit-no-sandbox`: the reader accepts a browser without its sandbox where it has none. */
+  readonly isNoSandboxAllowed: boolean;
 };
 
-export const AUDIT_USAGE = 'usage: page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...]';
+export const AUDIT_USAGE =
+  'usage: page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...] [--allow-private host ...] [--timeout S] [--max-records N] [--audit-no-sandbox]';
 export const MAX_PAGES = 20;
+export const MAX_TIMEOUT_S = 3_600;
+export const MAX_RECORDS = 1_000_000;
 
 /** An http(s) URL, a file: URL, or a local path (as a file: URL); null for any other scheme. */
 export function readTarget(text: string): URL | null {
@@ -35,30 +44,48 @@ export function readTarget(text: string): URL | null {
 
 const HOST = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
+/** A whole number in [min, max], or NaN. */
+const count = (text: string, min: number, max: number) => (/^\d+$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : Number.NaN);
+
+type Draft = { target: URL | null; pages: number; format: string; out: string | null; allow: string[]; allowPrivate: string[]; timeoutS: number; maxRecords: number; isNoSandboxAllowed: boolean };
+
+/** Reads one flag at `args[index]`; returns the index of its last value, or -1 for an unknown flag. */
+function readFlag(args: readonly string[], index: number, draft: Draft): number {
+  const [flag, inline] = (args[index] ?? '').split(/=(.*)/s, 2);
+  let last = index;
+  const value = () => inline ?? args[(last += 1)] ?? '';
+  const hosts = () => {
+    const list = value().split(',');
+    while (inline === undefined && args[last + 1] !== undefined && !args[last + 1]?.startsWith('--')) list.push(...(args[(last += 1)] ?? '').split(','));
+    return list;
+  };
+  if (flag === '--audit') draft.target = readTarget(value());
+  else if (flag === '--pages') draft.pages = count(value(), 0, MAX_PAGES);
+  else if (flag === '--format') draft.format = value();
+  else if (flag === '--out') draft.out = value() || null;
+  else if (flag === '--allow') draft.allow.push(...hosts());
+  else if (flag === '--allow-private') draft.allowPrivate.push(...hosts());
+  else if (flag === '--timeout') draft.timeoutS = count(value(), 1, MAX_TIMEOUT_S);
+  else if (flag === '--max-records') draft.maxRecords = count(value(), 1, MAX_RECORDS);
+  else if (flag === '--audit-no-sandbox' && inline === undefined) draft.isNoSandboxAllowed = true;
+  else return -1;
+  return last;
+}
+
+const readHosts = (hosts: readonly string[]) => {
+  const list = hosts.map((host) => host.trim().toLowerCase()).filter(Boolean);
+  return list.every((host) => HOST.test(host)) ? list : null;
+};
+
 export function parseAuditArguments(args: readonly string[]): AuditOptions | null {
-  let target: URL | null = null;
-  let pages = 0;
-  let format: AuditFormat = 'text';
-  let out: string | null = null;
-  const allow: string[] = [];
+  const draft: Draft = { target: null, pages: 0, format: 'text', out: null, allow: [], allowPrivate: [], timeoutS: DEFAULT_LIMITS.timeoutMs / 1000, maxRecords: DEFAULT_LIMITS.maxRecords, isNoSandboxAllowed: false };
   for (let index = 0; index < args.length; index += 1) {
-    const [flag, inline] = (args[index] ?? '').split(/=(.*)/s, 2);
-    const value = () => inline ?? args[(index += 1)] ?? '';
-    if (flag === '--audit') {
-      target = readTarget(value());
-      if (!target) return null;
-    } else if (flag === '--pages') {
-      const text = value();
-      pages = /^\d+$/.test(text) ? Number(text) : -1;
-    }
-    else if (flag === '--format') format = value() as AuditFormat;
-    else if (flag === '--out') out = value() || null;
-    else if (flag === '--allow') {
-      allow.push(...value().split(','));
-      while (inline === undefined && args[index + 1] !== undefined && !args[index + 1]?.startsWith('--')) allow.push(...(args[(index += 1)] ?? '').split(','));
-    } else return null;
+    index = readFlag(args, index, draft);
+    if (index < 0) return null;
   }
-  const hosts = allow.map((host) => host.trim().toLowerCase()).filter(Boolean);
-  if (!target || !(pages >= 0 && pages <= MAX_PAGES) || !['text', 'json', 'html'].includes(format) || !hosts.every((host) => HOST.test(host))) return null;
-  return { target, pages, format, out, allow: hosts };
+  const { target, pages, format, out, timeoutS, maxRecords, isNoSandboxAllowed } = draft;
+  const allow = readHosts(draft.allow);
+  const allowPrivate = readHosts(draft.allowPrivate);
+  if (!target || !allow || !allowPrivate || Number.isNaN(pages + timeoutS + maxRecords) || (format !== 'text' && format !== 'json' && format !== 'html')) return null;
+  return { target, pages, format, out, allow, allowPrivate, limits: { timeoutMs: timeoutS * 1000, maxRecords }, isNoSandboxAllowed };
 }

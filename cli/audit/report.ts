@@ -54,6 +54,8 @@ export type AuditFinding = {
   readonly initiator: Initiator;
   readonly hint: string;
 };
+/** A request the address guard did not let through (a loopback or private address, or one it could not resolve). */
+export type BlockedItem = { readonly url: string; readonly reason: string };
 export type AllowedItem = { readonly allow: string; readonly subject: Subject; readonly what: string; readonly phase: Phase };
 
 export type JourneyReport = {
@@ -70,7 +72,11 @@ export type JourneyReport = {
   readonly cookies: readonly CookieEvent[];
   readonly storage: readonly StorageEvent[];
   readonly built: readonly BuiltEvent[];
+  readonly blocked: readonly BlockedItem[];
 };
+
+/** The bound that stopped the audit (deadline, records, memory) and what passed it. */
+export type Incomplete = { readonly bound: 'deadline' | 'records' | 'memory'; readonly detail: string };
 
 export type AuditReport = {
   readonly schemaVersion: typeof SCHEMA_VERSION;
@@ -78,7 +84,17 @@ export type AuditReport = {
   readonly site: string;
   readonly startedAt: string;
   readonly durationMs: number;
-  readonly options: { readonly pages: number; readonly allow: readonly string[] };
+  readonly options: {
+    readonly pages: number;
+    readonly allow: readonly string[];
+    readonly allowPrivate: readonly string[];
+    readonly timeoutMs: number;
+    readonly maxRecords: number;
+  };
+  /** Whether the browser ran with its sandbox; false under `--audit-no-sandbox`, null for a browser the audit did not launch. */
+  readonly isSandboxed: boolean | null;
+  /** Null when the audit ran to its end; else the bound that stopped it: its journeys are partial. */
+  readonly incomplete: Incomplete | null;
   readonly isPromptShown: boolean;
   /** The fair-choice rule on the prompt as shown: what makes its reject control less prominent
    * than its accept control (empty: none), or null when no prompt showed both. Warnings: not

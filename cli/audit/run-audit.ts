@@ -2,14 +2,15 @@
  * The audit mode of the CLI: parses its arguments, launches the browser, audits the page and
  * prints the report in the chosen format; with `--out DIR` it also writes `audit.txt`,
  * `audit.json`, `audit.html` and `screenshot.png` there. Exit code 1 on a finding (or a page
- * that could not be opened), 2 on bad usage; a browser that cannot start is one clear line.
+ * that could not be opened), 2 on bad usage, 3 when a bound stopped the audit (bounds.ts); a
+ * browser that cannot start, or has no sandbox without `--audit-no-sandbox`, is one clear line.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { CliIo } from '../run-cli.ts';
 import { auditPage, exitCodeOf } from './audit-page.ts';
-import { launchAuditBrowser } from './browser.ts';
+import { launchAuditBrowser, SandboxRefusal } from './browser.ts';
 import { formatAuditHtml } from './format-html.ts';
 import { formatAuditText } from './format-text.ts';
 import { AUDIT_USAGE, parseAuditArguments } from './options.ts';
@@ -34,9 +35,10 @@ export async function runAudit(args: readonly string[], io: CliIo, shared?: Brow
   }
   let browser: Browser;
   try {
-    browser = shared ?? (await launchAuditBrowser());
+    browser = shared ?? (await launchAuditBrowser({ isNoSandboxAllowed: options.isNoSandboxAllowed }));
   } catch (error) {
-    io.writeError(`page-validate --audit: the browser did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
+    const message = error instanceof SandboxRefusal ? error.message : `the browser did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    io.writeError(`page-validate --audit: ${message}\n`);
     return 1;
   }
   try {

@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)('the fair-choice rule on the hosted prompt', () =>
   }
 
   it('page-validate --audit finds nothing unfair in the hosted prompt, and the same rule reports a reject written as a link', async () => {
-    const audit = await launchAuditBrowser();
+    const audit = await launchAuditBrowser({ isNoSandboxAllowed: true });
     try {
       const io = (sink: string[]) => ({ stdin: (async function* () {})(), write: (text: string) => sink.push(text), writeError: (text: string) => sink.push(text) });
       const json: string[] = [];

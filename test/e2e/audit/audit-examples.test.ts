@@ -23,7 +23,7 @@ const sweep = { began: Number.POSITIVE_INFINITY, ended: 0 };
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-audit-examples-'));
   server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: 'audit-examples-admin-token' }, 90_000);
-  browser = await launchAuditBrowser();
+  browser = await launchAuditBrowser({ isNoSandboxAllowed: true });
 }, 150_000);
 afterAll(async () => {
   console.log(`audit of ${PAGES.length} example pages: ${(Math.max(0, sweep.ended - sweep.began) / 1000).toFixed(1)} s`);

@@ -1,6 +1,9 @@
 /**
  * The page audit (`page-validate --audit`) on fixture sites in real Chromium: the page on
- * 127.0.0.1, a tracker on localhost and a CDN on cdn.localhost, three sites (fixtures.ts). Each
+ * 127.0.0.1, a tracker on localhost and a CDN on cdn.localhost, three sites (fixtures.ts), all
+ * loopback, so the tracker and the CDN are let through the address guard by `--allow-private
+ * localhost`. The tests run as root: the browser runs without its sandbox (`--audit-no-sandbox`,
+ * here by `isNoSandboxAllowed`). Each
  * leak is found in the right journey with the right initiator, the `--allow` host is listed
  * apart, a clean page has no finding, the JSON matches its schema, the HTML report passes axe.
  */
@@ -41,7 +44,7 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-audit-'));
-  browser = await launchAuditBrowser();
+  browser = await launchAuditBrowser({ isNoSandboxAllowed: true });
   server = await startServer();
   const port = new URL(server.origin).port;
   tracker = `http://localhost:${port}`;
@@ -53,7 +56,7 @@ beforeAll(async () => {
   server.page('/no-consent.html', noConsentPage());
   server.page('/huge.html', `<!doctype html><title>huge</title>${'<p>padding</p>'.repeat(450_000)}`);
   // One audit of the leaky page through the CLI serves every test of that page.
-  const result = await cli(['--audit', `${server.origin}/leaky.html`, '--allow', 'cdn.localhost', '--format', 'json', '--out', join(dir, 'leaky')]);
+  const result = await cli(['--audit', `${server.origin}/leaky.html`, '--allow', 'cdn.localhost', '--allow-private', 'localhost', '--format', 'json', '--out', join(dir, 'leaky')]);
   leaky = JSON.parse(result.out) as AuditReport;
   leakyExit = result.code;
 }, AUDIT_TIMEOUT);
@@ -158,7 +161,7 @@ describe('a leaky page', () => {
 
 describe('a clean page', () => {
   it('has no finding in any journey, follows --pages links, and runs the blocked tag only after the accept', { timeout: AUDIT_TIMEOUT }, async () => {
-    const { code, out } = await cli(['--audit', `${server.origin}/clean.html`, '--pages', '1', '--format', 'json']);
+    const { code, out } = await cli(['--audit', `${server.origin}/clean.html`, '--pages', '1', '--allow-private', 'localhost', '--format', 'json']);
     const report = JSON.parse(out) as AuditReport;
     expect(report.journeys.map((entry) => [entry.name, entry.status, entry.findings])).toEqual([
       ['no-decision', 'run', []],
@@ -186,7 +189,7 @@ describe('pages the audit cannot run every journey on', () => {
   it('audits a local file: every http(s) request from it is a third party', { timeout: AUDIT_TIMEOUT }, async () => {
     const file = join(dir, 'local.html');
     writeFileSync(file, `<!doctype html><html lang="en"><title>local</title><img src="${tracker}/unmarked.gif" alt=""></html>`);
-    const { code, out } = await cli(['--audit', file, '--format', 'json']);
+    const { code, out } = await cli(['--audit', file, '--allow-private', 'localhost', '--format', 'json']);
     const report = JSON.parse(out) as AuditReport;
     expect(code).toBe(1);
     expect(report).toMatchObject({ site: 'file:', isPromptShown: false });
