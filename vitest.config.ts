@@ -12,7 +12,7 @@ import { defineConfig } from 'vitest/config';
 const WORKERS = Math.max(2, availableParallelism());
 
 export default defineConfig({
-  define: { DEV: 'true' },
+  define: { DEV: 'true', RELEASE: '"dev"' },
   test: {
     projects: [
       {

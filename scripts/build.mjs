@@ -1,6 +1,7 @@
 // Builds the CDN tree: dist/cdn (production: minified, dev-only diagnostics stripped) and
 // dist/cdn-dev (development: readable, with dev assertions), both with source maps; and the
 // reference server as one file (dist/server/main.mjs, scripts/build-server.mjs).
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -18,7 +19,7 @@ const ENTRIES = [
   ['src/runtime/parts/viewport.ts', 'v0/page-runtime-viewport-0.1'],
   ['src/runtime/parts/consent-api.ts', 'v0/page-runtime-consent-api-0.1'],
   ['src/consent/entry.ts', 'v0/page-consent-0.1'],
-  // Parts of page-consent-0.1.js (src/consent/parts.ts); the return-visit part is page-consent-fast.
+  // Parts of page-consent-0.1.js (src/consent/parts.ts); page-consent-fast is the inline return-visit copy.
   ['src/consent/parts/remote.ts', 'v0/page-consent-remote-0.1'],
   ['src/consent/parts/signals.ts', 'v0/page-consent-signals-0.1'],
   ['src/consent/parts/story.ts', 'v0/page-consent-story-0.1'],
@@ -26,6 +27,7 @@ const ENTRIES = [
   ['src/consent/parts/creative.ts', 'v0/page-consent-creative-0.1'],
   ['src/consent/parts/stored.ts', 'v0/page-consent-stored-0.1'],
   ['src/consent/parts/state.ts', 'v0/page-consent-state-0.1'],
+  ['src/consent/parts/record.ts', 'v0/page-consent-record-0.1'],
   ['src/consent/parts/frame.ts', 'v0/page-consent-frame-0.1'],
   ['src/consent/parts/geo.ts', 'v0/page-consent-geo-0.1'],
   ['src/auto-ads/entry.ts', 'v0/page-auto-ads-0.1'],
@@ -40,6 +42,12 @@ const ENTRIES = [
   ['src/hosted-cmp/details-entry.ts', 'cmp/details-0.1'],
   ['src/hosted-cmp/gpp-entry.ts', 'cmp/gpp-0.1'],
 ];
+
+// The release: a hash of the source tree, so that a return record written by another release is
+// not replayed (src/wire/return-record.ts).
+const release = createHash('sha256');
+for (const file of readdirSync('src', { recursive: true }).sort()) if (/\.ts$/.test(file)) release.update(file).update(readFileSync(join('src', file)));
+const RELEASE = JSON.stringify(release.digest('base64url').slice(0, 12));
 
 const entryPoints = ENTRIES.filter(([source]) => existsSync(source)).map(([source, out]) => ({ in: source, out }));
 // The head stub is meant to be inlined: its map is written, but no comment pointing at it.
@@ -84,7 +92,7 @@ async function buildEntries(outdir, isDev, entries, sourcemap) {
     minify: !isDev,
     sourcemap,
     legalComments: 'none',
-    define: { DEV: String(isDev) },
+    define: { DEV: String(isDev), RELEASE },
     logLevel: 'warning',
   });
 }

@@ -3,7 +3,7 @@ import { build } from 'esbuild';
 const entry = process.argv[2] ?? 'src/runtime/entry.ts';
 const result = await build({
   entryPoints: [entry], bundle: true, format: 'iife', minify: true, write: false, metafile: true,
-  define: { DEV: 'false' }, target: ['chrome100', 'firefox100', 'safari15.4'],
+  define: { DEV: 'false', RELEASE: '"sizes"' }, target: ['chrome100', 'firefox100', 'safari15.4'],
 });
 const output = Object.values(result.metafile.outputs)[0];
 const rows = Object.entries(output.inputs).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);

@@ -67,7 +67,7 @@ export async function bundleSequentialPlacement() {
     format: 'iife',
     minify: true,
     write: false,
-    define: { DEV: 'false' },
+    define: { DEV: 'false', RELEASE: '"bench"' },
     target: ['chrome100'],
     logLevel: 'warning',
   });

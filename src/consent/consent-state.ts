@@ -8,7 +8,9 @@ import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { own } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
-import { type ConsentParts, prefetchReturnPart } from './parts.ts';
+import type { ConsentParts } from './parts.ts';
+import { whenIdle } from '../browser-shared/idle.ts';
+import type { ConsentReplay } from '../wire/return-record.ts';
 import type { PolicyInput } from './policy.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import type { ConsentEvent, ConsentModel } from './state.ts';
@@ -46,14 +48,30 @@ export type ConsentStateOptions = {
   readonly view: () => Omit<PolicyInput, 'state' | 'purposeConsents'>;
   /** Called with every model the controller produces, before the provider and the event. */
   readonly onModel: (model: ConsentModel) => void;
-  /** The consent script's URL: its parts load from its directory. */
-  readonly scriptUrl: string;
+  /** What `v0.js` replayed of the return record (null: no usable entry). */
+  readonly replay: ConsentReplay;
 };
 
-export function createConsentState(host: Host, { load, report, checked, view, onModel, scriptUrl }: ConsentStateOptions) {
+export function createConsentState(host: Host, { load, report, checked, view, onModel, replay }: ConsentStateOptions) {
   const page = host.runtime;
   let lastDetail = '';
-  let wasSaved: boolean | undefined;
+  // The return record (docs/decisions/consent-return-record.md) is written at idle, by its part:
+  // for a decision saved on this page, for a stored one no entry covered, and once the page
+  // asked the gate about a request the entry did not know.
+  let isWriting = false;
+  const record = () => {
+    if (isWriting) return;
+    isWriting = true;
+    whenIdle()
+      .then(() => load('record'))
+      .then((part) => {
+        isWriting = false;
+        part?.writeReturnRecord(page.storage, host.element);
+      });
+  };
+  replay?.missed.then(record);
+  // The decision last covered (undefined: the stored one, until the first model, when an entry was replayed).
+  let covered: unknown = replay ? undefined : null;
   const controller = createConsentController({
     storage: page.storage,
     fetch: (url, init) => fetch(url, init),
@@ -64,9 +82,10 @@ export function createConsentState(host: Host, { load, report, checked, view, on
     remote: () => load('remote'),
     stored: () => load('stored'),
     onChange(model) {
-      // A decision stored on a page that started without one: the site's next page is a return visit.
-      if (model.saved && wasSaved === false) prefetchReturnPart(scriptUrl);
-      wasSaved = !!model.saved;
+      if (model.saved && model.saved !== covered) {
+        if (covered !== undefined) record();
+        covered = model.saved;
+      }
       onModel(model);
       notify();
       const detail = detailOf(model);

@@ -6,6 +6,8 @@ import type { Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtim
 import { type ConsentConfig, type ConsentCoreConfig, isObject, parseConsentCoreConfig } from '../wire/consent-config.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
+import { whenIdle } from '../browser-shared/idle.ts';
+import { type ConsentReplay, REPLAY_SERVICE } from '../wire/return-record.ts';
 import { decisionKeyOf } from './controller.ts';
 import { freshStartEventOf } from './lifetime.ts';
 import { answerCreatives } from './creative-reply.ts';
@@ -45,10 +47,12 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   let render: Ui | undefined;
   let signal: ((model: ConsentModel) => void) | undefined;
   let signals: Promise<unknown> | undefined;
-  const load = <K extends Parameters<typeof loadConsentPart>[0]>(name: K) => loadConsentPart(name, scriptUrl, report);
+  const load = <K extends keyof ConsentParts>(name: K) => loadConsentPart(page, name, scriptUrl, report);
   // The state part (reducer, controller, policy, provider): requested by `requestState`, at once
   // unless a first visit's prompt paints first (docs/decisions/first-screen-parts.md). Events
   // given before it started wait for it; without it (one diagnostic) nothing unblocks.
+  // What `v0.js` replayed of the return record, read below; the state part writes the record.
+  let replay: ConsentReplay = null;
   let requestState = () => {};
   let onStart = () => {};
   let isStarted = false;
@@ -64,18 +68,27 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
         render?.(model);
         signal?.(model);
       };
-      return { ...part.createConsentState(host, { load, report, checked, view, onModel, scriptUrl }), parseConsentTiming: part.parseConsentTiming };
+      return { ...part.createConsentState(host, { load, report, checked, view, onModel, replay }), parseConsentTiming: part.parseConsentTiming };
     });
   let current: Awaited<typeof made>;
   const whenStarted = made.then((ready) => (current = ready));
   // Before the `start` event (the first change) the reducer would ignore a decision: it waits.
   const withState = (use: (state: NonNullable<typeof current>) => void) => (isStarted ? current && use(current) : void hasStarted.then(() => current && use(current)));
 
-  // Actions exist from the build on; the reducer ignores them until a prompt is shown.
-  for (const name of CONSENT_ACTIONS) host.registerAction(name, (args) => withState((state) => state.act(name, args)));
-  answerCreatives((event) => Promise.all([load('creative'), made]).then(([part, ready]) => ready && part?.replyToCreative(event, ready.provider, report)));
+  // Actions exist from the build on; the reducer ignores them until a prompt is shown. A first
+  // use ends the wait for idle below.
+  let use = () => {};
+  const used = new Promise<void>((resolve) => (use = resolve));
+  for (const name of CONSENT_ACTIONS) host.registerAction(name, (args) => (use(), withState((state) => state.act(name, args))));
+  answerCreatives((event) => (use(), Promise.all([load('creative'), made]).then(([part, ready]) => ready && part?.replyToCreative(event, ready.provider, report))));
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
-  if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
+  const parsed = document.readyState === 'loading' ? new Promise((resolve) => addEventListener('DOMContentLoaded', resolve)) : Promise.resolve();
+  // A replayed return record started what the stored decision allows (docs/decisions/consent-return-record.md):
+  // the rest waits for the first idle period, a first use or a request the record did not know.
+  // `v0.js` tells by the end of parsing (a task later, nothing was replayed).
+  replay = (await Promise.race([page.whenService(REPLAY_SERVICE), parsed.then(() => new Promise((resolve) => setTimeout(resolve, 0, null)))])) as ConsentReplay;
+  if (replay?.mayWait) await Promise.race([whenIdle(), replay.missed, used]);
+  await parsed;
   const json = readConfigScript(element);
   const type = element.getAttribute('type');
   const presets = type === null ? {} : ((await load('presets'))?.CMP_PRESETS ?? {});

@@ -15,46 +15,42 @@ import { decide, type PolicyInput } from './policy.ts';
 import { initialModel, reduceConsent } from './state.ts';
 import type { BlockRequest } from '../runtime/index.ts';
 import { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
-import { ACTIVATED, BLOCKED_SCRIPTS, runBlockedScript } from '../browser-shared/blocked-scripts.ts';
+import { ACTIVATED, BLOCKED_SCRIPTS, isParsed, runBlockedScript } from '../browser-shared/blocked-scripts.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
 import { readStoredValue } from '../browser-shared/site-store.ts';
-import { parseStoredConsent } from '../wire/consent.ts';
-import { isObject, parseConsentConfig } from '../wire/consent-config.ts';
+import { parseStoredConsent, type StoredConsent } from '../wire/consent.ts';
+import { type ConsentConfig, isObject, parseConsentConfig } from '../wire/consent-config.ts';
 import { CMP_PRESETS } from '../wire/consent-presets.ts';
 import { readLoadableUrl } from '../wire/url.ts';
 
 const ignore = () => {};
 
-/** The policy inputs of the cached decision under each geo variant; none when any config is invalid. */
-function inputsOf(element: Element): PolicyInput[] {
+/** The config of one geo variant, its cached decision and the policy input they make. */
+export type Variant = { readonly config: ConsentConfig; readonly cached: StoredConsent | null; readonly input: PolicyInput };
+
+/**
+ * The cached decision under the base config and each `geoOverride` group; none when any config is
+ * invalid or has Consent Mode. Shared with the return record's writer (src/consent/return-record.ts).
+ */
+export function variantsOf(element: Element, now: number, hasGpc: boolean): Variant[] {
   const json = readConfigScript(element);
   const groups = isObject(json) && isObject(json.geoOverride) ? Object.keys(json.geoOverride) : [];
-  const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
-  const inputs: PolicyInput[] = [];
+  const variants: Variant[] = [];
   for (const geoGroups of [[], ...groups.map((group) => [group])]) {
     const config = element.id ? parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS }).value : null;
     // Consent Mode's default must reach gtag before any script (docs/consent.md, "Signals for ad tech"); the element sends it.
     if (!config || config.consentModeMapping !== undefined) return [];
-    const cached = parseStoredConsent(readStoredValue(self, location.hostname, decisionKeyOf(config.consentInstanceId)), Date.now()).value;
-    const model = reduceConsent(initialModel, startEventOf(config, cached, Date.now(), hasGpc));
+    const cached = parseStoredConsent(readStoredValue(self, location.hostname, decisionKeyOf(config.consentInstanceId)), now).value;
+    const model = reduceConsent(initialModel, startEventOf(config, cached, now, hasGpc));
     // A prompt is assumed: an undecided state then waits, as it may for the components.
-    inputs.push({ state: model.state, purposeConsents: model.purposeConsents, fallbackAction: config.fallbackAction, hasPrompt: true });
+    variants.push({ config, cached, input: { state: model.state, purposeConsents: model.purposeConsents, fallbackAction: config.fallbackAction, hasPrompt: true } });
   }
-  return inputs;
-}
-
-/**
- * Whether the parser is past `node`'s end tag, so its content (a script's text, the config) is
- * complete: parsing is over, or a node follows it or one of its ancestors.
- */
-function isParsed(node: Node): boolean {
-  if (document.readyState !== 'loading') return true;
-  for (let current: Node | null = node; current; current = current.parentNode) if (current.nextSibling) return true;
-  return false;
+  return variants;
 }
 
 export function startFastPath(): void {
   let inputs: PolicyInput[] | undefined;
+  const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
   // The first script starts at once (not in a microtask after the rest of the consent bundle's
   // set-up); each later one after the previous one.
   let chain: Promise<void> | undefined;
@@ -69,7 +65,7 @@ export function startFastPath(): void {
       if (!inputs) {
         const element = document.querySelector('page-consent');
         if (!element || !isParsed(element)) return;
-        inputs = inputsOf(element);
+        inputs = variantsOf(element, Date.now(), hasGpc).map((variant) => variant.input);
       }
       if (!isAllowed(readBlockRequest(blocked, (metaBlockedTags ??= readMetaBlockedTags(document)), ignore))) continue;
       const src = blocked.getAttribute('src');

@@ -3,11 +3,13 @@
  * The consent extension installs the real answer (a ConsentProvider); until it does, the gate
  * is open only when the page has no <page-consent> element once the document is parsed. Only
  * the `<page-consent>` element's own implementation may install it, once (docs/runtime.md): any
- * other or later registration is refused with a diagnostic.
+ * other or later registration is refused with a diagnostic. Before it, a replayed return record
+ * (src/runtime/return-replay.ts) opens the gate for the requests it found allowed.
  */
 import { deferred } from './deferred.ts';
 import { diagnostic, type Diagnostic } from '../wire/diagnostic.ts';
 import type { BlockRequest, ConsentProvider, ConsentSnapshot, GateDecision } from './types.ts';
+import { requestKeyOf } from '../wire/return-record.ts';
 
 export type ConsentGate = {
   decide(request: BlockRequest): GateDecision;
@@ -17,10 +19,18 @@ export type ConsentGate = {
   snapshot(): ConsentSnapshot | null;
   /** The installed provider; null once the page is parsed without `<page-consent>`. */
   readonly whenProvider: Promise<ConsentProvider | null>;
+  /**
+   * Until the provider is installed, allows the requests `keys` marks 1 (a return record's `q`)
+   * and tells the subscribers (again on each call); `onMiss` runs once, for the first request the
+   * record does not know.
+   */
+  replay(keys: Readonly<Record<string, 0 | 1>>, onMiss: () => void): void;
 };
 
 export function createConsentGate(document: Document, onDiagnostic: (d: Diagnostic) => void): ConsentGate {
   let provider: ConsentProvider | null = null;
+  let replayed: Readonly<Record<string, 0 | 1>> | undefined;
+  let miss = () => {};
   const listeners = new Set<() => void>();
   const notify = () => {
     for (const listener of listeners) listener();
@@ -38,6 +48,11 @@ export function createConsentGate(document: Document, onDiagnostic: (d: Diagnost
   return {
     decide(request) {
       if (provider) return provider.decide(request);
+      if (replayed) {
+        const key = requestKeyOf(request);
+        if (!Object.hasOwn(replayed, key)) miss();
+        else if (replayed[key]) return 'allow';
+      }
       return isParsed() && !hasConsentElement() ? 'allow' : 'pending';
     },
     subscribe(listener) {
@@ -56,5 +71,15 @@ export function createConsentGate(document: Document, onDiagnostic: (d: Diagnost
     },
     snapshot: () => provider?.snapshot() ?? null,
     whenProvider: providerReady,
+    replay(keys, onMiss) {
+      if (!replayed) {
+        replayed = keys;
+        miss = () => {
+          miss = () => {};
+          onMiss();
+        };
+      }
+      notify();
+    },
   };
 }

@@ -15,6 +15,8 @@ import { defineLazyElements, type ElementsPart } from './lazy-elements.ts';
 import { createLazyMacros, type MacrosPart } from './lazy-macros.ts';
 import { createLazyViewport, type ViewportPart } from './lazy-viewport.ts';
 import { createLifecycle } from './lifecycle.ts';
+import { replayReturnRecord } from './return-replay.ts';
+import { REPLAY_SERVICE } from '../wire/return-record.ts';
 import { createServices } from './services.ts';
 import { createStorage } from './storage.ts';
 import { activateScripts } from './text-plain-scripts.ts';
@@ -69,6 +71,7 @@ export function createRuntime(win: Window & typeof globalThis, partsDirectory = 
     whenBuilt: (element) => lifecycle.whenBuilt(element),
     provideService: services.provide,
     whenService: services.when,
+    loadPart,
     triggerAction: actions.trigger,
   };
   const lifecycle = createLifecycle({
@@ -80,5 +83,6 @@ export function createRuntime(win: Window & typeof globalThis, partsDirectory = 
   defineLazyElements(runtime, () => load('elements'));
   actions.start();
   activateScripts({ document: doc, gate, metaBlockedTags: () => (metaBlockedTags ??= readMetaBlockedTags(doc)), report });
+  replayReturnRecord(doc, gate, storage, (replay) => services.provide(REPLAY_SERVICE, replay));
   return runtime;
 }

@@ -121,6 +121,11 @@ export type PageRuntime = {
    * (page-geo provides `geo`, read by page-consent). `whenService` resolves once provided.
    */
   provideService(name: string, value: unknown): void;
+  /**
+   * An extension's lazily loaded part `{directory}/{name}.js` (src/browser-shared/parts.ts): its
+   * exports, loaded at most once per page; undefined after one `part-load-failed` diagnostic.
+   */
+  loadPart<T>(name: string, directory: string, report: (diagnostic: Diagnostic) => void): Promise<T | undefined>;
   whenService(name: string): Promise<unknown>;
   /** Runs the `on` handlers an element declares for a custom event name. */
   triggerAction(element: Element, eventName: string, event: Event | null): void;

@@ -1,0 +1,167 @@
+/**
+ * The return record (docs/decisions/consent-return-record.md) in Chromium: a decision made on one
+ * page writes the record at idle; on the next page `v0.js` starts what it allows before the
+ * consent extension has arrived (held here), the element's set-up and its parts wait for idle,
+ * a request the record does not know starts the element at once and is added to the record,
+ * and a record that no longer matches the stored decision is not used.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { CDN_ROOT, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
+import { readFileSync } from 'node:fs';
+
+let browser: Browser;
+let server: TestServer;
+/** The `/held/` consent extension answers once the test has read what ran before it. */
+let held = Promise.resolve();
+let release = () => {};
+
+const cdn = (path: string) => readFileSync(`${CDN_ROOT}/${path}`, 'utf8');
+const script = { headers: { 'content-type': 'text/javascript' } };
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  server = await startServer({
+    '/held/v0/page-consent-0.1.js': () => held.then(() => ({ ...script, body: cdn('v0/page-consent-0.1.js') })),
+    '/blank.html': { body: '<!doctype html><title>blank</title>' },
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const CONFIG = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', postPromptUI: 'settings' };
+
+type PageOptions = { readonly config?: object; readonly held?: boolean; readonly extra?: string };
+
+/** A consent page: three blocked scripts (any answer, accepted, purpose `ads`), the extension fast or held. */
+function recordPage({ config = CONFIG, held: isHeld = false, extra = '' }: PageOptions = {}) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>return record</title>
+<script async src="/v0.js"></script>
+<script async custom-element="page-consent" src="/${isHeld ? 'held/' : ''}v0/page-consent-0.1.js"></script>
+</head><body>
+<page-consent id="consent" layout="nodisplay"><script type="application/json">${JSON.stringify(config)}</script>
+<div id="prompt" hidden><button id="accept" on="tap:consent.accept">Accept</button><button id="reject" on="tap:consent.reject">Reject</button></div>
+<div id="settings" hidden><button on="tap:consent.prompt">Privacy settings</button></div></page-consent>
+<p>Article text.</p>
+<script type="text/plain" data-block-on-consent="_till_responded">window.runs = (window.runs || []).concat('responded');</script>
+<script type="text/plain" data-block-on-consent>window.runs = (window.runs || []).concat('default');</script>
+<script type="text/plain" data-block-on-consent-purposes="ads">window.runs = (window.runs || []).concat('ads');</script>
+${extra}
+</body></html>`;
+}
+
+let count = 0;
+const serve = (options: PageOptions = {}) => {
+  const path = `/record-${++count}.html`;
+  server.page(path, recordPage(options));
+  return `${server.origin}${path}`;
+};
+
+/** The site store's values on `page`'s origin. */
+const storeOf = (page: Page) =>
+  page.evaluate(() => {
+    const text = localStorage.getItem(`page-store:${location.hostname}`);
+    return text === null ? {} : (JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(text), (c) => c.charCodeAt(0)))).values as Record<string, unknown>);
+  });
+
+/** Waits until the record holds an entry (written at idle by its part). */
+const recordOf = async (page: Page) => {
+  await page.waitForFunction(() => {
+    const text = localStorage.getItem(`page-store:${location.hostname}`);
+    return text !== null && atob(text).includes('consent-return');
+  });
+  return (await storeOf(page))['consent-return'] as Record<string, { k: string; r: string; u: number; q: Record<string, number>; i: number }>;
+};
+
+const runsOf = (page: Page) => page.evaluate(() => (window as never as { runs?: string[] }).runs ?? []);
+const isDefined = (page: Page) => page.evaluate(() => customElements.get('page-consent') !== undefined || !!document.querySelector('page-consent.page-built'));
+
+/** A first visit in a fresh context: the prompt, then `button` clicked and the record written. */
+async function decide(button: 'accept' | 'reject', options: PageOptions = {}) {
+  const test = await newPage(browser);
+  await test.page.goto(serve(options));
+  await test.page.click(`#${button}`);
+  const record = await recordOf(test.page);
+  return { ...test, record };
+}
+
+/** Opens a second page of the site with the extension held; returns what ran before it arrived, then after. */
+async function heldVisit(page: Page, options: PageOptions = {}) {
+  held = new Promise((resolve) => (release = resolve));
+  onTestFinished(() => release());
+  await page.goto(serve({ ...options, held: true }), { waitUntil: 'domcontentloaded' });
+  await settled(page, { ignore: ['/held/'] });
+  const early = { runs: await runsOf(page), isDefined: await isDefined(page) };
+  release();
+  await page.waitForSelector('page-consent.page-built', { state: 'attached', timeout: 10_000 });
+  await settled(page);
+  return { early, late: await runsOf(page) };
+}
+
+describe('return record', () => {
+  it('is written at idle after a decision, with what the decision allows on this page', async () => {
+    const { record } = await decide('accept');
+    const entries = Object.values(record);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ k: 'consent:site', q: { '_till_responded|': 1, 'default|': 1, 'null|ads': 0 }, i: 1 });
+    expect(entries[0]?.u).toBeGreaterThan(Date.now() + 300 * 86_400_000);
+  });
+
+  it('lets v0.js start what an accepted decision allows before the consent extension arrives, once each', async () => {
+    const { page } = await decide('accept');
+    const { early, late } = await heldVisit(page);
+    expect(early).toEqual({ runs: ['responded', 'default'], isDefined: false });
+    expect(late).toEqual(['responded', 'default']);
+  });
+
+  it('starts only the any-answer script for a rejection', async () => {
+    const { page } = await decide('reject');
+    const { early, late } = await heldVisit(page);
+    expect(early).toEqual({ runs: ['responded'], isDefined: false });
+    expect(late).toEqual(['responded']);
+  });
+
+  it('is not used once the stored decision changed, nor for another config', async () => {
+    const { page } = await decide('accept');
+    // Another tab rejected: the record's copy of the decision no longer matches.
+    await page.evaluate(() => {
+      const key = `page-store:${location.hostname}`;
+      const store = JSON.parse(atob(localStorage.getItem(key) ?? ''));
+      store.values['consent:site'] = { version: 2, state: 'rejected', time: Date.now() };
+      localStorage.setItem(key, btoa(JSON.stringify(store)));
+    });
+    const changed = await heldVisit(page);
+    expect(changed.early).toEqual({ runs: [], isDefined: false });
+    expect(changed.late).toEqual(['responded']);
+    const other = await heldVisit(page, { config: { ...CONFIG, policy: { default: { timeout: 5 } } } });
+    expect(other.early.runs).toEqual([]);
+  });
+
+  it('lets the element start a request the record does not know, and adds it to the record', async () => {
+    const { page } = await decide('accept');
+    const extra = '<script type="text/plain" data-block-on-consent="_till_accepted">window.runs = (window.runs || []).concat(\'accepted\');</script>';
+    await page.goto(serve({ extra }));
+    await page.waitForFunction(() => ((window as never as { runs?: string[] }).runs ?? []).includes('accepted'));
+    expect(await runsOf(page)).toEqual(['responded', 'default', 'accepted']);
+    await page.waitForFunction(() => atob(localStorage.getItem(`page-store:${location.hostname}`) ?? '').includes('_till_accepted|'));
+    const entry = Object.values((await storeOf(page))['consent-return'] as Record<string, { q: Record<string, number> }>)[0];
+    expect(entry?.q).toEqual({ '_till_responded|': 1, 'default|': 1, 'null|ads': 0, '_till_accepted|': 1 });
+  });
+
+  it('puts off the state part until after the allowed script ran and the page loaded', async () => {
+    const { page } = await decide('accept');
+    const order: string[] = [];
+    page.on('request', (request) => order.push(new URL(request.url()).pathname));
+    await page.exposeFunction('ran', () => order.push('ran'));
+    await page.goto(serve({ extra: '<script type="text/plain" data-block-on-consent>ran()</script>' }));
+    await page.waitForSelector('#settings:not([hidden])');
+    const state = order.findIndex((path) => path.includes('page-consent-state'));
+    expect(order.indexOf('ran')).toBeGreaterThan(-1);
+    expect(state).toBeGreaterThan(order.indexOf('ran'));
+    // The record was current: its writer was not loaded again.
+    await settled(page);
+    expect(order.some((path) => path.includes('page-consent-record'))).toBe(false);
+  });
+});
