@@ -47,12 +47,12 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   let render: Ui | undefined;
   let signal: ((model: ConsentModel) => void) | undefined;
   let signals: Promise<unknown> | undefined;
+  // What `v0.js` replayed of the return record (read below); the state part keeps the record.
+  let replay: ConsentReplay = null;
   const load = <K extends keyof ConsentParts>(name: K) => loadConsentPart(page, name, scriptUrl, report);
   // The state part (reducer, controller, policy, provider): requested by `requestState`, at once
   // unless a first visit's prompt paints first (docs/decisions/first-screen-parts.md). Events
   // given before it started wait for it; without it (one diagnostic) nothing unblocks.
-  // What `v0.js` replayed of the return record, read below; the state part writes the record.
-  let replay: ConsentReplay = null;
   let requestState = () => {};
   let onStart = () => {};
   let isStarted = false;
@@ -85,8 +85,8 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   const parsed = document.readyState === 'loading' ? new Promise((resolve) => addEventListener('DOMContentLoaded', resolve)) : Promise.resolve();
   // A replayed return record started what the stored decision allows (docs/decisions/consent-return-record.md):
   // the rest waits for the first idle period, a first use or a request the record did not know.
-  // `v0.js` tells by the end of parsing (a task later, nothing was replayed).
-  replay = (await Promise.race([page.whenService(REPLAY_SERVICE), parsed.then(() => new Promise((resolve) => setTimeout(resolve, 0, null)))])) as ConsentReplay;
+  // `v0.js` tells at the end of parsing, before this element's own listener (else: nothing replayed).
+  replay = (await Promise.race([page.whenService(REPLAY_SERVICE), parsed.then(() => null)])) as ConsentReplay;
   if (replay?.mayWait) await Promise.race([whenIdle(), replay.missed, used]);
   await parsed;
   const json = readConfigScript(element);

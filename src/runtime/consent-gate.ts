@@ -9,7 +9,7 @@
 import { deferred } from './deferred.ts';
 import { diagnostic, type Diagnostic } from '../wire/diagnostic.ts';
 import type { BlockRequest, ConsentProvider, ConsentSnapshot, GateDecision } from './types.ts';
-import { requestKeyOf } from '../wire/return-record.ts';
+import { requestKeyOf, type ReturnLines } from '../wire/return-record.ts';
 
 export type ConsentGate = {
   decide(request: BlockRequest): GateDecision;
@@ -20,16 +20,15 @@ export type ConsentGate = {
   /** The installed provider; null once the page is parsed without `<page-consent>`. */
   readonly whenProvider: Promise<ConsentProvider | null>;
   /**
-   * Until the provider is installed, allows the requests `keys` marks 1 (a return record's `q`)
-   * and tells the subscribers (again on each call); `onMiss` runs once, for the first request the
-   * record does not know.
+   * Until the provider is installed, allows the requests a return record's entry marks `+` and
+   * tells the subscribers; `onMiss` runs for each request the entry does not know.
    */
-  replay(keys: Readonly<Record<string, 0 | 1>>, onMiss: () => void): void;
+  replay(lines: ReturnLines, onMiss: () => void): void;
 };
 
 export function createConsentGate(document: Document, onDiagnostic: (d: Diagnostic) => void): ConsentGate {
   let provider: ConsentProvider | null = null;
-  let replayed: Readonly<Record<string, 0 | 1>> | undefined;
+  let replayed: ReturnLines = [];
   let miss = () => {};
   const listeners = new Set<() => void>();
   const notify = () => {
@@ -48,11 +47,9 @@ export function createConsentGate(document: Document, onDiagnostic: (d: Diagnost
   return {
     decide(request) {
       if (provider) return provider.decide(request);
-      if (replayed) {
-        const key = requestKeyOf(request);
-        if (!Object.hasOwn(replayed, key)) miss();
-        else if (replayed[key]) return 'allow';
-      }
+      const key = requestKeyOf(request);
+      if (replayed.includes(`+${key}`)) return 'allow';
+      if (!replayed.includes(`-${key}`)) miss();
       return isParsed() && !hasConsentElement() ? 'allow' : 'pending';
     },
     subscribe(listener) {
@@ -71,14 +68,9 @@ export function createConsentGate(document: Document, onDiagnostic: (d: Diagnost
     },
     snapshot: () => provider?.snapshot() ?? null,
     whenProvider: providerReady,
-    replay(keys, onMiss) {
-      if (!replayed) {
-        replayed = keys;
-        miss = () => {
-          miss = () => {};
-          onMiss();
-        };
-      }
+    replay(lines, onMiss) {
+      replayed = lines;
+      miss = onMiss;
       notify();
     },
   };

@@ -5,7 +5,7 @@
  */
 import type { ConsentGate } from './consent-gate.ts';
 import { readBlockRequest } from '../wire/block-markers.ts';
-import { BLOCKED_SCRIPTS, isParsed, runBlockedScript } from '../browser-shared/blocked-scripts.ts';
+import { BLOCKED_SCRIPTS, runBlockedScript } from '../browser-shared/blocked-scripts.ts';
 import { readLoadableUrl } from '../wire/url.ts';
 import type { Diagnostic } from '../wire/diagnostic.ts';
 
@@ -27,8 +27,7 @@ export function activateScripts({ document, gate, metaBlockedTags, report }: Opt
         requests.set(blocked, readBlockRequest(blocked, metaBlockedTags(), (d) => report(blocked, d)));
       }
       const request = requests.get(blocked);
-      // A script the parser is still in may lack part of its text (a replayed record opens the gate while the page is parsed).
-      if (!request || !isParsed(blocked) || gate.decide(request) !== 'allow') continue;
+      if (!request || gate.decide(request) !== 'allow') continue;
       done.add(blocked);
       // The URL rule (docs/runtime.md, "The URL rule"): a `src` that is not http(s) or relative is never run.
       const src = blocked.getAttribute('src');

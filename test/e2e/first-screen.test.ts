@@ -196,49 +196,26 @@ describe('consent parts', () => {
   const runsAndPromptFrames = (page: Page) =>
     page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, (window as unknown as { promptPainted: number }).promptPainted]);
   const FAST_PART = '/v0/page-consent-fast-0.1.js';
-  const RETURN_PARTS = [FAST_PART, '/v0/page-consent-stored-0.1.js'];
 
-  it('prefetches the return-visit part once a first visit stores a decision; the next page takes it from the cache', async () => {
-    server.page('/prefetch.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'prefetch' })));
-    // Served with the reference CDN's cache header (this server sends none).
-    for (const path of RETURN_PARTS) {
-      server.route(path, { body: readFileSync(join(CDN_ROOT, path), 'utf8'), headers: { 'content-type': 'text/javascript', 'cache-control': cdnCacheControl } });
-    }
-    const { page, context } = await newPage(browser);
-    const before = server.requests.length;
-    await page.goto(`${server.origin}/prefetch.html`);
-    await page.waitForSelector('#prompt:visible');
-    await settled(page);
-    // Nothing is fetched ahead before there is a decision.
-    expect(server.requests.slice(before).filter((request) => RETURN_PARTS.includes(request.path))).toEqual([]);
-    await page.click('#accept');
-    await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    const prefetched = () => server.requests.slice(before).filter((request) => RETURN_PARTS.includes(request.path));
-    await expect.poll(() => prefetched().length).toBe(1);
-    expect(prefetched().map((request) => [request.path, request.headers['sec-purpose']])).toEqual([[FAST_PART, 'prefetch']]);
-    const paths = await visitAgain(page, `${server.origin}/prefetch.html`);
-    expect(paths.filter((path) => RETURN_PARTS.includes(path))).toEqual([]);
-    expect(paths.filter((path) => path === '/third-party.js')).toHaveLength(1);
-    expect(await runsAndPromptFrames(page)).toEqual([1, 0]);
-    // A return visit stores nothing new: nothing is fetched ahead again.
-    expect(await page.locator('link[rel="prefetch"]').count()).toBe(0);
-    await context.close();
-  });
-
-  it('requests the return-visit part at once on a return visit (the stored-decision part comes with it) and runs the allowed script once, without a prompt', async () => {
+  it('requests no return-visit part in a later session: the allowed script runs once, without a prompt, and the state part waits for idle', async () => {
     server.page('/return.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'return' })));
     const { page, context } = await newPage(browser);
     await page.goto(`${server.origin}/return.html`);
     await page.waitForSelector('#prompt:visible');
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    // The stored decision in a browser whose cache does not hold the parts (a later session).
+    await page.waitForFunction(() => localStorage.getItem(`page-return:${location.hostname}`) !== null);
+    // The stored decision and its record in a browser whose cache does not hold the parts (a later session).
     const { page: later } = await newPage(browser, { storageState: await context.storageState() });
     await context.close();
+    const first = server.requests.length;
     const paths = await visitAgain(later, `${server.origin}/return.html`);
-    expect(paths.filter((path) => RETURN_PARTS.includes(path))).toEqual([FAST_PART]);
+    expect(paths.filter((path) => path === FAST_PART)).toEqual([]);
     expect(paths.filter((path) => path === '/third-party.js')).toHaveLength(1);
     expect(await runsAndPromptFrames(later)).toEqual([1, 0]);
+    // The blocked script was requested before the consent state part.
+    const order = server.requests.slice(first).map((request) => request.path);
+    expect(order.indexOf('/third-party.js')).toBeLessThan(order.indexOf('/v0/page-consent-state-0.1.js'));
   });
 });
 
@@ -252,9 +229,11 @@ describe('the stored decision part', () => {
     expect(server.requestsTo('/v0/page-consent-stored-0.1.js')).toHaveLength(before);
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    // The decision is stored; its parser (and the fast path, which would run the script) fail.
+    // The decision is stored, without the return record (which would start the script); its parser fails.
+    await page.waitForFunction(() => localStorage.getItem(`page-return:${location.hostname}`) !== null);
+    await page.evaluate(() => localStorage.removeItem(`page-return:${location.hostname}`));
     await page.route('**/page-consent-stored-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
-    await page.route('**/page-consent-fast-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route('**/page-consent-record-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
     await page.reload();
     await page.waitForSelector('#prompt:visible');
     await expect.poll(() => messages.filter((line) => line.text.includes('page-consent-stored-0.1.js')).length).toBe(1);
@@ -265,24 +244,23 @@ describe('the stored decision part', () => {
   });
 });
 
-describe('the stored decision part without the return-visit part', () => {
-  it('is requested when the return-visit part fails: one diagnostic, and the element applies the cached decision', async () => {
-    server.page('/no-fast.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-fast' })));
+describe('the return record part', () => {
+  it('fails with one diagnostic at idle; the next page waits for the element, which applies the cached decision', async () => {
+    server.page('/no-record.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-record' })));
     const { page, context, messages } = await newPage(browser);
-    await page.goto(`${server.origin}/no-fast.html`);
+    await page.route('**/page-consent-record-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto(`${server.origin}/no-record.html`);
     await page.waitForSelector('#prompt:visible');
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    await page.route('**/page-consent-fast-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
-    const first = server.requests.length;
+    await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).map((line) => line.text)).toEqual([
+      expect.stringMatching(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-record-0\.1\.js"$/),
+    ]);
+    expect(await page.evaluate(() => localStorage.getItem(`page-return:${location.hostname}`))).toBeNull();
     await page.reload();
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
     await settled(page);
-    expect(server.requests.slice(first).filter((request) => request.path === '/v0/page-consent-stored-0.1.js')).toHaveLength(1);
-    expect(messages.filter((line) => line.text.includes('part-load-failed')).map((line) => line.text)).toEqual([
-      expect.stringMatching(/^\[page-consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-fast-0\.1\.js"$/),
-    ]);
-    expect(await page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, document.getElementById('prompt')?.checkVisibility()])).toEqual([1, false]);
+    expect(await page.evaluate(() => document.getElementById('prompt')?.checkVisibility())).toBe(false);
     await context.close();
   });
 });

@@ -1,0 +1,216 @@
+// @vitest-environment happy-dom
+/**
+ * The return record (docs/decisions/consent-return-record.md) below the browser: the writer's
+ * entry for a config and a stored decision, the reader's refusals (another decision, expiry,
+ * another config, GPC, malformed values), the runtime's replay into the gate and the gate's
+ * answers before the provider.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { writeReturnRecord } from '../../../src/consent/return-record.ts';
+import { createConsentGate } from '../../../src/runtime/consent-gate.ts';
+import { replayReturnRecord } from '../../../src/runtime/return-replay.ts';
+import { storeKeyOf } from '../../../src/browser-shared/site-store.ts';
+import { type ConsentReplay, configKeyOf, entriesOf, RETURN_CONFIGS, readReturnEntry, requestKeyOf, returnKeyOf } from '../../../src/wire/return-record.ts';
+
+const DAY_MS = 86_400_000;
+const NOW = Date.UTC(2026, 11, 2);
+const CONFIG = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt' };
+
+/** The site store as the runtime keeps it, in memory, mirrored to localStorage for the fast path's reader. */
+function memoryStorage(values: Record<string, unknown> = {}) {
+  const sync = () => localStorage.setItem(storeKeyOf(location.hostname), btoa(JSON.stringify({ version: 1, values })));
+  sync();
+  return {
+    values,
+    get: (name: string) => (Object.hasOwn(values, name) ? values[name] : undefined),
+    set: (name: string, value: unknown) => {
+      values[name] = value;
+      sync();
+    },
+  };
+}
+
+/** A page with `<page-consent>` (config `config`) and the given blocked markup. */
+function page(config: object = CONFIG, blocked = '', attributes = '') {
+  document.body.innerHTML = `<page-consent id="consent"${attributes}><script type="application/json">${JSON.stringify(config)}</script><div id="prompt" hidden></div><div id="settings" hidden></div></page-consent>
+<script type="text/plain" data-block-on-consent></script>
+<script type="text/plain" data-block-on-consent="_till_responded"></script>
+<script type="text/plain" data-block-on-consent-purposes="ads"></script>${blocked}`;
+  return document.querySelector('page-consent') as Element;
+}
+
+const accepted = (extra: object = {}) => ({ version: 2, state: 'accepted', time: NOW - DAY_MS, ...extra });
+
+const recordText = () => localStorage.getItem(returnKeyOf(location.hostname));
+const setRecord = (entries: string[][]) => localStorage.setItem(returnKeyOf(location.hostname), entries.map((lines) => lines.join('\n')).join('\n\n'));
+
+/** The entry `writeReturnRecord` wrote for `element`, as its lines after the config key. */
+const linesOf = (element: Element) => entriesOf(recordText()).find(([name]) => name === configKeyOf(element, false))?.slice(1);
+
+beforeEach(() => localStorage.clear());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('writeReturnRecord', () => {
+  it('writes the decision, its end of life and what it allows under every request of the page', () => {
+    const element = page();
+    const storage = memoryStorage({ 'consent:site': accepted({ purposeConsents: { ads: false } }) });
+    writeReturnRecord(storage, element, NOW);
+    const [key, decision, until, wait, ...requests] = linesOf(element) ?? [];
+    expect(key).toBe('consent:site');
+    expect(JSON.parse(decision ?? '')).toEqual(accepted({ purposeConsents: { ads: false } }));
+    // The default lifetime: 390 days from the decision.
+    expect(Number(until)).toBe(NOW - DAY_MS + 390 * DAY_MS);
+    expect(wait).toBe('1');
+    expect(requests).toEqual(['+default|', '+_till_responded|', '-null|ads']);
+  });
+
+  it('takes the strictest geo group: a group that rejects a purpose or has a shorter lifetime', () => {
+    const config = { ...CONFIG, geoOverride: { eea: { consentLifetimeDays: 30 } } };
+    const element = page(config);
+    const storage = memoryStorage({ 'consent:site': accepted({ purposeConsents: { ads: true } }) });
+    writeReturnRecord(storage, element, NOW);
+    const [, , until, , ...requests] = linesOf(element) ?? [];
+    expect(Number(until)).toBe(NOW - DAY_MS + 30 * DAY_MS);
+    expect(requests).toEqual(['+default|', '+_till_responded|', '+null|ads']);
+  });
+
+  it('writes no entry without a decision, for an expired one, an invalid config or Consent Mode, and removes an old one', () => {
+    for (const [config, stored] of [
+      [CONFIG, undefined],
+      [CONFIG, accepted({ time: NOW - 400 * DAY_MS })],
+      [{ consentInstanceId: 'site', promptUI: 'prompt' }, accepted()],
+      [{ ...CONFIG, consentModeMapping: { ad_storage: 'consent' } }, accepted()],
+    ] as const) {
+      const element = page(config);
+      const storage = memoryStorage({ 'consent:site': stored });
+      setRecord([[configKeyOf(element, false), 'stale'], ['other', 'kept']]);
+      writeReturnRecord(storage, element, NOW);
+      expect(recordText()).toBe('other\nkept');
+      setRecord([[configKeyOf(element, false), 'stale']]);
+      writeReturnRecord(storage, element, NOW);
+      expect(recordText()).toBeNull();
+    }
+  });
+
+  it('lets the set-up wait only when nothing is urgent and the post-prompt UI is fixed', () => {
+    const wait = (config: object, stored: object = accepted()) => {
+      const element = page(config);
+      const storage = memoryStorage({ 'consent:site': stored });
+      writeReturnRecord(storage, element, NOW);
+      return linesOf(element)?.[3];
+    };
+    expect(wait({ ...CONFIG, postPromptUI: 'settings' })).toBe('1');
+    expect(wait({ ...CONFIG, exposesTcfApi: true })).toBe('0');
+    expect(wait({ ...CONFIG, exposesGppApi: true })).toBe('0');
+    document.body.insertAdjacentHTML('beforeend', '<div id="outside"></div>');
+    expect(wait({ ...CONFIG, postPromptUI: 'nowhere' })).toBe('0');
+  });
+
+  it('keeps what an entry for the same decision knew, drops it for another decision, and keeps the most recent configs', () => {
+    const element = page(CONFIG, '<page-ad data-block-on-consent="_till_accepted"></page-ad>');
+    const storage = memoryStorage({ 'consent:site': accepted() });
+    const key = configKeyOf(element, false);
+    const entry = (decision: object) => [key, 'consent:site', JSON.stringify(decision), String(NOW + DAY_MS), '1', '+other|x'];
+    const older = Array.from({ length: RETURN_CONFIGS }, (_, index) => [`old${index}`, 'x']);
+    setRecord([...older, entry(accepted())]);
+    writeReturnRecord(storage, element, NOW);
+    expect(linesOf(element)?.slice(4)).toEqual(['+other|x', '+default|', '+_till_responded|', '-null|ads', '+_till_accepted|']);
+    expect(entriesOf(recordText()).map(([name]) => name)).toEqual([...older.slice(1).map(([name]) => name), key]);
+    setRecord([entry({ ...accepted(), state: 'rejected' })]);
+    writeReturnRecord(storage, element, NOW);
+    expect(linesOf(element)?.slice(4)).not.toContain('+other|x');
+  });
+});
+
+describe('readReturnEntry', () => {
+  const stored = accepted();
+  const entry = ['a', 'consent:site', JSON.stringify(stored), NOW + DAY_MS, '1', '+default|'].join('\n');
+  const get = (decision: unknown) => (key: string) => (key === 'consent:site' ? decision : undefined);
+
+  it('reads a valid entry among others', () => {
+    expect(readReturnEntry(`b\nx\n\n${entry}`, 'a', get(stored), NOW)).toEqual(['1', '+default|']);
+  });
+
+  it.each([
+    ['another stored decision', entry, 'a', get({ ...stored, state: 'rejected' }), NOW],
+    ['no stored decision', entry, 'a', get(undefined), NOW],
+    ['past its time', entry, 'a', get(stored), NOW + DAY_MS],
+    ['another config', entry, 'b', get(stored), NOW],
+    ['a truncated entry', 'a\nconsent:site', 'a', get(undefined), NOW],
+    ['no record', null, 'a', get(stored), NOW],
+    ['an empty record', '', 'a', get(stored), NOW],
+    ['a time that is not a number', entry.replace(String(NOW + DAY_MS), 'soon'), 'a', get(stored), NOW],
+  ])('refuses %s', (_, record, key, stored, now) => {
+    expect(readReturnEntry(record, key, stored, now)).toBeNull();
+  });
+});
+
+describe('configKeyOf', () => {
+  it('changes with the config text, the id, the type and GPC', () => {
+    const base = configKeyOf(page(), false);
+    expect(configKeyOf(page(), false)).toBe(base);
+    expect(configKeyOf(page({ ...CONFIG, consentRequired: false }), false)).not.toBe(base);
+    expect(configKeyOf(page(), true)).not.toBe(base);
+    expect(configKeyOf(page(CONFIG, '', ' type="cmp"'), false)).not.toBe(base);
+    const renamed = page();
+    renamed.id = 'other';
+    expect(configKeyOf(renamed, false)).not.toBe(base);
+  });
+});
+
+describe('replayReturnRecord and the gate', () => {
+  /** Replays `storage` on the parsed page; returns the gate and what the service got. */
+  function replay(storage: ReturnType<typeof memoryStorage>) {
+    const gate = createConsentGate(document, () => {});
+    const provided: ConsentReplay[] = [];
+    replayReturnRecord(document, gate, storage, (value) => provided.push(value));
+    return { gate, provided };
+  }
+
+  it('opens the gate for the allowed requests only, and settles `missed` on an unknown one', async () => {
+    const element = page();
+    const storage = memoryStorage({ 'consent:site': accepted() });
+    writeReturnRecord(storage, element, Date.now());
+    const { gate, provided } = replay(storage);
+    expect(provided).toEqual([{ mayWait: true, missed: expect.any(Promise) }]);
+    expect(gate.decide({ policy: 'default', purposes: [] })).toBe('allow');
+    expect(gate.decide({ policy: '_till_responded', purposes: [] })).toBe('allow');
+    expect(gate.decide({ policy: null, purposes: ['ads'] })).toBe('pending');
+    let missed = false;
+    provided[0]?.missed.then(() => (missed = true));
+    await Promise.resolve();
+    expect(missed).toBe(false);
+    expect(gate.decide({ policy: '_till_accepted', purposes: [] })).toBe('pending');
+    await Promise.resolve();
+    expect(missed).toBe(true);
+  });
+
+  it('replays nothing, and says so, once the decision changed', () => {
+    const element = page();
+    const storage = memoryStorage({ 'consent:site': accepted() });
+    writeReturnRecord(storage, element, Date.now());
+    storage.set('consent:site', accepted({ state: 'rejected' }));
+    const { gate, provided } = replay(storage);
+    expect(provided).toEqual([null]);
+    expect(gate.decide({ policy: '_till_responded', purposes: [] })).toBe('pending');
+  });
+
+  it('provides nothing on a page without <page-consent>', () => {
+    document.body.innerHTML = '<p>no consent</p>';
+    expect(replay(memoryStorage()).provided).toEqual([]);
+  });
+
+  it('gives the provider the last word once it is installed', () => {
+    const element = page();
+    const storage = memoryStorage({ 'consent:site': accepted() });
+    writeReturnRecord(storage, element, Date.now());
+    const { gate } = replay(storage);
+    gate.setProvider({ decide: () => 'deny', getPolicyState: async () => 'sufficient', snapshot: () => ({}) as never, whenChecked: async () => {}, subscribe: () => () => {} }, true);
+    expect(gate.decide({ policy: 'default', purposes: [] })).toBe('deny');
+  });
+
+  it('keys requests by policy and purposes', () => {
+    expect(requestKeyOf({ policy: null, purposes: ['ads', 'analytics'] })).toBe('null|ads,analytics');
+    expect(requestKeyOf({ policy: '_auto_reject', purposes: [] })).toBe('_auto_reject|');
+  });
+});
