@@ -10,7 +10,6 @@ import { own } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
 import type { ConsentParts } from './parts.ts';
 import { whenIdle } from '../browser-shared/idle.ts';
-import type { ConsentReplay } from '../wire/return-record.ts';
 import type { PolicyInput } from './policy.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import type { ConsentEvent, ConsentModel } from './state.ts';
@@ -48,11 +47,11 @@ export type ConsentStateOptions = {
   readonly view: () => Omit<PolicyInput, 'state' | 'purposeConsents'>;
   /** Called with every model the controller produces, before the provider and the event. */
   readonly onModel: (model: ConsentModel) => void;
-  /** What `v0.js` replayed of the return record (null: no usable entry). */
-  readonly replay: ConsentReplay;
+  /** Whether a return record was replayed and knew every request the gate was asked about before the provider. */
+  readonly isCovered: () => boolean;
 };
 
-export function createConsentState(host: Host, { load, report, checked, view, onModel, replay }: ConsentStateOptions) {
+export function createConsentState(host: Host, { load, report, checked, view, onModel, isCovered }: ConsentStateOptions) {
   const page = host.runtime;
   let lastDetail = '';
   // The return record (docs/decisions/consent-return-record.md) is written at idle, by its part:
@@ -69,9 +68,8 @@ export function createConsentState(host: Host, { load, report, checked, view, on
         part?.writeReturnRecord(page.storage, host.element);
       });
   };
-  replay?.missed.then(record);
-  // The decision last covered (undefined: the stored one, until the first model, when an entry was replayed).
-  let covered: unknown = replay ? undefined : null;
+  // The decision the record covers (undefined until the first saved one).
+  let covered: unknown;
   const controller = createConsentController({
     storage: page.storage,
     fetch: (url, init) => fetch(url, init),
@@ -83,7 +81,7 @@ export function createConsentState(host: Host, { load, report, checked, view, on
     stored: () => load('stored'),
     onChange(model) {
       if (model.saved && model.saved !== covered) {
-        if (covered !== undefined) record();
+        if (covered !== undefined || !isCovered()) record();
         covered = model.saved;
       }
       onModel(model);

@@ -7,7 +7,7 @@ import { type ConsentConfig, type ConsentCoreConfig, isObject, parseConsentCoreC
 import { diagnostic } from '../wire/diagnostic.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
 import { whenIdle } from '../browser-shared/idle.ts';
-import { type ConsentReplay, REPLAY_SERVICE } from '../wire/return-record.ts';
+import { configKeyOf, readReturnEntry, returnKeyOf } from '../wire/return-record.ts';
 import { decisionKeyOf } from './controller.ts';
 import { freshStartEventOf } from './lifetime.ts';
 import { answerCreatives } from './creative-reply.ts';
@@ -47,8 +47,8 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   let render: Ui | undefined;
   let signal: ((model: ConsentModel) => void) | undefined;
   let signals: Promise<unknown> | undefined;
-  // What `v0.js` replayed of the return record (read below); the state part keeps the record.
-  let replay: ConsentReplay = null;
+  // A return record was replayed (below) and knew every request so far.
+  let isCovered = false;
   const load = <K extends keyof ConsentParts>(name: K) => loadConsentPart(page, name, scriptUrl, report);
   // The state part (reducer, controller, policy, provider): requested by `requestState`, at once
   // unless a first visit's prompt paints first (docs/decisions/first-screen-parts.md). Events
@@ -68,7 +68,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
         render?.(model);
         signal?.(model);
       };
-      return { ...part.createConsentState(host, { load, report, checked, view, onModel, replay }), parseConsentTiming: part.parseConsentTiming };
+      return { ...part.createConsentState(host, { load, report, checked, view, onModel, isCovered: () => isCovered }), parseConsentTiming: part.parseConsentTiming };
     });
   let current: Awaited<typeof made>;
   const whenStarted = made.then((ready) => (current = ready));
@@ -76,21 +76,32 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   const withState = (use: (state: NonNullable<typeof current>) => void) => (isStarted ? current && use(current) : void hasStarted.then(() => current && use(current)));
 
   // Actions exist from the build on; the reducer ignores them until a prompt is shown. A first
-  // use ends the wait for idle below.
+  // use ends the wait for idle below, as a request the replayed record does not know does.
   let use = () => {};
   const used = new Promise<void>((resolve) => (use = resolve));
   for (const name of CONSENT_ACTIONS) host.registerAction(name, (args) => (use(), withState((state) => state.act(name, args))));
   answerCreatives((event) => (use(), Promise.all([load('creative'), made]).then(([part, ready]) => ready && part?.replyToCreative(event, ready.provider, report))));
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
-  const parsed = document.readyState === 'loading' ? new Promise((resolve) => addEventListener('DOMContentLoaded', resolve)) : Promise.resolve();
-  // A replayed return record started what the stored decision allows (docs/decisions/consent-return-record.md):
-  // the rest waits for the first idle period, a first use or a request the record did not know.
-  // `v0.js` tells at the end of parsing, before this element's own listener (else: nothing replayed).
-  replay = (await Promise.race([page.whenService(REPLAY_SERVICE), parsed.then(() => null)])) as ConsentReplay;
-  if (replay?.mayWait) await Promise.race([whenIdle(), replay.missed, used]);
-  await parsed;
+  if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
   const json = readConfigScript(element);
   const type = element.getAttribute('type');
+  const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
+  // The return record (docs/decisions/consent-return-record.md): what the stored decision allowed
+  // starts now; the rest waits for the first idle period, a first use or a request the record
+  // does not know.
+  let text: string | null = null;
+  try {
+    text = localStorage.getItem(returnKeyOf(location.hostname));
+  } catch {}
+  const lines = readReturnEntry(text, configKeyOf(element.id, type, json, hasGpc), page.storage.get, Date.now());
+  if (lines) {
+    isCovered = true;
+    page.replayConsent(host, lines, () => {
+      isCovered = false;
+      use();
+    });
+    if (lines[0] === '1') await Promise.race([whenIdle(), used]);
+  }
   const presets = type === null ? {} : ((await load('presets'))?.CMP_PRESETS ?? {});
   const parse = (geoGroups: string[]) => parseConsentCoreConfig(json, { geoGroups, type, baseUrl: location.href, presets });
   // Consent Mode's default comes before any decision is applied, the TCF/GPP stubs as early as
@@ -114,7 +125,6 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   const fatal = !config && element.id ? diagnostics.at(-1) : undefined;
   for (const d of diagnostics) report(d, d === fatal ? 'error' : 'warn');
   if (!element.id) report(diagnostic('consent-id-missing', 'an id', null));
-  const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
   // A first visit (nothing cached for the instance, an inline or story prompt) shows what the
   // `start` event calls for before the state part is requested; every other page requests it now.
   const start = config && !config.promptUiSrc && !hasUrgentSignals(config) && page.storage.get(decisionKeyOf(config.consentInstanceId)) == null ? startUndecided(initialModel, freshStartEventOf(config, hasGpc)) : null;

@@ -8,6 +8,7 @@ import type { StorageService } from '../runtime/index.ts';
 import { decide } from './policy.ts';
 import { decisionKeyOf } from './controller.ts';
 import { variantsOf } from './fast-path.ts';
+import { readConfigScript } from '../browser-shared/config-script.ts';
 import { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
 import { configKeyOf, entriesOf, readReturnEntry, requestKeyOf, RETURN_CONFIGS, returnKeyOf } from '../wire/return-record.ts';
 
@@ -25,7 +26,7 @@ const SETTLED = ['accepted', 'rejected', 'not-required'];
  */
 export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element: Element, now = Date.now()): void {
   const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
-  const configKey = configKeyOf(element, hasGpc);
+  const configKey = configKeyOf(element.id, element.getAttribute('type'), readConfigScript(element), hasGpc);
   const item = returnKeyOf(location.hostname);
   try {
     const text = localStorage.getItem(item);

@@ -3,8 +3,8 @@
  * The consent extension installs the real answer (a ConsentProvider); until it does, the gate
  * is open only when the page has no <page-consent> element once the document is parsed. Only
  * the `<page-consent>` element's own implementation may install it, once (docs/runtime.md): any
- * other or later registration is refused with a diagnostic. Before it, a replayed return record
- * (src/runtime/return-replay.ts) opens the gate for the requests it found allowed.
+ * other or later registration is refused with a diagnostic. Before it, the element's replayed
+ * return record opens the gate for the requests it found allowed.
  */
 import { deferred } from './deferred.ts';
 import { diagnostic, type Diagnostic } from '../wire/diagnostic.ts';

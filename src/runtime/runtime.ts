@@ -15,12 +15,10 @@ import { defineLazyElements, type ElementsPart } from './lazy-elements.ts';
 import { createLazyMacros, type MacrosPart } from './lazy-macros.ts';
 import { createLazyViewport, type ViewportPart } from './lazy-viewport.ts';
 import { createLifecycle } from './lifecycle.ts';
-import { replayReturnRecord } from './return-replay.ts';
-import { REPLAY_SERVICE } from '../wire/return-record.ts';
 import { createServices } from './services.ts';
 import { createStorage } from './storage.ts';
 import { activateScripts } from './text-plain-scripts.ts';
-import type { ConsentApi, ConsentProvider, PageRuntime } from './types.ts';
+import type { ConsentApi, ConsentProvider, PageElementInstance, PageRuntime } from './types.ts';
 import { loadPart } from '../browser-shared/parts.ts';
 
 type Parts = {
@@ -50,6 +48,7 @@ export function createRuntime(win: Window & typeof globalThis, partsDirectory = 
   const consentApi = once(async () => (await load('consent-api'))?.createConsentApi(gate.whenProvider));
   let metaBlockedTags: Set<string> | null = null;
   const services = createServices();
+  const isConsentElement = (owner: PageElementInstance) => lifecycle.isImplementation(owner) && owner.element.localName === 'page-consent';
   const runtime: PageRuntime = {
     version: '0.1',
     define: (tag, implementation) => lifecycle.define(tag, implementation),
@@ -57,7 +56,8 @@ export function createRuntime(win: Window & typeof globalThis, partsDirectory = 
     storage,
     viewport: createLazyViewport(win, () => load('viewport')),
     consent: createLazyConsentApi(consentApi),
-    setConsentProvider: (owner, provider) => gate.setProvider(provider, lifecycle.isImplementation(owner) && owner.element.localName === 'page-consent'),
+    setConsentProvider: (owner, provider) => gate.setProvider(provider, isConsentElement(owner)),
+    replayConsent: (owner, lines, onMiss) => isConsentElement(owner) && gate.replay(lines, onMiss),
     // Without the arbiter's part the change is refused, as any change it cannot prove safe.
     attemptChangeSize: async (...args) => {
       const attempt = await changeSize();
@@ -83,6 +83,5 @@ export function createRuntime(win: Window & typeof globalThis, partsDirectory = 
   defineLazyElements(runtime, () => load('elements'));
   actions.start();
   activateScripts({ document: doc, gate, metaBlockedTags: () => (metaBlockedTags ??= readMetaBlockedTags(doc)), report });
-  replayReturnRecord(doc, gate, storage, (replay) => services.provide(REPLAY_SERVICE, replay));
   return runtime;
 }

@@ -5,6 +5,7 @@
  */
 import type { DiagnosticLevel } from './diagnostics.ts';
 import type { Diagnostic } from '../wire/diagnostic.ts';
+import type { ReturnLines } from '../wire/return-record.ts';
 import type { ActionValue } from '../wire/actions.ts';
 import type { BlockPolicy, BlockRequest } from '../wire/block-markers.ts';
 import type { ConsentChangeState, ConsentSnapshot } from '../wire/consent.ts';
@@ -108,6 +109,12 @@ export type PageRuntime = {
   readonly consent: ConsentApi;
   /** Accepted once, from the `<page-consent>` element's implementation (`owner`); refused otherwise. */
   setConsentProvider(owner: PageElementInstance, provider: ConsentProvider): void;
+  /**
+   * From the `<page-consent>` element's implementation (`owner`; ignored from any other): until its
+   * provider is installed, the gate allows the requests its return record's entry marks `+`
+   * (docs/decisions/consent-return-record.md); `onMiss` runs for each request the entry does not know.
+   */
+  replayConsent(owner: PageElementInstance, lines: ReturnLines, onMiss: () => void): void;
   attemptChangeSize(element: HTMLElement, height: number, width?: number, margins?: Margins): Promise<void>;
   registerAction(element: Element, name: string, handler: ActionHandler): void;
   registerMacro(name: string, resolver: MacroResolver): void;

@@ -1,7 +1,7 @@
 /**
  * The return record (docs/decisions/consent-return-record.md): what the consent element found a
- * stored decision to allow, kept so that `v0.js` can start it on the next page before the
- * consent element is there. A cache beside the site store, never part of it: the localStorage
+ * stored decision to allow, kept so that the element can start it on the next page at its
+ * build, before its parts and its set-up. A cache beside the site store, never part of it: the localStorage
  * item `page-return:{hostname}` (returnKeyOf), whose loss costs one slower page. It holds at most
  * RETURN_CONFIGS entries, oldest first, separated by an empty line; an entry is lines: its config
  * key (configKeyOf), the site-store name of the decision, the stored decision as JSON, the time
@@ -17,28 +17,14 @@ export const RETURN_CONFIGS = 8;
 
 export const returnKeyOf = (hostname: string) => `page-return:${hostname}`;
 
-/**
- * The runtime's `consent-replay` service (src/runtime/return-replay.ts): null without a usable
- * entry; else whether the element's set-up may wait for the first idle period, and a promise
- * settled by the first block request the entry does not know (the element then starts at once).
- */
-export const REPLAY_SERVICE = 'consent-replay';
-export type ConsentReplay = { readonly mayWait: boolean; readonly missed: Promise<unknown> } | null;
-
 /** A usable entry's lines after the time: the wait flag, then the signed request keys. */
 export type ReturnLines = readonly string[];
 
 /** The key of a block request in an entry: its policy and its purposes. */
 export const requestKeyOf = ({ policy, purposes }: BlockRequest): string => `${policy}|${purposes.join()}`;
 
-/** The entry key of a `<page-consent>` element's config: FNV-1a (a short key, not a secret) of the release, GPC, id, `type` and config text. */
-export function configKeyOf(element: Element, hasGpc: boolean): string {
-  // The first config script: with more than one the config is refused and no entry is written.
-  const text = [RELEASE, hasGpc, element.id, element.getAttribute('type'), element.querySelector(':scope>script[type="application/json"]')?.textContent].join('\n');
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x1000193);
-  return (hash >>> 0).toString(36);
-}
+/** The entry key of a `<page-consent>` config: one line of JSON of the release, GPC, the element's id and `type` and its config (read by the elements' rule). */
+export const configKeyOf = (id: string, type: string | null, config: unknown, hasGpc: boolean): string => JSON.stringify([RELEASE, hasGpc, id, type, config]);
 
 /** The entries of a record's text, each as its lines. */
 export const entriesOf = (text: string | null | undefined): string[][] => (text ? text.split('\n\n').map((entry) => entry.split('\n')) : []);

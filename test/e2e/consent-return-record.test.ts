@@ -1,7 +1,8 @@
 /**
  * The return record (docs/decisions/consent-return-record.md) in Chromium: a decision made on one
- * page writes the record at idle, beside the site store (which it leaves as it was); on the next page `v0.js` starts what it allows before the
- * consent extension has arrived (held here), the element's set-up and its parts wait for idle,
+ * page writes the record at idle, beside the site store (which it leaves as it was); on the next
+ * page the element starts what it allows at its build, before any of its parts has arrived (the
+ * state part is held here), its set-up and its parts wait for idle,
  * a request the record does not know starts the element at once and is added to the record,
  * and a record that no longer matches the stored decision is not used.
  */
@@ -12,7 +13,7 @@ import { readFileSync } from 'node:fs';
 
 let browser: Browser;
 let server: TestServer;
-/** The `/held/` consent extension answers once the test has read what ran before it. */
+/** The consent state part answers once the test has read what ran before it. */
 let held = Promise.resolve();
 let release = () => {};
 
@@ -22,7 +23,7 @@ const script = { headers: { 'content-type': 'text/javascript' } };
 beforeAll(async () => {
   browser = await launchBrowser();
   server = await startServer({
-    '/held/v0/page-consent-0.1.js': () => held.then(() => ({ ...script, body: cdn('v0/page-consent-0.1.js') })),
+    '/v0/page-consent-state-0.1.js': () => held.then(() => ({ ...script, body: cdn('v0/page-consent-state-0.1.js') })),
     '/blank.html': { body: '<!doctype html><title>blank</title>' },
   });
 });
@@ -33,13 +34,13 @@ afterAll(async () => {
 
 const CONFIG = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', postPromptUI: 'settings' };
 
-type PageOptions = { readonly config?: object; readonly held?: boolean; readonly extra?: string };
+type PageOptions = { readonly config?: object; readonly extra?: string };
 
-/** A consent page: three blocked scripts (any answer, accepted, purpose `ads`), the extension fast or held. */
-function recordPage({ config = CONFIG, held: isHeld = false, extra = '' }: PageOptions = {}) {
+/** A consent page: three blocked scripts (any answer, accepted, purpose `ads`). */
+function recordPage({ config = CONFIG, extra = '' }: PageOptions = {}) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>return record</title>
 <script async src="/v0.js"></script>
-<script async custom-element="page-consent" src="/${isHeld ? 'held/' : ''}v0/page-consent-0.1.js"></script>
+<script async custom-element="page-consent" src="/v0/page-consent-0.1.js"></script>
 </head><body>
 <page-consent id="consent" layout="nodisplay"><script type="application/json">${JSON.stringify(config)}</script>
 <div id="prompt" hidden><button id="accept" on="tap:consent.accept">Accept</button><button id="reject" on="tap:consent.reject">Reject</button></div>
@@ -73,7 +74,8 @@ const recordOf = async (page: Page, includes = '') => {
 };
 
 const runsOf = (page: Page) => page.evaluate(() => (window as never as { runs?: string[] }).runs ?? []);
-const isDefined = (page: Page) => page.evaluate(() => customElements.get('page-consent') !== undefined || !!document.querySelector('page-consent.page-built'));
+/** Whether the consent state part has run (its exports registered). */
+const hasState = (page: Page) => page.evaluate(() => Object.hasOwn((window as never as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}, 'page-consent-state-0.1'));
 
 /** A first visit in a fresh context: the prompt, then `button` clicked and the record written. */
 async function decide(button: 'accept' | 'reject', options: PageOptions = {}) {
@@ -84,15 +86,15 @@ async function decide(button: 'accept' | 'reject', options: PageOptions = {}) {
   return { ...test, record };
 }
 
-/** Opens a second page of the site with the extension held; returns what ran before it arrived, then after. */
+/** Opens a second page of the site with the state part held; returns what ran before it arrived, then after. */
 async function heldVisit(page: Page, options: PageOptions = {}) {
   held = new Promise((resolve) => (release = resolve));
   onTestFinished(() => release());
-  await page.goto(serve({ ...options, held: true }), { waitUntil: 'domcontentloaded' });
-  await settled(page, { ignore: ['/held/'] });
-  const early = { runs: await runsOf(page), isDefined: await isDefined(page) };
+  await page.goto(serve(options), { waitUntil: 'domcontentloaded' });
+  await settled(page, { ignore: ['/v0/page-consent-state-0.1.js'] });
+  const early = { runs: await runsOf(page), hasState: await hasState(page) };
   release();
-  await page.waitForSelector('page-consent.page-built', { state: 'attached', timeout: 10_000 });
+  await page.waitForFunction(() => Object.hasOwn((window as never as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}, 'page-consent-state-0.1'));
   await settled(page);
   return { early, late: await runsOf(page) };
 }
@@ -108,17 +110,17 @@ describe('return record', () => {
     expect(Object.keys(await storeOf(page))).toEqual(['consent:site']);
   });
 
-  it('lets v0.js start what an accepted decision allows before the consent extension arrives, once each', async () => {
+  it('starts what an accepted decision allows before any consent part arrives, once each', async () => {
     const { page } = await decide('accept');
     const { early, late } = await heldVisit(page);
-    expect(early).toEqual({ runs: ['responded', 'default'], isDefined: false });
+    expect(early).toEqual({ runs: ['responded', 'default'], hasState: false });
     expect(late).toEqual(['responded', 'default']);
   });
 
   it('starts only the any-answer script for a rejection', async () => {
     const { page } = await decide('reject');
     const { early, late } = await heldVisit(page);
-    expect(early).toEqual({ runs: ['responded'], isDefined: false });
+    expect(early).toEqual({ runs: ['responded'], hasState: false });
     expect(late).toEqual(['responded']);
   });
 
@@ -132,7 +134,7 @@ describe('return record', () => {
       localStorage.setItem(key, btoa(JSON.stringify(store)));
     });
     const changed = await heldVisit(page);
-    expect(changed.early).toEqual({ runs: [], isDefined: false });
+    expect(changed.early).toEqual({ runs: [], hasState: false });
     expect(changed.late).toEqual(['responded']);
     const other = await heldVisit(page, { config: { ...CONFIG, policy: { default: { timeout: 5 } } } });
     expect(other.early.runs).toEqual([]);
@@ -161,5 +163,17 @@ describe('return record', () => {
     // The record was current: its writer was not loaded again.
     await settled(page);
     expect(order.some((path) => path.includes('page-consent-record'))).toBe(false);
+  });
+
+  it('ignores a replay asked for by any element but <page-consent>', async () => {
+    const { page } = await newPage(browser);
+    const fake = `<page-fake id="fake" layout="nodisplay"></page-fake><script>(self.PAGE = self.PAGE || []).push((page) => page.define('page-fake', class extends page.PageElement {
+      buildCallback() { page.replayConsent(this, ['1', '+default|', '+_till_responded|'], () => {}); }
+    }));</script>`;
+    await page.goto(serve({ extra: fake }));
+    await page.waitForSelector('#prompt:not([hidden])');
+    await page.waitForSelector('page-fake.page-built', { state: 'attached' });
+    await settled(page);
+    expect(await runsOf(page)).toEqual([]);
   });
 });

@@ -2,15 +2,15 @@
 /**
  * The return record (docs/decisions/consent-return-record.md) below the browser: the writer's
  * entry for a config and a stored decision, the reader's refusals (another decision, expiry,
- * another config, GPC, malformed values), the runtime's replay into the gate and the gate's
- * answers before the provider.
+ * another config, GPC, malformed values) and the gate's answers to a replayed entry before the
+ * provider.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeReturnRecord } from '../../../src/consent/return-record.ts';
 import { createConsentGate } from '../../../src/runtime/consent-gate.ts';
-import { replayReturnRecord } from '../../../src/runtime/return-replay.ts';
+import { readConfigScript } from '../../../src/browser-shared/config-script.ts';
 import { storeKeyOf } from '../../../src/browser-shared/site-store.ts';
-import { type ConsentReplay, configKeyOf, entriesOf, RETURN_CONFIGS, readReturnEntry, requestKeyOf, returnKeyOf } from '../../../src/wire/return-record.ts';
+import { configKeyOf, entriesOf, RETURN_CONFIGS, readReturnEntry, requestKeyOf, returnKeyOf } from '../../../src/wire/return-record.ts';
 
 const DAY_MS = 86_400_000;
 const NOW = Date.UTC(2026, 11, 2);
@@ -41,11 +41,14 @@ function page(config: object = CONFIG, blocked = '', attributes = '') {
 
 const accepted = (extra: object = {}) => ({ version: 2, state: 'accepted', time: NOW - DAY_MS, ...extra });
 
+/** The entry key of `element`'s config, as the element and the writer compute it. */
+const keyOf = (element: Element, hasGpc = false) => configKeyOf(element.id, element.getAttribute('type'), readConfigScript(element), hasGpc);
+
 const recordText = () => localStorage.getItem(returnKeyOf(location.hostname));
 const setRecord = (entries: string[][]) => localStorage.setItem(returnKeyOf(location.hostname), entries.map((lines) => lines.join('\n')).join('\n\n'));
 
 /** The entry `writeReturnRecord` wrote for `element`, as its lines after the config key. */
-const linesOf = (element: Element) => entriesOf(recordText()).find(([name]) => name === configKeyOf(element, false))?.slice(1);
+const linesOf = (element: Element) => entriesOf(recordText()).find(([name]) => name === keyOf(element))?.slice(1);
 
 beforeEach(() => localStorage.clear());
 afterEach(() => vi.unstubAllGlobals());
@@ -83,10 +86,10 @@ describe('writeReturnRecord', () => {
     ] as const) {
       const element = page(config);
       const storage = memoryStorage({ 'consent:site': stored });
-      setRecord([[configKeyOf(element, false), 'stale'], ['other', 'kept']]);
+      setRecord([[keyOf(element), 'stale'], ['other', 'kept']]);
       writeReturnRecord(storage, element, NOW);
       expect(recordText()).toBe('other\nkept');
-      setRecord([[configKeyOf(element, false), 'stale']]);
+      setRecord([[keyOf(element), 'stale']]);
       writeReturnRecord(storage, element, NOW);
       expect(recordText()).toBeNull();
     }
@@ -109,7 +112,7 @@ describe('writeReturnRecord', () => {
   it('keeps what an entry for the same decision knew, drops it for another decision, and keeps the most recent configs', () => {
     const element = page(CONFIG, '<page-ad data-block-on-consent="_till_accepted"></page-ad>');
     const storage = memoryStorage({ 'consent:site': accepted() });
-    const key = configKeyOf(element, false);
+    const key = keyOf(element);
     const entry = (decision: object) => [key, 'consent:site', JSON.stringify(decision), String(NOW + DAY_MS), '1', '+other|x'];
     const older = Array.from({ length: RETURN_CONFIGS }, (_, index) => [`old${index}`, 'x']);
     setRecord([...older, entry(accepted())]);
@@ -146,67 +149,60 @@ describe('readReturnEntry', () => {
 });
 
 describe('configKeyOf', () => {
-  it('changes with the config text, the id, the type and GPC', () => {
-    const base = configKeyOf(page(), false);
-    expect(configKeyOf(page(), false)).toBe(base);
-    expect(configKeyOf(page({ ...CONFIG, consentRequired: false }), false)).not.toBe(base);
-    expect(configKeyOf(page(), true)).not.toBe(base);
-    expect(configKeyOf(page(CONFIG, '', ' type="cmp"'), false)).not.toBe(base);
+  it('changes with the config, the id, the type and GPC, and is one line', () => {
+    const base = keyOf(page());
+    expect(keyOf(page())).toBe(base);
+    expect(base).not.toContain('\n');
+    expect(keyOf(page({ ...CONFIG, consentRequired: false }))).not.toBe(base);
+    expect(keyOf(page(), true)).not.toBe(base);
+    expect(keyOf(page(CONFIG, '', ' type="cmp"'))).not.toBe(base);
     const renamed = page();
     renamed.id = 'other';
-    expect(configKeyOf(renamed, false)).not.toBe(base);
+    expect(keyOf(renamed)).not.toBe(base);
   });
 });
 
-describe('replayReturnRecord and the gate', () => {
-  /** Replays `storage` on the parsed page; returns the gate and what the service got. */
-  function replay(storage: ReturnType<typeof memoryStorage>) {
+describe('a replayed entry in the gate', () => {
+  /** The gate after the element replayed `element`'s entry (as src/consent/element.ts does); `misses` counts unknown requests. */
+  function replayed(storage: ReturnType<typeof memoryStorage>, element: Element) {
     const gate = createConsentGate(document, () => {});
-    const provided: ConsentReplay[] = [];
-    replayReturnRecord(document, gate, storage, (value) => provided.push(value));
-    return { gate, provided };
+    const lines = readReturnEntry(recordText(), keyOf(element), storage.get, Date.now());
+    const misses = { count: 0 };
+    if (lines) gate.replay(lines, () => misses.count++);
+    return { gate, lines, misses };
   }
 
-  it('opens the gate for the allowed requests only, and settles `missed` on an unknown one', async () => {
+  it('opens the gate for the allowed requests only, and tells of each unknown one', () => {
     const element = page();
     const storage = memoryStorage({ 'consent:site': accepted() });
     writeReturnRecord(storage, element, Date.now());
-    const { gate, provided } = replay(storage);
-    expect(provided).toEqual([{ mayWait: true, missed: expect.any(Promise) }]);
+    const { gate, lines, misses } = replayed(storage, element);
+    expect(lines?.[0]).toBe('1');
     expect(gate.decide({ policy: 'default', purposes: [] })).toBe('allow');
     expect(gate.decide({ policy: '_till_responded', purposes: [] })).toBe('allow');
     expect(gate.decide({ policy: null, purposes: ['ads'] })).toBe('pending');
-    let missed = false;
-    provided[0]?.missed.then(() => (missed = true));
-    await Promise.resolve();
-    expect(missed).toBe(false);
+    expect(misses.count).toBe(0);
     expect(gate.decide({ policy: '_till_accepted', purposes: [] })).toBe('pending');
-    await Promise.resolve();
-    expect(missed).toBe(true);
+    expect(misses.count).toBe(1);
   });
 
-  it('replays nothing, and says so, once the decision changed', () => {
+  it('has nothing to replay once the decision changed', () => {
     const element = page();
     const storage = memoryStorage({ 'consent:site': accepted() });
     writeReturnRecord(storage, element, Date.now());
     storage.set('consent:site', accepted({ state: 'rejected' }));
-    const { gate, provided } = replay(storage);
-    expect(provided).toEqual([null]);
-    expect(gate.decide({ policy: '_till_responded', purposes: [] })).toBe('pending');
-  });
-
-  it('provides nothing on a page without <page-consent>', () => {
-    document.body.innerHTML = '<p>no consent</p>';
-    expect(replay(memoryStorage()).provided).toEqual([]);
+    expect(replayed(storage, element).lines).toBeNull();
   });
 
   it('gives the provider the last word once it is installed', () => {
     const element = page();
     const storage = memoryStorage({ 'consent:site': accepted() });
     writeReturnRecord(storage, element, Date.now());
-    const { gate } = replay(storage);
+    const { gate, misses } = replayed(storage, element);
     gate.setProvider({ decide: () => 'deny', getPolicyState: async () => 'sufficient', snapshot: () => ({}) as never, whenChecked: async () => {}, subscribe: () => () => {} }, true);
     expect(gate.decide({ policy: 'default', purposes: [] })).toBe('deny');
+    expect(gate.decide({ policy: '_auto_reject', purposes: ['x'] })).toBe('deny');
+    expect(misses.count).toBe(0);
   });
 
   it('keys requests by policy and purposes', () => {
