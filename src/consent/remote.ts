@@ -1,5 +1,5 @@
 /**
- * Publisher endpoints: the `checkConsentHref` check (docs/consent.md, "Remote check": 10 s time-out, any failure
+ * Publisher endpoints: the `checkConsentHref` check (docs/consent.md, "Remote check": 10 s time-out, a byte cap, any failure
  * named in one diagnostic and answered by the caller with fail-closed) and the `onUpdateHref`
  * notification (docs/consent.md, "Update notification"). The network and the clock are injected.
  */
@@ -7,8 +7,13 @@ import type { ConsentCheckRequest, ConsentUpdateRequest } from '../wire/protocol
 import type { Diagnostic, Parsed } from '../runtime/index.ts';
 import { type CheckResult, parseCheckAnswer, parseUpdateAnswer, type StoredConsent } from '../wire/consent.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
+import { readBody } from '../wire/read-body.ts';
 
 export const CHECK_TIMEOUT_MS = 10_000;
+
+/** Byte caps (docs/reliability.md, "Byte caps"): a check answer (its sharedData included), an update answer (a receipt id). */
+export const CHECK_ANSWER_MAX_BYTES = 1 << 20;
+export const UPDATE_ANSWER_MAX_BYTES = 16 << 10;
 
 /** The timers the consent controller uses (`globalThis` in the page, fake ones in tests). */
 export type Clock = {
@@ -33,7 +38,9 @@ export async function checkConsent(network: Network, url: string, body: ConsentC
   const timer = network.clock.setTimeout(() => controller.abort(), CHECK_TIMEOUT_MS);
   try {
     const response = await post(network, url, body, { signal: controller.signal });
-    return response.ok ? parseCheckAnswer(await response.text(), xssiPrefix) : failed(`HTTP ${response.status}`);
+    if (!response.ok) return failed(`HTTP ${response.status}`);
+    const text = await readBody(response, CHECK_ANSWER_MAX_BYTES);
+    return typeof text === 'string' ? parseCheckAnswer(text, xssiPrefix) : { value: null, diagnostics: [text] };
   } catch {
     return failed(controller.signal.aborted ? 'no answer within 10 s' : 'network or CORS error');
   } finally {
@@ -67,7 +74,11 @@ export async function notifyUpdate(network: Network, url: string, update: { cons
   };
   try {
     const response = await post(network, url, body, { keepalive: true, signal: controller.signal });
-    return response.ok ? parseUpdateAnswer(await response.text()) : fail(`HTTP ${response.status}`);
+    if (!response.ok) return fail(`HTTP ${response.status}`);
+    const text = await readBody(response, UPDATE_ANSWER_MAX_BYTES);
+    if (typeof text === 'string') return parseUpdateAnswer(text);
+    report(text);
+    return null;
   } catch {
     return fail(controller.signal.aborted ? 'no answer within 10 s' : 'network or CORS error');
   } finally {
