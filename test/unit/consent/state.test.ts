@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type ConsentEvent, type ConsentModel, changeStateOf, initialModel, purposesOf, reduceConsent } from '../../../src/consent/state.ts';
+import { type ConsentEvent, type ConsentModel, changeStateOf, initialModel, purposesOf, reduceConsent, type StartEvent } from '../../../src/consent/state.ts';
 import type { CheckResult, StoredConsent } from '../../../src/wire/consent.ts';
 
 const run = (...events: ConsentEvent[]) => events.reduce(reduceConsent, initialModel);
-const start = (consentRequired: boolean | 'remote', stored: StoredConsent | null = null, requiredPurposes: string[] = []): ConsentEvent => ({
+const start = (consentRequired: boolean | 'remote', stored: StoredConsent | null = null, requiredPurposes: string[] = []): StartEvent => ({
   type: 'start',
   stored,
   consentRequired,
