@@ -8,7 +8,7 @@ const encoder = new TextEncoder();
  * streams 64 KB chunks for as long as it is read. `pulled` counts the chunks handed out,
  * `cancelled` tells whether the reader cancelled the rest.
  */
-function streamed(chunks: Uint8Array[], { isEndless = false, headers = {} as Record<string, string> } = {}) {
+function streamed(chunks: Uint8Array[], { isEndless = false } = {}) {
   const state = { pulled: 0, cancelled: false };
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -22,7 +22,7 @@ function streamed(chunks: Uint8Array[], { isEndless = false, headers = {} as Rec
       state.cancelled = true;
     },
   });
-  return { response: new Response(body, { headers }), state };
+  return { response: new Response(body), state };
 }
 
 describe('readBody', () => {
@@ -43,13 +43,6 @@ describe('readBody', () => {
     expect(state.cancelled).toBe(true);
     // 16 chunks of 64 KB are the cap; the 17th passes it, and nothing is pulled after it.
     expect(state.pulled).toBe(17);
-  });
-
-  it('refuses a body whose Content-Length is past the cap without reading it', async () => {
-    const { response, state } = streamed([encoder.encode('{}')], { headers: { 'content-length': '400000000' } });
-    expect(await readBody(response, 1024)).toMatchObject({ code: 'remote-answer-too-large' });
-    expect(state.pulled).toBe(0);
-    expect(state.cancelled).toBe(true);
   });
 
   it('reads an answer without a body as empty', async () => {
