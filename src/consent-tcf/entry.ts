@@ -2,10 +2,7 @@
 import { diagnostic } from '../wire/diagnostic.ts';
 import { GPP_TCF_SERVICE, SIGNALS_SERVICE, type SignalSource, type TcfFromGpp } from '../consent/signal-source.ts';
 import type { PageRuntime } from '../runtime/index.ts';
-import { boundedSource, refusalsOf } from '../consent/bounded-source.ts';
-import { checkTcString } from '../wire/consent-string-bounds.ts';
 import { startTcfApi } from './tcf-api.ts';
-import { tcfInputOf } from './tcf-data.ts';
 import { startTcStrings } from './tc-string-builder.ts';
 
 /** How long the TC string inside a GPP string waits for the GPP part. */
@@ -19,9 +16,7 @@ const scope = self as unknown as { PAGE?: Queue };
     if (!source.hasStringSource) source.report(diagnostic('consent-tcf-string-source-missing', 'a tcf object, a promptUiSrc or a checkConsentHref with exposesTcfApi', 'none of them'));
     const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), GPP_PART_WAIT_MS));
     const fromGpp = source.hasGpp ? Promise.race([page.whenService(GPP_TCF_SERVICE) as Promise<TcfFromGpp>, timeout]) : null;
-    // A TC string the bounds check refuses is none (a GPP string's TC string comes checked by the GPP part).
-    const isRefused = refusalsOf(checkTcString, source.report);
-    startTcfApi(boundedSource(source, (signal) => isRefused(tcfInputOf(signal) ?? '')), fromGpp);
+    startTcfApi(source, fromGpp);
     if (source.tcf) startTcStrings(source);
   }),
 );

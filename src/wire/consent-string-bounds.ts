@@ -19,55 +19,56 @@ export const MAX_IDS = 50_000;
 const END = Symbol();
 
 type Spend = (first: number, last: number) => void;
-/** Reads `count` bits as a number (skipping them too), or with FIBONACCI, one Fibonacci code. */
+/** Reads `count` bits as a number (skipping them too). */
 type Reader = (count: number) => number;
 type Ranges = (read: Reader, spend: Spend) => void;
-
-const FIBONACCI = -1;
 
 /** Walks one base64url segment bit by bit (characters outside the alphabet: the decoders refuse the segment unread). */
 function within(segment: string, walk: (read: Reader) => void): void {
   const values = [...segment].map((char) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(char));
   let at = 0;
-  const bit = () => {
-    if (at >= values.length * 6) throw END;
-    return (values[(at / 6) | 0]! >> (5 - (at++ % 6))) & 1;
-  };
-  // A Fibonacci code: bits weighing 1, 2, 3, 5... up to the first two 1s in a row, the second one ending it.
-  const fibonacci = () => {
-    let [value, weight, next, last] = [0, 1, 2, 0];
-    for (let one = bit(); !(one && last); one = bit()) {
-      value += one * weight;
-      [weight, next, last] = [next, weight + next, one];
+  const read: Reader = (count) => {
+    let value = 0;
+    for (; count > 0; count--, at++) {
+      if (at >= values.length * 6) throw END;
+      value = value * 2 + ((values[(at / 6) | 0]! >> (5 - (at % 6))) & 1);
     }
     return value;
   };
-  const read: Reader = (count) => {
-    let value = 0;
-    while (count-- > 0) value = value * 2 + bit();
-    return count < -1 ? fibonacci() : value;
-  };
   try {
-    if (values.every((value) => value >= 0)) walk(read);
+    if (!values.includes(-1)) walk(read);
   } catch (error) {
     if (error !== END) throw error;
   }
 }
 
-/** A list of ids and ranges: 16-bit ids (TCF), or Fibonacci-coded steps from the previous id (GPP). */
-const rangesOf =
-  (isFibonacci: boolean): Ranges =>
-  (read, spend) => {
-    let id = 0;
-    const next = () => (isFibonacci ? (id += read(FIBONACCI)) : read(16));
-    for (let count = read(12); count--; ) {
-      const isRange = read(1);
-      const first = next();
-      spend(first, isRange ? next() : first);
-    }
-  };
-const fixedRanges = rangesOf(false);
-const fibonacciRanges = rangesOf(true);
+/** A list of ids and ranges: a 12-bit count, then per entry a range bit and its first (and last) id, each read by `id`. */
+function rangesOf(read: Reader, spend: Spend, id: () => number): void {
+  for (let count = read(12); count--; ) {
+    const isRange = read(1);
+    const first = id();
+    spend(first, isRange ? id() : first);
+  }
+}
+
+/** The TCF's list: 16-bit ids. */
+const fixedRanges: Ranges = (read, spend) => rangesOf(read, spend, () => read(16));
+
+/** A Fibonacci code: bits weighing 1, 2, 3, 5... up to the first two 1s in a row, the second one ending it. */
+function readFibonacci(read: Reader): number {
+  let [value, weight, next, last] = [0, 1, 2, 0];
+  for (let one = read(1); !(one && last); one = read(1)) {
+    value += one * weight;
+    [weight, next, last] = [next, weight + next, one];
+  }
+  return value;
+}
+
+/** GPP's list: Fibonacci-coded steps from the previous id. */
+const fibonacciRanges: Ranges = (read, spend) => {
+  let id = 0;
+  rangesOf(read, spend, () => (id += readFibonacci(read)));
+};
 
 /**
  * `ranges` read whole before any is spent: the GPP library reads a field's extent before it

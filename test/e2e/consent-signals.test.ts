@@ -230,8 +230,8 @@ describe('framework bundles', () => {
   it('load from the directory of the consent script, and a failed load is reported', async () => {
     const consentScript = readFileSync(`${CDN_ROOT}/v0/page-consent-0.1.js`, 'utf8');
     server.route('/lib/page-consent-0.1.js', { body: consentScript, headers: { 'content-type': 'text/javascript' } });
-    // Its parts come from the same directory.
-    for (const part of ['signals', 'remote', 'state']) {
+    // Its parts come from the same directory (the bounds part too: only the TCF part is missing).
+    for (const part of ['signals', 'remote', 'state', 'bounds']) {
       server.route(`/lib/page-consent-${part}-0.1.js`, { body: readFileSync(`${CDN_ROOT}/v0/page-consent-${part}-0.1.js`, 'utf8'), headers: { 'content-type': 'text/javascript' } });
     }
     server.route('/check-lib', { body: accepted(tcString, { consentStringType: 2 }) });
