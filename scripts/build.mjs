@@ -34,6 +34,7 @@ const ENTRIES = [
   ['src/geo/entry.ts', 'v0/page-geo-0.1'],
   ['src/consent-tcf/entry.ts', 'v0/page-consent-tcf-0.1'],
   ['src/consent-gpp/entry.ts', 'v0/page-consent-gpp-0.1'],
+  ['src/consent-bounds/entry.ts', 'v0/page-consent-bounds-0.1'],
   ['src/consent-cmp/entry.ts', 'v0/page-consent-cmp-0.1'],
   ['src/consent-fast/entry.ts', 'v0/page-consent-fast-0.1'],
   ['src/consent-stub/entry.ts', 'v0/page-consent-stub-0.1'],

@@ -4,8 +4,9 @@
  * address (nor to a host whose address cannot be resolved) unless the reader asked for such an
  * address, at most 5 MB of document. Each redirect hop is checked before it is requested
  * (DevTools `Fetch` interception of top-frame documents); an oversized document is stopped as
- * soon as it passes the limit. Every other request is held to the address guard
- * (address-guard.ts).
+ * soon as it passes the limit, and `refused()` resolves at that moment, so the visit ends then
+ * (visit.ts) rather than waiting for a document that, once stopped, may never finish loading.
+ * Every other request is held to the address guard (address-guard.ts).
  */
 import type { CDPSession } from 'playwright-core';
 import { classifyHost, isPrivateHost } from './address.ts';
@@ -15,6 +16,8 @@ export const MAX_PAGE_BYTES = 5 * 1024 * 1024;
 export type NavigationGuard = {
   /** Why a top-frame navigation since the latest `reset` was stopped, or null. */
   refusal(): string | null;
+  /** Resolves with that reason as soon as there is one (never, if there is none). */
+  refused(): Promise<string>;
   reset(): void;
 };
 
@@ -35,9 +38,15 @@ export async function guardNavigation(session: CDPSession, start: URL): Promise<
   const isStartPrivate = start.protocol === 'file:' || (await isPrivateHost(start.hostname));
   const documents = new Map<string, number>();
   let refusal: string | null = null;
+  let announce = (_reason: string) => {};
+  let refused = new Promise<string>((resolve) => (announce = resolve));
+  const stop = (reason: string) => {
+    refusal = reason;
+    announce(reason);
+  };
   session.on('Fetch.requestPaused', async ({ requestId, frameId, request }: Paused) => {
     const reason = frameId === mainFrameId ? await refuse(new URL(request.url), start, isStartPrivate) : null;
-    if (reason) refusal = reason;
+    if (reason) stop(reason);
     const command = reason ? session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }) : session.send('Fetch.continueRequest', { requestId });
     await command.catch(() => undefined);
   });
@@ -49,7 +58,7 @@ export async function guardNavigation(session: CDPSession, start: URL): Promise<
     if (total === undefined) return;
     documents.set(requestId, total + bytes);
     if (total + bytes > MAX_PAGE_BYTES && refusal === null) {
-      refusal = `a document over ${MAX_PAGE_BYTES / 1024 / 1024} MB`;
+      stop(`a document over ${MAX_PAGE_BYTES / 1024 / 1024} MB`);
       session.send('Page.stopLoading').catch(() => undefined);
     }
   };
@@ -63,8 +72,10 @@ export async function guardNavigation(session: CDPSession, start: URL): Promise<
   await session.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Request' }] });
   return {
     refusal: () => refusal,
+    refused: () => refused,
     reset: () => {
       refusal = null;
+      refused = new Promise<string>((resolve) => (announce = resolve));
     },
   };
 }

@@ -16,8 +16,17 @@ const MAX_SCREENS = 30;
 
 export type Visit = { readonly html: string } | { readonly failure: string };
 
+/**
+ * The visit ends as soon as the guard refuses the document: a navigation stopped after its
+ * document committed may never reach `domcontentloaded`, and would only end with the time-out.
+ */
 export async function open(page: Page, url: string, guard: NavigationGuard): Promise<Visit> {
   guard.reset();
+  const refused = guard.refused().then((refusal): Visit => ({ failure: `refused: ${refusal}` }));
+  return Promise.race([load(page, url, guard), refused]);
+}
+
+async function load(page: Page, url: string, guard: NavigationGuard): Promise<Visit> {
   try {
     const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: FETCH_TIMEOUT_MS });
     const refusal = guard.refusal();

@@ -9,13 +9,16 @@ import { findInvalidSelector } from './anchors.ts';
 import { type AutoAdsConfig, parseAutoAdsConfig } from '../wire/auto-ads-config.ts';
 import { mergeAttributes, readConsentMarkers } from './attributes.ts';
 import { describeRun, drawDebugOverlay, isDebugRequested } from './debug-overlay.ts';
-import { diagnostic } from '../wire/diagnostic.ts';
+import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
+import { readBody } from '../wire/read-body.ts';
 import { type AdNetwork, getNetwork, NETWORKS } from '../wire/auto-ads-networks.ts';
 import { countSkipped, SLOT_DEFAULTS } from './placement.ts';
 import { createStrategy } from './strategy.ts';
 
 /** Time after which a config request is given up. */
 export const CONFIG_TIMEOUT_MS = 10_000;
+/** The config's byte cap (docs/reliability.md, "Byte caps"): the reference server's admin bodies are at most 1 MB. */
+export const CONFIG_MAX_BYTES = 1 << 20;
 
 const whenVisible = () =>
   new Promise<void>((resolve) => {
@@ -81,14 +84,15 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
     }
 
     async #fetchConfig(url: string): Promise<unknown> {
-      let text = '';
+      let text: string | Diagnostic = '';
       try {
         const response = await fetch(url, { credentials: 'omit', mode: 'cors', signal: AbortSignal.timeout(CONFIG_TIMEOUT_MS) });
         if (!response.ok) throw `HTTP ${response.status}`;
-        text = await response.text();
+        text = await readBody(response, CONFIG_MAX_BYTES);
       } catch (error) {
         return this.report(diagnostic('auto-ads-config-fetch-failed', `a 2xx answer from ${url}`, String(error)));
       }
+      if (typeof text !== 'string') return this.report(text);
       try {
         return JSON.parse(text);
       } catch {

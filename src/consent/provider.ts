@@ -10,8 +10,8 @@ export type ConsentView = PolicyInput & ConsentModel;
 
 /** The `consent-change` event detail (docs/consent.md, "Events and vendor API"); after an expiry the kept purposes and `expired: true` (docs/consent.md, "Consent lifetime"). */
 export function detailOf(model: ConsentModel) {
-  const { consentString, consentMetadata, sharedData, isExpired } = model;
-  return { state: changeStateOf(model.state), purposeConsents: purposesOf(model), consentString, consentMetadata, sharedData, ...(isExpired && { expired: true }) };
+  const { consentString, consentMetadata, sharedData, expiredPurposes } = model;
+  return { state: changeStateOf(model.state), purposeConsents: purposesOf(model), consentString, consentMetadata, sharedData, ...(expiredPurposes && { expired: true }) };
 }
 
 export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state), isStringPending: model.isStringPending });

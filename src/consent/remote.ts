@@ -1,5 +1,5 @@
 /**
- * Publisher endpoints: the `checkConsentHref` check (docs/consent.md, "Remote check": 10 s time-out, any failure
+ * Publisher endpoints: the `checkConsentHref` check (docs/consent.md, "Remote check": 10 s time-out, a byte cap, any failure
  * named in one diagnostic and answered by the caller with fail-closed) and the `onUpdateHref`
  * notification (docs/consent.md, "Update notification"). The network and the clock are injected.
  */
@@ -7,8 +7,13 @@ import type { ConsentCheckRequest, ConsentUpdateRequest } from '../wire/protocol
 import type { Diagnostic, Parsed } from '../runtime/index.ts';
 import { type CheckResult, parseCheckAnswer, parseUpdateAnswer, type StoredConsent } from '../wire/consent.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
+import { readBody } from '../wire/read-body.ts';
 
 export const CHECK_TIMEOUT_MS = 10_000;
+
+/** Byte caps (docs/reliability.md, "Byte caps"): a check answer (its sharedData included), an update answer (a receipt id). */
+export const CHECK_ANSWER_MAX_BYTES = 1 << 20;
+export const UPDATE_ANSWER_MAX_BYTES = 16 << 10;
 
 /** The timers the consent controller uses (`globalThis` in the page, fake ones in tests). */
 export type Clock = {
@@ -18,27 +23,28 @@ export type Clock = {
 
 export type Network = { readonly fetch: typeof fetch; readonly clock: Clock };
 
-const failed = (cause: string): Parsed<null> => ({
-  value: null,
-  diagnostics: [diagnostic('consent-check-failed', 'a JSON answer', cause)],
-});
-
-/** A POST of JSON with credentials. */
-const post = (network: Network, url: string, body: unknown, init: RequestInit) =>
-  network.fetch(url, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), ...init });
-
-/** Checks with the server; resolves with the answer or a diagnostic naming the cause, within 10 s. */
-export async function checkConsent(network: Network, url: string, body: ConsentCheckRequest, xssiPrefix?: string): Promise<Parsed<CheckResult | null>> {
+/**
+ * POSTs `body` as JSON with credentials and reads the answer within CHECK_TIMEOUT_MS and `maxBytes`: its text,
+ * or the diagnostic of what failed (`failure` names the cause: `HTTP nnn`, no answer in time, a network error).
+ */
+async function exchange(network: Network, url: string, body: unknown, maxBytes: number, failure: (got: string) => Diagnostic, init?: RequestInit) {
   const controller = new AbortController();
   const timer = network.clock.setTimeout(() => controller.abort(), CHECK_TIMEOUT_MS);
   try {
-    const response = await post(network, url, body, { signal: controller.signal });
-    return response.ok ? parseCheckAnswer(await response.text(), xssiPrefix) : failed(`HTTP ${response.status}`);
+    const { signal } = controller;
+    const response = await network.fetch(url, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal, ...init });
+    return response.ok ? await readBody(response, maxBytes) : failure(`HTTP ${response.status}`);
   } catch {
-    return failed(controller.signal.aborted ? 'no answer within 10 s' : 'network or CORS error');
+    return failure(controller.signal.aborted ? 'no answer within 10 s' : 'network or CORS error');
   } finally {
     network.clock.clearTimeout(timer);
   }
+}
+
+/** Checks with the server; resolves with the answer or a diagnostic naming the cause, within 10 s. */
+export async function checkConsent(network: Network, url: string, body: ConsentCheckRequest, xssiPrefix?: string): Promise<Parsed<CheckResult | null>> {
+  const text = await exchange(network, url, body, CHECK_ANSWER_MAX_BYTES, (got) => diagnostic('consent-check-failed', 'a JSON answer', got));
+  return typeof text === 'string' ? parseCheckAnswer(text, xssiPrefix) : { value: null, diagnostics: [text] };
 }
 
 /** The check body (docs/consent.md, "Remote check") from the cached decision; `gpc: true` when GPC applies (docs/consent.md, "Global Privacy Control"). */
@@ -59,18 +65,8 @@ export function checkRequestOf(
 export async function notifyUpdate(network: Network, url: string, update: { consentInstanceId: string; pageUserId: string }, saved: StoredConsent, report: (d: Diagnostic) => void) {
   const { version, time, state: consentStateValue, ...data } = saved;
   const body: ConsentUpdateRequest = { ...update, consentStateValue, ...data } as ConsentUpdateRequest;
-  const controller = new AbortController();
-  const timer = network.clock.setTimeout(() => controller.abort(), CHECK_TIMEOUT_MS);
-  const fail = (got: string) => {
-    report(diagnostic('consent-update-failed', 'a 2xx answer', got));
-    return null;
-  };
-  try {
-    const response = await post(network, url, body, { keepalive: true, signal: controller.signal });
-    return response.ok ? parseUpdateAnswer(await response.text()) : fail(`HTTP ${response.status}`);
-  } catch {
-    return fail(controller.signal.aborted ? 'no answer within 10 s' : 'network or CORS error');
-  } finally {
-    network.clock.clearTimeout(timer);
-  }
+  const text = await exchange(network, url, body, UPDATE_ANSWER_MAX_BYTES, (got) => diagnostic('consent-update-failed', 'a 2xx answer', got), { keepalive: true });
+  if (typeof text === 'string') return parseUpdateAnswer(text);
+  report(text);
+  return null;
 }

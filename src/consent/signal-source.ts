@@ -1,12 +1,20 @@
 /**
  * The internal channel from `<page-consent>` to the lazily loaded TCF and GPP bundles
- * (service `consent-signals`): the CMP ids and the consent as a signal, now and on every change.
+ * (service `consent-signals`, through the bounds part): the CMP ids and the consent as a signal,
+ * now and on every change.
  */
 import type { ConsentSnapshot, Diagnostic } from '../runtime/index.ts';
 import type { DecisionData } from '../wire/consent.ts';
 import type { Json } from '../wire/values.ts';
 
 export const SIGNALS_SERVICE = 'consent-signals';
+
+/**
+ * The source as `<page-consent>` provides it (service `consent-signals-unchecked`), before the
+ * bounds part (src/consent-bounds/entry.ts) provides it as `consent-signals`, without the TC or
+ * GPP strings its check refuses. The TCF and GPP parts read only `consent-signals`.
+ */
+export const UNCHECKED_SIGNALS_SERVICE = 'consent-signals-unchecked';
 
 /** IAB consent string types (AMP's `consentStringType`). */
 export const STRING_TYPE = { tcfV2: 2, usPrivacy: 3, gpp: 4 } as const;

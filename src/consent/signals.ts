@@ -11,7 +11,7 @@ import { parseConsentModeMapping, parseConsentModeOptions, startConsentMode } fr
 import { diagnostic } from '../wire/diagnostic.ts';
 import { detailOf } from './provider.ts';
 import { GPP_API, TCF_API } from './signal-apis.ts';
-import { type ConsentSignal, SIGNALS_SERVICE, type SignalSource } from './signal-source.ts';
+import { type ConsentSignal, type SignalSource, UNCHECKED_SIGNALS_SERVICE } from './signal-source.ts';
 import type { ConsentController } from './controller.ts';
 import { type ConsentModel, isRequiredOf } from './state.ts';
 import { decisionKeyOf, withTcStrings } from './tc-string-state.ts';
@@ -65,12 +65,14 @@ export function startSignals(page: PageRuntime, config: ConsentCoreConfig, repor
       extend(withTcStrings);
       dispatch({ type: 'expect-tc-string' });
     }
-    page.provideService(SIGNALS_SERVICE, source);
+    page.provideService(UNCHECKED_SIGNALS_SERVICE, source);
     for (const [api, name] of [[hasTcf && TCF_API, 'tcf'], [exposesGppApi && GPP_API, 'gpp']] as const) {
       if (!api) continue;
       installStub(api, () => ({ ...api.stubPing!(), ...ids }));
       loadBundle(name, scriptUrl, report);
     }
+    // The parts read the signal through the bounds part (docs/consent.md, "Bounded consent strings").
+    loadBundle('bounds', scriptUrl, report);
   }
   for (const d of diagnostics) report(d);
   let waited = '';

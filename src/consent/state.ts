@@ -1,7 +1,8 @@
 /**
  * Consent state (docs/consent.md, "How the decision is made" and "Actions") as a pure reducer. `saved` is what
  * the client cache must hold: only accepted/rejected decisions, never dismiss or timeout
- * fallbacks. Purpose choices are merged into the earlier ones, not erased.
+ * fallbacks. Purpose choices are merged into the earlier ones, not erased, but carried-over ones
+ * never widen the current action (docs/consent.md, "Actions").
  */
 import type { ConsentChangeState } from '../runtime/index.ts';
 import type { CheckResult, DecisionData, PurposeConsents, SharedData, StoredConsent } from '../wire/consent.ts';
@@ -34,8 +35,8 @@ export type ConsentModel = DecisionData & {
   readonly sharedData?: SharedData | undefined;
   readonly isPromptShown: boolean;
   readonly hasUserActed: boolean;
-  /** The stored decision outlived `consentLifetimeDays`; its purposes wait in `pendingPurposes` (docs/consent.md, "Consent lifetime"). */
-  readonly isExpired: boolean;
+  /** The stored decision outlived `consentLifetimeDays`: its purposes, kept until the reader decides (docs/consent.md, "Consent lifetime"). */
+  readonly expiredPurposes?: PurposeConsents | undefined;
   /** Global Privacy Control applies (docs/consent.md, "Signals for ad tech"): an undecided required consent is rejected, unsaved. */
   readonly isGpcReject?: boolean | undefined;
   /** The decision waits for the TC string the TCF part builds (src/consent/tc-string-state.ts): its update notification is held. */
@@ -76,7 +77,6 @@ export const initialModel: ConsentModel = {
   requiredPurposes: [],
   isPromptShown: false,
   hasUserActed: false,
-  isExpired: false,
 };
 
 const UNKNOWN: ConsentState = { kind: 'unknown', hasTimedOut: false };
@@ -104,12 +104,7 @@ const undecided = (model: ConsentModel, isRequired: boolean): ConsentModel =>
 /** The event that starts the state from the config and the cached decision (lifetime.ts builds it). */
 export type StartEvent = Extract<ConsentEvent, { type: 'start' }>;
 
-const begin = (model: ConsentModel, { requiredPurposes, expiredPurposes, isGpcReject }: StartEvent): ConsentModel => ({
-  ...model,
-  requiredPurposes,
-  isGpcReject,
-  ...(expiredPurposes && { isExpired: true, pendingPurposes: expiredPurposes }),
-});
+const begin = (model: ConsentModel, { requiredPurposes, expiredPurposes, isGpcReject }: StartEvent): ConsentModel => ({ ...model, requiredPurposes, isGpcReject, expiredPurposes });
 
 /**
  * The `start` event's model without a usable cached decision: the prompt, GPC's rejection,
@@ -133,17 +128,24 @@ function respond(model: ConsentModel, response: CheckResult): ConsentModel {
   if (model.hasUserActed) return next;
   if (model.state.kind === 'pending') next = undecided(next, consentRequired);
   // After an expiry only the reader renews a decision, not the server's copy of the old one.
-  if (consentRequired && !model.isExpired && value !== null && value !== 'unknown') next = decided(next, value, response);
+  if (consentRequired && !model.expiredPurposes && value !== null && value !== 'unknown') next = decided(next, value, response);
   return expireCache || (consentRequired && value === 'unknown') ? { ...next, saved: null } : next;
 }
 
+/**
+ * A user decision. Carried-over purpose choices (decided or expired) never widen it: a reject
+ * turns their acceptances into rejections, an accept keeps them; this prompt's `setPurpose`
+ * choices stay as set.
+ */
 function decide(model: ConsentModel, event: Extract<ConsentEvent, { type: 'decide' }>): ConsentModel {
   const { decision, purposeConsentDefault: choice } = event;
-  const next = { ...model, isPromptShown: false, hasUserActed: true, pendingPurposes: model.isExpired ? model.pendingPurposes : {} };
+  const next = { ...model, isPromptShown: false, hasUserActed: true, pendingPurposes: {} };
   if (decision === 'dismissed') return model.state.kind === 'unknown' ? { ...next, state: { kind: decision } } : next;
   const defaults = choice === undefined ? {} : Object.fromEntries(model.requiredPurposes.map((name) => [name, choice]));
-  const purposeConsents = { ...defaults, ...model.purposeConsents, ...model.pendingPurposes };
-  return { ...decided({ ...next, purposeConsents }, decision, event), isPromptShown: false, isExpired: false };
+  const carried: Record<string, boolean> = { ...model.purposeConsents, ...model.expiredPurposes };
+  for (const name in carried) carried[name] &&= decision === 'accepted';
+  const purposeConsents = { ...defaults, ...carried, ...model.pendingPurposes };
+  return { ...decided({ ...next, purposeConsents }, decision, event), isPromptShown: false, expiredPurposes: undefined };
 }
 
 export type ConsentReducer = (model: ConsentModel, event: ConsentEvent) => ConsentModel;
@@ -176,8 +178,8 @@ export const reduceConsent: ConsentReducer = (model, event) => {
 export const isRequiredOf = ({ kind }: ConsentState): boolean | undefined => (kind === 'pending' || kind === 'invalid' ? undefined : kind !== 'not-required');
 
 /** The purposes the page sees: after an expiry the kept ones under the current ones (docs/consent.md, "Consent lifetime"). */
-export const purposesOf = ({ isExpired, purposeConsents, pendingPurposes }: ConsentModel): PurposeConsents =>
-  isExpired ? { ...purposeConsents, ...pendingPurposes } : purposeConsents;
+export const purposesOf = ({ purposeConsents, expiredPurposes, pendingPurposes }: ConsentModel): PurposeConsents =>
+  expiredPurposes ? { ...purposeConsents, ...expiredPurposes, ...pendingPurposes } : purposeConsents;
 
 /** The public state name (docs/consent.md, "Events and vendor API") of an internal state. */
 export const changeStateOf = ({ kind }: ConsentState): ConsentChangeState => (kind === 'pending' || kind === 'invalid' ? 'unknown' : kind);

@@ -5,7 +5,9 @@
  * IAB's `@iabgpp/cmpapi` (its model only: nothing is installed on the frame's window).
  */
 import { GppModel } from '@iabgpp/cmpapi';
+import { checkGppString } from '../wire/consent-string-bounds.ts';
 import type { GppModule } from './details-api.ts';
+import { reportAll } from './report.ts';
 
 const gpp: GppModule = {
   gppStringOf(tcString) {
@@ -14,6 +16,12 @@ const gpp: GppModule = {
     return model.encode();
   },
   tcStringOf(gppString) {
+    // A stored string the bounds check refuses (docs/consent.md, "Bounded consent strings") is none, unread.
+    const refusal = checkGppString(gppString);
+    if (refusal) {
+      reportAll([refusal]);
+      return null;
+    }
     try {
       const model = new GppModel(gppString);
       return model.hasSection('tcfeuv2') ? model.encodeSection('tcfeuv2') : null;

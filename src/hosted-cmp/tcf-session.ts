@@ -9,7 +9,7 @@ import { choicesOfTcString, encodeTcString } from '../tcf/tc-string.ts';
 import { parseGvl } from '../wire/gvl.ts';
 import type { ClientInfo } from './client-info.ts';
 import type { ChoiceKind, DetailsSession, PromptDecision } from './details-api.ts';
-import { fetchJson, reportFailed } from './details-files.ts';
+import { fetchJson, reportFailed, TRANSLATION_MAX_BYTES, VENDOR_LIST_MAX_BYTES } from './details-files.ts';
 import { carriedString, gppModuleOf, storedTcString } from './gpp-carrier.ts';
 import { parseTranslation, translateGvl } from './gvl-translation.ts';
 import { renderer } from './layer-renderer.ts';
@@ -24,11 +24,11 @@ const VENDOR_LIST = 'consent-prompt-vendor-list-invalid';
 
 export async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo, nonce: string): Promise<DetailsSession> {
   const [gvlJson, translationJson, gpp] = await Promise.all([
-    fetchJson(tcf.vendorListUrl).catch((error: unknown) => {
+    fetchJson(tcf.vendorListUrl, VENDOR_LIST_MAX_BYTES).catch((error: unknown) => {
       reportFailed(VENDOR_LIST, 'the vendor list as JSON', error);
       throw error;
     }),
-    tcf.translationsUrl ? fetchJson(tcf.translationsUrl).catch((error: unknown) => reportFailed(TRANSLATION, 'the IAB translation file as JSON', error)) : null,
+    tcf.translationsUrl ? fetchJson(tcf.translationsUrl, TRANSLATION_MAX_BYTES).catch((error: unknown) => reportFailed(TRANSLATION, 'the IAB translation file as JSON', error)) : null,
     gppModuleOf(config, info, nonce),
   ]);
   const parsedGvl = parseGvl(gvlJson, VENDOR_LIST);

@@ -144,12 +144,9 @@ export function parseCheckAnswer(text: string, xssiPrefix = ''): Parsed<CheckRes
   return { value: { ...value, ...(consentString ? { consentString } : {}), ...(purposes ? { purposeConsents: purposes } : {}) }, diagnostics: into.diagnostics };
 }
 
-const readStored = readFields<Omit<StoredConsent, 'version'> & { version: number }>({
-  ...DECISION,
-  version: readNumber(1, 2),
-  state: readOneOf(['accepted', 'rejected'] as const),
-  time: readNumber(0, 8.64e15),
-});
+/** Built when first used, so a bundle that reads no stored decision (the remote part) leaves it out. */
+const readStored = (): Read<Omit<StoredConsent, 'version'> & { version: number }> =>
+  readFields({ ...DECISION, version: readNumber(1, 2), state: readOneOf(['accepted', 'rejected'] as const), time: readNumber(0, 8.64e15) });
 
 /**
  * A cached decision read back: null when absent or of another format; mistyped fields dropped.
@@ -158,7 +155,7 @@ const readStored = readFields<Omit<StoredConsent, 'version'> & { version: number
 export function parseStoredConsent(json: unknown, now: number): Parsed<StoredConsent | null> {
   const into = collector('consent-stored-invalid');
   if (json == null) return { value: null, diagnostics: [] };
-  const stored = readStored(into, json, 'stored');
+  const stored = readStored()(into, json, 'stored');
   const time = stored?.version === 1 ? now : stored?.time;
   const value = stored?.version && stored.state && time !== undefined ? ({ ...stored, version: 2, time } as StoredConsent) : null;
   if (!value && !into.diagnostics.length) into.diagnostics.push(diagnostic(into.code, 'stored: a version 2 decision with a time', json));

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { TCString } from '@iabtechlabtcf/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, probe, requestedProbes, storedValues, SVG } from './consent-fixtures.ts';
@@ -8,7 +10,11 @@ let server: TestServer;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  server = await startServer({ '/img.svg': SVG, '/blocked.js': { body: 'window.ranExternal = (window.ranExternal || 0) + 1;', headers: { 'content-type': 'text/javascript' } } });
+  server = await startServer({
+    '/img.svg': SVG,
+    '/blocked.js': { body: 'window.ranExternal = (window.ranExternal || 0) + 1;', headers: { 'content-type': 'text/javascript' } },
+    '/tcf/vendor-list.json': { body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), headers: { 'content-type': 'application/json' } },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -144,6 +150,25 @@ describe('purpose blocking', () => {
     await page.click('#accept');
     await expect.poll(() => builtProbes(page)).toEqual([]);
     expect((await storedValues(page))['consent:site']).toMatchObject({ purposeConsents: { ads: false } });
+  });
+
+  it('rejects a purpose accepted on an earlier visit on a plain reject: unlaid, stored false, out of the TC string', async () => {
+    const tcf = { vendorListHref: '/tcf/vendor-list.json', vendors: [1, 2, 8, 25, 91], purposes: { ads: [2, 3, 4] }, publisherCountryCode: 'DE' };
+    const { page } = await open({ ...CLIENT, exposesTcfApi: true, cmpId: 300, cmpVersion: 2, tcf }, { inside, body });
+    await page.click('#ads');
+    await page.click('#accept');
+    await page.reload();
+    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
+    await expect.poll(() => builtProbes(page)).toEqual(['ads-only', 'ads-and-default']);
+    await page.click('#manage');
+    await page.click('#reject');
+    await expect.poll(() => builtProbes(page)).toEqual([]);
+    const stored = () => storedValues(page).then((values) => values['consent:site'] as { state: string; purposeConsents: object; consentString?: string });
+    await expect.poll(stored).toMatchObject({ state: 'rejected', consentString: expect.any(String) });
+    const { state, purposeConsents, consentString } = await stored();
+    expect({ state, purposeConsents }).toEqual({ state: 'rejected', purposeConsents: { ads: false } });
+    const decoded = TCString.decode(consentString!);
+    expect([2, 3, 4].map((id) => decoded.purposeConsents.has(id))).toEqual([false, false, false]);
   });
 });
 

@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, storedValues, SVG } from './consent-fixtures.ts';
@@ -258,6 +260,67 @@ describe('remote check failures fail closed', () => {
     await expect.poll(() => builtProbes(page)).toEqual(UNDECIDED);
     await settled(page);
     expect(await builtProbes(page)).toEqual(UNDECIDED);
+  });
+});
+
+describe('byte caps (docs/reliability.md, "Byte caps")', () => {
+  /** The longest gap between the page's 20 ms ticks, from before its scripts run. */
+  const HEARTBEAT = `window.__gap = 0; let last = performance.now();
+setInterval(() => { const now = performance.now(); window.__gap = Math.max(window.__gap, now - last); last = now; }, 20);`;
+
+  /** A check endpoint on its own port that streams JSON padding, 64 KB at a time, for as long as the page reads it (at most 400 MB). */
+  async function endlessCheck() {
+    const state = { sent: 0, isClosed: false };
+    const pump = (response: ServerResponse) => {
+      const chunk = 'x'.repeat(64 * 1024);
+      while (!state.isClosed && state.sent < 400 * 1024 * 1024 && response.write(chunk)) state.sent += chunk.length;
+      if (!state.isClosed) response.once('drain', () => pump(response));
+    };
+    const endpoint = createServer((request, response) => {
+      const cors = { 'access-control-allow-origin': request.headers.origin ?? '*', 'access-control-allow-credentials': 'true' };
+      if (request.method === 'OPTIONS') {
+        response.writeHead(204, { ...cors, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type' });
+        return response.end();
+      }
+      response.on('close', () => (state.isClosed = true));
+      response.writeHead(200, { ...cors, 'content-type': 'application/json' });
+      response.write('{"consentRequired":false,"pad":"');
+      pump(response);
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/check`;
+    const close = () =>
+      new Promise<void>((resolve) => {
+        endpoint.closeAllConnections();
+        endpoint.close(() => resolve());
+      });
+    return { url, state, close };
+  }
+
+  it('stops reading an endless check answer at its cap: the page stays responsive and the check fails closed', async () => {
+    const check = await endlessCheck();
+    try {
+      // The answer would unblock everything (consentRequired false), were it read whole and applied.
+      server.page('/endless-check.html', consentPage({ consentInstanceId: 'site', checkConsentHref: check.url, promptUI: 'prompt', postPromptUI: 'post' }));
+      const { page, messages } = await newPage(browser);
+      await page.addInitScript(HEARTBEAT);
+      await page.goto(`${server.origin}/endless-check.html`);
+      await expect.poll(() => diagnosticsOf(messages, 'remote-answer-too-large').length).toBe(1);
+      const [line] = diagnosticsOf(messages, 'remote-answer-too-large');
+      expect(line?.type).toBe('error');
+      expect(line?.text).toContain(`expected at most ${1024 * 1024} bytes, got "more from ${check.url}`);
+      await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+      expect(await builtProbes(page)).toEqual(UNDECIDED);
+      expect(diagnosticsOf(messages, 'consent-check-failed')).toEqual([]);
+      // The rest of the body was cancelled: the endpoint saw its connection closed, a few MB in at most.
+      await expect.poll(() => check.state.isClosed).toBe(true);
+      expect(check.state.sent).toBeLessThan(32 * 1024 * 1024);
+      // Never frozen (docs/reliability.md, "Byte caps"): the page's timer ran throughout.
+      expect(await page.evaluate(() => (window as unknown as { __gap: number }).__gap)).toBeLessThan(500);
+      expect(await storedValues(page)).not.toHaveProperty('consent:site');
+    } finally {
+      await check.close();
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import { consentPage, diagnosticsOf } from './consent-fixtures.ts';
 import { readFileSync } from 'node:fs';
 import { CDN_ROOT, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { encodeGppString, encodeTcString } from './consent-signals-strings.ts';
+import { gppHeaderBomb, tcBomb } from '../consent-string-bombs.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -125,6 +126,16 @@ describe('TCF (__tcfapi)', () => {
     expect(diagnosticsOf(messages, 'consent-tcf-string-invalid')).toHaveLength(1);
   });
 
+  it('refuses a TC string of ranges over huge id spans before decoding it, answers without a string, and keeps the decision', async () => {
+    const bomb = tcBomb();
+    const { page, messages } = await open(TCF, accepted(bomb, { consentStringType: 2, gdprApplies: true }));
+    const { data } = await tcfCall(page, 'getTCData');
+    expect(data).toMatchObject({ tcString: '', gdprApplies: true });
+    expect(diagnosticsOf(messages, 'consent-string-refused').map((m) => m.text)).toEqual([expect.stringContaining('got "vendor id 65535"')]);
+    expect(diagnosticsOf(messages, 'consent-tcf-string-invalid')).toEqual([]);
+    expect(await page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
+  });
+
   it('answers gdprApplies false without a string when the metadata says GDPR does not apply', async () => {
     const { page } = await open(TCF, accepted(tcString, { consentStringType: 2, gdprApplies: false }));
     const { data } = await tcfCall(page, 'getTCData');
@@ -219,8 +230,8 @@ describe('framework bundles', () => {
   it('load from the directory of the consent script, and a failed load is reported', async () => {
     const consentScript = readFileSync(`${CDN_ROOT}/v0/page-consent-0.1.js`, 'utf8');
     server.route('/lib/page-consent-0.1.js', { body: consentScript, headers: { 'content-type': 'text/javascript' } });
-    // Its parts come from the same directory.
-    for (const part of ['signals', 'remote', 'state']) {
+    // Its parts come from the same directory (the bounds part too: only the TCF part is missing).
+    for (const part of ['signals', 'remote', 'state', 'bounds']) {
       server.route(`/lib/page-consent-${part}-0.1.js`, { body: readFileSync(`${CDN_ROOT}/v0/page-consent-${part}-0.1.js`, 'utf8'), headers: { 'content-type': 'text/javascript' } });
     }
     server.route('/check-lib', { body: accepted(tcString, { consentStringType: 2 }) });
@@ -231,6 +242,16 @@ describe('framework bundles', () => {
     await page.waitForFunction(() => document.querySelector('script[src$="/lib/page-consent-tcf-0.1.js"]'));
     await expect.poll(() => diagnosticsOf(messages, 'consent-signals-load-failed').length).toBe(1);
     expect(server.requestsTo('/lib/page-consent-tcf-0.1.js')).toHaveLength(1);
+  });
+
+  it('refuses a GPP string whose header ranges span huge section ids, before decoding it, with one diagnostic', async () => {
+    const { page, messages } = await open({ ...TCF, exposesGppApi: true }, accepted(gppHeaderBomb(), { consentStringType: 4, gppSectionId: '2' }));
+    await page.waitForFunction(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) => resolve(data.signalStatus === 'ready'))));
+    const ping = await page.evaluate(() => new Promise<{ gppString: string }>((resolve) => (window as never as { __gpp: Function }).__gpp('ping', resolve)));
+    expect(ping.gppString).not.toContain('~BAAAAAAA');
+    expect((await tcfCall(page, 'getTCData')).data).toMatchObject({ tcString: '' });
+    expect(diagnosticsOf(messages, 'consent-string-refused').map((m) => m.text)).toEqual([expect.stringContaining('more section ids than 1 sections')]);
+    expect(diagnosticsOf(messages, 'consent-gpp-string-invalid')).toEqual([]);
   });
 
   it('reports a GPP string that does not decode', async () => {

@@ -25,7 +25,7 @@ export type FaultCase = {
   readonly fault: string;
   /** The diagnostic code, or null where the docs define the answer as no fault (see `note`). */
   readonly code: string | null;
-  /** A part of the diagnostic's "got" (one of them: a 5 MB body may also outlast the time-out on a busy machine). */
+  /** A part of the diagnostic's "got" (one of them, where the fault may show in two ways). */
   readonly got?: string | readonly string[];
   readonly end: EndState;
   /** The fault needs the 10 s time-out: the case runs the page's clock past it. */
@@ -89,8 +89,11 @@ const CHECK_GOT: Record<HttpFault, string | readonly string[]> = {
   'invalid JSON': '"invalid JSON"',
   'empty body': '"invalid JSON"',
   'xssi prefix mismatch': '"invalid JSON"',
-  '5 MB body': ['"invalid JSON"', '"no answer within 10 s"'],
+  '5 MB body': '"more from http',
 };
+
+/** A 5 MB body passes every byte cap (docs/reliability.md, "Byte caps"): the read stops there, with its own code. */
+const TOO_LARGE = 'remote-answer-too-large';
 
 const ADS_GOT: Record<HttpFault, string | readonly string[]> = {
   'HTTP 500': '"HTTP 500"',
@@ -101,7 +104,7 @@ const ADS_GOT: Record<HttpFault, string | readonly string[]> = {
   'invalid JSON': '"{"placements"',
   'empty body': '""',
   'xssi prefix mismatch': '"while(1);',
-  '5 MB body': ['"{"placements"', 'TimeoutError'],
+  '5 MB body': '"more from http',
 };
 
 const isBodyFault = (fault: HttpFault) => fault === 'invalid JSON' || fault === 'empty body' || fault === '5 MB body' || fault === 'xssi prefix mismatch';
@@ -110,7 +113,7 @@ function checkCases(): FaultCase[] {
   const rows: FaultCase[] = [];
   for (const fault of HTTP_FAULTS) {
     const isSlow = SLOW_FAULTS.has(fault);
-    const code = 'consent-check-failed';
+    const code = fault === '5 MB body' ? TOO_LARGE : 'consent-check-failed';
     // docs/consent.md, "Remote check": required and unknown, the prompt shows, nothing unblocks.
     rows.push({ source: 'checkConsentHref', fault, code, got: CHECK_GOT[fault], isSlow, end: { state: 'unknown', isPromptShown: true, built: UNDECIDED } });
     // A cached decision applies at once; the failed check changes nothing and keeps it.
@@ -123,9 +126,11 @@ function updateCases(): FaultCase[] {
   // The reader rejects; the decision is cached whatever the endpoint does (docs/errors.md).
   const end: EndState = { state: 'rejected', isPromptShown: false, built: REJECTED };
   return HTTP_FAULTS.filter((fault) => fault !== 'xssi prefix mismatch').map((fault) =>
-    isBodyFault(fault)
-      ? { source: 'onUpdateHref', fault, code: null, isSlow: false, end, note: 'a 2xx answer acknowledges the update; its body only carries the optional receipt (docs/server.md, "Proving consent"): no receipt, no diagnostic' }
-      : { source: 'onUpdateHref', fault, code: 'consent-update-failed', got: CHECK_GOT[fault], isSlow: SLOW_FAULTS.has(fault), end },
+    fault === '5 MB body'
+      ? { source: 'onUpdateHref', fault, code: TOO_LARGE, got: CHECK_GOT[fault], isSlow: false, end, note: 'the answer past its 16 KiB cap is not read: no receipt' }
+      : isBodyFault(fault)
+        ? { source: 'onUpdateHref', fault, code: null, isSlow: false, end, note: 'a 2xx answer acknowledges the update; its body only carries the optional receipt (docs/server.md, "Proving consent"): no receipt, no diagnostic' }
+        : { source: 'onUpdateHref', fault, code: 'consent-update-failed', got: CHECK_GOT[fault], isSlow: SLOW_FAULTS.has(fault), end },
   );
 }
 
@@ -134,7 +139,7 @@ function adsCases(): FaultCase[] {
   return HTTP_FAULTS.filter((fault) => fault !== 'xssi prefix mismatch').map((fault) => ({
     source: 'auto-ads config',
     fault,
-    code: isBodyFault(fault) ? 'auto-ads-config-invalid' : 'auto-ads-config-fetch-failed',
+    code: fault === '5 MB body' ? TOO_LARGE : isBodyFault(fault) ? 'auto-ads-config-invalid' : 'auto-ads-config-fetch-failed',
     got: ADS_GOT[fault],
     isSlow: SLOW_FAULTS.has(fault),
     end: { state: null, isPromptShown: false, built: [] },

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { choicesOfTcString, encodeTcString } from '../../src/tcf/tc-string.ts';
 import { parseGvl } from '../../src/wire/gvl.ts';
+import { gppHeaderBomb, tcBomb } from '../consent-string-bombs.ts';
 import { adminToken, buildApp, type Harness } from './app-harness.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -476,6 +477,32 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
     expect(response['consentMetadata']).not.toHaveProperty('gppSectionId');
     expect(choicesOfTcString(String(response['info']))).toMatchObject({ purposeConsents: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], vendorConsents: [1, 2, 8, 52] });
     expect(warnings(logs)).toEqual(['[page-consent-prompt] consent-prompt-gpp-load-failed: expected the GPP script, got "Error: /cmp/gpp-0.1.js: did not load"']);
+    await page.context().close();
+  });
+
+  it('refuses a stored TC string of ranges over huge id spans before decoding it, and opens without its choices', async () => {
+    const { page, frame, logs } = await open({ promptTrigger: 'action', consentString: tcBomb() }, { instance: 'tcf-site' });
+    await frame.locator('#vendor-list li').first().waitFor();
+    expect(warnings(logs)).toEqual([expect.stringMatching(/^\[page-consent-prompt\] consent-string-refused: expected a TC string of .*, got "vendor id 65535"$/)]);
+    const on = await frame.locator('input[role=switch]').evaluateAll((inputs) => inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']));
+    expect(on.filter((key) => key?.startsWith('v:'))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('with GPP exposed: refuses a stored GPP string whose header ranges span huge section ids, before decoding it', async () => {
+    const clientInfo = { clientConfig: { exposesGppApi: true }, promptTrigger: 'action', consentString: gppHeaderBomb(), consentMetadata: { consentStringType: 4, gdprApplies: true } };
+    const { page, frame, logs } = await open(clientInfo, { instance: 'tcf-site' });
+    await frame.locator('#vendor-list li').first().waitFor();
+    await expect.poll(() => warnings(logs)).toEqual([expect.stringContaining('consent-string-refused: expected a GPP string of')]);
+    expect(warnings(logs)[0]).toContain('got "more section ids than 1 sections"');
+    await page.context().close();
+  });
+
+  it('stops reading a vendor list past its byte cap and goes on without it', async () => {
+    const huge = `{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}`;
+    const { page, frame, logs } = await open({}, { instance: 'tcf-site', routes: { '/tcf/vendor-list.json': huge } });
+    await expect.poll(() => warnings(logs)).toEqual([expect.stringMatching(/^\[page-consent-prompt\] remote-answer-too-large: expected at most 4194304 bytes, got "more from .*\/tcf\/vendor-list\.json"$/)]);
+    expect(await frame.getByRole('button', { name: 'Accept all' }).isVisible()).toBe(true);
     await page.context().close();
   });
 

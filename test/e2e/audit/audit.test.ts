@@ -15,6 +15,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchAuditBrowser } from '../../../cli/audit/browser.ts';
+import { FETCH_TIMEOUT_MS } from '../../../cli/fetch-page.ts';
 import type { AuditReport, JourneyReport } from '../../../cli/audit/report.ts';
 import { runAudit } from '../../../cli/audit/run-audit.ts';
 import { startServer, type TestServer } from '../harness.ts';
@@ -200,9 +201,12 @@ describe('pages the audit cannot run every journey on', () => {
     const missing = await cli(['--audit', `${server.origin}/missing.html`, '--format', 'json']);
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.out).journeys[0]).toMatchObject({ status: 'not-run', reason: 'page unreachable: HTTP 404' });
+    const hugeBegan = Date.now();
     const huge = await cli(['--audit', `${server.origin}/huge.html`]);
     expect(huge.code).toBe(1);
     expect(huge.out).toContain('page unreachable: refused: a document over 5 MB');
+    // Refused the moment it passes 5 MB: the three journeys together end within one document time-out.
+    expect(Date.now() - hugeBegan).toBeLessThan(FETCH_TIMEOUT_MS);
     const file = await cli(['--audit', join(dir, 'no-such-file.html')]);
     expect(file.code).toBe(1);
     expect(file.out).toContain('page unreachable');

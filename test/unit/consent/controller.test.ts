@@ -159,7 +159,7 @@ describe('createConsentController: consent lifetime', () => {
     const { controller, advance, values } = setUp(vi.fn(), storedAt(0));
     await advance(390 * DAY + 1);
     await controller.start(configOf({ consentRequired: true }), null);
-    expect(controller.model()).toMatchObject({ state: { kind: 'unknown' }, isPromptShown: true, isExpired: true, purposeConsents: {}, pendingPurposes: { ads: true, video: false } });
+    expect(controller.model()).toMatchObject({ state: { kind: 'unknown' }, isPromptShown: true, purposeConsents: {}, expiredPurposes: { ads: true, video: false } });
     expect(values.get('consent:site')).toMatchObject({ time: 0 });
   });
 
@@ -182,9 +182,17 @@ describe('createConsentController: consent lifetime', () => {
     await advance(0);
     expect(post).toHaveBeenCalledTimes(1);
     expect(values.get('consent:site')).toMatchObject({ state: 'accepted', time: 400 * DAY, purposeConsents: { ads: true, video: false } });
-    expect(controller.model()).toMatchObject({ isExpired: false, purposeConsents: { ads: true, video: false } });
+    expect(controller.model()).toMatchObject({ expiredPurposes: undefined, purposeConsents: { ads: true, video: false } });
     expect(await controller.receipt()).toBe('r1');
     expect(values.get('consent-receipt:site')).toBe('r1');
+  });
+
+  it('stores a reject after an expiry with the kept purpose acceptances rejected', async () => {
+    const { controller, advance, values } = setUp(vi.fn(), storedAt(0));
+    await advance(400 * DAY);
+    await controller.start(configOf({ consentRequired: true }), null);
+    controller.dispatch({ type: 'decide', decision: 'rejected' });
+    expect(values.get('consent:site')).toMatchObject({ state: 'rejected', purposeConsents: { ads: false, video: false } });
   });
 
   it('gives a decision confirmed again a new time without notifying onUpdateHref', async () => {

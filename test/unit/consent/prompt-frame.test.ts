@@ -73,7 +73,7 @@ describe('sandboxOf and clientInfoOf', () => {
   });
 
   it('gives the CMP the kept purpose choices after an expiry (docs/consent.md, "Consent lifetime")', () => {
-    const model = { ...due, isExpired: true, purposeConsents: {}, pendingPurposes: { ads: true, analytics: false } } as const;
+    const model = { ...due, purposeConsents: {}, expiredPurposes: { ads: true, analytics: false } } as const;
     expect(JSON.parse(clientInfoOf(model, undefined, 'load'))).toMatchObject({ consentStateValue: 'unknown', purposeConsents: { ads: true, analytics: false } });
   });
 });

@@ -1,5 +1,33 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CHECK_TIMEOUT_MS, checkConsent, checkRequestOf, type Network, notifyUpdate } from '../../../src/consent/remote.ts';
+import { CHECK_ANSWER_MAX_BYTES, CHECK_TIMEOUT_MS, checkConsent, checkRequestOf, type Network, notifyUpdate, UPDATE_ANSWER_MAX_BYTES } from '../../../src/consent/remote.ts';
+
+/** A 2xx answer whose body streams spaces for as long as it is read; `state.cancelled` once its reader gave up. */
+function endlessAnswer() {
+  const state = { cancelled: false, bytes: 0 };
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      state.bytes += 64 * 1024;
+      controller.enqueue(new Uint8Array(64 * 1024).fill(32));
+    },
+    cancel() {
+      state.cancelled = true;
+    },
+  });
+  return { response: new Response(body, { status: 200 }), state };
+}
+
+/** A fetch whose answer starts at once and whose body stalls until the call's signal aborts it, as a browser's does. */
+const stalledBody = (_url: string, init: RequestInit) =>
+  Promise.resolve(
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"consentRequired":'));
+          init.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+        },
+      }),
+    ),
+  );
 
 /** The page's own network, read at call time so stubbed globals and fake timers apply. */
 const network: Network = {
@@ -61,6 +89,32 @@ describe('checkConsent', () => {
   });
 });
 
+describe('checkConsent byte cap', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+  const body = checkRequestOf('site', null, 'eea');
+
+  it('fails closed on an endless answer, with one diagnostic, once past the cap', async () => {
+    const { response, state } = endlessAnswer();
+    vi.stubGlobal('fetch', async () => response);
+    const result = await checkConsent(network, '/check', body, undefined);
+    expect(result).toEqual({ value: null, diagnostics: [expect.objectContaining({ code: 'remote-answer-too-large', expected: `at most ${CHECK_ANSWER_MAX_BYTES} bytes` })] });
+    expect(state.cancelled).toBe(true);
+    // Read to one chunk past the cap; the stream pulls one more ahead.
+    expect(state.bytes).toBeLessThanOrEqual(CHECK_ANSWER_MAX_BYTES + 2 * 64 * 1024);
+  });
+
+  it('gives up on a body still arriving after 10 s', async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal('fetch', stalledBody);
+    const pending = checkConsent(network, '/check', body, undefined);
+    await vi.advanceTimersByTimeAsync(CHECK_TIMEOUT_MS);
+    expect((await pending).diagnostics).toEqual([expect.objectContaining({ code: 'consent-check-failed', got: '"no answer within 10 s"' })]);
+  });
+});
+
 describe('checkRequestOf', () => {
   it('sends the cached decision', () => {
     const saved = { version: 2, time: 1, state: 'rejected', consentString: 'CP', purposeConsents: { ads: true } } as const;
@@ -112,6 +166,15 @@ describe('notifyUpdate', () => {
     const report = vi.fn();
     await notifyUpdate(network, '/update', ids, saved, report);
     expect(report).toHaveBeenCalledWith(expect.objectContaining({ code: 'consent-update-failed', got: expect.stringContaining(cause) }));
+  });
+
+  it('reports an answer past its byte cap, and gives no receipt', async () => {
+    const { response, state } = endlessAnswer();
+    vi.stubGlobal('fetch', async () => response);
+    const report = vi.fn();
+    expect(await notifyUpdate(network, '/update', ids, saved, report)).toBeNull();
+    expect(report.mock.calls).toEqual([[expect.objectContaining({ code: 'remote-answer-too-large', expected: `at most ${UPDATE_ANSWER_MAX_BYTES} bytes` })]]);
+    expect(state.cancelled).toBe(true);
   });
 
   it('gives up after 10 s without an answer, with one diagnostic and no receipt', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type ConsentEvent, type ConsentModel, changeStateOf, initialModel, reduceConsent } from '../../../src/consent/state.ts';
+import { type ConsentEvent, type ConsentModel, changeStateOf, initialModel, purposesOf, reduceConsent, type StartEvent } from '../../../src/consent/state.ts';
 import type { CheckResult, StoredConsent } from '../../../src/wire/consent.ts';
 
 const run = (...events: ConsentEvent[]) => events.reduce(reduceConsent, initialModel);
-const start = (consentRequired: boolean | 'remote', stored: StoredConsent | null = null, requiredPurposes: string[] = []): ConsentEvent => ({
+const start = (consentRequired: boolean | 'remote', stored: StoredConsent | null = null, requiredPurposes: string[] = []): StartEvent => ({
   type: 'start',
   stored,
   consentRequired,
@@ -137,7 +137,6 @@ describe('reduceConsent: user actions', () => {
     const cached = stored('accepted', { purposeConsents: { ads: true, analytics: true } });
     const model = run(start(true, cached), { type: 'prompt' }, { type: 'set-purposes', purposes: { analytics: false } }, accept);
     expect(model.saved?.purposeConsents).toEqual({ ads: true, analytics: false });
-    expect(run(start(true, cached), { type: 'prompt' }, reject).saved?.purposeConsents).toEqual({ ads: true, analytics: true });
   });
 
   it('gives purposeConsentDefault to required purposes without a choice only', () => {
@@ -154,9 +153,9 @@ describe('reduceConsent: user actions', () => {
   });
 
   it('keeps earlier purpose choices over purposeConsentDefault', () => {
-    const cached = stored('accepted', { purposeConsents: { ads: true } });
-    const model = run(start(true, cached, ['ads', 'analytics']), { type: 'decide', decision: 'rejected', purposeConsentDefault: false });
-    expect(model.purposeConsents).toEqual({ ads: true, analytics: false });
+    const cached = stored('accepted', { purposeConsents: { ads: false } });
+    const model = run(start(true, cached, ['ads', 'analytics']), { type: 'decide', decision: 'accepted', purposeConsentDefault: true });
+    expect(model.purposeConsents).toEqual({ ads: false, analytics: true });
   });
 
   it('caches a consent string, metadata and policy version given with a decision', () => {
@@ -169,6 +168,56 @@ describe('reduceConsent: user actions', () => {
       consentMetadata: { gdprApplies: true },
       tcfPolicyVersion: 4,
     });
+  });
+});
+
+describe('reduceConsent: carried-over purposes', () => {
+  const prompted = (cached: StoredConsent, ...events: ConsentEvent[]) => run(start(true, cached), { type: 'prompt' }, ...events);
+  const expiredStart: ConsentEvent = { ...start(true), expiredPurposes: { ads: true, video: false } };
+  const setPurposes = (purposes: Record<string, boolean>): ConsentEvent => ({ type: 'set-purposes', purposes });
+
+  it('turns a cached purpose acceptance into a rejection on a plain reject', () => {
+    const model = prompted(stored('accepted', { purposeConsents: { ads: true, video: false } }), reject);
+    expect(model.purposeConsents).toEqual({ ads: false, video: false });
+    expect(model.saved).toMatchObject({ state: 'rejected', purposeConsents: { ads: false, video: false } });
+  });
+
+  it('keeps a cached purpose rejection on a plain accept', () => {
+    const model = prompted(stored('rejected', { purposeConsents: { ads: false, video: true } }), accept);
+    expect(model.saved).toMatchObject({ state: 'accepted', purposeConsents: { ads: false, video: true } });
+  });
+
+  it('keeps a purpose accepted with setPurpose in the same prompt on a reject, and rejects the other carried acceptances', () => {
+    const model = prompted(stored('accepted', { purposeConsents: { ads: true, video: true } }), setPurposes({ ads: true }), reject);
+    expect(model.saved?.purposeConsents).toEqual({ ads: true, video: false });
+  });
+
+  it('rejects a purpose accepted in an earlier prompt of the same page', () => {
+    const model = run(start(true), setPurposes({ ads: true }), accept, { type: 'prompt' }, reject);
+    expect(model.purposeConsents).toEqual({ ads: false });
+  });
+
+  it('keeps the purposes a CMP sends with a reject as they are', () => {
+    const model = prompted(stored('accepted', { purposeConsents: { ads: true, video: true } }), { ...reject, purposeConsents: { ads: true } });
+    expect(model.purposeConsents).toEqual({ ads: true, video: false });
+  });
+
+  it('treats the purposes of an expired decision as carried over', () => {
+    expect(run(expiredStart, reject).saved?.purposeConsents).toEqual({ ads: false, video: false });
+    expect(run(expiredStart, accept).saved?.purposeConsents).toEqual({ ads: true, video: false });
+    expect(run(expiredStart, setPurposes({ video: true }), reject).saved?.purposeConsents).toEqual({ ads: false, video: true });
+  });
+
+  it('drops setPurpose choices on a dismiss after an expiry, keeping the expired purposes', () => {
+    const model = run(expiredStart, setPurposes({ video: true }), dismiss);
+    expect(purposesOf(model)).toEqual({ ads: true, video: false });
+    expect(run(expiredStart, setPurposes({ video: true }), dismiss, { type: 'prompt' }, reject).purposeConsents).toEqual({ ads: false, video: false });
+  });
+
+  it('forgets the expired purposes once the reader decides', () => {
+    const model = run(expiredStart, reject, { type: 'prompt' }, accept);
+    expect(model.expiredPurposes).toBeUndefined();
+    expect(purposesOf(model)).toEqual({ ads: false, video: false });
   });
 });
 
