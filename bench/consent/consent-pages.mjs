@@ -112,11 +112,15 @@ export const VARIANTS = {
   klaro: { build: klaroPage, prompt: '.klaro .cookie-notice', accept: '.klaro .cookie-notice .cm-btn-success', blocks: true },
 };
 
+/** The blocked "third-party" script of every page (cross-origin: static-server.mjs). */
+export const blockedScriptUrl = (server) => `${server.thirdPartyOrigin}/third-party.js`;
+
 /** Registers every variant page on the static server; returns `{variant: url}`. */
 export function serveConsentPages(server, { isHidden }) {
-  const thirdParty = `${server.thirdPartyOrigin}/third-party.js`;
-  server.page('/fixtures/cookieconsent-config.js', COOKIECONSENT_CONFIG, 'text/javascript');
-  server.page('/fixtures/klaro-config.js', KLARO_CONFIG, 'text/javascript');
+  const thirdParty = blockedScriptUrl(server);
+  // A site's own config script, served like the library it configures (the pages are never cached).
+  server.file('/fixtures/cookieconsent-config.js', COOKIECONSENT_CONFIG);
+  server.file('/fixtures/klaro-config.js', KLARO_CONFIG);
   const urls = {};
   for (const [name, variant] of Object.entries(VARIANTS)) {
     server.page(`/consent/${name}.html`, variant.build(thirdParty, isHidden));

@@ -1,11 +1,16 @@
-// Part "consent": the four article pages (control, ours, vanilla-cookieconsent, klaro) in the
-// fast and mobile profiles, interleaved run by run (the variant order rotates every run).
+// Part "consent": the article pages (control, runtime-only, ours, ours-inline,
+// vanilla-cookieconsent, klaro) in the fast and mobile profiles, interleaved run by run (the
+// variant order rotates every run). Each run of a variant: a measured first visit and return
+// visits with a warm and a cold HTTP cache, then the same sequence profiled for the breakdown.
 import { launchBrowser } from '../browser/launch.mjs';
 import { PROFILES } from '../browser/profiles.mjs';
-import { startStaticServer } from '../browser/static-server.mjs';
+import { startReferenceCdn } from '../browser/reference-cdn.mjs';
+import { createFrameNamer } from '../browser/source-maps.mjs';
+import { localFileOf, startStaticServer } from '../browser/static-server.mjs';
 import { formatNumber, formatSummary } from '../lib/format.mjs';
 import { median, ratio, summarize } from '../lib/stats.mjs';
-import { docsUseHidden, serveConsentPages, VARIANTS } from './consent-pages.mjs';
+import { buildBreakdownTables, CACHE_STATES } from './consent-breakdown.mjs';
+import { blockedScriptUrl, docsUseHidden, serveConsentPages, VARIANTS } from './consent-pages.mjs';
 import { runConsentVisit } from './consent-visit.mjs';
 
 const rotate = (list, by) => list.map((_, index) => list[(index + by) % list.length]);
@@ -13,11 +18,16 @@ const rotate = (list, by) => list.map((_, index) => list[(index + by) % list.len
 const FIGURES = [
   ['prompt visible ms', (run) => run.first.promptVisibleMs],
   ['accept -> script ms', (run) => run.first.acceptToScriptMs],
-  ['return: script ms', (run) => run.return.scriptMs],
-  ['script ms (1st / return)', (run) => run.first.scriptMs, (run) => run.return.cost.scriptMs],
-  ['task ms (1st / return)', (run) => run.first.taskMs, (run) => run.return.cost.taskMs],
-  ['KB (1st / return)', (run) => run.first.bytes / 1024, (run) => run.return.cost.bytes / 1024],
-  ['CLS (1st / return)', (run) => run.first.layoutShift, (run) => run.return.layoutShift],
+  ['script ms (1st / return)', (run) => run.first.scriptMs, (run) => run.returns.warm.cost.scriptMs],
+  ['task ms (1st / return)', (run) => run.first.taskMs, (run) => run.returns.warm.cost.taskMs],
+  ['KB (1st / return)', (run) => run.first.bytes / 1024, (run) => run.returns.warm.cost.bytes / 1024],
+  ['CLS (1st / return)', (run) => run.first.layoutShift, (run) => run.returns.warm.layoutShift],
+];
+
+/** The return visit's figures, each in both cache states. */
+const RETURN_FIGURES = [
+  ['script runs ms', (visit) => visit.scriptMs],
+  ['main-thread script ms', (visit) => visit.cost.scriptMs],
 ];
 
 /**
@@ -28,8 +38,6 @@ const PEER = 'vanilla-cookieconsent';
 const PEER_RATIOS = [
   ['prompt visible xpeer', (run) => run.first.promptVisibleMs],
   ['1st script xpeer', (run) => run.first.scriptMs],
-  ['return: script xpeer', (run) => run.return.scriptMs],
-  ['return script ms xpeer', (run) => run.return.cost.scriptMs],
 ];
 
 /** (variant - control) / (peer - control) of the medians; null without a positive peer cost. */
@@ -57,6 +65,28 @@ function cell(summaries, name) {
   return b ? `${formatSummary(a, decimals)} · ${formatSummary(b, decimals)}` : formatSummary(a, decimals);
 }
 
+function buildReturnTable(profileName, results) {
+  const runsOf = results[profileName];
+  const pairs = RETURN_FIGURES.flatMap(([figure, read]) => CACHE_STATES.map((state) => [`${figure}, ${state}`, (run) => read(run.returns[state])]));
+  const rows = Object.keys(VARIANTS).map((name) => {
+    const measured = runsOf[name].filter((run) => !run.error);
+    const figures = pairs.map(([, read]) => formatSummary(summarize(measured.map(read))));
+    const kilobytes = CACHE_STATES.map((state) => formatSummary(summarize(measured.map((run) => run.returns[state].cost.bytes / 1024)))).join(' · ');
+    const ratios = pairs.map(([, read]) => (name === 'control' ? '-' : formatNumber(peerRatio(runsOf, name, read), 2)));
+    return [name, ...figures, kilobytes, ...ratios, String(runsOf[name].length)];
+  });
+  return {
+    title: `Return visit, ${profileName} profile: warm and cold HTTP cache`,
+    columns: ['variant', ...pairs.map(([name]) => name), 'KB, warm · cold', ...pairs.map(([name]) => name.replace(' ms,', ' xpeer,')), 'runs'],
+    rows,
+    notes: [
+      'Each cell: median / p90. warm: the cache the first visit filled, every file served as the reference server serves it; cold: the cache cleared and every response no-store.',
+      'script runs ms: navigation start to the blocked script running; main-thread script ms: CDP ScriptDuration of the tab to load and that run.',
+      `"xpeer": the variant's median minus control's, divided by ${PEER}'s minus control's in the same cache state (1.00 = level with it; lower is better).`,
+    ],
+  };
+}
+
 function buildTable(profileName, results) {
   const rows = Object.entries(VARIANTS).map(([name, variant]) => {
     const runs = results[profileName][name];
@@ -70,26 +100,42 @@ function buildTable(profileName, results) {
     columns: ['variant', ...FIGURES.map(([name]) => name), ...PEER_RATIOS.map(([name]) => name), 'violations (runs)', 'runs'],
     rows,
     notes: [
-      'Each cell: median / p90; "a · b" = first visit · return visit. Times from navigation start except accept -> script.',
+      'Each cell: median / p90; "a · b" = first visit · return visit (warm HTTP cache). Times from navigation start except accept -> script.',
       `"xpeer": the variant's median minus control's, divided by ${PEER}'s minus control's (1.00 = level with it; lower is better).`,
     ],
   };
 }
 
+/** The profiled sequence's main-thread time of the return visits, `{warm, cold}` (or `{error}`). */
+async function profileReturns(browser, options) {
+  try {
+    const { returns } = await runConsentVisit(browser, { ...options, isProfiled: true });
+    return Object.fromEntries(CACHE_STATES.map((state) => [state, returns[state].mainThread]));
+  } catch (error) {
+    return { error: String(error.message ?? error).split('\n')[0] };
+  }
+}
+
+async function runVariant(browser, options) {
+  const result = await runConsentVisit(browser, options).catch((error) => ({ error: String(error.message ?? error).split('\n')[0] }));
+  return result.error ? result : { ...result, mainThread: await profileReturns(browser, options) };
+}
+
 export async function runConsentPart({ runs }) {
-  const server = await startStaticServer();
+  const reference = await startReferenceCdn();
+  const server = await startStaticServer({ reference });
   const isHidden = docsUseHidden();
   const urls = serveConsentPages(server, { isHidden });
+  const shared = { server, blockedUrl: blockedScriptUrl(server), describeFrame: createFrameNamer(localFileOf) };
   const browser = await launchBrowser();
   const results = Object.fromEntries(Object.keys(PROFILES).map((profile) => [profile, Object.fromEntries(Object.keys(VARIANTS).map((name) => [name, []]))]));
   try {
     for (let run = 0; run < runs; run++) {
       for (const [profileName, profile] of Object.entries(PROFILES)) {
         for (const name of rotate(Object.keys(VARIANTS), run)) {
-          const result = await runConsentVisit(browser, { url: urls[name], variant: VARIANTS[name], profile }).catch((error) => ({
-            error: String(error.message ?? error).split('\n')[0],
-          }));
-          if (result.error) console.warn(`consent: ${profileName} ${name} run ${run + 1}: ${result.error}`);
+          const result = await runVariant(browser, { ...shared, url: urls[name], variant: VARIANTS[name], profile });
+          const error = result.error ?? result.mainThread.error;
+          if (error) console.warn(`consent: ${profileName} ${name} run ${run + 1}${result.error ? '' : ' (profiled)'}: ${error}`);
           results[profileName][name].push(result);
         }
       }
@@ -98,12 +144,17 @@ export async function runConsentPart({ runs }) {
   } finally {
     await browser.close();
     await server.close();
+    await reference.close();
   }
   return {
     part: 'consent',
     title: 'Consent in the browser',
-    description: `Chromium ${browser.version()}, headless; our prompt markup ${isHidden ? 'with' : 'without'} \`hidden\` (as docs/consent.md writes it); ${runs} runs per variant and profile, interleaved.`,
-    tables: Object.keys(PROFILES).map((profile) => buildTable(profile, results)),
-    data: { isHidden, runs: results },
+    description: `Chromium ${browser.version()}, headless; our prompt markup ${isHidden ? 'with' : 'without'} \`hidden\` (as docs/consent.md writes it); our files from the reference server's CDN route (v0.js: \`Cache-Control: ${reference.entryCacheControl ?? 'none'}\`, which the other scripts get too); ${runs} runs per variant and profile, interleaved.`,
+    tables: Object.keys(PROFILES).flatMap((profile) => [
+      buildTable(profile, results),
+      buildReturnTable(profile, results),
+      ...buildBreakdownTables(profile, results[profile]),
+    ]),
+    data: { isHidden, entryCacheControl: reference.entryCacheControl, runs: results },
   };
 }

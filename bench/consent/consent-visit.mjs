@@ -1,6 +1,10 @@
-// One run of one consent variant in one profile: a first visit (prompt shown, accept clicked)
-// and a return visit in the same context (new tab, stored consent). Returns the figures and
-// the correctness checks of bench/README.md.
+// One run of one consent variant in one profile, in a fresh context: a first visit (prompt
+// shown, accept clicked), then two return visits in new tabs (stored consent): warm (the HTTP
+// cache the first visit filled, every file served as the reference server serves it) and cold
+// (the cache cleared and every response `no-store`). Returns the figures, the critical path of
+// each return visit's requests and the correctness checks of bench/README.md. A profiled run
+// does the same with the CPU profiler on during the return visits, for the breakdown of their
+// main-thread time; its figures are not used, since the profiler slows the page.
 //
 // While a visit is measured nothing of Playwright runs in the page: the harness waits for the
 // probe's console messages and for CDP's load event, reads the main-thread metrics before it
@@ -9,7 +13,11 @@
 // with the page for the main thread.
 import { centreOf } from '../browser/cdp-dom.mjs';
 import { attachMeter } from '../browser/cdp-meter.mjs';
-import { installPageProbe } from './page-probe.mjs';
+import { recordRequests } from '../browser/request-log.mjs';
+import { describeFrame, mainThreadTime } from '../lib/cpu-profile.mjs';
+import { buildCriticalPath, readRequests } from '../lib/critical-path.mjs';
+import { SAMPLING_INTERVAL_US } from './consent-breakdown.mjs';
+import { pageProbeSource } from './page-probe.mjs';
 
 const WAIT_MS = 20_000;
 /** After the script ran: time for a second (wrong) run to show up. */
@@ -34,13 +42,21 @@ function consoleSignal(page, text) {
   });
 }
 
-async function openPage(context, { url, variant, profile, visit }) {
+async function openPage(context, { url, variant, profile, visit, isCold = false, isProfiled = false }) {
   const page = await context.newPage();
-  await page.addInitScript(installPageProbe, { promptSelector: variant.prompt, visit });
+  await page.addInitScript({ content: pageProbeSource({ promptSelector: variant.prompt, visit }) });
   const meter = await attachMeter(context, page, profile);
+  const requests = recordRequests(meter.cdp);
+  // Nothing the earlier visits cached is left (the server answers no-store from now on).
+  if (isCold) await meter.cdp.send('Network.clearBrowserCache');
+  if (isProfiled) {
+    await meter.cdp.send('Profiler.enable');
+    await meter.cdp.send('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
+    await meter.cdp.send('Profiler.start');
+  }
   const signals = { prompt: consoleSignal(page, 'bench:prompt'), ran: consoleSignal(page, 'bench:ran') };
   await page.goto(url, { waitUntil: 'commit' });
-  return { page, meter, signals };
+  return { page, meter, requests, signals };
 }
 
 /** Clicks `selector` once its box is still for STABLE_MS, with CDP mouse events. */
@@ -57,7 +73,7 @@ async function clickStill(page, cdp, selector) {
 }
 
 async function firstVisit(context, options) {
-  const { page, meter, signals } = await openPage(context, { ...options, visit: 'first' });
+  const { page, meter, signals } = await openPage(context, { ...options, visit: 'first', isProfiled: false });
   if (!(await signals.prompt)) throw new Error('the prompt never showed');
   await page.waitForLoadState('load');
   await clickStill(page, meter.cdp, options.variant.accept);
@@ -78,28 +94,52 @@ async function firstVisit(context, options) {
 }
 
 async function returnVisit(context, options) {
-  const { page, meter, signals } = await openPage(context, { ...options, visit: 'return' });
+  const { page, meter, requests, signals } = await openPage(context, { ...options, visit: 'return' });
   await signals.ran;
   await page.waitForLoadState('load');
   // The cost is read before the watch for a late prompt, whose every-frame poll is the probe's.
   const cost = await meter.read();
-  await page.waitForTimeout(RETURN_WATCH_MS);
+  const profile = options.isProfiled ? (await meter.cdp.send('Profiler.stop')).profile : null;
+  if (!options.isProfiled) await page.waitForTimeout(RETURN_WATCH_MS);
   const probe = await readProbe(page);
   await page.close();
-  return { scriptMs: probe.runTimes[0] ?? null, runs: probe.runs, promptFrames: probe.promptFrames, layoutShift: probe.layoutShift, cost };
+  return {
+    scriptMs: probe.runTimes[0] ?? null,
+    runs: probe.runs,
+    promptFrames: probe.promptFrames,
+    layoutShift: probe.layoutShift,
+    cost,
+    criticalPath: buildCriticalPath(readRequests(requests.read(), probe.timeOrigin), options.blockedUrl),
+    // The profiled visit's own ScriptDuration beside the profile's: how much the profiler moved it.
+    ...(profile ? { mainThread: { ...mainThreadTime(profile, { describe: options.describeFrame ?? describeFrame }), meteredScriptMs: cost.scriptMs } } : {}),
+  };
 }
 
-/** `{first, return, violations}` of one run in a fresh context. */
-export async function runConsentVisit(browser, { url, variant, profile }) {
-  const context = await browser.newContext({ viewport: profile.viewport });
+/**
+ * `{first, returns: {warm, cold}, violations}` of one run in a fresh context. Options: `url`,
+ * `variant`, `profile`, `server` (the static server, whose cache state the run sets),
+ * `blockedUrl` (the end of the critical path), `isProfiled`, `describeFrame` (names a profile's
+ * call frame).
+ */
+export async function runConsentVisit(browser, { server, ...options }) {
+  const context = await browser.newContext({ viewport: options.profile.viewport });
+  server.setCacheState('warm');
   try {
-    const first = await firstVisit(context, { url, variant, profile });
-    const second = await returnVisit(context, { url, variant, profile });
-    const violations = variant.blocks
-      ? { early: first.earlyRuns > 0, notOnce: first.runs !== 1 || second.runs !== 1, promptOnReturn: second.promptFrames > 0 }
+    const first = await firstVisit(context, options);
+    const warm = await returnVisit(context, options);
+    server.setCacheState('cold');
+    const cold = await returnVisit(context, { ...options, isCold: true });
+    const returns = [warm, cold];
+    const violations = options.variant.blocks
+      ? {
+          early: first.earlyRuns > 0,
+          notOnce: first.runs !== 1 || returns.some((visit) => visit.runs !== 1),
+          promptOnReturn: returns.some((visit) => visit.promptFrames > 0),
+        }
       : null;
-    return { first, return: second, violations };
+    return { first, returns: { warm, cold }, violations };
   } finally {
+    server.setCacheState('warm');
     await context.close();
   }
 }

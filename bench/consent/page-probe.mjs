@@ -6,7 +6,7 @@
 // the page while it is measured. The poll stops on a first visit once the prompt showed, so its
 // own cost stays out of the page's main-thread figures.
 
-/** Runs in the page; serialised by Playwright's addInitScript. */
+/** Runs in the page, as the init script pageProbeSource gives. */
 export function installPageProbe({ promptSelector, visit }) {
   if (window !== window.top) return;
   const state = {
@@ -18,6 +18,8 @@ export function installPageProbe({ promptSelector, visit }) {
     promptVisibleAt: null,
     promptFrames: 0,
     layoutShift: 0,
+    // Navigation start on the wall clock: the harness puts CDP's request times on the page's clock.
+    timeOrigin: performance.timeOrigin,
   };
   window.__bench = state;
   addEventListener('click', () => (state.clickAt ??= performance.now()), true);
@@ -38,4 +40,12 @@ export function installPageProbe({ promptSelector, visit }) {
     if (visit === 'return' || state.promptVisibleAt === null) requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
+}
+
+/** The probe's file name in a CPU profile (consent-breakdown.mjs): its time is the harness's. */
+export const PROBE_FILE = 'bench-probe.js';
+
+/** The init script's source: the probe with a `sourceURL`, so a profile names its frames. */
+export function pageProbeSource(options) {
+  return `(${installPageProbe})(${JSON.stringify(options)});\n//# sourceURL=${PROBE_FILE}\n`;
 }
