@@ -9,7 +9,6 @@ import { diagnostic } from '../wire/diagnostic.ts';
 import { own } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
 import type { ConsentParts } from './parts.ts';
-import { whenIdle } from '../browser-shared/idle.ts';
 import type { PolicyInput } from './policy.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import type { ConsentEvent, ConsentModel } from './state.ts';
@@ -49,9 +48,11 @@ export type ConsentStateOptions = {
   readonly onModel: (model: ConsentModel) => void;
   /** Whether a return record was replayed and knew every request the gate was asked about before the provider. */
   readonly isCovered: () => boolean;
+  /** Resolves in the first idle period after the page's load (src/browser-shared/idle.ts, the core's). */
+  readonly whenIdle: () => Promise<void>;
 };
 
-export function createConsentState(host: Host, { load, report, checked, view, onModel, isCovered }: ConsentStateOptions) {
+export function createConsentState(host: Host, { load, report, checked, view, onModel, isCovered, whenIdle }: ConsentStateOptions) {
   const page = host.runtime;
   let lastDetail = '';
   // The return record (docs/decisions/consent-return-record.md) is written at idle, by its part:

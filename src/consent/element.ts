@@ -7,7 +7,7 @@ import { type ConsentConfig, type ConsentCoreConfig, isObject, parseConsentCoreC
 import { diagnostic } from '../wire/diagnostic.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
 import { whenIdle } from '../browser-shared/idle.ts';
-import { configKeyOf, readReturnEntry, returnKeyOf } from '../wire/return-record.ts';
+import { readReturnEntry, returnKeyOf } from '../wire/return-record.ts';
 import { decisionKeyOf } from './controller.ts';
 import { freshStartEventOf } from './lifetime.ts';
 import { answerCreatives } from './creative-reply.ts';
@@ -68,7 +68,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
         render?.(model);
         signal?.(model);
       };
-      return { ...part.createConsentState(host, { load, report, checked, view, onModel, isCovered: () => isCovered }), parseConsentTiming: part.parseConsentTiming };
+      return { ...part.createConsentState(host, { load, report, checked, view, onModel, isCovered: () => isCovered, whenIdle }), parseConsentTiming: part.parseConsentTiming };
     });
   let current: Awaited<typeof made>;
   const whenStarted = made.then((ready) => (current = ready));
@@ -91,9 +91,9 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   // does not know.
   let text: string | null = null;
   try {
-    text = localStorage.getItem(returnKeyOf(location.hostname));
+    text = localStorage.getItem(returnKeyOf(element.id, type, json, hasGpc));
   } catch {}
-  const lines = readReturnEntry(text, configKeyOf(element.id, type, json, hasGpc), page.storage.get, Date.now());
+  const lines = readReturnEntry(text, page.storage.get, Date.now());
   if (lines) {
     isCovered = true;
     page.replayConsent(host, lines, () => {

@@ -1,6 +1,6 @@
 /**
  * The return record's writer (docs/decisions/consent-return-record.md), in the `record` part: the
- * entry of one `<page-consent>` config in the `page-return:{hostname}` item, made with the fast
+ * entry of one `<page-consent>` config in its `page-return:` item, made with the fast
  * path's reading of the config and the cached decision (every geo variant) and the policy's
  * `decide`. Run at idle after the state part saved or found a decision the record did not cover.
  */
@@ -10,7 +10,7 @@ import { decisionKeyOf } from './controller.ts';
 import { variantsOf } from './fast-path.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
 import { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
-import { configKeyOf, entriesOf, readReturnEntry, requestKeyOf, RETURN_CONFIGS, returnKeyOf } from '../wire/return-record.ts';
+import { readReturnEntry, requestKeyOf, RETURN_CONFIGS, RETURN_PREFIX, returnKeyOf } from '../wire/return-record.ts';
 
 const DAY_MS = 86_400_000;
 const ignore = () => {};
@@ -20,37 +20,42 @@ const SETTLED = ['accepted', 'rejected', 'not-required'];
 
 /**
  * Writes `element`'s entry (or removes it when the decision cannot be replayed: none stored, an
- * expired one, an invalid config, Consent Mode), keeping the RETURN_CONFIGS most recent entries.
- * The requests of this page are added to those the entry already knew for the same decision.
- * Without localStorage nothing is written (the next page then waits for the element).
+ * expired one, an invalid config, Consent Mode). The requests of this page are added to those the
+ * entry already knew for the same decision. Of the origin's other entries, those no longer valid
+ * are removed, and the ones that end first beyond RETURN_CONFIGS in all. Without localStorage
+ * nothing is written (the next page then waits for the element).
  */
 export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element: Element, now = Date.now()): void {
   const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
-  const configKey = configKeyOf(element.id, element.getAttribute('type'), readConfigScript(element), hasGpc);
-  const item = returnKeyOf(location.hostname);
+  const item = returnKeyOf(element.id, element.getAttribute('type'), readConfigScript(element), hasGpc);
   try {
-    const text = localStorage.getItem(item);
     // The requests an entry for the same decision knew (its lines after the wait flag), by key.
-    const known = new Map((readReturnEntry(text, configKey, storage.get, now)?.slice(1) ?? []).map((line) => [line.slice(1), line]));
-    const entries = entriesOf(text).filter(([name]) => name !== configKey);
+    const known = new Map((readReturnEntry(localStorage.getItem(item), storage.get, now)?.slice(1) ?? []).map((line) => [line.slice(1), line]));
+    localStorage.removeItem(item);
+    // The origin's other valid entries, by the time they end.
+    const others: [string, number][] = [];
+    for (const name of Object.keys(localStorage)) {
+      if (!name.startsWith(RETURN_PREFIX) || name === item) continue;
+      const text = localStorage.getItem(name);
+      if (readReturnEntry(text, storage.get, now)) others.push([name, Number(text?.split('\n')[2])]);
+      else localStorage.removeItem(name);
+    }
+    others.sort((a, b) => b[1] - a[1]);
+    for (const [name] of others.slice(RETURN_CONFIGS - 1)) localStorage.removeItem(name);
     const variants = variantsOf(element, now, hasGpc);
     const key = variants[0] && decisionKeyOf(variants[0].config.consentInstanceId);
     const stored = key && storage.get(key);
     const until = Math.min(...variants.map(({ config, cached }) => (cached ? cached.time + config.consentLifetime[cached.state] * DAY_MS : 0)));
-    if (key && stored !== undefined && now < until) {
-      const metaBlocked = readMetaBlockedTags(document);
-      for (const blocked of document.querySelectorAll(['[data-block-on-consent]', '[data-block-on-consent-purposes]', ...metaBlocked].join())) {
-        const request = readBlockRequest(blocked, metaBlocked, ignore);
-        const requestKey = request && requestKeyOf(request);
-        if (request && requestKey !== null) known.set(requestKey, `${variants.every(({ input }) => decide(request, input) === 'allow') ? '+' : '-'}${requestKey}`);
-      }
-      // A post-prompt UI outside the element is shown in place: it may not wait (it would shift the page later).
-      const isPostInPlace = variants.some(({ config: { postPromptUI: id } }) => id !== undefined && !element.querySelector(`#${CSS.escape(id)}`));
-      const mayWait = !isPostInPlace && variants.every(({ config, input }) => SETTLED.includes(input.state.kind) && !config.exposesTcfApi && !config.exposesGppApi);
-      entries.push([configKey, key, JSON.stringify(stored), String(until), mayWait ? '1' : '0', ...known.values()]);
+    if (!key || stored === undefined || now >= until) return;
+    const metaBlocked = readMetaBlockedTags(document);
+    for (const blocked of document.querySelectorAll(['[data-block-on-consent]', '[data-block-on-consent-purposes]', ...metaBlocked].join())) {
+      const request = readBlockRequest(blocked, metaBlocked, ignore);
+      const requestKey = request && requestKeyOf(request);
+      if (request && requestKey !== null) known.set(requestKey, `${variants.every(({ input }) => decide(request, input) === 'allow') ? '+' : '-'}${requestKey}`);
     }
-    const kept = entries.slice(-RETURN_CONFIGS);
-    if (kept.length) localStorage.setItem(item, kept.map((lines) => lines.join('\n')).join('\n\n'));
-    else localStorage.removeItem(item);
+    // A post-prompt UI outside the element is shown in place: it may not wait (it would shift the page later).
+    const isPostInPlace = variants.some(({ config: { postPromptUI: id } }) => id !== undefined && !element.querySelector(`#${CSS.escape(id)}`));
+    const mayWait = !isPostInPlace && variants.every(({ config, input }) => SETTLED.includes(input.state.kind) && !config.exposesTcfApi && !config.exposesGppApi);
+    localStorage.setItem(item, [key, JSON.stringify(stored), until, mayWait ? 1 : 0, ...known.values()].join('\n'));
   } catch {}
 }

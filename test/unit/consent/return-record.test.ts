@@ -10,7 +10,7 @@ import { writeReturnRecord } from '../../../src/consent/return-record.ts';
 import { createConsentGate } from '../../../src/runtime/consent-gate.ts';
 import { readConfigScript } from '../../../src/browser-shared/config-script.ts';
 import { storeKeyOf } from '../../../src/browser-shared/site-store.ts';
-import { configKeyOf, entriesOf, RETURN_CONFIGS, readReturnEntry, requestKeyOf, returnKeyOf } from '../../../src/wire/return-record.ts';
+import { RETURN_CONFIGS, RETURN_PREFIX, readReturnEntry, requestKeyOf, returnKeyOf } from '../../../src/wire/return-record.ts';
 
 const DAY_MS = 86_400_000;
 const NOW = Date.UTC(2026, 11, 2);
@@ -41,14 +41,15 @@ function page(config: object = CONFIG, blocked = '', attributes = '') {
 
 const accepted = (extra: object = {}) => ({ version: 2, state: 'accepted', time: NOW - DAY_MS, ...extra });
 
-/** The entry key of `element`'s config, as the element and the writer compute it. */
-const keyOf = (element: Element, hasGpc = false) => configKeyOf(element.id, element.getAttribute('type'), readConfigScript(element), hasGpc);
+/** The item of `element`'s entry, as the element and the writer name it. */
+const keyOf = (element: Element, hasGpc = false) => returnKeyOf(element.id, element.getAttribute('type'), readConfigScript(element), hasGpc);
 
-const recordText = () => localStorage.getItem(returnKeyOf(location.hostname));
-const setRecord = (entries: string[][]) => localStorage.setItem(returnKeyOf(location.hostname), entries.map((lines) => lines.join('\n')).join('\n\n'));
+/** The hostname's entry items, by config key. */
+const items = () => Object.fromEntries(Object.keys(localStorage).filter((name) => name.startsWith(RETURN_PREFIX)).map((name) => [name, localStorage.getItem(name)]));
+const setEntry = (item: string, lines: readonly unknown[]) => localStorage.setItem(item.startsWith(RETURN_PREFIX) ? item : RETURN_PREFIX + item, lines.join('\n'));
 
-/** The entry `writeReturnRecord` wrote for `element`, as its lines after the config key. */
-const linesOf = (element: Element) => entriesOf(recordText()).find(([name]) => name === keyOf(element))?.slice(1);
+/** The entry `writeReturnRecord` wrote for `element`, as its lines. */
+const linesOf = (element: Element) => localStorage.getItem(keyOf(element))?.split('\n');
 
 beforeEach(() => localStorage.clear());
 afterEach(() => vi.unstubAllGlobals());
@@ -86,12 +87,12 @@ describe('writeReturnRecord', () => {
     ] as const) {
       const element = page(config);
       const storage = memoryStorage({ 'consent:site': stored });
-      setRecord([[keyOf(element), 'stale'], ['other', 'kept']]);
+      const other = ['consent:site', JSON.stringify(stored), NOW + DAY_MS, 1];
+      setEntry(keyOf(element), ['stale']);
+      setEntry('other', other);
       writeReturnRecord(storage, element, NOW);
-      expect(recordText()).toBe('other\nkept');
-      setRecord([[keyOf(element), 'stale']]);
-      writeReturnRecord(storage, element, NOW);
-      expect(recordText()).toBeNull();
+      // Another config's entry for the same decision stays; where there is no decision it goes too.
+      expect(items()).toEqual(stored ? { [`${RETURN_PREFIX}other`]: other.join('\n') } : {});
     }
   });
 
@@ -113,13 +114,16 @@ describe('writeReturnRecord', () => {
     const element = page(CONFIG, '<page-ad data-block-on-consent="_till_accepted"></page-ad>');
     const storage = memoryStorage({ 'consent:site': accepted() });
     const key = keyOf(element);
-    const entry = (decision: object) => [key, 'consent:site', JSON.stringify(decision), String(NOW + DAY_MS), '1', '+other|x'];
-    const older = Array.from({ length: RETURN_CONFIGS }, (_, index) => [`old${index}`, 'x']);
-    setRecord([...older, entry(accepted())]);
+    const entry = (decision: object, until = NOW + DAY_MS) => ['consent:site', JSON.stringify(decision), until, 1, '+other|x'];
+    // Other configs' entries for the same decision, ending one day apart, and one whose decision changed.
+    for (let index = 0; index < RETURN_CONFIGS; index++) setEntry(`old${index}`, entry(accepted(), NOW + (index + 1) * DAY_MS));
+    setEntry('changed', entry({ ...accepted(), state: 'rejected' }));
+    setEntry(key, entry(accepted()));
     writeReturnRecord(storage, element, NOW);
     expect(linesOf(element)?.slice(4)).toEqual(['+other|x', '+default|', '+_till_responded|', '-null|ads', '+_till_accepted|']);
-    expect(entriesOf(recordText()).map(([name]) => name)).toEqual([...older.slice(1).map(([name]) => name), key]);
-    setRecord([entry({ ...accepted(), state: 'rejected' })]);
+    // At most RETURN_CONFIGS in all: the one ending first and the stale one went.
+    expect(Object.keys(items()).sort()).toEqual([...Array.from({ length: RETURN_CONFIGS - 1 }, (_, index) => `${RETURN_PREFIX}old${index + 1}`), key].sort());
+    setEntry(key, entry({ ...accepted(), state: 'rejected' }));
     writeReturnRecord(storage, element, NOW);
     expect(linesOf(element)?.slice(4)).not.toContain('+other|x');
   });
@@ -127,28 +131,27 @@ describe('writeReturnRecord', () => {
 
 describe('readReturnEntry', () => {
   const stored = accepted();
-  const entry = ['a', 'consent:site', JSON.stringify(stored), NOW + DAY_MS, '1', '+default|'].join('\n');
+  const entry = ['consent:site', JSON.stringify(stored), NOW + DAY_MS, '1', '+default|'].join('\n');
   const get = (decision: unknown) => (key: string) => (key === 'consent:site' ? decision : undefined);
 
-  it('reads a valid entry among others', () => {
-    expect(readReturnEntry(`b\nx\n\n${entry}`, 'a', get(stored), NOW)).toEqual(['1', '+default|']);
+  it('reads a valid entry', () => {
+    expect(readReturnEntry(entry, get(stored), NOW)).toEqual(['1', '+default|']);
   });
 
   it.each([
-    ['another stored decision', entry, 'a', get({ ...stored, state: 'rejected' }), NOW],
-    ['no stored decision', entry, 'a', get(undefined), NOW],
-    ['past its time', entry, 'a', get(stored), NOW + DAY_MS],
-    ['another config', entry, 'b', get(stored), NOW],
-    ['a truncated entry', 'a\nconsent:site', 'a', get(undefined), NOW],
-    ['no record', null, 'a', get(stored), NOW],
-    ['an empty record', '', 'a', get(stored), NOW],
-    ['a time that is not a number', entry.replace(String(NOW + DAY_MS), 'soon'), 'a', get(stored), NOW],
-  ])('refuses %s', (_, record, key, stored, now) => {
-    expect(readReturnEntry(record, key, stored, now)).toBeNull();
+    ['another stored decision', entry, get({ ...stored, state: 'rejected' }), NOW],
+    ['no stored decision', entry, get(undefined), NOW],
+    ['past its time', entry, get(stored), NOW + DAY_MS],
+    ['a truncated entry', 'consent:site', get(undefined), NOW],
+    ['no entry', null, get(stored), NOW],
+    ['an empty entry', '', get(stored), NOW],
+    ['a time that is not a number', entry.replace(String(NOW + DAY_MS), 'soon'), get(stored), NOW],
+  ])('refuses %s', (_, text, stored, now) => {
+    expect(readReturnEntry(text, stored, now)).toBeNull();
   });
 });
 
-describe('configKeyOf', () => {
+describe('returnKeyOf', () => {
   it('changes with the config, the id, the type and GPC, and is one line', () => {
     const base = keyOf(page());
     expect(keyOf(page())).toBe(base);
@@ -166,7 +169,7 @@ describe('a replayed entry in the gate', () => {
   /** The gate after the element replayed `element`'s entry (as src/consent/element.ts does); `misses` counts unknown requests. */
   function replayed(storage: ReturnType<typeof memoryStorage>, element: Element) {
     const gate = createConsentGate(document, () => {});
-    const lines = readReturnEntry(recordText(), keyOf(element), storage.get, Date.now());
+    const lines = readReturnEntry(localStorage.getItem(keyOf(element)), storage.get, Date.now());
     const misses = { count: 0 };
     if (lines) gate.replay(lines, () => misses.count++);
     return { gate, lines, misses };
