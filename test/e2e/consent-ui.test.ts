@@ -56,6 +56,8 @@ describe('prompt UI', () => {
   it('returns focus to the element focused before the prompt opened', async () => {
     const { page } = await open(CLIENT, { body: TALL });
     await page.click('#accept');
+    // The post-prompt UI shows once the accept is applied (the actions part loads at the first tap).
+    await page.waitForSelector('#manage:visible');
     await page.focus('#manage');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('prompt');
