@@ -62,8 +62,9 @@ export function createConsentState(host: Host, { load, report, checked, view, on
   const record = () => {
     if (isWriting) return;
     isWriting = true;
+    // The stored decision's parser comes too: the next page needs it in the browser's cache.
     whenIdle()
-      .then(() => load('record'))
+      .then(() => (load('stored'), load('record')))
       .then((part) => {
         isWriting = false;
         part?.writeReturnRecord(page.storage, host.element);

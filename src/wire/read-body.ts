@@ -1,14 +1,24 @@
 /**
- * The one reader of a remote answer's body (docs/reliability.md, "Byte caps"): the body is read
- * chunk by chunk and decoded as UTF-8 (as `Response.text()` does), and once past `maxBytes` the
- * read stops, the rest of the body is cancelled and the answer is one `remote-answer-too-large`
- * diagnostic. It runs within the call's time-out: the fetch's abort signal errors the body, so a
- * slow body fails as a late answer does.
+ * The one reader of a remote answer's body (docs/reliability.md, "Byte caps"). An answer whose
+ * `Content-Length` is within `maxBytes` is taken whole as a Blob, off the main thread, and decoded
+ * only when its decoded size is within the cap too (a compressed answer may decode larger). Any
+ * other answer is read chunk by chunk, and once past `maxBytes` the read stops and the rest of
+ * the body is cancelled. Either way the text is decoded as UTF-8 (as `Response.text()` does), and
+ * an answer over the cap is one `remote-answer-too-large` diagnostic. It runs within the call's
+ * time-out: the fetch's abort signal errors the body, so a slow body fails as a late answer does.
+ * (A body read to its end through a stream reader can be reported by Chromium as an aborted
+ * request when the stream closes before the load completes; the Blob waits for the load.)
  */
 import { type Diagnostic, diagnostic } from './diagnostic.ts';
 
 /** The body of `response` as text; a diagnostic when it is larger than `maxBytes`; rejects as its stream does. */
 export async function readBody(response: Response, maxBytes: number): Promise<string | Diagnostic> {
+  const tooLarge = () => diagnostic('remote-answer-too-large', `at most ${maxBytes} bytes`, `more from ${response.url}`);
+  // Without the header (NaN, never within the cap) the answer is streamed.
+  if (Number(response.headers.get('content-length') ?? NaN) <= maxBytes) {
+    const blob = await response.blob();
+    return blob.size <= maxBytes ? blob.text() : tooLarge();
+  }
   const reader = response.body?.getReader();
   const chunks: BlobPart[] = [];
   let size = 0;
@@ -20,5 +30,5 @@ export async function readBody(response: Response, maxBytes: number): Promise<st
   }
   if (size <= maxBytes) return new Blob(chunks).text();
   reader?.cancel().catch(() => {});
-  return diagnostic('remote-answer-too-large', `at most ${maxBytes} bytes`, `more from ${response.url}`);
+  return tooLarge();
 }

@@ -92,3 +92,29 @@ describe('npm start with no setting', () => {
     expect(test.failed).toEqual([]);
   });
 });
+
+describe('a returning reader on the reference server', () => {
+  it('requests none of our files again with a warm cache, and starts what the decision allows', async () => {
+    const test = await open('consent-client.html');
+    await test.page.getByRole('button', { name: 'Accept', exact: true }).click();
+    await test.page.waitForSelector('example-widget.page-built', { state: 'attached' });
+    // The return record is written at idle after the decision.
+    await test.page.waitForFunction(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')));
+    await test.page.goto(`${server.url}/examples/consent-client.html`);
+    await test.page.waitForSelector('example-widget.page-built', { state: 'attached' });
+    // The element's set-up comes after load, at idle: its parts were cached by the first page too.
+    await test.page.waitForSelector('#settings:not([hidden])', { state: 'attached' });
+    // Our files as the page got them: a file taken from the HTTP cache transfers nothing.
+    const ours = await test.page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => entry as PerformanceResourceTiming)
+        .filter((entry) => /\/v0(\.js|\/)/.test(new URL(entry.name).pathname))
+        .map((entry) => [new URL(entry.name).pathname, entry.transferSize]),
+    );
+    expect(ours.length).toBeGreaterThan(2);
+    expect(ours.filter(([, size]) => size !== 0)).toEqual([]);
+    expect(problems(test)).toEqual([]);
+    expect(test.failed).toEqual([]);
+  });
+});

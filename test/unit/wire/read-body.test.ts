@@ -62,3 +62,19 @@ describe('readBody', () => {
     await expect(reading).rejects.toThrow('aborted');
   });
 });
+
+describe('readBody with a Content-Length', () => {
+  const sized = (text: string, length: number) => new Response(text, { headers: { 'content-length': String(length) } });
+
+  it('takes an answer within the cap whole', async () => {
+    expect(await readBody(sized('{"a":1}', 7), 100)).toBe('{"a":1}');
+  });
+
+  it('refuses an answer whose body is larger than its declared length allowed (a compressed answer decoded)', async () => {
+    expect(await readBody(sized('x'.repeat(200), 50), 100)).toMatchObject({ code: 'remote-answer-too-large' });
+  });
+
+  it('streams an answer that declares more than the cap, and stops at the cap', async () => {
+    expect(await readBody(sized('x'.repeat(200), 200), 100)).toMatchObject({ code: 'remote-answer-too-large' });
+  });
+});
