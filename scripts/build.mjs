@@ -1,6 +1,7 @@
 // Builds the CDN tree: dist/cdn (production: minified, dev-only diagnostics stripped) and
-// dist/cdn-dev (development: readable, with dev assertions), both with source maps; and the
-// reference server as one file (dist/server/main.mjs, scripts/build-server.mjs).
+// dist/cdn-dev (development: readable, with dev assertions), both with source maps and the same
+// content-hashed part names (scripts/part-names.mjs); and the reference server as one file
+// (dist/server/main.mjs, scripts/build-server.mjs).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,33 +9,39 @@ import { build } from 'esbuild';
 import { minify } from 'terser';
 import { buildExampleLibraries } from './build-examples.mjs';
 import { buildServer } from './build-server.mjs';
+import { buildWithPartNames, readPreviousParts } from './part-names.mjs';
 
+// [source, output, ...the bundles that load it]: an entry that bundles load is a lazily loaded
+// part, written under a name with the hash of its content (`v0/page-runtime-actions.<hash>.js`,
+// scripts/part-names.mjs and docs/decisions/part-names.md); the others are the files that pages
+// name, and keep their names.
 const ENTRIES = [
   ['src/runtime/entry.ts', 'v0'],
   // Parts of v0.js, loaded from v0/ when a page first needs them (docs/decisions/first-screen-parts.md).
-  ['src/runtime/parts/actions.ts', 'v0/page-runtime-actions-0.1'],
-  ['src/runtime/parts/macros.ts', 'v0/page-runtime-macros-0.1'],
-  ['src/runtime/parts/elements.ts', 'v0/page-runtime-elements-0.1'],
-  ['src/runtime/parts/change-size.ts', 'v0/page-runtime-change-size-0.1'],
-  ['src/runtime/parts/viewport.ts', 'v0/page-runtime-viewport-0.1'],
-  ['src/runtime/parts/consent-api.ts', 'v0/page-runtime-consent-api-0.1'],
+  ['src/runtime/parts/actions.ts', 'v0/page-runtime-actions', 'v0'],
+  ['src/runtime/parts/macros.ts', 'v0/page-runtime-macros', 'v0'],
+  ['src/runtime/parts/elements.ts', 'v0/page-runtime-elements', 'v0'],
+  ['src/runtime/parts/change-size.ts', 'v0/page-runtime-change-size', 'v0'],
+  ['src/runtime/parts/viewport.ts', 'v0/page-runtime-viewport', 'v0'],
+  ['src/runtime/parts/consent-api.ts', 'v0/page-runtime-consent-api', 'v0'],
   ['src/consent/entry.ts', 'v0/page-consent-0.1'],
   // Parts of page-consent-0.1.js (src/consent/parts.ts); page-consent-fast is the inline return-visit copy.
-  ['src/consent/parts/remote.ts', 'v0/page-consent-remote-0.1'],
-  ['src/consent/parts/signals.ts', 'v0/page-consent-signals-0.1'],
-  ['src/consent/parts/story.ts', 'v0/page-consent-story-0.1'],
-  ['src/consent/parts/presets.ts', 'v0/page-consent-presets-0.1'],
-  ['src/consent/parts/creative.ts', 'v0/page-consent-creative-0.1'],
-  ['src/consent/parts/stored.ts', 'v0/page-consent-stored-0.1'],
-  ['src/consent/parts/state.ts', 'v0/page-consent-state-0.1'],
-  ['src/consent/parts/record.ts', 'v0/page-consent-record-0.1'],
-  ['src/consent/parts/frame.ts', 'v0/page-consent-frame-0.1'],
-  ['src/consent/parts/geo.ts', 'v0/page-consent-geo-0.1'],
+  ['src/consent/parts/remote.ts', 'v0/page-consent-remote', 'v0/page-consent-0.1'],
+  ['src/consent/parts/signals.ts', 'v0/page-consent-signals', 'v0/page-consent-0.1'],
+  ['src/consent/parts/story.ts', 'v0/page-consent-story', 'v0/page-consent-0.1'],
+  ['src/consent/parts/presets.ts', 'v0/page-consent-presets', 'v0/page-consent-0.1'],
+  ['src/consent/parts/creative.ts', 'v0/page-consent-creative', 'v0/page-consent-0.1'],
+  ['src/consent/parts/stored.ts', 'v0/page-consent-stored', 'v0/page-consent-0.1'],
+  ['src/consent/parts/state.ts', 'v0/page-consent-state', 'v0/page-consent-0.1'],
+  ['src/consent/parts/record.ts', 'v0/page-consent-record', 'v0/page-consent-0.1'],
+  ['src/consent/parts/frame.ts', 'v0/page-consent-frame', 'v0/page-consent-0.1'],
+  ['src/consent/parts/geo.ts', 'v0/page-consent-geo', 'v0/page-consent-0.1'],
   ['src/auto-ads/entry.ts', 'v0/page-auto-ads-0.1'],
   ['src/geo/entry.ts', 'v0/page-geo-0.1'],
   ['src/consent-tcf/entry.ts', 'v0/page-consent-tcf-0.1'],
   ['src/consent-gpp/entry.ts', 'v0/page-consent-gpp-0.1'],
-  ['src/consent-bounds/entry.ts', 'v0/page-consent-bounds-0.1'],
+  // Loaded by the signals part beside the TCF and GPP bundles (src/consent/signals.ts).
+  ['src/consent-bounds/entry.ts', 'v0/page-consent-bounds', 'v0/page-consent-signals'],
   ['src/consent-cmp/entry.ts', 'v0/page-consent-cmp-0.1'],
   ['src/consent-fast/entry.ts', 'v0/page-consent-fast-0.1'],
   ['src/consent-stub/entry.ts', 'v0/page-consent-stub-0.1'],
@@ -50,39 +57,54 @@ const release = createHash('sha256');
 for (const file of readdirSync('src', { recursive: true }).sort()) if (/\.ts$/.test(file)) release.update(file).update(readFileSync(join('src', file)));
 const RELEASE = JSON.stringify(release.digest('base64url').slice(0, 8));
 
-const entryPoints = ENTRIES.filter(([source]) => existsSync(source)).map(([source, out]) => ({ in: source, out }));
+const built = ENTRIES.filter(([source]) => existsSync(source));
+const entryPoints = built.map(([source, out]) => ({ in: source, out, loads: built.filter(([, , ...loaders]) => loaders.includes(out)).map(([, part]) => part) }));
 // The head stub is meant to be inlined: its map is written, but no comment pointing at it.
 const isInlined = (entry) => entry.out === 'v0/page-consent-stub-0.1';
 
+/**
+ * Production files name no source map: the map is beside each file, and the reference server
+ * names it in a `SourceMap` header (docs/decisions/part-names.md). The development files keep the
+ * comment. The parts of the previous build stay: pages whose entry files came from it still ask
+ * for them.
+ */
 async function buildTree(outdir, isDev) {
+  const previous = readPreviousParts(outdir);
   rmSync(outdir, { recursive: true, force: true });
-  await Promise.all([buildEntries(outdir, isDev, entryPoints.filter((entry) => !isInlined(entry)), true), buildEntries(outdir, isDev, entryPoints.filter(isInlined), 'external')]);
-  if (!isDev) await Promise.all(scriptsIn(outdir).map(compact));
+  await buildWithPartNames({
+    outdir,
+    previous,
+    entries: entryPoints,
+    buildEntry: async ({ in: source, out }, parts) => {
+      await buildEntries(outdir, isDev, [{ in: source, out }], isDev && !isInlined({ out }) ? true : 'external', parts);
+      if (!isDev) await compact(join(outdir, `${out}.js`));
+    },
+  });
 }
-
-const scriptsIn = (dir) => readdirSync(dir, { recursive: true }).filter((file) => file.endsWith('.js')).map((file) => join(dir, file));
 
 /**
  * A second minifier pass over each production file: terser finds about 5% more than esbuild's
- * minifier (brotli bytes of the first screen; docs/decisions/first-screen-parts.md), with its
- * default, semantics-preserving transforms only. The source map is carried through.
+ * minifier (brotli bytes of the first screen; docs/decisions/first-screen-parts.md), with
+ * semantics-preserving transforms only: its defaults, a third pass, function declarations
+ * hoisted, and three transforms turned off that made the first screen larger after brotli
+ * (docs/decisions/part-names.md). The source map is carried through.
  */
 async function compact(file) {
   const code = readFileSync(file, 'utf8');
-  const mapUrl = code.match(/\n\/\/# sourceMappingURL=(\S+)\s*$/)?.[1];
   const mapFile = `${file}.map`;
   const result = await minify(code, {
     ecma: 2020,
-    compress: { passes: 2 },
+    compress: { passes: 3, hoist_funs: true, sequences: false, inline: 1, conditionals: false },
     mangle: true,
     format: { comments: false },
-    sourceMap: { content: readFileSync(mapFile, 'utf8'), ...(mapUrl && { url: mapUrl }) },
+    sourceMap: { content: readFileSync(mapFile, 'utf8') },
   });
   writeFileSync(file, `${result.code}\n`);
   writeFileSync(mapFile, result.map);
 }
 
-async function buildEntries(outdir, isDev, entries, sourcemap) {
+/** `parts`: the prefix and the names and hashes of the parts the entries load (`PART_PREFIX`, `PART_FILES`: src/browser-shared/parts.ts). */
+async function buildEntries(outdir, isDev, entries, sourcemap, parts) {
   if (!entries.length) return;
   await build({
     entryPoints: entries,
@@ -93,7 +115,7 @@ async function buildEntries(outdir, isDev, entries, sourcemap) {
     minify: !isDev,
     sourcemap,
     legalComments: 'none',
-    define: { DEV: String(isDev), RELEASE },
+    define: { DEV: String(isDev), RELEASE, PART_PREFIX: JSON.stringify(parts.prefix), PART_FILES: JSON.stringify(parts.files) },
     logLevel: 'warning',
   });
 }

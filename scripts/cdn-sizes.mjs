@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { PART_NAMES_FILE } from './part-names.mjs';
 
 export const CDN_ROOT = 'dist/cdn';
 
@@ -19,10 +20,28 @@ export function measureBytes(bytes) {
   return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli };
 }
 
-/** Map of path relative to `root` (`v0/page-consent-0.1.js`) to its sizes; empty when not built. */
+/**
+ * The tree's record of its parts (scripts/part-names.mjs): `files` maps a part's name
+ * (`v0/page-runtime-actions.js`) to its file (`v0/page-runtime-actions.<hash>.js`), `loaders` the
+ * source of each bundle that loads parts to its defines, `earlier` lists the previous build's
+ * part files the tree keeps. Empty when not built.
+ */
+export function readPartNames(root = CDN_ROOT) {
+  const path = join(root, PART_NAMES_FILE);
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { files: {}, loaders: {}, earlier: [] };
+}
+
+/**
+ * Map of path relative to `root` (`v0/page-consent-0.1.js`, `v0/page-runtime-actions.<hash>.js`)
+ * to its sizes, without the parts kept from the previous build; empty when not built.
+ */
 export function measureCdn(root = CDN_ROOT) {
+  const earlier = new Set(readPartNames(root).earlier);
   const sizes = new Map();
-  for (const path of existsSync(root) ? listFiles(root) : []) sizes.set(relative(root, path), measureBytes(readFileSync(path)));
+  for (const path of existsSync(root) ? listFiles(root) : []) {
+    const file = relative(root, path);
+    if (!earlier.has(file)) sizes.set(file, measureBytes(readFileSync(path)));
+  }
   return sizes;
 }
 
@@ -30,10 +49,15 @@ export function readBudgets(path = 'size-budgets.json') {
   return JSON.parse(readFileSync(path, 'utf8')).budgets;
 }
 
-/** Per budget group: the brotli total of its built files, the budget, the files not built. */
-export function checkBudgets(sizes, budgets = readBudgets()) {
+/**
+ * Per budget group: the brotli total of its built files, the budget, the files not built. A
+ * budget names a part by its name (`v0/page-runtime-actions.js`), measured in its hashed file.
+ */
+export function checkBudgets(sizes, budgets = readBudgets(), partFiles = readPartNames().files) {
+  const fileOf = (file) => partFiles[file] ?? file;
   return budgets.map(({ files, brotli }) => {
-    const total = files.filter((file) => sizes.has(file)).reduce((sum, file) => sum + sizes.get(file).brotli, 0);
-    return { files, total, brotli, missing: files.filter((file) => !sizes.has(file)), isOver: total > brotli };
+    const built = files.filter((file) => sizes.has(fileOf(file)));
+    const total = built.reduce((sum, file) => sum + sizes.get(fileOf(file)).brotli, 0);
+    return { files, total, brotli, missing: files.filter((file) => !sizes.has(fileOf(file))), isOver: total > brotli };
   });
 }

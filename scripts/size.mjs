@@ -3,9 +3,9 @@
 import { checkBudgets, measureCdn } from './cdn-sizes.mjs';
 
 const sizes = measureCdn();
-console.log('file'.padEnd(28), 'raw'.padStart(8), 'gzip'.padStart(8), 'brotli'.padStart(8));
+console.log('file'.padEnd(40), 'raw'.padStart(8), 'gzip'.padStart(8), 'brotli'.padStart(8));
 for (const [file, size] of sizes) {
-  console.log(file.padEnd(28), ...[size.raw, size.gzip, size.brotli].map((n) => String(n).padStart(8)));
+  console.log(file.padEnd(40), ...[size.raw, size.gzip, size.brotli].map((n) => String(n).padStart(8)));
 }
 let failed = false;
 for (const { files, total, brotli, missing, isOver } of checkBudgets(sizes)) {

@@ -1,7 +1,7 @@
 // Part "size": raw, gzip -9 and brotli 11 bytes of every dist/cdn file, of v0.js with each
 // extension, and of the peers' files a page needs, with the brotli budgets beside them.
 import { readFileSync } from 'node:fs';
-import { checkBudgets, measureBytes, measureCdn, readBudgets } from '../../scripts/cdn-sizes.mjs';
+import { checkBudgets, measureBytes, measureCdn, readBudgets, readPartNames } from '../../scripts/cdn-sizes.mjs';
 import { formatNumber } from '../lib/format.mjs';
 import { ensureBuild } from './ensure-build.mjs';
 
@@ -14,7 +14,12 @@ export const PEER_FILES = {
 
 const sum = (sizes) => sizes.reduce((total, size) => ({ raw: total.raw + size.raw, gzip: total.gzip + size.gzip, brotli: total.brotli + size.brotli }), { raw: 0, gzip: 0, brotli: 0 });
 
-function budgetCell(files, budgets) {
+/** A part's name (`v0/page-runtime-actions.js`) by its file (`v0/page-runtime-actions.<hash>.js`), as the budgets name it. */
+const partNames = () => Object.fromEntries(Object.entries(readPartNames().files).map(([name, file]) => [file, name]));
+
+function budgetCell(measured, budgets) {
+  const names = partNames();
+  const files = measured.map((file) => names[file] ?? file);
   const exact = budgets.find((budget) => budget.files.length === files.length && budget.files.every((file) => files.includes(file)));
   if (exact) return `${formatNumber(exact.total)} / ${formatNumber(exact.brotli)}${exact.isOver ? ' OVER' : ' ok'}`;
   const group = budgets.find((budget) => files.length === 1 && budget.files.includes(files[0]));

@@ -1,6 +1,8 @@
 /**
  * `GET /v0.js` and `GET /v0/<name>.js` (+ `.map`) from the CDN tree, compressed, with ETag and
- * cache headers. `page-geo-0.1.js` carries the requester's country (docs/geo.md and docs/server.md).
+ * cache headers: a lazily loaded part, whose name holds the hash of its content, is cached for a
+ * year as immutable; every other file briefly (docs/decisions/part-names.md). `page-geo-0.1.js`
+ * carries the requester's country (docs/geo.md and docs/server.md).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +16,16 @@ import type { AppContext } from './context.ts';
 
 export const geoScript = 'page-geo-0.1.js';
 export const cdnCacheControl = 'public, max-age=300, stale-while-revalidate=3600';
+export const partCacheControl = 'public, max-age=31536000, immutable';
 const fileNamePattern = /^[a-z0-9][a-z0-9.-]*\.js(\.map)?$/;
+/** A part's file, `{prefix}{name}.{hash}.js` (scripts/part-names.mjs): its bytes never change under that name. */
+export const partFilePattern = /^[a-z][a-z0-9-]*\.[0-9a-z]{5}\.js$/;
+
+/** A part is never changed under its name; any other file may change with a release, and is revalidated after five minutes. */
+const cacheControlOf = (name: string) => (partFilePattern.test(name) ? partCacheControl : cdnCacheControl);
+
+/** The production files name no source map: the header does, for the browser's developer tools. */
+export const sourceMapHeader = (reply: FastifyReply, name: string) => (name.endsWith('.js') ? reply.header('SourceMap', `${name}.map`) : reply);
 
 /** `asset` in the best encoding the client accepts, with ETag (304 on a match) and CORP for any page. */
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, contentType: string) {
@@ -47,8 +58,9 @@ export function registerCdnRoutes(app: FastifyInstance, context: AppContext): vo
     const trusted = context.trustedCountryHeader;
     // Public only when the country came from the trusted header; an IP lookup is per client.
     const byHeader = trusted !== null && normalizeCountry(String(request.headers[trusted] ?? '')) !== null;
-    reply.header('Cache-Control', isGeo && !byHeader ? 'private, max-age=300' : cdnCacheControl);
+    reply.header('Cache-Control', isGeo && !byHeader ? 'private, max-age=300' : cacheControlOf(name));
     if (isGeo && trusted) reply.header('Vary', trusted);
+    sourceMapHeader(reply, name);
     const type = name.endsWith('.map') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8';
     return sendAsset(request, reply, asset, type);
   }

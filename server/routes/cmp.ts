@@ -19,7 +19,7 @@ import { strictOptional, strictRead } from '../strict.ts';
 import { utcDay } from '../store/store.ts';
 import { tcfFilesOf } from '../tcf-files.ts';
 import type { PromptAction } from '../api-types.ts';
-import { cdnCacheControl, sendAsset } from './cdn.ts';
+import { cdnCacheControl, sendAsset, sourceMapHeader } from './cdn.ts';
 import type { AppContext } from './context.ts';
 
 const template = readFileSync(new URL('../pages/prompt.html', import.meta.url), 'utf8');
@@ -69,7 +69,7 @@ export function registerPromptRoutes(app: FastifyInstance, context: AppContext):
     const { name } = request.params as { name: string };
     const asset = scriptNamePattern.test(name) ? await cache.get(join(context.cdnRoot, 'cmp', name)) : null;
     if (!asset) throw new HttpError(404, ErrorCode.notFound, `${request.url} is not a hosted prompt script (run npm run build)`);
-    reply.header('Cache-Control', cdnCacheControl);
+    sourceMapHeader(reply, name).header('Cache-Control', cdnCacheControl);
     return sendAsset(request, reply, asset, name.endsWith('.map') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8');
   });
 }

@@ -4,6 +4,11 @@
  * `self.PAGE_PARTS[name]` (`definePart`). `loadPart` adds the script once and resolves with those
  * exports, or with undefined after one `part-load-failed` diagnostic when the script fails,
  * registers nothing or has not run within PART_TIMEOUT_MS: the caller then keeps its safe state.
+ *
+ * A part's file is named after its content, `{name}.{hash}.js` (`page-runtime-actions.k3x9a.js`;
+ * docs/decisions/part-names.md): `partFile` gives it from what the build gives the bundle that
+ * calls it, the prefix and the hashes of the parts that bundle loads and of no others
+ * (`PART_PREFIX`, `PART_FILES`).
  */
 import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
 
@@ -11,44 +16,53 @@ export const PART_TIMEOUT_MS = 10_000;
 
 const registry = () => ((self as unknown as { PAGE_PARTS?: Record<string, unknown> }).PAGE_PARTS ??= {});
 
-/** Run by a part's entry: hands its exports to the bundle that loads it. */
+/** Run by a part's entry: hands its exports to the bundles that load it. */
 export function definePart(name: string, exports: unknown): void {
   registry()[name] = exports;
 }
 
 const loads = new Map<string, Promise<unknown>>();
 
-const urlOf = (name: string, directory: string) => new URL(`${name}.js`, directory || location.href).href;
+/**
+ * `{prefix}{part}.{hash}`: the file, without `.js`, of the calling bundle's part `part`
+ * (`actions` in v0.js: `page-runtime-actions.k3x9a`). `PART_FILES` is each part followed by its
+ * hash of 5 characters (`actionsk3x9amacros0b2c4`), in an order in which the first occurrence of
+ * every part is its own (scripts/part-names.mjs): fewer bytes of the first screen than an object.
+ */
+export function partFile(part: string): string {
+  if (DEV && !PART_FILES.includes(part)) throw new Error(`part ${part} is not one this bundle was built to load`);
+  return `${PART_PREFIX}${part}.${PART_FILES.split(part)[1]!.slice(0, 5)}`;
+}
+
+/** Adds the script at `url`; resolves with the exports registered under `name`, or with undefined after one diagnostic. */
+const request = (name: string, url: string, report: (d: Diagnostic) => void) =>
+  new Promise((resolve) => {
+    const script = document.createElement('script');
+    // Each way out (load, error, time-out) disarms the other two.
+    const done = () => {
+      script.onload = script.onerror = null;
+      clearTimeout(timer);
+      const exports = registry()[name];
+      if (exports === undefined) report(diagnostic('part-load-failed', 'the part to load', script.src));
+      resolve(exports);
+    };
+    const timer = setTimeout(done, PART_TIMEOUT_MS);
+    script.onload = script.onerror = done;
+    script.src = url;
+    document.head.append(script);
+  });
 
 /**
- * Asks the browser to fetch part `name` when it is idle, for the site's next page, unless it ran
- * on this one (docs/decisions/first-screen-parts.md, "Return visits").
+ * The exports of the part in `{directory}/{file}.js`, loaded at most once per page. The part
+ * registers them under its name, `file` up to its first dot (`page-runtime-actions` for
+ * `page-runtime-actions.k3x9a`, the build's constants: never a property of Object.prototype, so a
+ * plain lookup reads only what a part registered).
  */
-export const prefetchPart = (name: string, directory: string) =>
-  Object.hasOwn(registry(), name) || document.head.append(Object.assign(document.createElement('link'), { rel: 'prefetch', href: urlOf(name, directory) }));
-
-/** The exports of part `name` (`{directory}/{name}.js`), loaded at most once per page. */
-export function loadPart<T>(name: string, directory: string, report: (d: Diagnostic) => void): Promise<T | undefined> {
+export function loadPart<T>(file: string, directory: string, report: (d: Diagnostic) => void): Promise<T | undefined> {
+  const name = file.split('.')[0]!;
   let load = loads.get(name);
-  // A part already on the page (the inline return-visit copy) is not requested again.
-  if (!load && Object.hasOwn(registry(), name)) loads.set(name, (load = Promise.resolve(registry()[name])));
-  if (!load) {
-    const script = document.createElement('script');
-    script.src = urlOf(name, directory);
-    load = new Promise((resolve) => {
-      const done = () => {
-        if (!script.onload) return;
-        script.onload = script.onerror = null;
-        clearTimeout(timer);
-        const exports = Object.hasOwn(registry(), name) ? registry()[name] : undefined;
-        if (exports === undefined) report(diagnostic('part-load-failed', 'the part to load', script.src));
-        resolve(exports);
-      };
-      const timer = setTimeout(done, PART_TIMEOUT_MS);
-      script.onload = script.onerror = done;
-    });
-    document.head.append(script);
-    loads.set(name, load);
-  }
+  const registered = registry()[name];
+  // A part already on the page (the inline return-visit copy registers the stored decision's parser) is not requested again.
+  if (!load) loads.set(name, (load = registered === undefined ? request(name, new URL(`${file}.js`, directory || location.href).href, report) : Promise.resolve(registered)));
   return load as Promise<T | undefined>;
 }

@@ -1,5 +1,5 @@
 /**
- * page-consent-bounds-0.1.js: the bounds check of TC and GPP strings (docs/consent.md, "Bounded consent strings"),
+ * page-consent-bounds.<hash>.js: the bounds check of TC and GPP strings (docs/consent.md, "Bounded consent strings"),
  * loaded by `<page-consent>` beside the TCF and GPP parts. It gives them the consent signal without a string the
  * check refuses, so none reaches an IAB decoder; one part for both keeps the check out of their bundles.
  */

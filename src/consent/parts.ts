@@ -22,6 +22,7 @@ import type { startSignals } from './signals.ts';
 import type { renderStoryPrompt } from './story.ts';
 import type { createConsentState } from './consent-state.ts';
 import type { writeReturnRecord } from './return-record.ts';
+import { partFile } from '../browser-shared/parts.ts';
 
 export type RemoteCalls = { checkConsent: typeof checkConsent; checkRequestOf: typeof checkRequestOf; notifyUpdate: typeof notifyUpdate };
 
@@ -38,7 +39,7 @@ export type ConsentParts = {
   record: { writeReturnRecord: typeof writeReturnRecord };
 };
 
-/** Part `name`, through the runtime's loader (one loader per page). */
+/** Part `name` (`page-consent-{name}.<hash>.js`), through the runtime's loader (one loader per page). */
 export const loadConsentPart = <K extends keyof ConsentParts>(page: PageRuntime, name: K, scriptUrl: string, report: (d: Diagnostic) => void) =>
-  page.loadPart<ConsentParts[K]>(`page-consent-${name}-0.1`, scriptUrl, report);
+  page.loadPart<ConsentParts[K]>(partFile(name), scriptUrl, report);
 

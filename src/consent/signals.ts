@@ -5,6 +5,7 @@
  * the TC string it builds for a decision, which is stored with it.
  */
 import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
+import { partFile } from '../browser-shared/parts.ts';
 import type { ConsentCoreConfig } from '../wire/consent-config.ts';
 import { installStub } from './api-stub.ts';
 import { parseConsentModeMapping, parseConsentModeOptions, startConsentMode } from './consent-mode.ts';
@@ -34,11 +35,11 @@ export const STRING_WAIT_MS = 8000;
 /** A TC string holds `cmpId` and `cmpVersion` in 12 bits each. */
 const isInteger = (value: unknown, minimum: number) => Number.isInteger(value) && (value as number) >= minimum && (value as number) < 4096;
 
-/** Adds `page-consent-<name>-0.1.js` from the directory of the consent script. */
-function loadBundle(name: string, scriptUrl: string, report: (d: Diagnostic) => void) {
+/** Adds `{file}.js` from the directory of the consent script. */
+function loadBundle(file: string, scriptUrl: string, report: (d: Diagnostic) => void) {
   const script = document.createElement('script');
   script.async = true;
-  script.src = new URL(`page-consent-${name}-0.1.js`, scriptUrl || location.href).href;
+  script.src = new URL(`${file}.js`, scriptUrl || location.href).href;
   script.onerror = () => report(diagnostic('consent-signals-load-failed', 'the script to load', script.src));
   document.head.append(script);
 }
@@ -69,10 +70,11 @@ export function startSignals(page: PageRuntime, config: ConsentCoreConfig, repor
     for (const [api, name] of [[hasTcf && TCF_API, 'tcf'], [exposesGppApi && GPP_API, 'gpp']] as const) {
       if (!api) continue;
       installStub(api, () => ({ ...api.stubPing!(), ...ids }));
-      loadBundle(name, scriptUrl, report);
+      loadBundle(`page-consent-${name}-0.1`, scriptUrl, report);
     }
-    // The parts read the signal through the bounds part (docs/consent.md, "Bounded consent strings").
-    loadBundle('bounds', scriptUrl, report);
+    // The parts read the signal through the bounds part (docs/consent.md, "Bounded consent strings"),
+    // whose file is named after its content (docs/decisions/part-names.md).
+    loadBundle(partFile('bounds'), scriptUrl, report);
   }
   for (const d of diagnostics) report(d);
   let waited = '';

@@ -1,6 +1,6 @@
 /**
  * The vendor API (`page.consent`, docs/consent.md "Vendor API") over the provider that
- * `<page-consent>` installs. It is the consent-api part (`v0/page-runtime-consent-api-0.1.js`),
+ * `<page-consent>` installs. It is the consent-api part (`v0/page-runtime-consent-api.<hash>.js`),
  * requested at the first call (src/runtime/lazy-consent-api.ts).
  */
 import { settledSnapshot } from '../browser-shared/consent-macros.ts';

@@ -1,7 +1,7 @@
 /**
  * The action service as the runtime core ships it: the delegated listeners, the interaction
  * times (the change-size arbiter reads them) and the registered handlers. The parser and the
- * runner are the actions part (`v0/page-runtime-actions-0.1.js`), requested at the first
+ * runner are the actions part (`v0/page-runtime-actions.<hash>.js`), requested at the first
  * pointer, key or click event on an element with `on` (or its descendant) and at the first
  * `on` handler a component triggers; the event that asked for it is replayed once it arrives.
  * A part that fails to load is one diagnostic, and the actions do not run.

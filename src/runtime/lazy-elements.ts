@@ -1,7 +1,7 @@
 /**
  * The built-in elements as the runtime core ships them: each tag is defined at once, so the
  * lifecycle reserves its box (layout, size) and asks the consent gate before anything else
- * arrives; the implementations are the elements part (`v0/page-runtime-elements-0.1.js`),
+ * arrives; the implementations are the elements part (`v0/page-runtime-elements.<hash>.js`),
  * requested at the first build. Without the part (one diagnostic) the element stays empty.
  */
 import { PageElement } from './element.ts';

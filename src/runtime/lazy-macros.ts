@@ -1,6 +1,6 @@
 /**
  * URL macros as the runtime core ships them: registrations are kept, and the macros part
- * (`v0/page-runtime-macros-0.1.js`: the page, client-id and consent macros and the expander) is
+ * (`v0/page-runtime-macros.<hash>.js`: the page, client-id and consent macros and the expander) is
  * requested at the first template that can hold a macro (one with a capital letter). Without
  * the part (one diagnostic) a template stays verbatim, as unknown macros do.
  */

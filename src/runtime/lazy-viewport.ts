@@ -1,7 +1,7 @@
 /**
  * The viewport service as the runtime core ships it: the synchronous reads (scroll top, sizes,
  * page boxes) answer at once from the window, and the per-frame batching and the scroll and
- * resize tracking are the viewport part (`v0/page-runtime-viewport-0.1.js`), requested at the
+ * resize tracking are the viewport part (`v0/page-runtime-viewport.<hash>.js`), requested at the
  * first `measure`, `mutate`, `onScroll` or `onResize` (or by the change-size arbiter). Tasks and
  * listeners given before it arrives are handed to it in order; without the part (one
  * diagnostic) they never run, and nothing else waits for them.

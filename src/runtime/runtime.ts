@@ -19,7 +19,7 @@ import { createServices } from './services.ts';
 import { createStorage } from './storage.ts';
 import { activateScripts } from './text-plain-scripts.ts';
 import type { ConsentApi, ConsentProvider, PageElementInstance, PageRuntime } from './types.ts';
-import { loadPart } from '../browser-shared/parts.ts';
+import { loadPart, partFile } from '../browser-shared/parts.ts';
 
 type Parts = {
   actions: ActionsPart;
@@ -32,7 +32,7 @@ type Parts = {
 
 export function createRuntime(win: Window & typeof globalThis, partsDirectory = ''): PageRuntime {
   const doc = win.document;
-  const load = <K extends keyof Parts>(name: K) => loadPart<Parts[K]>(`page-runtime-${name}-0.1`, partsDirectory, (d) => report('page-runtime', d));
+  const load = <K extends keyof Parts>(name: K) => loadPart<Parts[K]>(partFile(name), partsDirectory, (d) => report('page-runtime', d));
   const once = <T>(make: () => Promise<T>) => {
     let made: Promise<T> | undefined;
     return () => (made ??= make());

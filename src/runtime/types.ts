@@ -129,10 +129,11 @@ export type PageRuntime = {
    */
   provideService(name: string, value: unknown): void;
   /**
-   * An extension's lazily loaded part `{directory}/{name}.js` (src/browser-shared/parts.ts): its
-   * exports, loaded at most once per page; undefined after one `part-load-failed` diagnostic.
+   * An extension's lazily loaded part `{directory}/{file}.js` (src/browser-shared/parts.ts),
+   * registered under `file` up to its first dot: its exports, loaded at most once per page;
+   * undefined after one `part-load-failed` diagnostic.
    */
-  loadPart<T>(name: string, directory: string, report: (diagnostic: Diagnostic) => void): Promise<T | undefined>;
+  loadPart<T>(file: string, directory: string, report: (diagnostic: Diagnostic) => void): Promise<T | undefined>;
   whenService(name: string): Promise<unknown>;
   /** Runs the `on` handlers an element declares for a custom event name. */
   triggerAction(element: Element, eventName: string, event: Event | null): void;

@@ -7,7 +7,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProbes, consentPage, diagnosticsOf, isShown, storedValues, SVG } from './consent-fixtures.ts';
 import { installClock, pauseClock, runUntil } from './clock.ts';
-import { html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
+import { html, launchBrowser, newPage, partPath, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -281,7 +281,7 @@ describe('promptUiSrc iframe', () => {
     // bundle's time-out then starts in paused time, however long a busy machine takes between steps.
     let releaseFrame = () => {};
     const frameAsked = new Promise<void>((asked) =>
-      test.page.route('**/page-consent-frame-0.1.js', (route) => {
+      test.page.route(`**${partPath('page-consent-frame')}`, (route) => {
         releaseFrame = () => void route.continue();
         asked();
       }),

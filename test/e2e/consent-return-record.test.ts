@@ -8,7 +8,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { CDN_ROOT, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, launchBrowser, newPage, partPath, settled, startServer, type TestServer } from './harness.ts';
 import { readFileSync } from 'node:fs';
 
 let browser: Browser;
@@ -19,11 +19,13 @@ let release = () => {};
 
 const cdn = (path: string) => readFileSync(`${CDN_ROOT}/${path}`, 'utf8');
 const script = { headers: { 'content-type': 'text/javascript' } };
+/** The consent state part's file, named after its content (docs/decisions/part-names.md). */
+const STATE = partPath('page-consent-state');
 
 beforeAll(async () => {
   browser = await launchBrowser();
   server = await startServer({
-    '/v0/page-consent-state-0.1.js': () => held.then(() => ({ ...script, body: cdn('v0/page-consent-state-0.1.js') })),
+    [STATE]: () => held.then(() => ({ ...script, body: cdn(STATE.slice(1)) })),
     '/blank.html': { body: '<!doctype html><title>blank</title>' },
   });
 });
@@ -81,7 +83,7 @@ const recordOf = async (page: Page, includes = '') => {
 
 const runsOf = (page: Page) => page.evaluate(() => (window as never as { runs?: string[] }).runs ?? []);
 /** Whether the consent state part has run (its exports registered). */
-const hasState = (page: Page) => page.evaluate(() => Object.hasOwn((window as never as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}, 'page-consent-state-0.1'));
+const hasState = (page: Page) => page.evaluate(() => Object.hasOwn((window as never as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}, 'page-consent-state'));
 
 /** A first visit in a fresh context: the prompt, then `button` clicked and the record written. */
 async function decide(button: 'accept' | 'reject', options: PageOptions = {}) {
@@ -97,10 +99,10 @@ async function heldVisit(page: Page, options: PageOptions = {}) {
   held = new Promise((resolve) => (release = resolve));
   onTestFinished(() => release());
   await page.goto(serve(options), { waitUntil: 'domcontentloaded' });
-  await settled(page, { ignore: ['/v0/page-consent-state-0.1.js'] });
+  await settled(page, { ignore: [STATE] });
   const early = { runs: await runsOf(page), hasState: await hasState(page) };
   release();
-  await page.waitForFunction(() => Object.hasOwn((window as never as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}, 'page-consent-state-0.1'));
+  await page.waitForFunction(() => Object.hasOwn((window as never as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}, 'page-consent-state'));
   await settled(page);
   return { early, late: await runsOf(page) };
 }

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentPage, diagnosticsOf } from './consent-fixtures.ts';
 import { readFileSync } from 'node:fs';
-import { CDN_ROOT, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, launchBrowser, newPage, partPath, settled, startServer, type TestServer } from './harness.ts';
 import { encodeGppString, encodeTcString } from './consent-signals-strings.ts';
 import { gppHeaderBomb, tcBomb } from '../consent-string-bombs.ts';
 
@@ -231,8 +231,8 @@ describe('framework bundles', () => {
     const consentScript = readFileSync(`${CDN_ROOT}/v0/page-consent-0.1.js`, 'utf8');
     server.route('/lib/page-consent-0.1.js', { body: consentScript, headers: { 'content-type': 'text/javascript' } });
     // Its parts come from the same directory (the bounds part too: only the TCF part is missing).
-    for (const part of ['signals', 'remote', 'state', 'bounds']) {
-      server.route(`/lib/page-consent-${part}-0.1.js`, { body: readFileSync(`${CDN_ROOT}/v0/page-consent-${part}-0.1.js`, 'utf8'), headers: { 'content-type': 'text/javascript' } });
+    for (const part of ['signals', 'remote', 'state', 'bounds'].map((name) => partPath(`page-consent-${name}`))) {
+      server.route(part.replace('/v0/', '/lib/'), { body: readFileSync(`${CDN_ROOT}${part}`, 'utf8'), headers: { 'content-type': 'text/javascript' } });
     }
     server.route('/check-lib', { body: accepted(tcString, { consentStringType: 2 }) });
     const config = { consentInstanceId: 'site', checkConsentHref: '/check-lib', exposesTcfApi: true, cmpId: 10, cmpVersion: 1 };

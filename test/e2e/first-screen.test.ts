@@ -11,13 +11,30 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cdnCacheControl } from '../../server/routes/cdn.ts';
-import { CDN_ROOT, launchBrowser, newPage, readJson, settled, startServer, type TestServer } from './harness.ts';
+import { CDN_ROOT, launchBrowser, newPage, partPath, readJson, settled, startServer, type TestServer } from './harness.ts';
 
 /** Brotli bytes (quality 11, as scripts/size.mjs) of a production CDN file. */
 const brotliBytes = (file: string) => brotliCompressSync(readFileSync(join(CDN_ROOT, file)), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 
 let browser: Browser;
 let server: TestServer;
+
+/** The files of the parts, named after their content in this build (docs/decisions/part-names.md). */
+const PART = {
+  actions: partPath('page-runtime-actions'),
+  elements: partPath('page-runtime-elements'),
+  viewport: partPath('page-runtime-viewport'),
+  state: partPath('page-consent-state'),
+  remote: partPath('page-consent-remote'),
+  stored: partPath('page-consent-stored'),
+  record: partPath('page-consent-record'),
+  frame: partPath('page-consent-frame'),
+  geo: partPath('page-consent-geo'),
+};
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The line of a part that did not load: `[source] part-load-failed: expected the part to load, got "<origin><path>"`. */
+const failedPart = (source: string, path: string, origin = '.*') =>
+  new RegExp(`^\\[${escaped(source)}\\] part-load-failed: expected the part to load, got "${origin}${escaped(path)}"$`);
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -88,10 +105,10 @@ describe('first screen of a client-only consent page', () => {
     const { page, context } = await newPage(browser);
     await page.goto(`${server.origin}/accept.html`);
     await page.waitForSelector('#prompt:visible');
-    expect(server.requestsTo('/v0/page-runtime-actions-0.1.js')).toHaveLength(0);
+    expect(server.requestsTo(PART.actions)).toHaveLength(0);
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    expect(server.requestsTo('/v0/page-runtime-actions-0.1.js').length).toBeGreaterThan(0);
+    expect(server.requestsTo(PART.actions).length).toBeGreaterThan(0);
     await settled(page);
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBe(1);
     await context.close();
@@ -100,14 +117,14 @@ describe('first screen of a client-only consent page', () => {
   it('reports a part that fails to load once, and unblocks nothing', async () => {
     server.page('/broken.html', CONSENT_PAGE);
     const { page, context, messages } = await newPage(browser);
-    await page.route('**/page-runtime-actions-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route(`**${PART.actions}`, (route) => route.fulfill({ status: 404, body: '' }));
     await page.goto(`${server.origin}/broken.html`);
     await page.waitForSelector('#prompt:visible');
     await page.click('#accept');
     await page.click('#accept');
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
     const [line] = messages.filter((line) => line.text.includes('part-load-failed'));
-    expect(line?.text).toMatch(/^\[page-runtime\] part-load-failed: expected the part to load, got "http:\/\/127\.0\.0\.1:\d+\/v0\/page-runtime-actions-0\.1\.js"$/);
+    expect(line?.text).toMatch(failedPart('page-runtime', PART.actions, 'http://127\\.0\\.0\\.1:\\d+'));
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
     expect(await page.isVisible('#prompt')).toBe(true);
     await context.close();
@@ -120,7 +137,7 @@ describe('the consent state part', () => {
     const { page, context } = await newPage(browser);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/page-consent-state-0.1.js', async (route) => {
+    await page.route(`**${PART.state}`, async (route) => {
       await held;
       await route.continue();
     });
@@ -128,7 +145,7 @@ describe('the consent state part', () => {
     await page.waitForSelector('#prompt:visible');
     await page.click('#accept');
     // The click's actions part arrived; the decision waits for the state part.
-    await expect.poll(() => server.requestsTo('/v0/page-runtime-actions-0.1.js').length).toBeGreaterThan(0);
+    await expect.poll(() => server.requestsTo(PART.actions).length).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
     expect(await page.isVisible('#prompt')).toBe(true);
     release();
@@ -140,13 +157,13 @@ describe('the consent state part', () => {
   it('fails with one diagnostic: the prompt stays and nothing unblocks', async () => {
     server.page('/state-broken.html', CONSENT_PAGE);
     const { page, context, messages } = await newPage(browser);
-    await page.route('**/page-consent-state-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route(`**${PART.state}`, (route) => route.fulfill({ status: 404, body: '' }));
     await page.goto(`${server.origin}/state-broken.html`);
     await page.waitForSelector('#prompt:visible');
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
-    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-state-0\.1\.js"$/);
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(failedPart('page-consent#consent', PART.state));
     await page.click('#accept');
-    await expect.poll(() => server.requestsTo('/v0/page-runtime-actions-0.1.js').length).toBeGreaterThan(0);
+    await expect.poll(() => server.requestsTo(PART.actions).length).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
     expect(await page.isVisible('#prompt')).toBe(true);
     await context.close();
@@ -163,10 +180,10 @@ describe('consent parts', () => {
     const config = { ...CONFIG, consentInstanceId: 'no-remote', consentRequired: 'remote', checkConsentHref: '/check' };
     server.page('/no-remote.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify(config)));
     const { page, context, messages } = await newPage(browser);
-    await page.route('**/page-consent-remote-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route(`**${PART.remote}`, (route) => route.fulfill({ status: 404, body: '' }));
     await page.goto(`${server.origin}/no-remote.html`);
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
-    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-remote-0\.1\.js"$/);
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(failedPart('page-consent#consent', PART.remote));
     await settled(page);
     // The server said consent is not required, but it was never asked: nothing unblocks.
     expect(checks).toBe(0);
@@ -215,7 +232,7 @@ describe('consent parts', () => {
     expect(await runsAndPromptFrames(later)).toEqual([1, 0]);
     // The blocked script was requested before the consent state part.
     const order = server.requests.slice(first).map((request) => request.path);
-    expect(order.indexOf('/third-party.js')).toBeLessThan(order.indexOf('/v0/page-consent-state-0.1.js'));
+    expect(order.indexOf('/third-party.js')).toBeLessThan(order.indexOf(PART.state));
   });
 });
 
@@ -223,10 +240,10 @@ describe('the stored decision part', () => {
   it('is not requested on a first visit, and when it fails on a return visit: one diagnostic, the prompt, nothing unblocks', async () => {
     server.page('/no-stored.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-stored' })));
     const { page, context, messages } = await newPage(browser);
-    const before = server.requestsTo('/v0/page-consent-stored-0.1.js').length;
+    const before = server.requestsTo(PART.stored).length;
     await page.goto(`${server.origin}/no-stored.html`);
     await page.waitForSelector('#prompt:visible');
-    expect(server.requestsTo('/v0/page-consent-stored-0.1.js')).toHaveLength(before);
+    expect(server.requestsTo(PART.stored)).toHaveLength(before);
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
     // The decision is stored, without the return record (which would start the script); its parser fails.
@@ -234,12 +251,12 @@ describe('the stored decision part', () => {
     await page.evaluate(() => {
       for (const name of Object.keys(localStorage)) if (name.startsWith('page-return:')) localStorage.removeItem(name);
     });
-    await page.route('**/page-consent-stored-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
-    await page.route('**/page-consent-record-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route(`**${PART.stored}`, (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route(`**${PART.record}`, (route) => route.fulfill({ status: 404, body: '' }));
     await page.reload();
     await page.waitForSelector('#prompt:visible');
-    await expect.poll(() => messages.filter((line) => line.text.includes('page-consent-stored-0.1.js')).length).toBe(1);
-    expect(messages.find((line) => line.text.includes('page-consent-stored-0.1.js'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-stored-0\.1\.js"$/);
+    await expect.poll(() => messages.filter((line) => line.text.includes(PART.stored)).length).toBe(1);
+    expect(messages.find((line) => line.text.includes(PART.stored))?.text).toMatch(failedPart('page-consent#consent', PART.stored));
     await settled(page);
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
     await context.close();
@@ -250,13 +267,13 @@ describe('the return record part', () => {
   it('fails with one diagnostic at idle; the next page waits for the element, which applies the cached decision', async () => {
     server.page('/no-record.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-record' })));
     const { page, context, messages } = await newPage(browser);
-    await page.route('**/page-consent-record-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route(`**${PART.record}`, (route) => route.fulfill({ status: 404, body: '' }));
     await page.goto(`${server.origin}/no-record.html`);
     await page.waitForSelector('#prompt:visible');
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).map((line) => line.text)).toEqual([
-      expect.stringMatching(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-record-0\.1\.js"$/),
+      expect.stringMatching(failedPart('page-consent#consent', PART.record)),
     ]);
     expect(await page.evaluate(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')))).toBe(false);
     await page.reload();
@@ -272,11 +289,11 @@ describe('parts of features a first visit without them never loads', () => {
     const config = { ...CONFIG, consentInstanceId: 'no-frame', promptUiSrc: '/cmp.html' };
     server.page('/no-frame.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify(config)));
     const { page, context, messages } = await newPage(browser);
-    await page.route('**/page-consent-frame-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route(`**${PART.frame}`, (route) => route.fulfill({ status: 404, body: '' }));
     await page.goto(`${server.origin}/no-frame.html`);
     await page.waitForSelector('#prompt:visible');
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
-    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-frame-0\.1\.js"$/);
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(failedPart('page-consent#consent', PART.frame));
     // Neither the iframe's protocol bundle nor the iframe: the part that would load them is missing.
     expect(server.requestsTo('/v0/page-consent-cmp-0.1.js')).toHaveLength(0);
     expect(await page.locator('iframe').count()).toBe(0);
@@ -289,12 +306,12 @@ describe('parts of features a first visit without them never loads', () => {
     const geo = '<page-geo layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>';
     server.page('/no-geo.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify(config)).replace('<h1>', `${geo}<h1>`));
     const { page, context, messages } = await newPage(browser);
-    await page.route('**/page-consent-geo-0.1.js', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route(`**${PART.geo}`, (route) => route.fulfill({ status: 404, body: '' }));
     await page.goto(`${server.origin}/no-geo.html`);
     // No group matched: the base config's prompt, and nothing unblocked.
     await page.waitForSelector('#prompt:visible');
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
-    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(/^\[page-consent#consent\] part-load-failed: expected the part to load, got ".*\/v0\/page-consent-geo-0\.1\.js"$/);
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(failedPart('page-consent#consent', PART.geo));
     expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
     await context.close();
   });
@@ -308,14 +325,14 @@ describe('parts of features a first visit without them never loads', () => {
     });</script>`;
     server.page('/viewport.html', CONSENT_PAGE.replace('</body>', `${extension}</body>`));
     const { page, context } = await newPage(browser);
-    const before = server.requestsTo('/v0/page-runtime-viewport-0.1.js').length;
+    const before = server.requestsTo(PART.viewport).length;
     await page.goto(`${server.origin}/viewport.html`);
     await page.waitForFunction(() => (window as unknown as { order?: string[] }).order?.length === 2);
     const [order, scrollTop] = await page.evaluate(() => [(window as unknown as { order: string[] }).order, (window as unknown as { scrollTop: number }).scrollTop]);
     expect(order).toEqual([expect.stringMatching(/^measure:\d+(\.\d+)?$/), 'mutate']);
     expect(order[0]).not.toBe('measure:0');
     expect(scrollTop).toBe(0);
-    expect(server.requestsTo('/v0/page-runtime-viewport-0.1.js')).toHaveLength(before + 1);
+    expect(server.requestsTo(PART.viewport)).toHaveLength(before + 1);
     await context.close();
   });
 });
@@ -348,7 +365,7 @@ describe('sized page-* elements before their part arrives', () => {
     const { page, context } = await newPage(browser, { viewport: { width: 800, height: 600 } });
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/page-runtime-elements-0.1.js', async (route) => {
+    await page.route(`**${PART.elements}`, async (route) => {
       await held;
       await route.continue();
     });
@@ -381,8 +398,8 @@ describe('sized page-* elements before their part arrives', () => {
     await page.waitForSelector('#photo img');
     // What the page requested of our files before the reader acted: the core and the elements part.
     const ours = server.requests.slice(first).map((request) => request.path).filter((path) => path.startsWith('/v0'));
-    expect(ours).toEqual(expect.arrayContaining(['/v0.js', '/v0/page-consent-0.1.js', '/v0/page-runtime-elements-0.1.js']));
-    expect(ours).not.toContain('/v0/page-runtime-actions-0.1.js');
+    expect(ours).toEqual(expect.arrayContaining(['/v0.js', '/v0/page-consent-0.1.js', PART.elements]));
+    expect(ours).not.toContain(PART.actions);
     await page.click('#accept');
     await page.waitForSelector('#ad .page-fake-ad');
     expect(await box('#end')).toEqual(before.end);

@@ -175,3 +175,14 @@ ${options.head ?? ''}
 export function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
+
+/**
+ * The path of part `name` (`page-runtime-actions`) in the built tree, its file being named after
+ * its content: `/v0/page-runtime-actions.<hash>.js` (scripts/part-names.mjs).
+ */
+export function partPath(name: string): string {
+  const { files } = readJson(join(CDN_ROOT, 'part-names.json')) as { files: Record<string, string> };
+  const file = files[`v0/${name}.js`];
+  if (!file) throw new Error(`${name} is not a part of ${CDN_ROOT}`);
+  return `/${file}`;
+}

@@ -1,9 +1,10 @@
-import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { chooseEncoding, etagMatches } from '../../server/cdn-assets.ts';
-import { buildApp, geoSource, runtimeSource } from './app-harness.ts';
+import { cdnCacheControl, partCacheControl } from '../../server/routes/cdn.ts';
+import { buildApp, geoSource, runtimeSource, writeFiles } from './app-harness.ts';
 
 describe('cdn routes', () => {
   it('serves v0.js with brotli when accepted', async () => {
@@ -117,6 +118,53 @@ describe('cdn routes', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('');
     expect(response.headers.etag).toBeDefined();
+  });
+});
+
+describe('cdn routes: caching of parts and of the files pages name (docs/decisions/part-names.md)', () => {
+  const PART = 'v0/page-runtime-actions.k3x9a.js';
+
+  it('caches a part, named after its content, for a year as immutable; the files pages name keep their short caching', async () => {
+    const { app, dir } = await buildApp();
+    writeFiles(join(dir, 'cdn'), { [PART]: 'console.log("actions");', [`${PART}.map`]: '{"version":3}', 'v0/page-consent-fast-0.1.js': 'console.log("fast");' });
+    const part = await app.inject({ url: `/${PART}`, headers: { 'accept-encoding': 'br' } });
+    expect(part.statusCode).toBe(200);
+    expect(part.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const url of ['/v0.js', '/v0/page-consent-0.1.js', '/v0/page-consent-fast-0.1.js', `/${PART}.map`]) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cache-control'], url).toBe('public, max-age=300, stale-while-revalidate=3600');
+    }
+  });
+
+  it('answers 404 for a part name that is not in the tree (an earlier name, or the fixed name a part had before)', async () => {
+    const { app } = await buildApp();
+    for (const url of [`/${PART}`, '/v0/page-runtime-actions-0.1.js']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['cache-control'], url).toBeUndefined();
+    }
+  });
+
+  it('names the source map of each script in a SourceMap header, the files naming none', async () => {
+    const { app, dir } = await buildApp();
+    writeFiles(join(dir, 'cdn'), { [PART]: 'console.log("actions");' });
+    expect((await app.inject({ url: '/v0.js' })).headers.sourcemap).toBe('v0.js.map');
+    expect((await app.inject({ url: `/${PART}` })).headers.sourcemap).toBe('page-runtime-actions.k3x9a.js.map');
+    expect((await app.inject({ url: '/v0.js.map' })).headers.sourcemap).toBeUndefined();
+  });
+
+  it('caches every part of the built tree as immutable, and none of the files pages name', async () => {
+    const root = 'dist/cdn';
+    const { files, earlier } = JSON.parse(readFileSync(join(root, 'part-names.json'), 'utf8')) as { files: Record<string, string>; earlier: string[] };
+    const parts = [...Object.values(files), ...earlier.filter((file) => file.endsWith('.js'))];
+    expect(Object.keys(files).length).toBeGreaterThan(10);
+    const named = ['v0.js', ...readdirSync(join(root, 'v0')).filter((name) => /-0\.1\.js$/.test(name) && name !== 'page-geo-0.1.js').map((name) => `v0/${name}`)];
+    expect(named).toEqual(expect.arrayContaining(['v0/page-consent-0.1.js', 'v0/page-consent-stub-0.1.js', 'v0/page-consent-fast-0.1.js', 'v0/page-auto-ads-0.1.js']));
+    const { app } = await buildApp({ cdnRoot: root });
+    const cacheControl = async (file: string) => (await app.inject({ method: 'HEAD', url: `/${file}` })).headers['cache-control'];
+    for (const file of parts) expect(await cacheControl(file), file).toBe(partCacheControl);
+    for (const file of named) expect(await cacheControl(file), file).toBe(cdnCacheControl);
   });
 });
 

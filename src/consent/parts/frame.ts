@@ -1,5 +1,5 @@
-/** `v0/page-consent-frame-0.1.js`: the CMP iframe's prompt glue and `CONSENT_INFO`, for a `promptUiSrc` only. */
+/** `v0/page-consent-frame.<hash>.js`: the CMP iframe's prompt glue and `CONSENT_INFO`, for a `promptUiSrc` only. */
 import { definePart } from '../../browser-shared/parts.ts';
 import { createFrameUi } from '../frame-ui.ts';
 
-definePart('page-consent-frame-0.1', { createFrameUi });
+definePart('page-consent-frame', { createFrameUi });

@@ -1,5 +1,5 @@
-/** `v0/page-consent-geo-0.1.js`: the wait for `<page-geo>`'s groups, on a page with that element only. */
+/** `v0/page-consent-geo.<hash>.js`: the wait for `<page-geo>`'s groups, on a page with that element only. */
 import { definePart } from '../../browser-shared/parts.ts';
 import { waitForGeoGroups } from '../geo-wait.ts';
 
-definePart('page-consent-geo-0.1', { waitForGeoGroups });
+definePart('page-consent-geo', { waitForGeoGroups });

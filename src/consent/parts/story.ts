@@ -1,5 +1,5 @@
-/** `v0/page-consent-story-0.1.js`: the `<page-story-consent>` prompt. */
+/** `v0/page-consent-story.<hash>.js`: the `<page-story-consent>` prompt. */
 import { definePart } from '../../browser-shared/parts.ts';
 import { renderStoryPrompt } from '../story.ts';
 
-definePart('page-consent-story-0.1', { renderStoryPrompt });
+definePart('page-consent-story', { renderStoryPrompt });

@@ -1,5 +1,5 @@
-/** `v0/page-runtime-change-size-0.1.js`: the change-size arbiter, loaded at the first `attemptChangeSize`. */
+/** `v0/page-runtime-change-size.<hash>.js`: the change-size arbiter, loaded at the first `attemptChangeSize`. */
 import { definePart } from '../../browser-shared/parts.ts';
 import { createChangeSize } from '../change-size.ts';
 
-definePart('page-runtime-change-size-0.1', { createChangeSize });
+definePart('page-runtime-change-size', { createChangeSize });

@@ -1,5 +1,5 @@
-/** `v0/page-runtime-consent-api-0.1.js`: the vendor API, loaded at the first `page.consent` call. */
+/** `v0/page-runtime-consent-api.<hash>.js`: the vendor API, loaded at the first `page.consent` call. */
 import { definePart } from '../../browser-shared/parts.ts';
 import { createConsentApi } from '../consent-api.ts';
 
-definePart('page-runtime-consent-api-0.1', { createConsentApi });
+definePart('page-runtime-consent-api', { createConsentApi });

@@ -1,4 +1,4 @@
-/** `v0/page-runtime-elements-0.1.js`: the built-in elements' implementations (src/runtime/lazy-elements.ts). */
+/** `v0/page-runtime-elements.<hash>.js`: the built-in elements' implementations (src/runtime/lazy-elements.ts). */
 import { createContentElement } from '../../elements/content-element.ts';
 import { createPageAd } from '../../elements/page-ad.ts';
 import { createPageIframe } from '../../elements/page-iframe.ts';
@@ -8,7 +8,7 @@ import { definePart } from '../../browser-shared/parts.ts';
 import { ELEMENTS_CSS, installStyles } from '../styles.ts';
 import type { PageRuntime } from '../types.ts';
 
-definePart('page-runtime-elements-0.1', {
+definePart('page-runtime-elements', {
   createElements(runtime: PageRuntime) {
     installStyles(document, ELEMENTS_CSS);
     const ContentElement = createContentElement(runtime);

@@ -1,5 +1,5 @@
 /**
- * `v0/page-runtime-macros-0.1.js`: the URL macro expander with the page, client-id and consent
+ * `v0/page-runtime-macros.<hash>.js`: the URL macro expander with the page, client-id and consent
  * macros (src/runtime/lazy-macros.ts).
  */
 import { definePart } from '../../browser-shared/parts.ts';
@@ -7,7 +7,7 @@ import type { ConsentSource } from '../../browser-shared/consent-macros.ts';
 import { registerConsentMacros } from '../consent-macros.ts';
 import { createMacros, type MacrosOptions } from '../macros.ts';
 
-definePart('page-runtime-macros-0.1', {
+definePart('page-runtime-macros', {
   createMacros(options: MacrosOptions, consent: ConsentSource) {
     const macros = createMacros(options);
     registerConsentMacros(macros.register, consent);

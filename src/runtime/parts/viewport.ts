@@ -1,5 +1,5 @@
 /**
- * `v0/page-runtime-viewport-0.1.js`: the viewport's per-frame batching and scroll tracking,
+ * `v0/page-runtime-viewport.<hash>.js`: the viewport's per-frame batching and scroll tracking,
  * loaded at the first task or listener (src/runtime/lazy-viewport.ts) or change-size attempt.
  */
 import { definePart } from '../../browser-shared/parts.ts';
@@ -7,4 +7,4 @@ import { report } from '../diagnostics.ts';
 import { browserPlatform, createViewport } from '../viewport.ts';
 
 const platform = browserPlatform(window);
-definePart('page-runtime-viewport-0.1', { viewport: createViewport({ platform, report }), platform });
+definePart('page-runtime-viewport', { viewport: createViewport({ platform, report }), platform });

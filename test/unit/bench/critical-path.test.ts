@@ -75,7 +75,7 @@ describe('buildCriticalPath', () => {
   const requests = [
     step(PAGE, null, 0, 'other'),
     step(CONSENT, PAGE, 10, 'parser'),
-    step('http://127.0.0.1:1/v0/page-consent-state-0.1.js', CONSENT, 20),
+    step('http://127.0.0.1:1/v0/page-consent-state.k3x9a.js', CONSENT, 20),
     step(FAST, CONSENT, 21),
     step(BLOCKED, FAST, 30),
   ];
