@@ -1,11 +1,13 @@
 /**
  * The HTML report: one self-contained accessible page (landmarks, headings, tables with headers,
  * text alternatives, no colour-only meaning): the summary, the screenshot of the page with its
- * prompt, and per journey its findings, what `--allow` covered, a timeline of requests, cookies
- * and storage writes against the decision, the same events as tables, and the requests the
- * address guard blocked. An incomplete audit and a browser without its sandbox are said first.
+ * prompt, the rules and whether each passed, failed or did not run, and per journey its
+ * findings, what `--allow` covered, a timeline of requests, cookies and storage writes against
+ * the decision, the same events as tables, and the requests the address guard blocked. An
+ * incomplete audit and a browser without its sandbox are said first.
  */
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
+import { rulesRun } from './rules-run.ts';
 import { escapeHtml as e, timelineSvg, VERDICT_COLOURS } from './timeline-svg.ts';
 
 const TITLES: Record<JourneyReport['name'], string> = { 'no-decision': 'No decision', reject: 'Reject', accept: 'Accept' };
@@ -54,6 +56,12 @@ ${blockedTable(journey)}
 </section>`;
 }
 
+/** Every rule and whether it passed, failed or did not run, so a clean page reads as checked. */
+function rulesSection(report: AuditReport): string {
+  const items = rulesRun(report).map(({ name, status, detail }) => `<li>${e(name)}: <strong>${status === 'not-run' ? 'not run' : status}</strong> (${e(detail)})</li>`);
+  return `<section aria-labelledby="rules"><h2 id="rules">Rules</h2><ul>${items.join('')}</ul></section>`;
+}
+
 function fairChoiceSection(problems: AuditReport['fairChoice']): string {
   if (!problems?.length) return '';
   return `<section aria-labelledby="fair"><h2 id="fair">Fair choice (${problems.length} warning${problems.length === 1 ? '' : 's'})</h2><ul>${problems.map((problem) => `<li>${e(problem)}</li>`).join('')}</ul></section>`;
@@ -72,7 +80,7 @@ export function formatAuditHtml(report: AuditReport, screenshot: Buffer | null):
 <title>Page audit: ${e(report.url)}</title><style>${CSS}</style></head><body><main>
 <h1>Page audit of <code>${e(report.url)}</code></h1>
 <p>Site ${e(report.site)}; started ${e(report.startedAt)}; ${s(report.durationMs)}; ${report.isPromptShown ? 'a consent prompt was shown' : 'no consent prompt was shown'}.</p>
-${warnings}${verdict}${fairChoiceSection(report.fairChoice)}${image}
+${warnings}${verdict}${rulesSection(report)}${fairChoiceSection(report.fairChoice)}${image}
 ${report.journeys.map(journeySection).join('\n')}
 </main></body></html>
 `;

@@ -1,10 +1,12 @@
 /**
  * The terminal report: whether the audit is incomplete (a bound stopped it) and whether the
- * browser ran without its sandbox; one line per finding, grouped by journey, each followed by its
+ * browser ran without its sandbox; each rule and whether it passed, failed or did not run (the
+ * fair-choice warnings under it), so a clean page reads as checked; one line per finding, grouped by journey, each followed by its
  * initiator chain and its hint, then the requests the address guard blocked; then what `--allow`
  * covered, listed apart; then a summary line.
  */
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
+import { rulesRun } from './rules-run.ts';
 
 const TITLES: Record<JourneyReport['name'], string> = { 'no-decision': 'no decision', reject: 'reject', accept: 'accept' };
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -36,12 +38,23 @@ function warningLines(report: AuditReport): string[] {
   ];
 }
 
+/** Every rule, whether it passed, failed or did not run; the fair-choice warnings under their rule. */
+function ruleLines(report: AuditReport): string[] {
+  return [
+    'rules:',
+    ...rulesRun(report).flatMap(({ code, name, status, detail }) => [
+      `  ${name}: ${status === 'not-run' ? 'not run' : status} (${detail})`,
+      ...(code === 'audit-unfair-choice' ? (report.fairChoice ?? []).map((problem) => `    ${code}: ${problem}`) : []),
+    ]),
+  ];
+}
+
 export function formatAuditText(report: AuditReport): string {
   const allowed = report.journeys.flatMap((journey) => journey.allowed.map((item) => `  ${TITLES[journey.name]}: ${item.subject} ${item.what} (--allow ${item.allow})`));
   return [
     `audit of ${report.url} (site ${report.site}), ${(report.durationMs / 1000).toFixed(1)} s${report.isPromptShown ? '' : ', no prompt shown'}`,
     ...warningLines(report),
-    ...(report.fairChoice?.length ? [`fair choice: ${count(report.fairChoice.length, 'warning')}`, ...report.fairChoice.map((problem) => `  audit-unfair-choice: ${problem}`)] : []),
+    ...ruleLines(report),
     ...report.journeys.flatMap(journeyLines),
     ...(allowed.length ? ['allowed by --allow (not findings):', ...allowed] : []),
     `${report.url}: ${count(report.findingCount, 'finding')}${report.incomplete ? `, incomplete (${report.incomplete.bound} bound)` : ''}`,

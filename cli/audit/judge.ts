@@ -16,7 +16,9 @@ const EXPECTED: Record<Subject, string> = { request: 'no third-party request', c
 
 function findingOf(item: Judged, built: readonly BuiltEvent[]): AuditFinding {
   const when = item.phase === 'before' ? 'before the decision' : 'after a reject';
-  const builtTag = built.find((entry) => entry.src !== null && endpointOf(entry.src, item.initiator.tag.url ?? undefined) === endpointOf(item.initiator.tag.url ?? ''))?.tag ?? null;
+  // Only an http(s) address names a built element's source: a file: page's own URL matches none.
+  const tagEndpoint = endpointOf(item.initiator.tag.url ?? '');
+  const builtTag = tagEndpoint === null ? null : (built.find((entry) => entry.src !== null && endpointOf(entry.src, item.initiator.tag.url ?? undefined) === tagEndpoint)?.tag ?? null);
   return {
     code: CODES[item.subject],
     subject: item.subject,
@@ -37,7 +39,7 @@ export function judgeJourney(record: JourneyRecord, site: string, allow: readonl
   if (!record.expectations || record.notRun) return { ...base, ...empty, status: 'not-run', reason: record.notRun };
   const pageUrl = record.visits[0]?.url ?? '';
   const topDocuments = record.requests.filter((request) => request.type === 'Document' && request.initiator.type === 'other').map(({ url }) => url);
-  const builtSources = record.records.flatMap((entry) => (entry.kind === 'built' && entry.src ? [endpointOf(entry.src, entry.frameUrl) ?? ''] : []));
+  const builtSources = record.records.flatMap((entry) => (entry.kind === 'built' && entry.src ? (endpointOf(entry.src, entry.frameUrl) ?? []) : []));
   const context: EventContext = {
     record,
     expectations: record.expectations,

@@ -27,7 +27,11 @@ const kindOfUrl = (url: string, context: TagContext): TagKind => {
  * initiator is a running script rather than a parser.
  */
 export function describeInitiator(chain: readonly string[], subject: string | null, isByScript: boolean, context: TagContext): Initiator {
-  const element = [subject, ...chain].filter((url): url is string => url !== null).findLast((url) => context.builtSources.has(endpointOf(url) ?? ''));
+  const isBuiltSource = (url: string | null) => {
+    const endpoint = url === null ? null : endpointOf(url);
+    return endpoint !== null && context.builtSources.has(endpoint);
+  };
+  const element = [subject, ...chain].filter((url): url is string => url !== null).findLast(isBuiltSource);
   if (element) return { chain, tag: { kind: 'element', url: element } };
   const pageIndex = chain.findIndex((url) => context.pages.has(url));
   if (pageIndex > 0) {

@@ -124,16 +124,22 @@ export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
     timer = options.clock.setTimeout(() => fail(diagnostic('consent-prompt-frame-timeout', `a ready message within ${READY_TIMEOUT_MS / 1000} s`, url.href)), READY_TIMEOUT_MS);
   };
 
-  /** A visually hidden alert dialog whose button moves focus into the frame (bottom sheet). */
+  /**
+   * A bottom sheet: focus moves into the frame (the prompt itself), and a visually hidden alert
+   * dialog, added once per page, names it and has a button that moves focus back into the frame
+   * (for a reader who left it for the page).
+   */
   const announce = (frame: HTMLIFrameElement) => {
-    const button = element('button', { type: 'button', textContent: options.buttonCaption, onclick: () => frame.focus() });
-    const alert = element('div', { className: 'page-consent-sr' });
-    alert.setAttribute('role', 'alertdialog');
-    alert.setAttribute('aria-label', options.caption);
-    alert.append(element('h2', { textContent: options.caption }), button);
-    slot.prepend(alert);
-    button.focus();
-    announced = true;
+    if (!announced) {
+      const button = element('button', { type: 'button', textContent: options.buttonCaption, onclick: () => frame.focus() });
+      const alert = element('div', { className: 'page-consent-sr' });
+      alert.setAttribute('role', 'alertdialog');
+      alert.setAttribute('aria-label', options.caption);
+      alert.append(element('h2', { textContent: options.caption }), button);
+      slot.prepend(alert);
+      announced = true;
+    }
+    frame.focus();
   };
 
   const ready = (frame: HTMLIFrameElement, origin: string, { initialHeight = 30, border }: Extract<CmpMessage, { kind: 'ready' }>) => {
@@ -148,11 +154,14 @@ export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
       slot.setAttribute('aria-modal', 'true');
       ui.setModal(true);
       frame.focus();
-    } else if (!announced) announce(frame);
+    } else announce(frame);
   };
 
   const enterFullscreen = (frame: HTMLIFrameElement, origin: string) => {
-    const isAllowed = state.kind === 'ready' && !state.isModal && (doc.activeElement === frame || trigger === 'action');
+    // The reader interacted: a click or key in the frame activates this page too (user activation);
+    // focus alone is no sign, since a shown sheet takes it. Without that API, focus stands in.
+    const hasInteracted = navigator.userActivation?.isActive ?? doc.activeElement === frame;
+    const isAllowed = state.kind === 'ready' && !state.isModal && (hasInteracted || trigger === 'action');
     if (isAllowed) {
       slot.classList.add('page-consent-frame-full');
       ui.setModal(true);

@@ -89,6 +89,13 @@ function start(): void {
     $('prompt').setAttribute('aria-busy', 'true');
     loadDetails().then((s) => finish(s.decide(kind)), () => finish(fallback(kind)));
   };
+  // The page shows the frame only once it is ready, and a hidden frame takes no focus: when the
+  // page then moves focus into the frame, it lands on the dialog (or the second layer's heading),
+  // not on the frame's <body>.
+  let focusTarget = $('prompt');
+  addEventListener('focus', () => {
+    if (document.activeElement === document.body) focusTarget.focus({ preventScroll: true });
+  });
   const openSecondLayer = () => {
     $('layer1').hidden = true;
     $('layer2').hidden = false;
@@ -110,7 +117,8 @@ function start(): void {
     }
     // No layout forced in the click (the frame lays the layer out once): the heading is at the top.
     scrollTo(0, 0);
-    $('layer2-title').focus({ preventScroll: true });
+    focusTarget = $('layer2-title');
+    focusTarget.focus({ preventScroll: true });
     post({ type: 'consent-ui', action: 'enter-fullscreen' });
   };
 

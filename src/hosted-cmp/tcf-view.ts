@@ -24,15 +24,20 @@ function items(entries: Entries, list: readonly number[], switches: (id: number)
 
 function vendorDetails(gvl: GvlJson, vendor: GvlVendor, messages: Messages, lang: string): Node {
   const list = document.createElement('dl');
-  const add = (term: string | undefined, value: string | Node) => {
+  /** The row of `key` (its term from the messages): added, or appended to when it exists. */
+  const rows = new Map<string, HTMLElement>();
+  const add = (key: string, value: string | Node) => {
+    const row = rows.get(key);
+    if (row) return row.append(' · ', value);
     const dt = document.createElement('dt');
     const dd = document.createElement('dd');
-    dt.textContent = term ?? '';
+    dt.textContent = messages[key] ?? '';
     dd.append(value);
     list.append(dt, dd);
+    rows.set(key, dd);
   };
   const names = (entries: Entries, ids: readonly number[] | undefined) => (ids ?? []).map((id) => nameOf(entries, id)).join(', ');
-  const rows: [string, Entries, readonly number[] | undefined][] = [
+  const lists: [string, Entries, readonly number[] | undefined][] = [
     ['consent', gvl.purposes, vendor.purposes],
     ['legitimateInterest', gvl.purposes, vendor.legIntPurposes],
     ['specialPurposes', gvl.specialPurposes, vendor.specialPurposes],
@@ -40,16 +45,17 @@ function vendorDetails(gvl: GvlJson, vendor: GvlVendor, messages: Messages, lang
     ['specialFeatures', gvl.specialFeatures, vendor.specialFeatures],
     ['dataCategories', gvl.dataCategories, vendor.dataDeclaration],
   ];
-  for (const [key, entries, ids] of rows) if (ids?.length) add(messages[key], names(entries, ids));
+  for (const [key, entries, ids] of lists) if (ids?.length) add(key, names(entries, ids));
   const retention = vendor.dataRetention ? own(vendor.dataRetention, 'stdRetention') : undefined;
-  if (typeof retention === 'number') add(messages['retention'], formatMessage(messages['days'], retention));
+  if (typeof retention === 'number') add('retention', formatMessage(messages['days'], retention));
   const maxAge = vendor.cookieMaxAgeSeconds ?? 0;
-  add(messages['storage'], vendor.usesCookies ? formatMessage(messages['cookies'], Math.ceil(maxAge / 86_400)) : (messages['noCookies'] ?? ''));
+  add('storage', vendor.usesCookies ? formatMessage(messages['cookies'], Math.ceil(maxAge / 86_400)) : (messages['noCookies'] ?? ''));
   const urls = vendor.urls ?? [];
-  const policy = (urls.find((u) => u.langId === lang) ?? urls.find((u) => u.langId === 'en') ?? urls[0])?.privacy;
-  if (policy) {
-    const link = Object.assign(document.createElement('a'), { href: policy, target: '_blank', rel: 'noopener noreferrer', textContent: messages['policy'] ?? '' });
-    add(messages['policy'], link);
+  const url = urls.find((u) => u.langId === lang) ?? urls.find((u) => u.langId === 'en') ?? urls[0];
+  // Each link once, shown as its address under its term: the privacy policy; the legitimate-interest
+  // claim after the purposes the vendor claims it for.
+  for (const [key, href] of [['policy', url?.privacy], ['legitimateInterest', url?.legIntClaim]] as const) {
+    if (href) add(key, Object.assign(document.createElement('a'), { href, target: '_blank', rel: 'noopener noreferrer', textContent: href }));
   }
   return list;
 }
@@ -63,8 +69,9 @@ export function tcfModel(gvl: GvlJson, scope: TcfScope, messages: Messages, lang
   const vendors: VendorRow[] = scope.vendors.map((vendor) => ({
     id: String(vendor.id),
     name: vendor.name,
+    // A vendor with no consent purpose gets no consent switch (nothing it could set).
     switches: [
-      { key: `v:${vendor.id}`, label: consent },
+      ...(vendor.purposes.length ? [{ key: `v:${vendor.id}`, label: consent }] : []),
       ...(vendor.legIntPurposes.length ? [{ key: `vl:${vendor.id}`, label: legitimate }] : []),
     ],
     details: () => vendorDetails(gvl, vendor, messages, lang),

@@ -3,9 +3,10 @@
  * vendors): only the rows the reader can reach are in the document. The layer opens with a
  * screenful; the next batch is added when the end of the list comes within a screen of the
  * viewport (scrolling), and when keyboard focus reaches one of the last rows, so Tab walks
- * every vendor. A search starts again from its first matches and announces their count. Each
- * row carries its place in the whole list (`aria-posinset`, `aria-setsize`); a row once built
- * is reused, and switch state lives in the switch map, so nothing chosen is lost.
+ * every vendor. The search has a visible label; a search starts again from its first matches
+ * and announces their count. Each row carries its place in the whole list (`aria-posinset`,
+ * `aria-setsize`); a row once built is reused, and switch state lives in the switch map, so
+ * nothing chosen is lost.
  */
 import { element, renderVendor, type VendorRow } from './layer-items.ts';
 import { formatMessage, type Messages } from './page-config.ts';
@@ -22,14 +23,15 @@ export function renderVendors(vendors: readonly VendorRow[], state: Switches, me
   heading.id = 'vendors-title';
   section.setAttribute('aria-labelledby', heading.id);
   const search = Object.assign(element('input', '', 'search'), { type: 'search', id: 'vendor-search', autocomplete: 'off' });
-  search.setAttribute('aria-label', messages['search'] ?? '');
+  // A visible label, not only an accessible name.
+  const label = Object.assign(element('label', messages['search']), { htmlFor: search.id });
   search.setAttribute('aria-controls', 'vendor-list');
   const status = element('p', formatMessage(messages['partners'], vendors.length), 'status');
   status.setAttribute('aria-live', 'polite');
   const list = element('ul', '', 'list');
   list.id = 'vendor-list';
   const end = element('div');
-  section.append(heading, search, status, list, end);
+  section.append(heading, label, search, status, list, end);
 
   const rows = new Map<VendorRow, HTMLLIElement>();
   const names = vendors.map((vendor) => vendor.name.toLocaleLowerCase());

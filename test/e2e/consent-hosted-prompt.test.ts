@@ -78,6 +78,9 @@ async function exported(instance: string): Promise<{ state: string; purposeConse
   return text ? text.split('\n').map((line) => JSON.parse(line)) : [];
 }
 
+/** The frame's focused element while its document has focus, as `TAG#id`. */
+const focusInFrame = (frame: Frame) => frame.evaluate(() => (document.hasFocus() ? `${document.activeElement?.tagName}#${document.activeElement?.id}` : 'outside'));
+
 const lastState = (page: Page) => page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state);
 
 describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
@@ -104,12 +107,11 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
   it('same origin (the page served by the consent server): reject by keyboard alone is recorded', async () => {
     const test = await open('hosted-same.html', { consentInstanceId: 'hosted-same' });
     const { page } = test;
-    await promptFrame(page);
+    const frame = await promptFrame(page);
     expect(await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => f.getAttribute('sandbox'))).toBe('allow-scripts allow-popups');
-    // The announcement's button takes focus; Enter moves focus into the frame.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Focus Prompt');
-    await page.keyboard.press('Enter');
+    // Focus moves into the frame, onto the prompt itself (not the frame's <body>).
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
+    await expect.poll(() => focusInFrame(frame)).toBe('MAIN#prompt');
     const update = page.waitForResponse((response) => response.url().endsWith('/consent/update'));
     // In the prompt: Reject all is the first button.
     await page.keyboard.press('Tab');
@@ -118,6 +120,23 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
     await expect.poll(() => lastState(page)).toBe('rejected');
     await expect.poll(async () => (await exported('hosted-same')).map((r) => r.state)).toEqual(['rejected']);
     expect(diagnosticsOf(test.messages, 'consent-prompt-frame-timeout')).toEqual([]);
+  });
+
+  it('reopened from the page\'s Privacy settings, focus lands on the second layer\'s heading', async () => {
+    const config = { consentInstanceId: 'hosted-reopen', postPromptUI: 'settings' };
+    writeFileSync(
+      join(dir, 'hosted-reopen.html'),
+      hostedPage(config).replace('</page-consent>', '<div id="settings" hidden><button type="button" on="tap:consent.prompt">Privacy settings</button></div></page-consent>'),
+    );
+    const test = await newPage(browser, { viewport: { width: 400, height: 700 } });
+    opened.push(test);
+    const { page } = test;
+    await page.goto(`http://127.0.0.1:${port}/examples/hosted-reopen.html`);
+    await (await promptFrame(page)).click('#accept');
+    await expect.poll(() => lastState(page)).toBe('accepted');
+    await page.click('#settings button');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
+    await expect.poll(async () => focusInFrame(await promptFrame(page))).toBe('H2#layer2-title');
   });
 
   it('the framed prompt page and its host page have no axe violations', async () => {

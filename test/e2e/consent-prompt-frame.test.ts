@@ -16,6 +16,7 @@ const CMP = `<!doctype html><html lang="en"><head><title>CMP</title></head><body
 window.replies = [];
 addEventListener('message', (event) => window.replies.push({ data: event.data, fromParent: event.source === parent }));
 window.send = (message) => parent.postMessage(message, '*');
+window.sendLater = (message, ms) => setTimeout(() => send(message), ms);
 </script></body></html>`;
 /** Navigated to inside the CMP frame: the same window, but the page's own origin. */
 const IMPOSTOR = `<!doctype html><title>x</title><script>parent.postMessage({ type: 'consent-response', action: 'accept' }, '*');</script>`;
@@ -122,8 +123,12 @@ describe('promptUiSrc iframe', () => {
     await expect.poll(() => frameBox(page)).toEqual({ height: 240, hidden: false });
     expect(await page.$('.page-consent-placeholder')).toBeNull();
     expect(await page.$eval('.page-consent-frame', (s) => s.classList.contains('page-consent-frame-border'))).toBe(true);
+    // Focus moves into the frame itself; the visually hidden alert dialog names it, and its button
+    // moves focus back into the frame for a reader who left it.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
     const alert = await page.$eval('[role=alertdialog]', (a) => ({ label: a.getAttribute('aria-label'), text: a.textContent, focused: a.contains(document.activeElement) }));
-    expect(alert).toEqual({ label: 'Privacy choices', text: 'Privacy choicesGo to the choices', focused: true });
+    expect(alert).toEqual({ label: 'Privacy choices', text: 'Privacy choicesGo to the choices', focused: false });
+    await page.focus('[role=alertdialog] button');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
     expect(await page.$('.page-consent-overlay')).toBeNull();
@@ -222,16 +227,28 @@ describe('promptUiSrc iframe', () => {
     await expect.poll(() => page.$('.page-consent-overlay')).toBeNull();
   });
 
-  it('enter-fullscreen: refused before the reader interacts, granted once the frame has focus', async () => {
+  it('enter-fullscreen: refused to a sheet that has focus but no recent interaction of the reader', async () => {
+    const { page } = await open(config());
+    const frame = await cmpFrame(page);
+    await send(frame, { type: 'consent-ui', action: 'ready' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
+    // A script run by the test counts as a gesture (Playwright evaluates with one), which lasts 5 s:
+    // the frame asks once it has passed, and the test runs nothing in the page meanwhile.
+    await frame.evaluate(() => (window as unknown as { sendLater(m: object, ms: number): void }).sendLater({ type: 'consent-ui', action: 'enter-fullscreen' }, 5_500));
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    await expect.poll(async () => (await replies(frame)).map((r) => (r.data as { state: string }).state)).toEqual(['error']);
+    expect(await frameBox(page)).toEqual({ height: 180, hidden: false });
+  }, 20_000);
+
+  it('enter-fullscreen: refused before the frame is ready, granted once the reader interacts with it', async () => {
     const { page } = await open(config());
     const frame = await cmpFrame(page);
     await send(frame, { type: 'consent-ui', action: 'enter-fullscreen' });
     await expect.poll(async () => (await replies(frame)).length).toBe(1);
     await send(frame, { type: 'consent-ui', action: 'ready' });
-    // `ready` is handled asynchronously: press Enter only once the announced button has focus.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Focus Prompt');
-    await page.keyboard.press('Enter');
+    // `ready` is handled asynchronously: it moves focus into the frame.
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
+    // A script run by the test counts as the reader's gesture (Playwright evaluates with one), as a click would.
     await send(frame, { type: 'consent-ui', action: 'enter-fullscreen' });
     await expect.poll(async () => (await replies(frame)).map((r) => (r.data as { state: string }).state)).toEqual(['error', 'success']);
     expect((await replies(frame))[1]!.data).toEqual({

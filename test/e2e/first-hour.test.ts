@@ -3,7 +3,8 @@
  * with no setting but a free port and a throwaway database (development defaults,
  * docs/server.md), runs the example pages as they say: the Prebid example's auction after
  * Accept, a TC string on the signals example, the hosted prompts' purposes by name with their
- * partner count; no console error and no failed request on the way.
+ * partner count, the hosted example's TC string and its getTCData after a decision; no console
+ * error and no failed request on the way.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,25 @@ describe('npm start with no setting', () => {
     await expect.poll(() => test.page.textContent('#tcf-events'), { timeout: 15_000 }).toMatch(/useractioncomplete \(gdprApplies true, tcString "C[A-Za-z0-9_.-]+"\)/);
     expect(problems(test)).toEqual([]);
     expect(test.failed).toEqual([]);
+  });
+
+  it("shows the TC string and what __tcfapi('getTCData') reads from it below the hosted prompt, after Accept all", async () => {
+    const test = await open('hosted-cmp.html');
+    expect(await test.page.textContent('#tc-string')).toBe('TC string: waiting for a decision');
+    await test.page.waitForSelector('.page-consent-frame iframe', { state: 'visible' });
+    const update = test.page.waitForResponse((response) => response.url().endsWith('/consent/update'));
+    await test.page.frameLocator('.page-consent-frame iframe').locator('#accept').click();
+    expect((await update).status()).toBe(200);
+    await expect.poll(() => test.page.textContent('#tc-string'), { timeout: 15_000 }).toMatch(/^TC string: C[A-Za-z0-9_.-]{20,}$/);
+    const read = await test.page.textContent('#tc-data');
+    expect(read).toContain('cmpId: 300');
+    expect(read).toContain('publisherCC: "DE"');
+    expect(read).toMatch(/vendor\.consents: \[1,2,8,/);
+    expect(await test.page.isVisible('#tc-data')).toBe(true);
+    expect(problems(test)).toEqual([]);
+    // The frame's outcome beacon is sent as the frame is removed, and the update (answered 200
+    // above) is a keepalive request: the browser may report either as aborted.
+    expect(test.failed.filter((line) => !/\/cmp\/outcome\?|\/consent\/update: net::ERR_ABORTED$/.test(line))).toEqual([]);
   });
 
   it.each([

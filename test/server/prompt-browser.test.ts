@@ -252,7 +252,14 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     await first.locator('summary').click();
     const details = await first.locator('dl').textContent();
     for (const text of ['Create profiles for personalised advertising', 'Retention365 days', 'Stores cookies for up to 365 days', 'Privacy policy']) expect(details).toContain(text);
-    expect(await first.locator('dl a').getAttribute('href')).toBe('https://vendor1.example/privacy');
+    // Each link once, shown as its address under its term; the legitimate-interest claim after the purposes it is claimed for.
+    expect(details?.split('Privacy policy').length).toBe(2);
+    const links = await first.locator('dl a').evaluateAll((anchors) => anchors.map((a) => [a.closest('dd')?.previousElementSibling?.textContent, a.getAttribute('href'), a.textContent]));
+    expect(links).toEqual([
+      ['Legitimate interest', 'https://vendor1.example/legitimate-interest', 'https://vendor1.example/legitimate-interest'],
+      ['Privacy policy', 'https://vendor1.example/privacy', 'https://vendor1.example/privacy'],
+    ]);
+    expect(await first.locator('dt', { hasText: 'Legitimate interest' }).count()).toBe(1);
     for (const key of ['p:1', 'p:2', 'v:8', 'sf:1']) await switchOf(frame, key).check();
     expect(await switchOf(frame, 'pl:7').isChecked()).toBe(true);
     await switchOf(frame, 'pl:7').uncheck();
@@ -264,9 +271,28 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     await page.context().close();
   });
 
-  it('searches the vendors by name', async () => {
+  it('shows no consent switch for a vendor with legitimate-interest purposes only, and Accept all leaves no switch it could not set', async () => {
     const { page, frame } = await open({}, { instance: 'tcf-site' });
     await frame.getByRole('button', { name: 'Customize' }).click();
+    const measurement = frame.locator('#vendor-list li', { hasText: 'Placeholder Measurement' });
+    await measurement.waitFor();
+    expect(await measurement.getByRole('switch').evaluateAll((inputs) => inputs.map((i) => (i as HTMLElement).dataset['key']))).toEqual(['vl:25']);
+    expect(await switchOf(frame, 'v:25').count()).toBe(0);
+    expect(await switchOf(frame, 'v:1').count()).toBe(1);
+    await frame.getByRole('button', { name: 'Accept all' }).click();
+    const { choices } = await decoded(page);
+    // Every vendor switch shown is one Accept all sets: consent for vendors 1, 2, 8, 52; legitimate interest for 25.
+    expect(choices?.vendorConsents).toEqual([1, 2, 8, 52]);
+    expect(choices?.vendorLegitimateInterests).toContain(25);
+    await page.context().close();
+  });
+
+  it('searches the vendors by name, in a search field with a visible label', async () => {
+    const { page, frame } = await open({}, { instance: 'tcf-site' });
+    await frame.getByRole('button', { name: 'Customize' }).click();
+    const label = frame.locator('label[for="vendor-search"]');
+    expect(await label.textContent()).toBe('Search partners');
+    expect(await label.isVisible()).toBe(true);
     await frame.getByRole('searchbox', { name: 'Search partners' }).fill('measure');
     await expect.poll(() => frame.locator('#vendor-list .name').allTextContents()).toEqual(['Placeholder Measurement']);
     await frame.getByRole('searchbox').fill('nothing like it');

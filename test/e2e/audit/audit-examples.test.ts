@@ -1,8 +1,10 @@
 /**
- * Our own examples are the first publishers: the page audit runs over every page in examples/,
- * served by the real reference server, and none may have a finding in any journey.
+ * Our own examples are the first publishers: `page-validate` and the page audit run over every
+ * page in examples/ and over the README's complete page, served by the real reference server (from
+ * a copy of examples/ with the README page added), and none may have a finding in any journey, a
+ * fair-choice warning, or a validator error or warning.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -10,9 +12,14 @@ import { afterAll, beforeAll, it } from 'vitest';
 import { auditPage } from '../../../cli/audit/audit-page.ts';
 import { launchAuditBrowser } from '../../../cli/audit/browser.ts';
 import { formatAuditText } from '../../../cli/audit/format-text.ts';
+import { formatReports } from '../../../cli/format-findings.ts';
+import { validatePage } from '../../../cli/validate-page.ts';
 import { type ServerProcess, startServer } from '../../server/server-process.ts';
 
-const PAGES = readdirSync('examples').filter((name) => name.endsWith('.html')).sort();
+/** The README's complete page, its bundles taken from the server that serves it. */
+const README_PAGE = 'readme-complete-page.html';
+const readmePage = (/```html\n([\s\S]*?)```/.exec(readFileSync('README.md', 'utf8'))?.[1] ?? '').replaceAll('http://localhost:8080/', '/');
+const PAGES = [...readdirSync('examples').filter((name) => name.endsWith('.html')).sort(), README_PAGE];
 
 let browser: Browser;
 let server: ServerProcess;
@@ -22,7 +29,9 @@ const sweep = { began: Number.POSITIVE_INFINITY, ended: 0 };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-audit-examples-'));
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: 'audit-examples-admin-token' }, 90_000);
+  cpSync('examples', join(dir, 'examples'), { recursive: true });
+  writeFileSync(join(dir, 'examples', README_PAGE), readmePage);
+  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: 'audit-examples-admin-token', EXAMPLES_ROOT: join(dir, 'examples') }, 90_000);
   browser = await launchAuditBrowser({ isNoSandboxAllowed: true });
 }, 150_000);
 afterAll(async () => {
@@ -35,15 +44,21 @@ afterAll(async () => {
 
 // Two pages at a time (the e2e project's maxConcurrency): each journey has its own browser context,
 // and much of a journey is waiting for the page to settle.
-it.concurrent.for(PAGES)('examples/%s has no finding in any journey', { timeout: 240_000 }, async (name, { expect }) => {
+it.concurrent.for(PAGES)('examples/%s passes page-validate and has no finding or fair-choice warning in the audit', { timeout: 240_000 }, async (name, { expect }) => {
+  const source = readFileSync(join(dir, 'examples', name), 'utf8');
+  const url = new URL(`${server.url}/examples/${name}`);
+  const findings = validatePage(source, url.href);
+  expect(findings, formatReports([{ name, findings }], 'text')).toEqual([]);
   sweep.began = Math.min(sweep.began, Date.now());
-  const { report } = await auditPage(browser, new URL(`${server.url}/examples/${name}`), { pages: 0, allow: [] });
+  const { report } = await auditPage(browser, url, { pages: 0, allow: [] });
   sweep.ended = Math.max(sweep.ended, Date.now());
   expect(report.findingCount, formatAuditText(report)).toBe(0);
   expect(report.journeys[0]?.status).toBe('run');
   // A page with a consent element shows its prompt to a new reader (geo.html asks only readers in
   // its geo group, which the test machine is not in), and both decisions take effect.
-  const hasConsent = readFileSync(join('examples', name), 'utf8').includes('<page-consent') && name !== 'geo.html';
+  const hasConsent = source.includes('<page-consent') && name !== 'geo.html';
   expect(report.isPromptShown).toBe(hasConsent);
   if (hasConsent) expect(report.journeys.map(({ status, reason }) => reason ?? status)).toEqual(['run', 'run', 'run']);
+  // The rendered prompt's Reject is as prominent as its Accept (an empty list: both found, equal).
+  expect(report.fairChoice, formatAuditText(report)).toEqual(hasConsent ? [] : null);
 });

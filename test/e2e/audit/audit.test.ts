@@ -187,14 +187,27 @@ describe('pages the audit cannot run every journey on', () => {
     expect(out).toMatch(/^reject: not run \(no prompt shown\)$/m);
   });
 
-  it('audits a local file: every http(s) request from it is a third party', { timeout: AUDIT_TIMEOUT }, async () => {
+  it('audits a local file: every http(s) request from it is a third party, named by its own tag', { timeout: AUDIT_TIMEOUT }, async () => {
     const file = join(dir, 'local.html');
-    writeFileSync(file, `<!doctype html><html lang="en"><title>local</title><img src="${tracker}/unmarked.gif" alt=""></html>`);
-    const { code, out } = await cli(['--audit', file, '--allow-private', 'localhost', '--format', 'json']);
+    // A built <page-img> with a relative src (a file: address) beside an untagged <img> and <script>.
+    writeFileSync(join(dir, 'photo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
+    writeFileSync(
+      file,
+      `<!doctype html><html lang="en"><title>local</title><script async src="${server.origin}/v0.js"></script><script src="${tracker}/fonts.js"></script>
+<page-img src="photo.svg" width="10" height="10" layout="fixed" alt=""></page-img><img src="${tracker}/unmarked.gif" alt=""></html>`,
+    );
+    const { code, out } = await cli(['--audit', file, '--allow-private', 'localhost', '127.0.0.1', '--format', 'json']);
     const report = JSON.parse(out) as AuditReport;
     expect(code).toBe(1);
     expect(report).toMatchObject({ site: 'file:', isPromptShown: false });
-    expect(journey(report, 'no-decision').findings.map(({ what }) => what)).toEqual([`${tracker}/unmarked.gif`]);
+    const findings = [...journey(report, 'no-decision').findings].sort((a, b) => a.what.localeCompare(b.what));
+    expect(findings.map(({ what, initiator }) => [what, initiator.tag])).toEqual([
+      [`${tracker}/fonts.js`, { kind: 'script', url: `${tracker}/fonts.js` }],
+      [`${tracker}/unmarked.gif`, { kind: 'image', url: `${tracker}/unmarked.gif` }],
+    ]);
+    expect(findings[0]?.hint).toContain(`move <script src="${tracker}/fonts.js"> into a blocked script`);
+    expect(findings[1]?.hint).toContain(`replace <img src="${tracker}/unmarked.gif"> with <page-img`);
+    expect(findings.map(({ hint }) => hint).join('\n')).not.toContain('file:');
   });
 
   it('reports an unreachable or oversized page (exit 1), and bad arguments (exit 2)', { timeout: AUDIT_TIMEOUT }, async () => {
