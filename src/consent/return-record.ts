@@ -55,7 +55,8 @@ export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element:
     }
     // A post-prompt UI outside the element is shown in place: it may not wait (it would shift the page later).
     const isPostInPlace = variants.some(({ config: { postPromptUI: id } }) => id !== undefined && !element.querySelector(`#${CSS.escape(id)}`));
-    const mayWait = !isPostInPlace && variants.every(({ config, input }) => SETTLED.includes(input.state.kind) && !config.exposesTcfApi && !config.exposesGppApi);
+    // The publisher's server is asked on every page as soon as the element starts: no wait with a checkConsentHref.
+    const mayWait = !isPostInPlace && variants.every(({ config, input }) => SETTLED.includes(input.state.kind) && !config.exposesTcfApi && !config.exposesGppApi && !config.checkConsentHref);
     localStorage.setItem(item, [key, JSON.stringify(stored), until, mayWait ? 1 : 0, ...known.values()].join('\n'));
   } catch {}
 }

@@ -106,6 +106,7 @@ describe('writeReturnRecord', () => {
     expect(wait({ ...CONFIG, postPromptUI: 'settings' })).toBe('1');
     expect(wait({ ...CONFIG, exposesTcfApi: true })).toBe('0');
     expect(wait({ ...CONFIG, exposesGppApi: true })).toBe('0');
+    expect(wait({ ...CONFIG, checkConsentHref: 'https://example.com/check' })).toBe('0');
     document.body.insertAdjacentHTML('beforeend', '<div id="outside"></div>');
     expect(wait({ ...CONFIG, postPromptUI: 'nowhere' })).toBe('0');
   });
