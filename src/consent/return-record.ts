@@ -50,8 +50,7 @@ export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element:
     const metaBlocked = readMetaBlockedTags(document);
     for (const blocked of document.querySelectorAll(['[data-block-on-consent]', '[data-block-on-consent-purposes]', ...metaBlocked].join())) {
       const request = readBlockRequest(blocked, metaBlocked, ignore);
-      const requestKey = request && requestKeyOf(request);
-      if (request && requestKey !== null) known.set(requestKey, `${variants.every(({ input }) => decide(request, input) === 'allow') ? '+' : '-'}${requestKey}`);
+      if (request) known.set(requestKeyOf(request), `${variants.every(({ input }) => decide(request, input) === 'allow') ? '+' : '-'}${requestKeyOf(request)}`);
     }
     // A post-prompt UI outside the element is shown in place: it may not wait (it would shift the page later).
     const isPostInPlace = variants.some(({ config: { postPromptUI: id } }) => id !== undefined && !element.querySelector(`#${CSS.escape(id)}`));

@@ -3,11 +3,10 @@
  * stored decision to allow, kept so that the element can start it on the next page at its
  * build, before its parts and its set-up. A cache beside the site store, never part of it: one
  * localStorage item per config (returnKeyOf), at most RETURN_CONFIGS per origin, whose loss costs
- * one slower page. An entry is lines: the
- * site-store name of the decision, the stored decision as JSON, the time the entry stops being
- * valid (ms), `1` when the element's set-up may wait for idle (else `0`), then one line per block
- * request seen: `+` and the request's key when the decision allows it under every geo group, else
- * `-` and the key. An entry is used only while the stored decision is the very one it was made
+ * one slower page. An entry is lines: the site-store name of the decision, the stored decision
+ * as JSON, the time the entry stops being valid (ms), `1` when the element's set-up may wait for
+ * idle (else `0`), then one line per block request seen: `+` and the request's key when the
+ * decision allows it under every geo group, else `-` and the key. An entry is used only while the stored decision is the very one it was made
  * from, before its time, and under the same release, config, element id, `type` and Global
  * Privacy Control.
  */
