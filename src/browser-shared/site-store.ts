@@ -21,10 +21,11 @@ export function decodeStore(text: string | null): Values | null {
   return null;
 }
 
-/** One stored value read once, without the storage service; undefined when absent or unreadable. */
-export function readStoredValue(window: { readonly localStorage?: Storage | null }, hostname: string, name: string): unknown {
+/** The stored values read once, without the storage service; none when the item is corrupt or storage unreadable. */
+export function readStoredValues(window: { readonly localStorage?: Storage | null }, hostname: string): Values {
   try {
-    const values = decodeStore(window.localStorage?.getItem(storeKeyOf(hostname)) ?? null);
-    return values && Object.hasOwn(values, name) ? values[name] : undefined;
-  } catch {}
+    return decodeStore(window.localStorage?.getItem(storeKeyOf(hostname)) ?? null) ?? {};
+  } catch {
+    return {};
+  }
 }

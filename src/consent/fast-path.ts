@@ -17,7 +17,7 @@ import type { BlockRequest } from '../runtime/index.ts';
 import { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
 import { ACTIVATED, BLOCKED_SCRIPTS, isParsed, runBlockedScript } from '../browser-shared/blocked-scripts.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
-import { readStoredValue } from '../browser-shared/site-store.ts';
+import { readStoredValues } from '../browser-shared/site-store.ts';
 import { parseStoredConsent, type StoredConsent } from '../wire/consent.ts';
 import { type ConsentConfig, isObject, parseConsentConfig } from '../wire/consent-config.ts';
 import { CMP_PRESETS } from '../wire/consent-presets.ts';
@@ -30,9 +30,10 @@ export type Variant = { readonly config: ConsentConfig; readonly cached: StoredC
 
 /**
  * The cached decision under the base config and each `geoOverride` group; none when any config is
- * invalid or has Consent Mode. Shared with the return record's writer (src/consent/return-record.ts).
+ * invalid or has Consent Mode. Shared with the return record's writer (src/consent/return-record.ts),
+ * which passes the runtime's storage; `stored` reads a site-store value.
  */
-export function variantsOf(element: Element, now: number, hasGpc: boolean): Variant[] {
+export function variantsOf(element: Element, now: number, hasGpc: boolean, stored: (name: string) => unknown): Variant[] {
   const json = readConfigScript(element);
   const groups = isObject(json) && isObject(json.geoOverride) ? Object.keys(json.geoOverride) : [];
   const variants: Variant[] = [];
@@ -40,7 +41,7 @@ export function variantsOf(element: Element, now: number, hasGpc: boolean): Vari
     const config = element.id ? parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS }).value : null;
     // Consent Mode's default must reach gtag before any script (docs/consent.md, "Signals for ad tech"); the element sends it.
     if (!config || config.consentModeMapping !== undefined) return [];
-    const cached = parseStoredConsent(readStoredValue(self, location.hostname, decisionKeyOf(config.consentInstanceId)), now).value;
+    const cached = parseStoredConsent(stored(decisionKeyOf(config.consentInstanceId)), now).value;
     const model = reduceConsent(initialModel, startEventOf(config, cached, now, hasGpc));
     // A prompt is assumed: an undecided state then waits, as it may for the components.
     variants.push({ config, cached, input: { state: model.state, purposeConsents: model.purposeConsents, fallbackAction: config.fallbackAction, hasPrompt: true } });
@@ -65,7 +66,9 @@ export function startFastPath(): void {
       if (!inputs) {
         const element = document.querySelector('page-consent');
         if (!element || !isParsed(element)) return;
-        inputs = variantsOf(element, Date.now(), hasGpc).map((variant) => variant.input);
+        // The site store is decoded once for every geo variant.
+        const values = readStoredValues(self, location.hostname);
+        inputs = variantsOf(element, Date.now(), hasGpc, (name) => (Object.hasOwn(values, name) ? values[name] : undefined)).map((variant) => variant.input);
       }
       if (!isAllowed(readBlockRequest(blocked, (metaBlockedTags ??= readMetaBlockedTags(document)), ignore))) continue;
       const src = blocked.getAttribute('src');

@@ -42,7 +42,7 @@ export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element:
     }
     others.sort((a, b) => b[1] - a[1]);
     for (const [name] of others.slice(RETURN_CONFIGS - 1)) localStorage.removeItem(name);
-    const variants = variantsOf(element, now, hasGpc);
+    const variants = variantsOf(element, now, hasGpc, storage.get);
     const key = variants[0] && decisionKeyOf(variants[0].config.consentInstanceId);
     const stored = key && storage.get(key);
     const until = Math.min(...variants.map(({ config, cached }) => (cached ? cached.time + config.consentLifetime[cached.state] * DAY_MS : 0)));
@@ -50,7 +50,8 @@ export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element:
     const metaBlocked = readMetaBlockedTags(document);
     for (const blocked of document.querySelectorAll(['[data-block-on-consent]', '[data-block-on-consent-purposes]', ...metaBlocked].join())) {
       const request = readBlockRequest(blocked, metaBlocked, ignore);
-      if (request) known.set(requestKeyOf(request), `${variants.every(({ input }) => decide(request, input) === 'allow') ? '+' : '-'}${requestKeyOf(request)}`);
+      const requestKey = request && requestKeyOf(request);
+      if (request && requestKey) known.set(requestKey, `${variants.every(({ input }) => decide(request, input) === 'allow') ? '+' : '-'}${requestKey}`);
     }
     // A post-prompt UI outside the element is shown in place: it may not wait (it would shift the page later).
     const isPostInPlace = variants.some(({ config: { postPromptUI: id } }) => id !== undefined && !element.querySelector(`#${CSS.escape(id)}`));

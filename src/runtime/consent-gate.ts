@@ -47,7 +47,8 @@ export function createConsentGate(document: Document, onDiagnostic: (d: Diagnost
   return {
     decide(request) {
       if (provider) return provider.decide(request);
-      const key = requestKeyOf(request);
+      // Keyed only while a return record is replayed (never on a first visit).
+      const key = replayed.length ? requestKeyOf(request) : '';
       if (replayed.includes(`+${key}`)) return 'allow';
       if (!replayed.includes(`-${key}`)) miss();
       return isParsed() && !hasConsentElement() ? 'allow' : 'pending';
