@@ -12,7 +12,7 @@ import { buildServer } from './build-server.mjs';
 import { buildWithPartNames, readPreviousParts } from './part-names.mjs';
 
 // [source, output, ...the bundles that load it]: an entry that bundles load is a lazily loaded
-// part, written under a name with the hash of its content (`v0/page-runtime-actions.<hash>.js`,
+// part, written under a name with the hash of its bundle's parts (`v0/page-runtime-actions.<hash>.js`,
 // scripts/part-names.mjs and docs/decisions/part-names.md); the others are the files that pages
 // name, and keep their names.
 const ENTRIES = [
@@ -103,7 +103,7 @@ async function compact(file) {
   writeFileSync(mapFile, result.map);
 }
 
-/** `parts`: the prefix and the names and hashes of the parts the entries load (`PART_PREFIX`, `PART_FILES`: src/browser-shared/parts.ts). */
+/** `parts`: the prefix, hash and names of the parts the entries load (`PART_PREFIX`, `PART_HASH`, `PART_NAMES`: src/browser-shared/parts.ts). */
 async function buildEntries(outdir, isDev, entries, sourcemap, parts) {
   if (!entries.length) return;
   await build({
@@ -115,7 +115,7 @@ async function buildEntries(outdir, isDev, entries, sourcemap, parts) {
     minify: !isDev,
     sourcemap,
     legalComments: 'none',
-    define: { DEV: String(isDev), RELEASE, PART_PREFIX: JSON.stringify(parts.prefix), PART_FILES: JSON.stringify(parts.files) },
+    define: { DEV: String(isDev), RELEASE, PART_PREFIX: JSON.stringify(parts.prefix), PART_HASH: JSON.stringify(parts.hash), PART_NAMES: JSON.stringify(parts.names) },
     logLevel: 'warning',
   });
 }

@@ -1,13 +1,14 @@
-// Content-hashed file names of the lazily loaded parts (docs/decisions/part-names.md). A part
-// `v0/page-runtime-actions` is written as `v0/page-runtime-actions.<hash>.js`, the hash being
-// that of its built bytes. A bundle that loads parts is built after them, with the hashes of
-// those it loads and of no others (`PART_PREFIX`, `PART_FILES`: src/browser-shared/parts.ts), so
-// its bytes, and its own name when it is a part too, change whenever a part it loads changes.
+// Content-hashed file names of the lazily loaded parts (docs/decisions/part-names.md). The parts
+// one bundle loads share one hash, that of all their built bytes: `v0/page-runtime-actions` is
+// written as `v0/page-runtime-actions.<hash>.js`, and so is every other part of `v0.js`. A bundle
+// that loads parts is built after them, with their prefix and their hash (`PART_PREFIX`,
+// `PART_HASH`: src/browser-shared/parts.ts), so its bytes, and its own name when it is a part too,
+// change whenever a part it loads changes.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-/** Base-36 characters of a part's hash (about 26 bits); src/browser-shared/parts.ts reads as many. */
+/** Base-36 characters of a hash (about 26 bits). */
 export const HASH_LENGTH = 5;
 
 /**
@@ -22,37 +23,27 @@ const MAP_COMMENT = /\n\/\/# sourceMappingURL=\S+\s*$/;
 /** A part's output name: `page-<bundle>-<name>`, its name in the bundle being `<name>`. */
 const PART = /^(page-[a-z]+-)([a-z][a-z-]*)$/;
 
-/** The hash of a built part: of its code, without a source map comment (which would name the file itself). */
-export function hashOf(code) {
-  const digest = createHash('sha256').update(code.replace(MAP_COMMENT, '')).digest('hex');
-  return (BigInt(`0x${digest}`) % 36n ** BigInt(HASH_LENGTH)).toString(36).padStart(HASH_LENGTH, '0');
+/**
+ * The hash of the built parts `codes` (one bundle's, in the order of their output names), each
+ * without its source map comment (which would name the file itself).
+ */
+export function hashOf(codes) {
+  const digest = createHash('sha256');
+  for (const code of codes) digest.update(code.replace(MAP_COMMENT, '')).update('\0');
+  return (BigInt(`0x${digest.digest('hex')}`) % 36n ** BigInt(HASH_LENGTH)).toString(36).padStart(HASH_LENGTH, '0');
 }
-
-/** What the browser does with `PART_FILES` (src/browser-shared/parts.ts): the hash after the first occurrence of `name`. */
-export const readHash = (partFiles, name) => partFiles.split(name)[1]?.slice(0, HASH_LENGTH);
 
 /**
- * `PART_FILES` for the parts `hashes` (`Map` of name to hash): each name followed by its hash,
- * in the first order (of the rotations of the given one) in which every name reads its own hash.
+ * The defines of a bundle that loads the parts `loads` (output names) whose hash is `hash`: their
+ * prefix (`page-runtime-`), the hash, and their names (`actions,macros`; read in development only).
  */
-export function encodePartFiles(hashes) {
-  const entries = [...hashes];
-  for (let shift = 0; shift < Math.max(1, entries.length); shift++) {
-    const rotated = [...entries.slice(shift), ...entries.slice(0, shift)];
-    const encoded = rotated.map(([name, hash]) => `${name}${hash}`).join('');
-    if (rotated.every(([name, hash]) => readHash(encoded, name) === hash)) return encoded;
-  }
-  throw new Error(`no order of ${entries.map(([name]) => name).join(', ')} reads every hash back`);
-}
-
-/** The defines of a bundle that loads the parts `loads` (output names), whose hashes are in `hashes`. */
-export function loaderDefines(loads, hashes) {
+export function loaderDefines(loads, hash = '') {
   const named = loads.map((out) => ({ out, match: basename(out).match(PART) }));
   const unnamed = named.find(({ match }) => !match);
   if (unnamed) throw new Error(`part ${unnamed.out} is not named page-<bundle>-<name>`);
   const prefixes = new Set(named.map(({ match }) => match[1]));
   if (prefixes.size > 1) throw new Error(`a bundle loads the parts of one bundle only, not of ${[...prefixes].join(' and ')}`);
-  return { prefix: [...prefixes][0] ?? '', files: encodePartFiles(new Map(named.map(({ out, match }) => [match[2], hashes.get(out)]))) };
+  return { prefix: [...prefixes][0] ?? '', hash, names: named.map(({ match }) => match[2]).join(',') };
 }
 
 /** The output names of `entries` (`[{out, loads}]`) in rounds: each after every part it loads. */
@@ -81,15 +72,21 @@ function checkNamesUnique(parts) {
   if (twice) throw new Error(`two parts are named ${twice}`);
 }
 
-/** Renames the built part `out` (`.js` and `.js.map` in `outdir`) after its content; returns the hash. */
-function renameAfterContent(outdir, out) {
-  const file = join(outdir, `${out}.js`);
-  const code = readFileSync(file, 'utf8');
-  const hash = hashOf(code);
-  const named = `${out}.${hash}`;
-  writeFileSync(join(outdir, `${named}.js`), code.replace(MAP_COMMENT, `\n//# sourceMappingURL=${basename(named)}.js.map\n`));
-  rmSync(file);
-  renameSync(`${file}.map`, join(outdir, `${named}.js.map`));
+/**
+ * Renames the built parts `outs` (`.js` and `.js.map` in `outdir`), the parts of one bundle,
+ * after their content: each `{out}.{hash}.js`, the hash of them all. Returns the hash.
+ */
+function renameAfterContent(outdir, outs) {
+  const sorted = [...outs].sort();
+  const codes = sorted.map((out) => readFileSync(join(outdir, `${out}.js`), 'utf8'));
+  const hash = hashOf(codes);
+  sorted.forEach((out, index) => {
+    const file = join(outdir, `${out}.js`);
+    const named = `${out}.${hash}`;
+    writeFileSync(join(outdir, `${named}.js`), codes[index].replace(MAP_COMMENT, `\n//# sourceMappingURL=${basename(named)}.js.map\n`));
+    rmSync(file);
+    renameSync(`${file}.map`, join(outdir, `${named}.js.map`));
+  });
   return hash;
 }
 
@@ -107,13 +104,17 @@ export function readPreviousParts(outdir) {
 
 /**
  * Builds `entries` (`[{in, out, loads}]`, `loads` being the output names of the parts an entry
- * loads) into `outdir` with `buildEntry(entry, {prefix, files})`, each after the parts it loads.
- * Every entry that some entry loads is a part, renamed after its content. Writes back the
+ * loads) into `outdir` with `buildEntry(entry, {prefix, hash, names})`, each after the parts it
+ * loads. Every entry that some entry loads is a part, loaded by that entry only; the parts of one
+ * entry are renamed after their content, together, just before it is built. Writes back the
  * `previous` part files (`readPreviousParts`) that this build did not make again, then the record
  * (`PART_NAMES_FILE`), and returns it.
  */
 export async function buildWithPartNames({ outdir, entries, buildEntry, previous = new Map() }) {
-  const parts = new Set(entries.flatMap((entry) => entry.loads ?? []));
+  const loaded = entries.flatMap((entry) => entry.loads ?? []);
+  const twice = loaded.find((part, index) => loaded.indexOf(part) !== index);
+  if (twice) throw new Error(`part ${twice} is loaded by two bundles; a part belongs to one`);
+  const parts = new Set(loaded);
   checkNamesUnique(parts);
   const byOut = new Map(entries.map((entry) => [entry.out, entry]));
   const hashes = new Map();
@@ -122,10 +123,12 @@ export async function buildWithPartNames({ outdir, entries, buildEntry, previous
     await Promise.all(
       round.map(async (out) => {
         const entry = byOut.get(out);
-        const defines = loaderDefines(entry.loads ?? [], hashes);
-        if (entry.loads?.length) loaders[entry.in] = defines;
+        const loads = entry.loads ?? [];
+        const hash = loads.length ? renameAfterContent(outdir, loads) : '';
+        for (const part of loads) hashes.set(part, hash);
+        const defines = loaderDefines(loads, hash);
+        if (loads.length) loaders[entry.in] = defines;
         await buildEntry(entry, defines);
-        if (parts.has(out)) hashes.set(out, renameAfterContent(outdir, out));
       }),
     );
   }

@@ -4,8 +4,9 @@ declare const DEV: boolean;
 declare const RELEASE: string;
 /**
  * The parts this bundle loads (esbuild define per bundle, scripts/part-names.mjs): the prefix of
- * their file names (`page-runtime-`), and each one's name followed by the content hash in its
- * file name (`actionsk3x9amacros0b2c4`), for those parts and no others.
+ * their file names (`page-runtime-`), the content hash their file names share (`k3x9a`), and
+ * their names (`actions,macros`; read in development only).
  */
 declare const PART_PREFIX: string;
-declare const PART_FILES: string;
+declare const PART_HASH: string;
+declare const PART_NAMES: string;

@@ -1,6 +1,6 @@
 /**
  * `GET /v0.js` and `GET /v0/<name>.js` (+ `.map`) from the CDN tree, compressed, with ETag and
- * cache headers: a lazily loaded part, whose name holds the hash of its content, is cached for a
+ * cache headers: a lazily loaded part, whose name holds the hash of its bundle's parts, is cached for a
  * year as immutable; every other file briefly (docs/decisions/part-names.md). `page-geo-0.1.js`
  * carries the requester's country (docs/geo.md and docs/server.md).
  */

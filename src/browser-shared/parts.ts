@@ -5,10 +5,9 @@
  * exports, or with undefined after one `part-load-failed` diagnostic when the script fails,
  * registers nothing or has not run within PART_TIMEOUT_MS: the caller then keeps its safe state.
  *
- * A part's file is named after its content, `{name}.{hash}.js` (`page-runtime-actions.k3x9a.js`;
+ * A part's file is named after the content of its bundle's parts, `{name}.{hash}.js` (`page-runtime-actions.k3x9a.js`;
  * docs/decisions/part-names.md): `partFile` gives it from what the build gives the bundle that
- * calls it, the prefix and the hashes of the parts that bundle loads and of no others
- * (`PART_PREFIX`, `PART_FILES`).
+ * calls it, the prefix and the one hash of the parts that bundle loads (`PART_PREFIX`, `PART_HASH`).
  */
 import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
 
@@ -25,13 +24,12 @@ const loads = new Map<string, Promise<unknown>>();
 
 /**
  * `{prefix}{part}.{hash}`: the file, without `.js`, of the calling bundle's part `part`
- * (`actions` in v0.js: `page-runtime-actions.k3x9a`). `PART_FILES` is each part followed by its
- * hash of 5 characters (`actionsk3x9amacros0b2c4`), in an order in which the first occurrence of
- * every part is its own (scripts/part-names.mjs): fewer bytes of the first screen than an object.
+ * (`actions` in v0.js: `page-runtime-actions.k3x9a`). The parts of one bundle share their hash
+ * (scripts/part-names.mjs): one define of the first screen instead of one per part.
  */
 export function partFile(part: string): string {
-  if (DEV && !PART_FILES.includes(part)) throw new Error(`part ${part} is not one this bundle was built to load`);
-  return `${PART_PREFIX}${part}.${PART_FILES.split(part)[1]!.slice(0, 5)}`;
+  if (DEV && !PART_NAMES.split(',').includes(part)) throw new Error(`part ${part} is not one this bundle was built to load`);
+  return `${PART_PREFIX}${part}.${PART_HASH}`;
 }
 
 /** Adds the script at `url`; resolves with the exports registered under `name`, or with undefined after one diagnostic. */

@@ -50,9 +50,11 @@ export type ConsentStateOptions = {
   readonly isCovered: () => boolean;
   /** Resolves in the first idle period after the page's load (src/browser-shared/idle.ts, the core's). */
   readonly whenIdle: () => Promise<void>;
+  /** The localStorage item of this config's return record (`returnKeyOf`, the core's: it holds the release). */
+  readonly returnItem: string;
 };
 
-export function createConsentState(host: Host, { load, report, checked, view, onModel, isCovered, whenIdle }: ConsentStateOptions) {
+export function createConsentState(host: Host, { load, report, checked, view, onModel, isCovered, whenIdle, returnItem }: ConsentStateOptions) {
   const page = host.runtime;
   let lastDetail = '';
   // The return record (docs/decisions/consent-return-record.md) is written at idle, by its part:
@@ -67,7 +69,7 @@ export function createConsentState(host: Host, { load, report, checked, view, on
       .then(() => (load('stored'), load('record')))
       .then((part) => {
         isWriting = false;
-        part?.writeReturnRecord(page.storage, host.element);
+        part?.writeReturnRecord(page.storage, host.element, returnItem);
       });
   };
   // The decision the record covers (undefined until the first saved one).

@@ -68,7 +68,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
         render?.(model);
         signal?.(model);
       };
-      return { ...part.createConsentState(host, { load, report, checked, view, onModel, isCovered: () => isCovered, whenIdle }), parseConsentTiming: part.parseConsentTiming };
+      return { ...part.createConsentState(host, { load, report, checked, view, onModel, isCovered: () => isCovered, whenIdle, returnItem }), parseConsentTiming: part.parseConsentTiming };
     });
   let current: Awaited<typeof made>;
   const whenStarted = made.then((ready) => (current = ready));
@@ -90,8 +90,9 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   // starts now; the rest waits for the first idle period, a first use or a request the record
   // does not know.
   let text: string | null = null;
+  const returnItem = returnKeyOf(element.id, type, json, hasGpc);
   try {
-    text = localStorage.getItem(returnKeyOf(element.id, type, json, hasGpc));
+    text = localStorage.getItem(returnItem);
   } catch {}
   const lines = readReturnEntry(text, page.storage.get, Date.now());
   if (lines) {

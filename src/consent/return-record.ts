@@ -8,9 +8,8 @@ import type { StorageService } from '../runtime/index.ts';
 import { decide } from './policy.ts';
 import { decisionKeyOf } from './controller.ts';
 import { variantsOf } from './fast-path.ts';
-import { readConfigScript } from '../browser-shared/config-script.ts';
 import { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
-import { readReturnEntry, requestKeyOf, RETURN_CONFIGS, RETURN_PREFIX, returnKeyOf } from '../wire/return-record.ts';
+import { readReturnEntry, requestKeyOf, RETURN_CONFIGS, RETURN_PREFIX } from '../wire/return-record.ts';
 
 const DAY_MS = 86_400_000;
 const ignore = () => {};
@@ -19,15 +18,15 @@ const ignore = () => {};
 const SETTLED = ['accepted', 'rejected', 'not-required'];
 
 /**
- * Writes `element`'s entry (or removes it when the decision cannot be replayed: none stored, an
+ * Writes `element`'s entry, the localStorage item `item` (`returnKeyOf`, given by the consent
+ * core, whose bytes hold the release: this part's do not, so its name changes only with its code), or removes it when the decision cannot be replayed: none stored, an
  * expired one, an invalid config, Consent Mode). The requests of this page are added to those the
  * entry already knew for the same decision. Of the origin's other entries, those no longer valid
  * are removed, and the ones that end first beyond RETURN_CONFIGS in all. Without localStorage
  * nothing is written (the next page then waits for the element).
  */
-export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element: Element, now = Date.now()): void {
+export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element: Element, item: string, now = Date.now()): void {
   const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
-  const item = returnKeyOf(element.id, element.getAttribute('type'), readConfigScript(element), hasGpc);
   try {
     // The requests an entry for the same decision knew (its lines after the wait flag), by key.
     const known = new Map((readReturnEntry(localStorage.getItem(item), storage.get, now)?.slice(1) ?? []).map((line) => [line.slice(1), line]));

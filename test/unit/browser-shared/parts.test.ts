@@ -5,32 +5,27 @@
  * registers its exports under that name up to its first dot.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodePartFiles } from '../../../scripts/part-names.mjs';
 import { definePart, loadPart, partFile } from '../../../src/browser-shared/parts.ts';
 
-const scope = globalThis as unknown as { PART_PREFIX?: string; PART_FILES?: string; PAGE_PARTS?: Record<string, unknown> };
+const scope = globalThis as unknown as { PART_PREFIX?: string; PART_HASH?: string; PART_NAMES?: string; PAGE_PARTS?: Record<string, unknown> };
 
 beforeEach(() => {
   scope.PART_PREFIX = 'page-consent-';
-  // `stored`'s hash holds the other name: the build's order still reads each hash back.
-  scope.PART_FILES = encodePartFiles(
-    new Map([
-      ['stored', 'geo12'],
-      ['geo', '34567'],
-    ]),
-  );
+  scope.PART_HASH = 'geo12';
+  scope.PART_NAMES = 'stored,geo';
 });
 afterEach(() => {
   delete scope.PART_PREFIX;
-  delete scope.PART_FILES;
+  delete scope.PART_HASH;
+  delete scope.PART_NAMES;
   delete scope.PAGE_PARTS;
   document.head.replaceChildren();
 });
 
 describe('partFile', () => {
-  it('names each part after its content, with the prefix of the bundle that loads it', () => {
+  it('names each part after the content of the parts of its bundle, with the prefix of the bundle that loads it', () => {
     expect(partFile('stored')).toBe('page-consent-stored.geo12');
-    expect(partFile('geo')).toBe('page-consent-geo.34567');
+    expect(partFile('geo')).toBe('page-consent-geo.geo12');
   });
 
   it('refuses, in development, a part the bundle was not built to load', () => {

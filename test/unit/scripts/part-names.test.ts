@@ -1,14 +1,14 @@
 /**
- * scripts/part-names.mjs: a part is written under the hash of its content, a bundle that loads
- * parts is built after them with their hashes, so a change reaches every loader up the chain and
- * nothing else (docs/decisions/part-names.md).
+ * scripts/part-names.mjs: the parts of one bundle are written under the hash of their content,
+ * and the bundle that loads them is built after them with that hash, so a change reaches every
+ * loader up the chain and the parts of other bundles keep their names (docs/decisions/part-names.md).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildRounds, buildWithPartNames, encodePartFiles, HASH_LENGTH, hashOf, loaderDefines, PART_NAMES_FILE, readHash, readPreviousParts } from '../../../scripts/part-names.mjs';
+import { buildRounds, buildWithPartNames, HASH_LENGTH, hashOf, loaderDefines, PART_NAMES_FILE, readPreviousParts } from '../../../scripts/part-names.mjs';
 
 let folder: string;
 beforeEach(() => {
@@ -22,8 +22,8 @@ afterEach(() => rmSync(folder, { recursive: true, force: true }));
  * defines it was built with, as the real bundles build their parts' URLs from them.
  */
 const SOURCES: Record<string, string> = {
-  'loader.ts': 'console.log("loader", PART_PREFIX, PART_FILES);',
-  'middle.ts': 'console.log("middle", PART_PREFIX, PART_FILES);',
+  'loader.ts': 'console.log("loader", PART_PREFIX, PART_HASH);',
+  'middle.ts': 'console.log("middle", PART_PREFIX, PART_HASH);',
   'other.ts': 'console.log("other");',
   'leaf.ts': 'console.log("leaf");',
 };
@@ -49,14 +49,14 @@ async function buildTree(name: string, sources: Record<string, string>) {
     outdir,
     previous,
     entries: ENTRIES.map((entry) => ({ ...entry, in: join(src, entry.in) })),
-    buildEntry: ({ in: source, out }: { in: string; out: string }, parts: { prefix: string; files: string }) =>
+    buildEntry: ({ in: source, out }: { in: string; out: string }, parts: { prefix: string; hash: string; names: string }) =>
       build({
         entryPoints: [{ in: source, out }],
         outdir,
         bundle: true,
         sourcemap: true,
         logLevel: 'silent',
-        define: { PART_PREFIX: JSON.stringify(parts.prefix), PART_FILES: JSON.stringify(parts.files) },
+        define: { PART_PREFIX: JSON.stringify(parts.prefix), PART_HASH: JSON.stringify(parts.hash) },
       }),
   });
   const text = (file: string) => readFileSync(join(outdir, file), 'utf8');
@@ -64,40 +64,55 @@ async function buildTree(name: string, sources: Record<string, string>) {
 }
 
 describe('buildWithPartNames', () => {
-  it('names each part after its content and gives each loader the hashes of the parts it loads, and no others', async () => {
+  it('names the parts of each bundle after their content and gives the bundle that loads them their hash, and no other', async () => {
     const { record, text, files } = await buildTree('first', SOURCES);
     const { files: named } = record;
     expect(Object.keys(named)).toEqual(['v0/page-fixture-leaf.js', 'v0/page-fixture-middle.js', 'v0/page-fixture-other.js']);
-    for (const [part, file] of Object.entries(named)) {
-      expect(file).toMatch(new RegExp(`^${part.slice(0, -3)}\\.[0-9a-z]{${HASH_LENGTH}}\\.js$`));
-      expect(file.slice(part.length - 2, -3)).toBe(hashOf(text(file)));
-    }
+    for (const [part, file] of Object.entries(named)) expect(file).toMatch(new RegExp(`^${part.slice(0, -3)}\\.[0-9a-z]{${HASH_LENGTH}}\\.js$`));
+    const hashOfPart = (part: string) => named[`v0/page-fixture-${part}.js`]!.split('.').at(-2);
+    // The parts of v0 (middle, other) share the hash of both; leaf, middle's part, has its own.
+    expect(hashOfPart('middle')).toBe(hashOf([text(named['v0/page-fixture-middle.js']!), text(named['v0/page-fixture-other.js']!)]));
+    expect(hashOfPart('other')).toBe(hashOfPart('middle'));
+    expect(hashOfPart('leaf')).toBe(hashOf([text(named['v0/page-fixture-leaf.js']!)]));
     // The files pages name keep their names; each part has its map beside it, named alike.
     expect(files).toEqual([...Object.values(named).flatMap((file) => [file, `${file}.map`].map((path) => path.slice(3)))].sort());
     expect(text('v0.js')).toContain(`"page-fixture-"`);
     expect(text(named['v0/page-fixture-middle.js']!)).toContain(`//# sourceMappingURL=${named['v0/page-fixture-middle.js']!.slice(3)}.map`);
-    const hashOfPart = (part: string) => named[`v0/page-fixture-${part}.js`]!.split('.').at(-2);
-    expect(text('v0.js')).toContain(`"middle${hashOfPart('middle')}other${hashOfPart('other')}"`);
-    expect(text(named['v0/page-fixture-middle.js']!)).toContain(`"leaf${hashOfPart('leaf')}"`);
-    expect(text('v0.js')).not.toContain('leaf');
+    expect(text('v0.js')).toContain(`"${hashOfPart('middle')}"`);
+    expect(text(named['v0/page-fixture-middle.js']!)).toContain(`"${hashOfPart('leaf')}"`);
+    expect(text('v0.js')).not.toContain(hashOfPart('leaf'));
     expect(JSON.parse(readFileSync(join(folder, 'first', PART_NAMES_FILE), 'utf8'))).toEqual(record);
   });
 
-  it('gives a changed part a new name, and every part that loads it new bytes and a new name; an unrelated part keeps its name', async () => {
+  it('gives a changed part a new name, as every part of its bundle, and every part that loads it new bytes and a new name', async () => {
     const before = await buildTree('before', SOURCES);
     const after = await buildTree('after', { ...SOURCES, 'leaf.ts': 'console.log("leaf, changed");' });
     const [was, is] = [before.record.files, after.record.files];
     expect(is['v0/page-fixture-leaf.js']).not.toBe(was['v0/page-fixture-leaf.js']);
     expect(is['v0/page-fixture-middle.js']).not.toBe(was['v0/page-fixture-middle.js']);
     expect(after.text('v0.js')).not.toBe(before.text('v0.js'));
-    expect(is['v0/page-fixture-other.js']).toBe(was['v0/page-fixture-other.js']);
-    expect(after.text(is['v0/page-fixture-other.js']!)).toBe(before.text(was['v0/page-fixture-other.js']!));
+    // `other` is unchanged but shares the bundle of `middle`: a new name, the same code (its map comment names the file).
+    expect(is['v0/page-fixture-other.js']).not.toBe(was['v0/page-fixture-other.js']);
+    const code = (text: string) => text.replace(/\/\/# sourceMappingURL=.*\n$/, '');
+    expect(code(after.text(is['v0/page-fixture-other.js']!))).toBe(code(before.text(was['v0/page-fixture-other.js']!)));
+  });
+
+  it('keeps the names of the parts of a bundle none of whose parts changed', async () => {
+    const before = await buildTree('before', SOURCES);
+    const after = await buildTree('after', { ...SOURCES, 'loader.ts': 'console.log("loader, changed", PART_PREFIX, PART_HASH);' });
+    expect(after.record.files).toEqual(before.record.files);
+    expect(after.text('v0.js')).not.toBe(before.text('v0.js'));
+  });
+
+  it('refuses a part that two bundles load', async () => {
+    const entries = [...ENTRIES, { in: join(folder, 'src', 'leaf.ts'), out: 'v0/page-fixture-second', loads: ['v0/page-fixture-leaf'] }];
+    await expect(buildWithPartNames({ outdir: join(folder, 'twice'), entries, buildEntry: async () => {} })).rejects.toThrow('page-fixture-leaf is loaded by two bundles');
   });
 
   it('keeps the part files of the previous build, which pages with earlier entry files ask for, and none older', async () => {
     const first = await buildTree('tree', SOURCES);
     const second = await buildTree('tree', { ...SOURCES, 'leaf.ts': 'console.log("leaf, changed");' });
-    const changed = ['v0/page-fixture-leaf.js', 'v0/page-fixture-middle.js'].map((part) => first.record.files[part]!);
+    const changed = ['v0/page-fixture-leaf.js', 'v0/page-fixture-middle.js', 'v0/page-fixture-other.js'].map((part) => first.record.files[part]!);
     expect(second.record.earlier).toEqual(changed.flatMap((file) => [file, `${file}.map`]).sort());
     for (const file of changed) expect(second.text(file)).toBe(first.text(file));
     const third = await buildTree('tree', { ...SOURCES, 'leaf.ts': 'console.log("leaf, changed again");' });
@@ -123,36 +138,13 @@ describe('buildRounds', () => {
   });
 });
 
-describe('encodePartFiles', () => {
-  it('writes each name followed by its hash, and the browser reads every hash back', () => {
-    const hashes = new Map([
-      ['actions', 'k3x9a'],
-      ['change-size', '0b2c4'],
-    ]);
-    const encoded = encodePartFiles(hashes);
-    expect(encoded).toBe('actionsk3x9achange-size0b2c4');
-    for (const [name, hash] of hashes) expect(readHash(encoded, name)).toBe(hash);
-  });
-
-  it('finds an order in which a name that also occurs in another hash still reads its own', () => {
-    const hashes = new Map([
-      ['fast', 'geo12'],
-      ['geo', '34567'],
-    ]);
-    const encoded = encodePartFiles(hashes);
-    expect(encoded).toBe('geo34567fastgeo12');
-    for (const [name, hash] of hashes) expect(readHash(encoded, name)).toBe(hash);
-  });
-});
-
 describe('loaderDefines', () => {
-  it('gives the prefix and the names and hashes of the parts a bundle loads', () => {
-    const hashes = new Map([['v0/page-consent-state', 'ab123']]);
-    expect(loaderDefines(['v0/page-consent-state'], hashes)).toEqual({ prefix: 'page-consent-', files: 'stateab123' });
-    expect(loaderDefines([], hashes)).toEqual({ prefix: '', files: '' });
+  it('gives the prefix, the hash and the names of the parts a bundle loads', () => {
+    expect(loaderDefines(['v0/page-consent-state', 'v0/page-consent-change-size'], 'ab123')).toEqual({ prefix: 'page-consent-', hash: 'ab123', names: 'state,change-size' });
+    expect(loaderDefines([])).toEqual({ prefix: '', hash: '', names: '' });
   });
 
   it('refuses a bundle that loads the parts of two bundles', () => {
-    expect(() => loaderDefines(['v0/page-consent-state', 'v0/page-runtime-actions'], new Map())).toThrow('one bundle only');
+    expect(() => loaderDefines(['v0/page-consent-state', 'v0/page-runtime-actions'], 'ab123')).toThrow('one bundle only');
   });
 });
