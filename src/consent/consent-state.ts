@@ -5,13 +5,15 @@
  */
 import type { ActionArguments, PageRuntime } from '../runtime/index.ts';
 import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
-import { diagnostic } from '../wire/diagnostic.ts';
+import { diagnostic, type Parsed } from '../wire/diagnostic.ts';
+import { type ConsentCoreConfig, parseConsentTiming } from '../wire/consent-config.ts';
 import { own } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
 import type { ConsentParts } from './parts.ts';
-import type { PolicyInput } from './policy.ts';
+import { decide, type PolicyInput } from './policy.ts';
+import { startEventOf } from './lifetime.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
-import type { ConsentEvent, ConsentModel } from './state.ts';
+import { type ConsentEvent, type ConsentModel, initialModel, reduceConsent } from './state.ts';
 
 type Host = InstanceType<PageRuntime['PageElement']>;
 
@@ -52,9 +54,11 @@ export type ConsentStateOptions = {
   readonly whenIdle: () => Promise<void>;
   /** The localStorage item of this config's return record (`returnKeyOf`, the core's: it holds the release). */
   readonly returnItem: string;
+  /** The consent core's parse of the element's config under some geo groups (its preset merged; no timing). */
+  readonly parse: (geoGroups: string[]) => Parsed<ConsentCoreConfig | null>;
 };
 
-export function createConsentState(host: Host, { load, report, checked, view, onModel, isCovered, whenIdle, returnItem }: ConsentStateOptions) {
+export function createConsentState(host: Host, { load, report, checked, view, onModel, isCovered, whenIdle, returnItem, parse }: ConsentStateOptions) {
   const page = host.runtime;
   let lastDetail = '';
   // The return record (docs/decisions/consent-return-record.md) is written at idle, by its part:
@@ -64,12 +68,19 @@ export function createConsentState(host: Host, { load, report, checked, view, on
   const record = () => {
     if (isWriting) return;
     isWriting = true;
-    // The stored decision's parser comes too: the next page needs it in the browser's cache.
+    // The stored decision's parser comes with it (the next page needs it in the browser's cache);
+    // the other rules are the core's and this part's.
     whenIdle()
-      .then(() => (load('stored'), load('record')))
-      .then((part) => {
+      .then(() => Promise.all([load('record'), load('stored')]))
+      .then(([part, stored]) => {
         isWriting = false;
-        part?.writeReturnRecord(page.storage, host.element, returnItem);
+        if (!part || !stored) return;
+        const parseConfig = (geoGroups: string[]) => {
+          const core = host.element.id ? parse(geoGroups).value : null;
+          return core && { ...core, ...parseConsentTiming(core).value };
+        };
+        const parseStored = (value: unknown, now: number) => stored.parseStoredConsent(value, now).value;
+        part.writeReturnRecord(page.storage, host.element, returnItem, { parseConfig, parseStored, reduceConsent, initialModel, startEventOf, decide });
       });
   };
   // The decision the record covers (undefined until the first saved one).

@@ -68,7 +68,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
         render?.(model);
         signal?.(model);
       };
-      return { ...part.createConsentState(host, { load, report, checked, view, onModel, isCovered: () => isCovered, whenIdle, returnItem }), parseConsentTiming: part.parseConsentTiming };
+      return { ...part.createConsentState(host, { load, report, checked, view, onModel, isCovered: () => isCovered, whenIdle, returnItem, parse }), parseConsentTiming: part.parseConsentTiming };
     });
   let current: Awaited<typeof made>;
   const whenStarted = made.then((ready) => (current = ready));

@@ -9,45 +9,31 @@
  * components. It writes and reports nothing: the consent element reads the same config and
  * storage and reports what is wrong.
  */
-import { decisionKeyOf } from './controller.ts';
 import { startEventOf } from './lifetime.ts';
 import { decide, type PolicyInput } from './policy.ts';
 import { initialModel, reduceConsent } from './state.ts';
+import { type ConsentRules, variantsOf } from './variants.ts';
 import type { BlockRequest } from '../runtime/index.ts';
 import { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
 import { ACTIVATED, BLOCKED_SCRIPTS, isParsed, runBlockedScript } from '../browser-shared/blocked-scripts.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
 import { readStoredValues } from '../browser-shared/site-store.ts';
-import { parseStoredConsent, type StoredConsent } from '../wire/consent.ts';
-import { type ConsentConfig, isObject, parseConsentConfig } from '../wire/consent-config.ts';
+import { parseStoredConsent } from '../wire/consent.ts';
+import { parseConsentConfig } from '../wire/consent-config.ts';
 import { CMP_PRESETS } from '../wire/consent-presets.ts';
 import { readLoadableUrl } from '../wire/url.ts';
 
 const ignore = () => {};
 
-/** The config of one geo variant, its cached decision and the policy input they make. */
-export type Variant = { readonly config: ConsentConfig; readonly cached: StoredConsent | null; readonly input: PolicyInput };
-
-/**
- * The cached decision under the base config and each `geoOverride` group; none when any config is
- * invalid or has Consent Mode. Shared with the return record's writer (src/consent/return-record.ts),
- * which passes the runtime's storage; `stored` reads a site-store value.
- */
-export function variantsOf(element: Element, now: number, hasGpc: boolean, stored: (name: string) => unknown): Variant[] {
-  const json = readConfigScript(element);
-  const groups = isObject(json) && isObject(json.geoOverride) ? Object.keys(json.geoOverride) : [];
-  const variants: Variant[] = [];
-  for (const geoGroups of [[], ...groups.map((group) => [group])]) {
-    const config = element.id ? parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS }).value : null;
-    // Consent Mode's default must reach gtag before any script (docs/consent.md, "Signals for ad tech"); the element sends it.
-    if (!config || config.consentModeMapping !== undefined) return [];
-    const cached = parseStoredConsent(stored(decisionKeyOf(config.consentInstanceId)), now).value;
-    const model = reduceConsent(initialModel, startEventOf(config, cached, now, hasGpc));
-    // A prompt is assumed: an undecided state then waits, as it may for the components.
-    variants.push({ config, cached, input: { state: model.state, purposeConsents: model.purposeConsents, fallbackAction: config.fallbackAction, hasPrompt: true } });
-  }
-  return variants;
-}
+/** The fast path's own copy of the rules, over `element`'s config (`json`). */
+export const rulesOf = (element: Element, json: unknown): ConsentRules => ({
+  parseConfig: (geoGroups) => (element.id ? parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS }).value : null),
+  parseStored: (value, now) => parseStoredConsent(value, now).value,
+  reduceConsent,
+  initialModel,
+  startEventOf,
+  decide,
+});
 
 export function startFastPath(): void {
   let inputs: PolicyInput[] | undefined;
@@ -68,7 +54,8 @@ export function startFastPath(): void {
         if (!element || !isParsed(element)) return;
         // The site store is decoded once for every geo variant.
         const values = readStoredValues(self, location.hostname);
-        inputs = variantsOf(element, Date.now(), hasGpc, (name) => (Object.hasOwn(values, name) ? values[name] : undefined)).map((variant) => variant.input);
+        const json = readConfigScript(element);
+        inputs = variantsOf(json, Date.now(), hasGpc, (name) => (Object.hasOwn(values, name) ? values[name] : undefined), rulesOf(element, json)).map((variant) => variant.input);
       }
       if (!isAllowed(readBlockRequest(blocked, (metaBlockedTags ??= readMetaBlockedTags(document)), ignore))) continue;
       const src = blocked.getAttribute('src');

@@ -1,13 +1,13 @@
 /**
  * The return record's writer (docs/decisions/consent-return-record.md), in the `record` part: the
  * entry of one `<page-consent>` config in its `page-return:` item, made with the fast
- * path's reading of the config and the cached decision (every geo variant) and the policy's
- * `decide`. Run at idle after the state part saved or found a decision the record did not cover.
+ * path's reading of the config and the cached decision (every geo variant, variants.ts) and the
+ * policy's `decide`, all handed over by the state part (`rules`): this part holds none of them. Run at idle after the state part saved or found a decision the record did not cover.
  */
 import type { StorageService } from '../runtime/index.ts';
-import { decide } from './policy.ts';
 import { decisionKeyOf } from './controller.ts';
-import { variantsOf } from './fast-path.ts';
+import { type ConsentRules, variantsOf } from './variants.ts';
+import { readConfigScript } from '../browser-shared/config-script.ts';
 import { readBlockRequest, readMetaBlockedTags } from '../wire/block-markers.ts';
 import { readReturnEntry, requestKeyOf, RETURN_CONFIGS, RETURN_PREFIX } from '../wire/return-record.ts';
 
@@ -25,7 +25,7 @@ const SETTLED = ['accepted', 'rejected', 'not-required'];
  * are removed, and the ones that end first beyond RETURN_CONFIGS in all. Without localStorage
  * nothing is written (the next page then waits for the element).
  */
-export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element: Element, item: string, now = Date.now()): void {
+export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element: Element, item: string, rules: ConsentRules, now = Date.now()): void {
   const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
   try {
     // The requests an entry for the same decision knew (its lines after the wait flag), by key.
@@ -41,7 +41,7 @@ export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element:
     }
     others.sort((a, b) => b[1] - a[1]);
     for (const [name] of others.slice(RETURN_CONFIGS - 1)) localStorage.removeItem(name);
-    const variants = variantsOf(element, now, hasGpc, storage.get);
+    const variants = variantsOf(readConfigScript(element), now, hasGpc, storage.get, rules);
     const key = variants[0] && decisionKeyOf(variants[0].config.consentInstanceId);
     const stored = key && storage.get(key);
     const until = Math.min(...variants.map(({ config, cached }) => (cached ? cached.time + config.consentLifetime[cached.state] * DAY_MS : 0)));
@@ -50,7 +50,7 @@ export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element:
     for (const blocked of document.querySelectorAll(['[data-block-on-consent]', '[data-block-on-consent-purposes]', ...metaBlocked].join())) {
       const request = readBlockRequest(blocked, metaBlocked, ignore);
       const requestKey = request && requestKeyOf(request);
-      if (request && requestKey) known.set(requestKey, `${variants.every(({ input }) => decide(request, input) === 'allow') ? '+' : '-'}${requestKey}`);
+      if (request && requestKey) known.set(requestKey, `${variants.every(({ input }) => rules.decide(request, input) === 'allow') ? '+' : '-'}${requestKey}`);
     }
     // A post-prompt UI outside the element is shown in place: it may not wait (it would shift the page later).
     const isPostInPlace = variants.some(({ config: { postPromptUI: id } }) => id !== undefined && !element.querySelector(`#${CSS.escape(id)}`));

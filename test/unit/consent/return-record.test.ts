@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeReturnRecord } from '../../../src/consent/return-record.ts';
+import { rulesOf } from '../../../src/consent/fast-path.ts';
 import { createConsentGate } from '../../../src/runtime/consent-gate.ts';
 import { readConfigScript } from '../../../src/browser-shared/config-script.ts';
 import { storeKeyOf } from '../../../src/browser-shared/site-store.ts';
@@ -58,7 +59,7 @@ describe('writeReturnRecord', () => {
   it('writes the decision, its end of life and what it allows under every request of the page', () => {
     const element = page();
     const storage = memoryStorage({ 'consent:site': accepted({ purposeConsents: { ads: false } }) });
-    writeReturnRecord(storage, element, keyOf(element), NOW);
+    writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), NOW);
     const [key, decision, until, wait, ...requests] = linesOf(element) ?? [];
     expect(key).toBe('consent:site');
     expect(JSON.parse(decision ?? '')).toEqual(accepted({ purposeConsents: { ads: false } }));
@@ -72,7 +73,7 @@ describe('writeReturnRecord', () => {
     const config = { ...CONFIG, geoOverride: { eea: { consentLifetimeDays: 30 } } };
     const element = page(config);
     const storage = memoryStorage({ 'consent:site': accepted({ purposeConsents: { ads: true } }) });
-    writeReturnRecord(storage, element, keyOf(element), NOW);
+    writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), NOW);
     const [, , until, , ...requests] = linesOf(element) ?? [];
     expect(Number(until)).toBe(NOW - DAY_MS + 30 * DAY_MS);
     expect(requests).toEqual(['+default|', '+_till_responded|', '+null|ads']);
@@ -90,7 +91,7 @@ describe('writeReturnRecord', () => {
       const other = ['consent:site', JSON.stringify(stored), NOW + DAY_MS, 1];
       setEntry(keyOf(element), ['stale']);
       setEntry('other', other);
-      writeReturnRecord(storage, element, keyOf(element), NOW);
+      writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), NOW);
       // Another config's entry for the same decision stays; where there is no decision it goes too.
       expect(items()).toEqual(stored ? { [`${RETURN_PREFIX}other`]: other.join('\n') } : {});
     }
@@ -100,7 +101,7 @@ describe('writeReturnRecord', () => {
     const wait = (config: object, stored: object = accepted()) => {
       const element = page(config);
       const storage = memoryStorage({ 'consent:site': stored });
-      writeReturnRecord(storage, element, keyOf(element), NOW);
+      writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), NOW);
       return linesOf(element)?.[3];
     };
     expect(wait({ ...CONFIG, postPromptUI: 'settings' })).toBe('1');
@@ -120,12 +121,12 @@ describe('writeReturnRecord', () => {
     for (let index = 0; index < RETURN_CONFIGS; index++) setEntry(`old${index}`, entry(accepted(), NOW + (index + 1) * DAY_MS));
     setEntry('changed', entry({ ...accepted(), state: 'rejected' }));
     setEntry(key, entry(accepted()));
-    writeReturnRecord(storage, element, keyOf(element), NOW);
+    writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), NOW);
     expect(linesOf(element)?.slice(4)).toEqual(['+other|x', '+default|', '+_till_responded|', '-null|ads', '+_till_accepted|']);
     // At most RETURN_CONFIGS in all: the one ending first and the stale one went.
     expect(Object.keys(items()).sort()).toEqual([...Array.from({ length: RETURN_CONFIGS - 1 }, (_, index) => `${RETURN_PREFIX}old${index + 1}`), key].sort());
     setEntry(key, entry({ ...accepted(), state: 'rejected' }));
-    writeReturnRecord(storage, element, keyOf(element), NOW);
+    writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), NOW);
     expect(linesOf(element)?.slice(4)).not.toContain('+other|x');
   });
 });
@@ -179,7 +180,7 @@ describe('a replayed entry in the gate', () => {
   it('opens the gate for the allowed requests only, and tells of each unknown one', () => {
     const element = page();
     const storage = memoryStorage({ 'consent:site': accepted() });
-    writeReturnRecord(storage, element, keyOf(element), Date.now());
+    writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), Date.now());
     const { gate, lines, misses } = replayed(storage, element);
     expect(lines?.[0]).toBe('1');
     expect(gate.decide({ policy: 'default', purposes: [] })).toBe('allow');
@@ -193,7 +194,7 @@ describe('a replayed entry in the gate', () => {
   it('has nothing to replay once the decision changed', () => {
     const element = page();
     const storage = memoryStorage({ 'consent:site': accepted() });
-    writeReturnRecord(storage, element, keyOf(element), Date.now());
+    writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), Date.now());
     storage.set('consent:site', accepted({ state: 'rejected' }));
     expect(replayed(storage, element).lines).toBeNull();
   });
@@ -201,7 +202,7 @@ describe('a replayed entry in the gate', () => {
   it('gives the provider the last word once it is installed', () => {
     const element = page();
     const storage = memoryStorage({ 'consent:site': accepted() });
-    writeReturnRecord(storage, element, keyOf(element), Date.now());
+    writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), Date.now());
     const { gate, misses } = replayed(storage, element);
     gate.setProvider({ decide: () => 'deny', getPolicyState: async () => 'sufficient', snapshot: () => ({}) as never, whenChecked: async () => {}, subscribe: () => () => {} }, true);
     expect(gate.decide({ policy: 'default', purposes: [] })).toBe('deny');
