@@ -84,7 +84,7 @@ async function buildTree(outdir, isDev) {
 
 /**
  * A second minifier pass over each production file: terser finds about 5% more than esbuild's
- * minifier (brotli bytes of the first screen; docs/decisions/first-screen-parts.md), with
+ * minifier (brotli bytes of the first screen; bench/results/first-screen-parts.md), with
  * semantics-preserving transforms only: its defaults, a third pass, function declarations
  * hoisted, and three transforms turned off that made the first screen larger after brotli
  * (docs/decisions/part-names.md). The source map is carried through.
