@@ -2,7 +2,7 @@
 // loads parts gets the prefix, hash and names of its parts in the last build (dist/cdn/part-names.json).
 import { build } from 'esbuild';
 import { readPartNames } from './cdn-sizes.mjs';
-const entry = process.argv[2] ?? 'src/runtime/entry.ts';
+const entry = process.argv[2] ?? 'src/runtime/v0.ts';
 const parts = readPartNames().loaders[entry] ?? { prefix: '', hash: '', names: '' };
 const result = await build({
   entryPoints: [entry], bundle: true, format: 'iife', minify: true, write: false, metafile: true,

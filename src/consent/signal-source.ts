@@ -11,7 +11,7 @@ export const SIGNALS_SERVICE = 'consent-signals';
 
 /**
  * The source as `<page-consent>` provides it (service `consent-signals-unchecked`), before the
- * bounds part (src/consent-bounds/entry.ts) provides it as `consent-signals`, without the TC or
+ * bounds part (src/consent-bounds/page-consent-bounds.ts) provides it as `consent-signals`, without the TC or
  * GPP strings its check refuses. The TCF and GPP parts read only `consent-signals`.
  */
 export const UNCHECKED_SIGNALS_SERVICE = 'consent-signals-unchecked';
