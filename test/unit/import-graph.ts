@@ -8,11 +8,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 export const root = resolve(import.meta.dirname, '../..');
 
-/** Every source file of `dir` (a repository path), declaration files aside. */
-export function sourceFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+/** Every source file of `dir` (a path under `base`, the repository by default), declaration files aside. */
+export function sourceFiles(dir: string, base = root): string[] {
+  return readdirSync(join(base, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(path);
+    if (entry.isDirectory()) return sourceFiles(path, base);
     return /\.(ts|mts|cts|js|mjs|cjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
@@ -31,11 +31,11 @@ export function computedImportsOf(text: string): string[] {
 /** The text of a module without its comments (a `//` inside a string cuts the rest of its line). */
 export const codeOf = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
 
-/** `file -> target` for every relative import of the files of `dirs`. */
-export function edgesOf(dirs: readonly string[]): string[] {
-  return dirs.flatMap(sourceFiles).flatMap((file) =>
-    importsOf(readFileSync(join(root, file), 'utf8')).map((specifier) => `${file} -> ${relative(root, resolve(root, dirname(file), specifier))}`),
-  );
+/** `file -> target` for every relative import of the files of `dirs` (paths under `base`). */
+export function edgesOf(dirs: readonly string[], base = root): string[] {
+  return dirs
+    .flatMap((dir) => sourceFiles(dir, base))
+    .flatMap((file) => importsOf(readFileSync(join(base, file), 'utf8')).map((specifier) => `${file} -> ${relative(base, resolve(base, dirname(file), specifier))}`));
 }
 
 /** The edges as a map from each file to the files it imports. */
