@@ -25,7 +25,8 @@ export function importsOf(text: string): string[] {
 
 /** The `import(...)` calls whose module is not a string literal (the rules cannot follow them). */
 export function computedImportsOf(text: string): string[] {
-  return [...text.matchAll(/\bimport\s*\(\s*([^\s)'"][^)]*)\)/g)].map((match) => match[0]);
+  const calls = [...codeOf(text).matchAll(/\bimport\s*\(([^)]*)\)/g)];
+  return calls.filter(([, argument]) => argument!.trim() && !/^\s*(['"])[^'"]*\1\s*$/.test(argument!)).map(([call]) => call);
 }
 
 /** The text of a module without its comments (a `//` inside a string cuts the rest of its line). */
