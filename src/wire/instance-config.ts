@@ -74,7 +74,7 @@ const readPromptFields = withRequired<PromptFields>(
   ['title', 'message'],
 );
 
-export const readPromptConfig: Read<PromptConfig> = (into, value, field) => {
+const readPromptConfig: Read<PromptConfig> = (into, value, field) => {
   const fields = readPromptFields(into, value, field);
   return fields && { ...fields, purposes: fields.purposes ?? [], vendors: fields.vendors ?? [] };
 };

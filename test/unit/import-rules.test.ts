@@ -159,8 +159,8 @@ describe('import rules (docs/import-rules.md)', () => {
     expect(dom).toContain('src/hosted-cmp/prompt-entry.ts');
     expect(dom).toContain('src/hosted-cmp/switches.ts');
     expect(dom).not.toContain('src/hosted-cmp/page-config.ts');
-    // It names `window.name` in its comments only.
-    expect(dom).not.toContain('src/hosted-cmp/client-info.ts');
+    // It names `window` in its comments only.
+    expect(dom).not.toContain('src/hosted-cmp/gpp-entry.ts');
   });
 
   it('keeps the DOM modules of the hosted prompt out of reach of the server and the CLI', () => {
