@@ -7,6 +7,7 @@
  * no string can be built (null). Pure.
  */
 import type { Parsed } from './diagnostic.ts';
+import { parseLoadableUrl } from './url.ts';
 import { collector, drop, type Json, own, readFields, readList, readMap, readNumber, readText } from './values.ts';
 
 export type TcfConfig = {
@@ -43,11 +44,4 @@ export function parseTcfConfig(json: unknown, baseUrl: string): Parsed<TcfConfig
   return { value: href && value.vendors ? { ...value, vendorListHref: href, vendors: value.vendors } : null, diagnostics: into.diagnostics };
 }
 
-function httpUrlOf(href: string | undefined, baseUrl: string): string | undefined {
-  try {
-    const url = new URL(href ?? '', baseUrl);
-    return href && /^https?:$/.test(url.protocol) ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const httpUrlOf = (href: string | undefined, baseUrl: string): string | undefined => (href ? parseLoadableUrl(href, baseUrl)?.href : undefined);
