@@ -8,7 +8,8 @@
  */
 import type { Parsed } from './diagnostic.ts';
 import { parseLoadableUrl } from './url.ts';
-import { collector, drop, type Json, own, readFields, readList, readMap, readNumber, readText } from './values.ts';
+import { readPurposeMap } from './purpose-id.ts';
+import { collector, drop, type Json, own, readFields, readList, readNumber, readText } from './values.ts';
 
 export type TcfConfig = {
   readonly vendorListHref: string;
@@ -25,7 +26,7 @@ const letters = readText(2, 2, /^[A-Za-z]{2}$/, 'two letters (ISO 3166-1 or ISO 
 const read = readFields<TcfConfig>({
   vendorListHref: readText(2000, 1),
   vendors: readList(gvlId, 5000),
-  purposes: readMap(readList(purposeId, 24)),
+  purposes: readPurposeMap(readList(purposeId, 24)),
   specialFeatures: readList(readNumber(1, 12), 12),
   publisherCountryCode: letters,
   consentLanguage: letters,
