@@ -4,6 +4,7 @@
  * element to answer for them.
  */
 import { readBlockRequest } from '../src/wire/block-markers.ts';
+import { isPurposeId, PURPOSE_ID_EXPECTED } from '../src/wire/purpose-id.ts';
 import type { ConsentSummary } from './check-consent.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 import { asDomAttributes, locate } from './html-tree.ts';
@@ -27,9 +28,12 @@ export function checkBlocking(page: Page, consent: ConsentSummary | null): Findi
     const request = readBlockRequest(asDomAttributes(element), meta?.tags ?? new Set(), (d) => findings.push(toFinding(d, at)));
     if (!request) continue;
     if (!consent) findings.push(find('validate-blocking-without-consent', 'a <page-consent> element to answer for blocked elements', element.tagName, at));
-    const unknown = purposes ? request.purposes.filter((purpose) => !purposes.has(purpose)) : [];
+    const purposesAt = locate(element, 'data-block-on-consent-purposes');
+    // An id outside the rule is never accepted: the element would stay blocked.
+    for (const purpose of request.purposes.filter((purpose) => !isPurposeId(purpose))) findings.push(find('validate-purpose-id-invalid', PURPOSE_ID_EXPECTED, purpose, purposesAt));
+    const unknown = purposes ? request.purposes.filter((purpose) => isPurposeId(purpose) && !purposes.has(purpose)) : [];
     const expected = `a purpose listed in purposeConsentRequired (${[...(purposes ?? [])].join(', ')})`;
-    for (const purpose of unknown) findings.push(find('validate-purpose-unknown', expected, purpose, locate(element, 'data-block-on-consent-purposes')));
+    for (const purpose of unknown) findings.push(find('validate-purpose-unknown', expected, purpose, purposesAt));
   }
   return findings;
 }

@@ -6,6 +6,7 @@
 import { type ConsentConfig, parseConsentConfig } from '../src/wire/consent-config.ts';
 import { parseConfigScripts } from '../src/wire/config-script.ts';
 import { CMP_PRESETS } from '../src/wire/consent-presets.ts';
+import { isPurposeId, PURPOSE_ID_EXPECTED } from '../src/wire/purpose-id.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 import { getAttribute, type HtmlElement, isDescendantOf, locate, readText } from './html-tree.ts';
 import { findById, findByTag, findJsonScripts, type Page, readMetaBlocking } from './page.ts';
@@ -80,6 +81,10 @@ export function checkConsent(page: Page): ConsentCheck {
     if (parsed.value) configs.push(parsed.value);
   }
   for (const config of configs) checkUiIds(element, config, page, findings);
+  // The components read these as they are; no answer, stored decision or prompt can choose an id outside the rule.
+  for (const id of new Set(configs.flatMap((config) => config.purposeConsentRequired))) {
+    if (!isPurposeId(id)) findings.push(find('validate-purpose-id-invalid', `purposeConsentRequired: ${PURPOSE_ID_EXPECTED}`, id, at));
+  }
   if (geoGroups.length && !findByTag(page, 'page-geo').length) findings.push(find('consent-geo-missing', '<page-geo>', null, at));
   return { findings, consent: { element, configs, geoGroups } };
 }

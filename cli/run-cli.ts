@@ -8,20 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { find } from './finding.ts';
 import { type Format, formatReports, type Report } from './format-findings.ts';
 import { readHints, withHints } from './hints.ts';
-import type { FetchOptions } from './fetch-page.ts';
+import type { CliIo } from './cli-io.ts';
 import { describeReadError, readSource } from './read-source.ts';
 import { validateAdsConfig } from './validate-ads-config.ts';
 import { validatePage } from './validate-page.ts';
-
-export type CliIo = {
-  readonly stdin: AsyncIterable<string | Uint8Array>;
-  write(text: string): void;
-  writeError(text: string): void;
-  /** Colour the severities (a terminal without NO_COLOR). */
-  readonly isColour?: boolean;
-  /** Limits of a URL fetch; only tests change them (page-validate.mjs never sets this). */
-  readonly fetchOptions?: FetchOptions;
-};
 
 export const USAGE = 'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]\n       page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...]';
 

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { type GvlJson, parseGvl } from '../src/wire/gvl.ts';
+import { hostOf, isLoopbackHost } from '../src/wire/url.ts';
 import type { ServerConfig } from './config.ts';
 import { checkTcfAgainstGvl } from './instance-tcf.ts';
 import { parseInstanceConfig } from './instance-config.ts';
@@ -35,16 +36,12 @@ export type Development = {
   readonly generatedAdminToken: boolean;
 };
 
-/** `localhost` and the loopback addresses: nobody else can reach a server bound to them. */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
 
 export function developmentDefaults(config: ServerConfig, env: Env, fixturePath = FIXTURE_VENDOR_LIST): Development {
   const isDevelopment = env['NODE_ENV'] !== 'production';
   if (!isDevelopment) return { config, isDevelopment, fixtureVendorList: false, generatedAdminToken: false };
   const fixtureVendorList = config.tcfVendorList === null && existsSync(fixturePath);
-  const generatedAdminToken = config.adminToken === null && isLoopbackHost(config.host);
+  const generatedAdminToken = config.adminToken === null && isLoopbackHost(hostOf(config.host));
   return {
     config: {
       ...config,

@@ -4,14 +4,12 @@
  * field), and an unknown field refused (a typo such as `consentRequird` would otherwise store
  * the default).
  */
-import { INSTANCE_CONFIG, type InstanceConfig, type PromptConfig, readInstanceConfig, readPromptConfig } from '../src/wire/instance-config.ts';
+import { INSTANCE_CONFIG, type InstanceConfig, readInstanceConfig } from '../src/wire/instance-config.ts';
 import { isRecord } from '../src/wire/values.ts';
 import { invalidField } from './errors.ts';
 import { strictRead } from './strict.ts';
 
 const INSTANCE_FIELDS = Object.keys(INSTANCE_CONFIG);
-
-export const parsePromptConfig = (value: unknown, field = 'prompt'): PromptConfig => strictRead(readPromptConfig, value, field);
 
 export function parseInstanceConfig(value: unknown): InstanceConfig {
   const unknown = isRecord(value) ? Object.keys(value).find((key) => !INSTANCE_FIELDS.includes(key)) : undefined;

@@ -6,7 +6,7 @@
  * the IAB translation has it.
  */
 import { summarize } from '../src/hosted-cmp/first-layer-summary.ts';
-import { translateGvl } from '../src/hosted-cmp/gvl-translation.ts';
+import { translateGvl } from '../src/hosted-cmp/translate-gvl.ts';
 import { type CmpLanguage, iabLanguageOf } from '../src/messages/language.ts';
 import type { PageConfig, PageTcf } from '../src/hosted-cmp/page-config.ts';
 import { scopeOf } from '../src/hosted-cmp/tcf-scope.ts';

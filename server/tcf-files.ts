@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type GvlTranslation, parseTranslation } from '../src/hosted-cmp/gvl-translation.ts';
+import { type GvlTranslation, parseTranslation } from '../src/wire/gvl-translation.ts';
 import { type GvlJson, parseGvl } from '../src/wire/gvl.ts';
 import type { AppContext } from './routes/context.ts';
 

@@ -4,6 +4,7 @@
  * loopback hosts (plain http in development), where it is `SameSite=Lax` without `Secure`.
  */
 import { randomFillSync } from 'node:crypto';
+import { hostOf, isLoopbackHost } from '../src/wire/url.ts';
 import { timePrefix } from './ordered-id.ts';
 
 export const userCookieName = 'page_uid';
@@ -37,18 +38,13 @@ export function readUserId(cookieHeader: string | undefined): string | null {
   return null;
 }
 
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 // The attributes of the last host name, computed again only when the Host header changes.
 let lastHostname: string | null = null;
 let lastAttributes = '';
 
 export function serializeUserCookie(userId: string, hostname: string): string {
   if (hostname !== lastHostname) {
-    const site = isLoopbackHost(hostname) ? 'SameSite=Lax' : 'Secure; SameSite=None';
+    const site = isLoopbackHost(hostOf(hostname)) ? 'SameSite=Lax' : 'Secure; SameSite=None';
     lastAttributes = `; Path=/consent; Max-Age=${userCookieMaxAge}; HttpOnly; ${site}`;
     lastHostname = hostname;
   }

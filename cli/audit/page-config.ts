@@ -6,6 +6,7 @@
  * `checkConsentHref`, `onUpdateHref`, `promptUiSrc`, `tcf.vendorListHref`), compared by origin
  * and path, and the component scripts (`v0.js` and what it loads from its own `v0/` folder).
  */
+import { parseLoadableUrl } from '../../src/wire/url.ts';
 import { isRecord, own, parseJsonText } from '../../src/wire/values.ts';
 import { checkConsent } from '../check-consent.ts';
 import { getAttribute, readText } from '../html-tree.ts';
@@ -21,12 +22,8 @@ export type PageExpectations = {
 };
 
 export const endpointOf = (url: string, base?: string): string | null => {
-  try {
-    const parsed = new URL(url, base);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? `${parsed.origin}${parsed.pathname}` : null;
-  } catch {
-    return null;
-  }
+  const parsed = parseLoadableUrl(url, base);
+  return parsed ? `${parsed.origin}${parsed.pathname}` : null;
 };
 
 /** Every string under a key ending in `Href` or `Src`, two levels deep, own properties only. */

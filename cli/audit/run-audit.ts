@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import type { CliIo } from '../run-cli.ts';
+import type { CliIo } from '../cli-io.ts';
 import { auditPage, exitCodeOf } from './audit-page.ts';
 import { launchAuditBrowser, SandboxRefusal } from './browser.ts';
 import { formatAuditHtml } from './format-html.ts';

@@ -62,7 +62,7 @@ export function startGppApi(source: SignalSource): TcfFromGpp {
       share(gppString, api.hasSection('tcfeuv2') ? api.getSectionString('tcfeuv2') : null);
       return applicableSectionsOf(gppSectionId);
     } catch {
-      source.report(diagnostic('consent-gpp-string-invalid', 'a GPP string that decodes', gppString));
+      source.report(diagnostic('consent-gpp-string-invalid', 'a GPP string that decodes', gppString), 'warn');
       api.clear();
       share(gppString, null);
       return null;

@@ -37,7 +37,7 @@ export function startTcfApi(source: SignalSource, fromGpp: Promise<TcfFromGpp | 
       isDecoded = true;
     } catch {
       isDecoded = false;
-      source.report(diagnostic('consent-tcf-string-invalid', 'a TC string that decodes', input));
+      source.report(diagnostic('consent-tcf-string-invalid', 'a TC string that decodes', input), 'warn');
       api.update('', next.isPromptShown);
     }
   };

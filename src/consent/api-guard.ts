@@ -6,10 +6,13 @@
  * and holds at most `FRAME_LISTENER_LIMIT` listeners and unanswered calls per API
  * (docs/reliability.md, "Bounds of the ad-tech APIs").
  */
+import type { DiagnosticLevel } from '../runtime/index.ts';
 import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
 import { FRAME_LISTENER_LIMIT } from './api-bounds.ts';
 import { frameCallOf } from './api-stub.ts';
 import { GPP_API, type SignalApi, type StubScope, TCF_API, USP_API } from './signal-apis.ts';
+
+type Report = (d: Diagnostic, level?: DiagnosticLevel) => void;
 
 type ApiFunction = (...args: unknown[]) => unknown;
 const scope = self as unknown as Record<string, ApiFunction | undefined> & StubScope;
@@ -52,7 +55,7 @@ type FrameShare = { readonly ids: Set<unknown>; open: number };
  * another call until its first answer, `ping` not at all; past the bound: `success: false`, and
  * one diagnostic per API and page); its new listener ids are noted.
  */
-function bridge(api: SignalApi, report: (d: Diagnostic) => void) {
+function bridge(api: SignalApi, report: Report) {
   const shares = new WeakMap<object, FrameShare>();
   let isReported = false;
   return (event: MessageEvent) => {
@@ -87,9 +90,10 @@ function bridge(api: SignalApi, report: (d: Diagnostic) => void) {
 }
 
 /** The stubs' bridges stop; ours answers all three APIs (once per page, whichever part comes first). */
-export function takeOverBridges(report: (d: Diagnostic) => void): void {
+export function takeOverBridges(report: Report): void {
   if (scope.__pageConsentBridge) return;
   scope.__pageConsentBridge = true;
   scope.__pageConsentStub?.off();
-  for (const api of [TCF_API, GPP_API, USP_API]) addEventListener('message', bridge(api, report));
+  // A bridge's one diagnostic (consent-frame-listeners-exceeded) is a warning (src/wire/severity.ts).
+  for (const api of [TCF_API, GPP_API, USP_API]) addEventListener('message', bridge(api, (d) => report(d, 'warn')));
 }

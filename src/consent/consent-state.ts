@@ -4,14 +4,16 @@
  * each change that readers can see.
  */
 import type { ActionArguments, PageRuntime } from '../runtime/index.ts';
+import type { parseStoredConsent } from '../wire/consent.ts';
 import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { diagnostic, type Parsed } from '../wire/diagnostic.ts';
 import { type ConsentCoreConfig, parseConsentTiming } from '../wire/consent-config.ts';
 import { own } from '../wire/values.ts';
 import { createConsentController } from './controller.ts';
-import type { ConsentParts } from './parts.ts';
 import { decide, type PolicyInput } from './policy.ts';
 import { startEventOf } from './lifetime.ts';
+import type { RemoteCalls } from './remote.ts';
+import type { writeReturnRecord } from './return-record.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import { type ConsentEvent, type ConsentModel, initialModel, reduceConsent } from './state.ts';
 
@@ -38,9 +40,16 @@ function eventOf(name: (typeof CONSENT_ACTIONS)[number], args: ActionArguments, 
   return { type: 'decide', decision: name === 'accept' ? 'accepted' : 'rejected', purposeConsentDefault: own(purposes, 'purposeConsentDefault') };
 }
 
+/** The parts of the consent script the state loads (their exports; src/consent/parts.ts names them all). */
+type StateParts = {
+  remote: RemoteCalls;
+  stored: { parseStoredConsent: typeof parseStoredConsent };
+  record: { writeReturnRecord: typeof writeReturnRecord };
+};
+
 export type ConsentStateOptions = {
   /** Loads a part of the consent script (reported by the loader when it fails). */
-  readonly load: <K extends keyof ConsentParts>(name: K) => Promise<ConsentParts[K] | undefined>;
+  readonly load: <K extends keyof StateParts>(name: K) => Promise<StateParts[K] | undefined>;
   readonly report: Host['report'];
   /** Settles once the remote check is over (or was never needed). */
   readonly checked: Promise<void>;

@@ -4,10 +4,9 @@
  * network, clock and URL expansion are injected, so every rule is unit-tested with fake timers.
  */
 import type { Diagnostic, DiagnosticLevel, StorageService } from '../runtime/index.ts';
-import type { StoredConsent } from '../wire/consent.ts';
+import type { parseStoredConsent, StoredConsent } from '../wire/consent.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
-import type { ConsentParts, RemoteCalls } from './parts.ts';
-import type { Network } from './remote.ts';
+import type { Network, RemoteCalls } from './remote.ts';
 import { startEventOf } from './lifetime.ts';
 import { type ConsentEvent, type ConsentModel, type ConsentReducer, initialModel, reduceConsent, type SavedDecision } from './state.ts';
 
@@ -24,7 +23,7 @@ export type ControllerDeps = Network & {
   /** The check and update calls (src/consent/remote.ts; the remote part in the page); undefined when they failed to load. */
   readonly remote: () => Promise<RemoteCalls | undefined>;
   /** The cached decision's parser (the stored part in the page), loaded only when a decision is cached; undefined when it failed to load. */
-  readonly stored: () => Promise<ConsentParts['stored'] | undefined>;
+  readonly stored: () => Promise<{ parseStoredConsent: typeof parseStoredConsent } | undefined>;
 };
 
 export type ConsentController = {

@@ -39,7 +39,7 @@ function loadCmp({ page, scriptUrl, report, clock }: PromptDeps): Promise<Create
   });
   document.head.append(script);
   return Promise.race([page.whenService(CMP_SERVICE) as Promise<CreatePromptFrame>, failed]).then((create) => {
-    if (!create) report(diagnostic('consent-cmp-load-failed', 'the script to load', script.src));
+    if (!create) report(diagnostic('consent-cmp-load-failed', 'the script to load', script.src), 'warn');
     return create;
   });
 }

@@ -17,14 +17,12 @@ import type { parseConsentTiming } from '../wire/consent-config.ts';
 import type { replyToCreative } from './creative-reply.ts';
 import type { createFrameUi } from './frame-ui.ts';
 import type { waitForGeoGroups } from './geo-wait.ts';
-import type { checkConsent, checkRequestOf, notifyUpdate } from './remote.ts';
+import type { RemoteCalls } from './remote.ts';
 import type { startSignals } from './signals.ts';
 import type { renderStoryPrompt } from './story.ts';
 import type { createConsentState } from './consent-state.ts';
 import type { writeReturnRecord } from './return-record.ts';
 import { partFile } from '../browser-shared/parts.ts';
-
-export type RemoteCalls = { checkConsent: typeof checkConsent; checkRequestOf: typeof checkRequestOf; notifyUpdate: typeof notifyUpdate };
 
 export type ConsentParts = {
   remote: RemoteCalls;

@@ -91,8 +91,9 @@ export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
     slot.removeAttribute('aria-modal');
   };
 
-  const fail = (d: Diagnostic) => {
-    options.report(d, 'warn');
+  // `level`: the code's in src/wire/severity.ts (a refused src is an error, a time-out a warning).
+  const fail = (d: Diagnostic, level?: DiagnosticLevel) => {
+    options.report(d, level);
     close();
     state = { kind: 'failed' };
     isShowing = true;
@@ -121,7 +122,7 @@ export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
     frame.setAttribute('sandbox', sandboxOf(options.sandbox, isCross, options.report));
     state = { kind: 'loading', frame, origin: isCross ? url.origin : 'null', isModal: false };
     slot.append(frame);
-    timer = options.clock.setTimeout(() => fail(diagnostic('consent-prompt-frame-timeout', `a ready message within ${READY_TIMEOUT_MS / 1000} s`, url.href)), READY_TIMEOUT_MS);
+    timer = options.clock.setTimeout(() => fail(diagnostic('consent-prompt-frame-timeout', `a ready message within ${READY_TIMEOUT_MS / 1000} s`, url.href), 'warn'), READY_TIMEOUT_MS);
   };
 
   /**

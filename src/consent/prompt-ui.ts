@@ -10,7 +10,6 @@ import type { Diagnostic, DiagnosticLevel, PageRuntime } from '../runtime/index.
 import type { ConsentCoreConfig } from '../wire/consent-config.ts';
 import type { DecisionData } from '../wire/consent.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
-import type { createFrameUi } from './frame-ui.ts';
 import type { Clock } from './remote.ts';
 import type { ConsentModel, Decision } from './state.ts';
 import type { renderStoryPrompt } from './story.ts';
@@ -29,8 +28,11 @@ export type PromptDeps = {
   /** Renders a `<page-story-consent>` child (the story part); absent when it failed to load. */
   readonly renderStory?: typeof renderStoryPrompt;
   /** The CMP iframe's prompt (the frame part, with `model` for `CONSENT_INFO`); absent when it failed to load. */
-  readonly frame?: { readonly createFrameUi: typeof createFrameUi; readonly model: () => ConsentModel };
+  readonly frame?: { readonly createFrameUi: CreateFrameUi; readonly model: () => ConsentModel };
 };
+
+/** The frame part's prompt (src/consent/frame-ui.ts): the CMP iframe, with `fallback` while it cannot show. */
+export type CreateFrameUi = (host: HTMLElement, config: ConsentCoreConfig, fallback: HTMLElement | null, deps: PromptDeps, model: () => ConsentModel) => Ui;
 
 export function createPromptUi(host: HTMLElement, config: ConsentCoreConfig, deps: PromptDeps): Ui {
   const { promptUiSrc: src, overlay, consentPromptCaption: caption } = config;

@@ -23,6 +23,9 @@ export type Clock = {
 
 export type Network = { readonly fetch: typeof fetch; readonly clock: Clock };
 
+/** The remote part's exports (src/consent/parts.ts). */
+export type RemoteCalls = { checkConsent: typeof checkConsent; checkRequestOf: typeof checkRequestOf; notifyUpdate: typeof notifyUpdate };
+
 /**
  * POSTs `body` as JSON with credentials and reads the answer within CHECK_TIMEOUT_MS and `maxBytes`: its text,
  * or the diagnostic of what failed (`failure` names the cause: `HTTP nnn`, no answer in time, a network error).

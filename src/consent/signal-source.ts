@@ -3,7 +3,7 @@
  * (service `consent-signals`, through the bounds part): the CMP ids and the consent as a signal,
  * now and on every change.
  */
-import type { ConsentSnapshot, Diagnostic } from '../runtime/index.ts';
+import type { ConsentSnapshot, Diagnostic, DiagnosticLevel } from '../runtime/index.ts';
 import type { DecisionData } from '../wire/consent.ts';
 import type { Json } from '../wire/values.ts';
 
@@ -35,7 +35,7 @@ export type ConsentSignal = ConsentSnapshot & {
 export type SignalSource = {
   readonly cmpId: number;
   readonly cmpVersion: number;
-  readonly report: (d: Diagnostic) => void;
+  readonly report: (d: Diagnostic, level?: DiagnosticLevel) => void;
   readonly current: () => ConsentSignal;
   readonly subscribe: (listener: (signal: ConsentSignal) => void) => void;
   /** The config's `tcf` and `gpp` objects, unparsed: the parts read them. */

@@ -3,6 +3,8 @@
  * (loopback hosts, or an element with `data-allow-debug-override`), the country the server
  * patched into the script, else `unknown`. Pure.
  */
+import { isLoopbackHost } from '../wire/url.ts';
+
 export type CountrySources = {
   readonly hash: string;
   readonly hostname: string;
@@ -11,12 +13,10 @@ export type CountrySources = {
   readonly patched: string;
 };
 
-export const isLoopback = (host: string) => /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(host);
-
 /** The country code and whether a debug hash was present but not honoured. */
 export function countryOf({ hash, hostname, allowDebug, patched }: CountrySources) {
   const debug = /page-geo=([a-z]{2}|unknown)\b/i.exec(hash)?.[1]?.toLowerCase();
-  const isDebugAllowed = allowDebug || isLoopback(hostname);
+  const isDebugAllowed = allowDebug || isLoopbackHost(hostname);
   if (debug && isDebugAllowed) return { country: debug, isDebugIgnored: false };
   return { country: /^[a-z]{2}$/.test(patched) ? patched : 'unknown', isDebugIgnored: !!debug };
 }

@@ -5,6 +5,7 @@
 import type { Diagnostic, Layout, PageRuntime } from '../runtime/index.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
 import { countryOf } from './country.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import { matchGroups, parseGeoConfig } from '../wire/geo-groups.ts';
 
 export type GeoService = { readonly country: string; readonly matchedGroups: readonly string[] };
@@ -27,7 +28,7 @@ export function createGeoElement(page: PageRuntime, patched: string) {
       const { hash, hostname } = location;
       const allowDebug = element.hasAttribute('data-allow-debug-override');
       const { country, isDebugIgnored } = countryOf({ hash, hostname, allowDebug, patched });
-      if (isDebugIgnored) report({ code: 'geo-debug-ignored', expected: 'a loopback host or data-allow-debug-override', got: hostname });
+      if (isDebugIgnored) report(diagnostic('geo-debug-ignored', 'a loopback host or data-allow-debug-override', hostname));
       const { value: groups, diagnostics } = parseGeoConfig(readConfigScript(element));
       diagnostics.forEach(report);
       const matchedGroups = matchGroups(groups, country);

@@ -4,7 +4,7 @@
  * its module on `self.pageCmpDetails`; the first layer starts a session with it. The same for
  * the GPP script the second layer loads when the page exposes GPP. Types only.
  */
-import type { ClientInfo } from './client-info.ts';
+import type { ClientInfo } from '../wire/client-info.ts';
 import type { PageConfig } from './page-config.ts';
 
 export type ChoiceKind = 'accept' | 'reject' | 'save';

@@ -5,7 +5,7 @@
  * (`consent-prompt-gpp-load-failed`) and the answer carries the TC string.
  */
 import { checkTcString } from '../wire/consent-string-bounds.ts';
-import type { ClientInfo } from './client-info.ts';
+import type { ClientInfo } from '../wire/client-info.ts';
 import type { GppModule, PromptDecision } from './details-api.ts';
 import { reportFailed } from './details-files.ts';
 import { loadScript } from './load-script.ts';

@@ -4,7 +4,7 @@
  * every purpose; Save choices reports the switches, `accept` when any is on.
  */
 import { own } from '../wire/values.ts';
-import type { ClientInfo } from './client-info.ts';
+import type { ClientInfo } from '../wire/client-info.ts';
 import type { DetailsSession } from './details-api.ts';
 import { renderer } from './layer-renderer.ts';
 import { ownModel, ownPurposes } from './own-view.ts';

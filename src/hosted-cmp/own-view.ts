@@ -3,7 +3,7 @@
  * from the client info, when the instance lists none), one consent switch each, and its own
  * vendor list with the purposes each one serves.
  */
-import type { ClientInfo } from './client-info.ts';
+import type { ClientInfo } from '../wire/client-info.ts';
 import type { PageConfig, PagePurpose } from './page-config.ts';
 import type { SecondLayerModel } from './second-layer.ts';
 

@@ -5,9 +5,9 @@
  */
 import type { TcfSettings } from '../tcf/tc-choices.ts';
 import type { SummaryItem } from './first-layer-summary.ts';
-import type { CmpLanguage } from '../messages/language.ts';
+import type { CmpLanguage, Messages } from '../messages/language.ts';
 
-export type Messages = Readonly<Record<string, string>>;
+export type { Messages };
 
 export type PagePurpose = { readonly id: string; readonly label: string; readonly description?: string };
 export type PageVendor = { readonly name: string; readonly url?: string; readonly purposes?: readonly string[] };

@@ -5,7 +5,7 @@
  * only then loads the second layer (`cmp/details-0.1.js`), which also builds the TC strings.
  * A page that asks for another language (`clientConfig.lang`) reloads the frame in it once.
  */
-import { parseClientInfo } from './client-info.ts';
+import { parseClientInfo } from '../wire/client-info.ts';
 import type { ChoiceKind, DetailsSession, PromptDecision } from './details-api.ts';
 import { matchLanguage } from '../messages/language.ts';
 import { ownPurposes } from './own-view.ts';

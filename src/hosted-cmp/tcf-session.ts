@@ -7,11 +7,12 @@
 import { choicesOfDecision } from '../tcf/tc-choices.ts';
 import { choicesOfTcString, encodeTcString } from '../tcf/tc-string.ts';
 import { parseGvl } from '../wire/gvl.ts';
-import type { ClientInfo } from './client-info.ts';
+import type { ClientInfo } from '../wire/client-info.ts';
 import type { ChoiceKind, DetailsSession, PromptDecision } from './details-api.ts';
 import { fetchJson, reportFailed, TRANSLATION_MAX_BYTES, VENDOR_LIST_MAX_BYTES } from './details-files.ts';
 import { carriedString, gppModuleOf, storedTcString } from './gpp-carrier.ts';
-import { parseTranslation, translateGvl } from './gvl-translation.ts';
+import { parseTranslation } from '../wire/gvl-translation.ts';
+import { translateGvl } from './translate-gvl.ts';
 import { renderer } from './layer-renderer.ts';
 import type { PageConfig, PageTcf } from './page-config.ts';
 import { reportAll } from './report.ts';

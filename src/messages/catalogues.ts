@@ -8,8 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Messages } from '../hosted-cmp/page-config.ts';
-import { type CmpLanguage, cmpLanguages } from './language.ts';
+import { type CmpLanguage, cmpLanguages, type Messages } from './language.ts';
 
 // A path, not a URL object: under a DOM test environment `URL` is not Node's.
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'catalogues');

@@ -11,6 +11,9 @@ export const cmpLanguages = [
 
 export type CmpLanguage = (typeof cmpLanguages)[number];
 
+/** A message catalogue: message key -> text (`{n}` for a number). */
+export type Messages = Readonly<Record<string, string>>;
+
 /** Tags whose primary subtag differs from our catalogue's code. */
 const aliases: Readonly<Record<string, CmpLanguage>> = { no: 'nb', nn: 'nb' };
 

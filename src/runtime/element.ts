@@ -5,9 +5,9 @@
  */
 import type { DiagnosticLevel } from './diagnostics.ts';
 import type { Diagnostic } from '../wire/diagnostic.ts';
-import type { ActionHandler, Layout, PageElementInstance, PageRuntime } from './types.ts';
+import type { ActionHandler, Layout, PageElementBase, PageRuntime } from './types.ts';
 
-export class PageElement implements PageElementInstance {
+export class PageElement implements PageElementBase {
   /** Set by the runtime before build. */
   layout: Layout = 'container';
   readonly element: HTMLElement;

@@ -14,7 +14,6 @@ import type { ConsentMetadata, PurposeConsents, SharedData } from '../wire/conse
 
 // Wire types the runtime's API speaks (defined in src/wire, which imports nothing of the runtime).
 export type { ActionValue, BlockPolicy, BlockRequest, ConsentChangeState, ConsentSnapshot, Layout };
-import type { PageElement } from './element.ts';
 
 /** A page box in document coordinates (CSS px, relative to the top of the document). */
 export type PageBox = {
@@ -99,11 +98,23 @@ export type PageElementInstance = {
   isBlockable(): boolean;
 };
 
+/** The base class's instances (src/runtime/element.ts): what a subclass inherits. */
+export type PageElementBase = PageElementInstance & {
+  /** Set by the runtime before build. */
+  layout: Layout;
+  readonly runtime: PageRuntime;
+  getLayout(): Layout;
+  report(d: Diagnostic, level?: DiagnosticLevel): void;
+  registerAction(name: string, handler: ActionHandler): void;
+  /** Fires a bubbling DOM event and the element's own `on="<name>:..."` handlers. */
+  dispatch(name: string, detail?: unknown): void;
+};
+
 export type PageRuntime = {
   readonly version: string;
   define(tag: string, implementation: PageElementConstructor): void;
   /** The base class to extend: `class extends page.PageElement { buildCallback() {...} }`. */
-  readonly PageElement: typeof PageElement;
+  readonly PageElement: new (element: HTMLElement, runtime: PageRuntime) => PageElementBase;
   readonly storage: StorageService;
   readonly viewport: ViewportService;
   readonly consent: ConsentApi;

@@ -9,6 +9,7 @@
 import { type Diagnostic, diagnostic, type Parsed } from './diagnostic.ts';
 import { type Preset, presetOf } from './consent-presets.ts';
 import { type ConsentLifetime, parseConsentLifetime } from './consent-lifetime.ts';
+import { isLoopbackHost } from './url.ts';
 import { isRecord, type Json, own } from './values.ts';
 
 export type FallbackAction = 'reject' | 'dismiss';
@@ -141,10 +142,10 @@ export function mergeConfig(base: Json, over: Json): Json {
 }
 
 /** https, or http when `isHttpAllowed` or on a loopback host (development); relative URLs resolve against `baseUrl`. */
-export function isAllowedUrl(href: string, baseUrl: string, isHttpAllowed = false): boolean {
+export function isAllowedUrl(href: string, baseUrl: string, isHttpAllowed: boolean): boolean {
   try {
     const { protocol, hostname } = new URL(href, baseUrl);
-    return protocol === 'https:' || (protocol === 'http:' && (isHttpAllowed || /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(hostname)));
+    return protocol === 'https:' || (protocol === 'http:' && (isHttpAllowed || isLoopbackHost(hostname)));
   } catch {
     return false;
   }

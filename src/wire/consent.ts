@@ -4,6 +4,7 @@
  * purpose value leaves that purpose undecided. The request bodies are in consent-bodies.ts.
  */
 import { diagnostic, type Parsed } from './diagnostic.ts';
+import { readPurposeMap } from './purpose-id.ts';
 import {
   collector,
   drop,
@@ -78,7 +79,7 @@ export type ConsentSnapshot = {
 
 export const CONSENT_STATES: readonly ConsentStateValue[] = ['accepted', 'rejected', 'unknown'];
 
-export const readPurposeConsents: Read<Record<string, boolean>> = readMap(readBoolean);
+export const readPurposeConsents: Read<Record<string, boolean>> = readPurposeMap(readBoolean);
 
 /** A string of plain text, a finite number or a boolean. */
 const readScalar: Read<string | number | boolean> = (into, value, field) =>

@@ -6,6 +6,7 @@
  */
 import { parseGeoGroups } from './geo-groups.ts';
 import { type SharedData, readSharedData } from './consent.ts';
+import { readPurposeId, readPurposeMap } from './purpose-id.ts';
 import { parseLoadableUrl } from './url.ts';
 import { drop, isRecord, type Read, readBoolean, readFields, readList, readMap, readNumber, readText, type Schema } from './values.ts';
 
@@ -46,8 +47,6 @@ export type InstanceTcf = {
   readonly publisherCountryCode?: string;
 };
 
-export const readPurposeId = readText(100, 1, /^[A-Za-z0-9._:-]+$/, 'a purpose id of letters, digits or . _ : -');
-
 /** An absolute http(s) URL of at most 2,000 characters. */
 const readHttpUrl: Read<string> = (into, value, field) =>
   typeof value === 'string' && value.length <= 2000 && parseLoadableUrl(value, 'about:blank') ? readText(2000, 1)(into, value, field) : drop(into, field, 'an http(s) URL', value);
@@ -74,7 +73,7 @@ const readPromptFields = withRequired<PromptFields>(
   ['title', 'message'],
 );
 
-export const readPromptConfig: Read<PromptConfig> = (into, value, field) => {
+const readPromptConfig: Read<PromptConfig> = (into, value, field) => {
   const fields = readPromptFields(into, value, field);
   return fields && { ...fields, purposes: fields.purposes ?? [], vendors: fields.vendors ?? [] };
 };
@@ -95,7 +94,7 @@ const readTcfFields = withRequired<InstanceTcf>(
     cmpId: readNumber(2, 4095),
     cmpVersion: readNumber(1, 4095),
     vendors: readList(readNumber(1, 65_535), 5000),
-    purposes: readMap(readList(readNumber(1, 24), 24), 24),
+    purposes: readPurposeMap(readList(readNumber(1, 24), 24), 24),
     specialFeatures: readList(readNumber(1, 12), 12),
     publisherCountryCode: (into, value, field) => readText(2, 2, /^[A-Za-z]{2}$/, 'a two-letter country code')(into, value, field)?.toUpperCase(),
   },

@@ -3,6 +3,7 @@
  * starts with "Error" or "Warning"): a warning leaves the page working, every other code is an
  * error. The validator grades its findings with it; the components log these codes with
  * `console.warn` (test/unit/wire/severity.test.ts holds the docs and the call sites to it).
+ * Every code of the components and the validator is listed, as a warning or as an error.
  * Where one code is graded by context (a strict reader such as the server's ads configs refuses
  * on any diagnostic), the caller says so explicitly.
  */
@@ -67,4 +68,69 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'audit-unfair-choice',
 ]);
 
+/** The other codes of the components and the validator (docs/errors.md above "Server"): errors. */
+const ERROR_CODES: ReadonlySet<string> = new Set([
+  'task-failed',
+  'invalid-action',
+  'unknown-action-target',
+  'unknown-action',
+  'action-failed',
+  'macro-failed',
+  'invalid-layout',
+  'invalid-size',
+  'missing-size',
+  'unsupported-layout',
+  'build-failed',
+  'layout-failed',
+  'unlayout-failed',
+  'duplicate-definition',
+  'part-load-failed',
+  'extension-failed',
+  'invalid-block-policy',
+  'missing-attribute',
+  'unsupported-ad-type',
+  'ad-consent-call-invalid',
+  'unsafe-iframe-sandbox',
+  'url-refused',
+  'consent-config-invalid',
+  'consent-id-missing',
+  'consent-duplicate',
+  'consent-instance-id',
+  'consent-required-missing',
+  'consent-required-invalid',
+  'consent-url-invalid',
+  'consent-story-with-prompt-src',
+  'consent-story-invalid',
+  'consent-prompt-missing',
+  'consent-post-prompt-missing',
+  'consent-check-failed',
+  'consent-provider-refused',
+  'remote-answer-too-large',
+  'consent-action-argument',
+  'consent-cmp-id-missing',
+  'consent-string-refused',
+  'consent-tcf-string-source-missing',
+  'consent-tcf-string-failed',
+  'consent-signals-load-failed',
+  'auto-ads-type-missing',
+  'auto-ads-type-unknown',
+  'auto-ads-attribute-missing',
+  'auto-ads-config-url-invalid',
+  'auto-ads-config-fetch-failed',
+  'auto-ads-config-invalid',
+  'validate-input-unreadable',
+  'validate-runtime-missing',
+  'validate-extension-missing',
+  'validate-extension-version',
+  'validate-blocking-meta-missing',
+  'validate-purpose-id-invalid',
+  'audit-third-party-request',
+  'audit-third-party-cookie',
+  'audit-third-party-storage',
+]);
+
+/** Every code the table grades (the server's HTTP codes are not diagnostics and are not listed). */
+export const gradedCodes = (): readonly string[] => [...WARNING_CODES, ...ERROR_CODES];
+
+/** The severity of a code: a listed warning, else an error (a listed error, or a server code). */
 export const severityOf = (code: string): Severity => (WARNING_CODES.has(code) ? 'warning' : 'error');

@@ -7,7 +7,9 @@
  * no string can be built (null). Pure.
  */
 import type { Parsed } from './diagnostic.ts';
-import { collector, drop, type Json, own, readFields, readList, readMap, readNumber, readText } from './values.ts';
+import { parseLoadableUrl } from './url.ts';
+import { readPurposeMap } from './purpose-id.ts';
+import { collector, drop, type Json, own, readFields, readList, readNumber, readText } from './values.ts';
 
 export type TcfConfig = {
   readonly vendorListHref: string;
@@ -24,7 +26,7 @@ const letters = readText(2, 2, /^[A-Za-z]{2}$/, 'two letters (ISO 3166-1 or ISO 
 const read = readFields<TcfConfig>({
   vendorListHref: readText(2000, 1),
   vendors: readList(gvlId, 5000),
-  purposes: readMap(readList(purposeId, 24)),
+  purposes: readPurposeMap(readList(purposeId, 24)),
   specialFeatures: readList(readNumber(1, 12), 12),
   publisherCountryCode: letters,
   consentLanguage: letters,
@@ -43,11 +45,4 @@ export function parseTcfConfig(json: unknown, baseUrl: string): Parsed<TcfConfig
   return { value: href && value.vendors ? { ...value, vendorListHref: href, vendors: value.vendors } : null, diagnostics: into.diagnostics };
 }
 
-function httpUrlOf(href: string | undefined, baseUrl: string): string | undefined {
-  try {
-    const url = new URL(href ?? '', baseUrl);
-    return href && /^https?:$/.test(url.protocol) ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const httpUrlOf = (href: string | undefined, baseUrl: string): string | undefined => (href ? parseLoadableUrl(href, baseUrl)?.href : undefined);

@@ -9,8 +9,8 @@ import { type Diagnostic, diagnostic } from './diagnostic.ts';
 /** What the refusal diagnostics say was expected. */
 export const LOADABLE_URL = 'an http(s) or relative URL';
 
-/** The resolved URL, or undefined when it may not be loaded. */
-export function parseLoadableUrl(href: string, base: string): URL | undefined {
+/** The resolved URL, or undefined when it may not be loaded (`base` absent: `href` must be absolute). */
+export function parseLoadableUrl(href: string, base?: string): URL | undefined {
   try {
     const url = new URL(href, base);
     return /^https?:$/.test(url.protocol) ? url : undefined;
@@ -23,3 +23,14 @@ export function readLoadableUrl(href: string, base: string, owner: { report(d: D
   if (!url) owner.report(diagnostic('url-refused', LOADABLE_URL, href));
   return url;
 }
+
+/**
+ * Whether a host name, as the URL parser writes it (lower case, IPv6 in brackets), is a loopback
+ * host: `localhost`, `127.x.x.x` or `[::1]`. The one loopback rule of the product, for its
+ * development conveniences: http consent endpoints, the geo debug hash, the server's generated
+ * admin token and its cookie attributes (the server passes `hostOf` of what it reads).
+ */
+export const isLoopbackHost = (hostname: string): boolean => /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(hostname);
+
+/** A host as the URL parser writes it: lower case, a bare IPv6 address in brackets (`::1` -> `[::1]`). */
+export const hostOf = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host).toLowerCase();

@@ -77,19 +77,23 @@ export function readList<T>(read: Read<T>, maxItems = 100): Read<T[]> {
   };
 }
 
+/** A map key: 1-100 characters of plain text. */
+const isMapKey = (key: string): boolean => key.length > 0 && key.length <= 100 && isPlainText(key);
+
 /**
- * An object used as a map (purpose names, attributes, shared data): keys of 1-100 characters of
- * plain text, at most `maxKeys`; entries whose value fails `read` are dropped one by one. The
- * result holds own properties only, so `__proto__` and `constructor` are ordinary keys.
+ * An object used as a map (attributes, shared data; purpose ids through `readPurposeMap`): keys
+ * that pass `isKey` (1-100 characters of plain text by default), at most `maxKeys`; a key that
+ * fails is dropped, and so is an entry whose value fails `read`, one by one. The result holds own
+ * properties only, so `__proto__` and `constructor` are ordinary keys.
  */
-export function readMap<T>(read: Read<T>, maxKeys = 100): Read<Record<string, T>> {
+export function readMap<T>(read: Read<T>, maxKeys = 100, isKey = isMapKey, keyExpected = 'a key of 1-100 characters'): Read<Record<string, T>> {
   return (into, value, field) => {
     if (!isRecord(value)) return drop(into, field, 'a JSON object', value);
     const keys = Object.keys(value);
     if (keys.length > maxKeys) return drop(into, field, `at most ${maxKeys} keys`, `${keys.length} keys`);
     const entries: [string, T][] = [];
     for (const key of keys) {
-      if (key.length === 0 || key.length > 100 || !isPlainText(key)) drop(into, field, 'a key of 1-100 characters', key);
+      if (!isKey(key)) drop(into, field, keyExpected, key);
       else {
         const item = read(into, value[key], `${field}.${key}`);
         if (item !== undefined) entries.push([key, item]);

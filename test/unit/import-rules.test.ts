@@ -1,13 +1,16 @@
 /**
  * The import rules of docs/import-rules.md, enforced: every relative import (and `import type`,
- * and `export ... from`) of server/, cli/ and src/ is read from the source and checked against
- * the allowed edges below. A wrong direction fails here with the file and the import.
+ * `import()` and `export ... from`) of the TypeScript and JavaScript files of server/, cli/ and
+ * src/ is read from the source and checked against the allowed edges below. A wrong direction
+ * fails here with the file and the import; so does an `import()` of a computed module (the rules
+ * cannot follow it) and a chain of imports from server/ or cli/ to a DOM module of the hosted
+ * prompt.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = resolve(import.meta.dirname, '../..');
+import { codeOf, computedImportsOf, edgesOf, graphOf, reachableFrom, root, sourceFiles } from './import-graph.ts';
 
 /**
  * The layer of a repository path: `wire`; `browser-shared` (code the browser bundles share);
@@ -58,39 +61,56 @@ function isAllowed(from: string, to: string): boolean {
  */
 const KNOWN_EXCEPTIONS: ReadonlySet<string> = new Set<string>([]);
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.(ts|mts|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+const LAYERS = ['src', 'server', 'cli'];
+
+/** The edges that break the rules (beyond the listed exceptions). */
+function wrongEdges(edges: readonly string[]): string[] {
+  return edges.filter((edge) => {
+    const [from, to] = edge.split(' -> ') as [string, string];
+    return !isAllowed(from, to) && !KNOWN_EXCEPTIONS.has(edge);
   });
 }
 
-/** Relative module specifiers of `import ... from`, `import(...)`, `export ... from` and side-effect imports. */
-function importsOf(text: string): string[] {
-  const pattern = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
-  return [...text.matchAll(pattern)].map((match) => match[1]!);
+/** `file: import(...)` for every `import()` of a computed module in the files of `dirs` under `base`. */
+function computedImports(dirs: readonly string[], base = root): string[] {
+  return dirs.flatMap((dir) => sourceFiles(dir, base)).flatMap((file) => computedImportsOf(readFileSync(join(base, file), 'utf8')).map((call) => `${file}: ${call}`));
 }
 
-function edges(): string[] {
-  return ['src', 'server', 'cli'].flatMap(sourceFiles).flatMap((file) =>
-    importsOf(readFileSync(join(root, file), 'utf8')).map((specifier) => `${file} -> ${relative(root, resolve(root, dirname(file), specifier))}`),
-  );
+/** The modules of src/hosted-cmp that touch the page (name `document` or `window` in their code): the prompt frame's, never the server's. */
+function domModules(base = root): Set<string> {
+  return new Set(sourceFiles('src/hosted-cmp', base).filter((file) => /\b(document|window)\b/.test(codeOf(readFileSync(join(base, file), 'utf8')))));
+}
+
+/** `file -> DOM module` for each DOM module a file of server/ or cli/ reaches through its imports. */
+function domReachedFromNode(edges: readonly string[], dom: ReadonlySet<string>): string[] {
+  const graph = graphOf(edges);
+  const starts = [...graph.keys()].filter((file) => file.startsWith('server/') || file.startsWith('cli/'));
+  return starts.flatMap((file) => [...reachableFrom(graph, file)].filter((reached) => dom.has(reached)).map((reached) => `${file} -> ${reached}`));
+}
+
+/** A repository of `files` (path -> text) in a temporary folder, for the cases that must fail. */
+function withRepository(files: Readonly<Record<string, string>>, check: (base: string) => void) {
+  const base = mkdtempSync(join(tmpdir(), 'import-rules-'));
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(base, path)), { recursive: true });
+      writeFileSync(join(base, path), text);
+    }
+    check(base);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 }
 
 describe('import rules (docs/import-rules.md)', () => {
-  const all = edges();
+  const all = edgesOf(LAYERS);
 
   it('reads the imports of every layer', () => {
     for (const layer of ['src/wire/', 'src/browser-shared/', 'src/runtime/', 'src/consent/', 'server/', 'cli/']) expect(all.some((edge) => edge.startsWith(layer))).toBe(true);
   });
 
   it('has no import against the direction of the layers, beyond the listed exceptions', () => {
-    const wrong = all.filter((edge) => {
-      const [from, to] = edge.split(' -> ') as [string, string];
-      return !isAllowed(from, to) && !KNOWN_EXCEPTIONS.has(edge);
-    });
-    expect(wrong).toEqual([]);
+    expect(wrongEdges(all)).toEqual([]);
   });
 
   it('lists only exceptions that still exist', () => {
@@ -114,5 +134,50 @@ describe('import rules (docs/import-rules.md)', () => {
     expect(isAllowed('server/app.ts', 'src/browser-shared/site-store.ts')).toBe(false);
     expect(isAllowed('cli/page.ts', 'src/browser-shared/blocked-scripts.ts')).toBe(false);
     expect(isAllowed('src/hosted-cmp/page-config.ts', 'src/browser-shared/parts.ts')).toBe(false);
+  });
+
+  it('reads the JavaScript files too', () => {
+    expect(sourceFiles('cli')).toContain('cli/audit/page-recorder.js');
+    withRepository({ 'cli/recorder.js': "import '../src/geo/element.ts';\n", 'src/geo/element.ts': '' }, (base) => {
+      expect(wrongEdges(edgesOf(['cli'], base))).toEqual(['cli/recorder.js -> src/geo/element.ts']);
+    });
+  });
+
+  it('has no import() of a computed module', () => {
+    expect(computedImports(LAYERS)).toEqual([]);
+  });
+
+  it('refuses an import() of a computed module', () => {
+    const source = "const name = './a.ts';\nawait import(name);\nawait import('./parts/' + name);\nawait import('./b.ts');\n/* import(name) */\n";
+    withRepository({ 'server/load.mjs': source }, (base) => {
+      expect(computedImports(['server'], base)).toEqual(['server/load.mjs: import(name)', "server/load.mjs: import('./parts/' + name)"]);
+    });
+  });
+
+  it('finds the DOM modules of the hosted prompt by their code', () => {
+    const dom = domModules();
+    expect(dom).toContain('src/hosted-cmp/prompt-entry.ts');
+    expect(dom).toContain('src/hosted-cmp/switches.ts');
+    expect(dom).not.toContain('src/hosted-cmp/page-config.ts');
+    // It names `window` in its comments only.
+    expect(dom).not.toContain('src/hosted-cmp/gpp-entry.ts');
+  });
+
+  it('keeps the DOM modules of the hosted prompt out of reach of the server and the CLI', () => {
+    expect(domReachedFromNode(all, domModules())).toEqual([]);
+  });
+
+  it('refuses a chain of imports from the server to a DOM module of the hosted prompt', () => {
+    const repository = {
+      'server/page.ts': "import { summarize } from '../src/hosted-cmp/summary.ts';\n",
+      'src/hosted-cmp/summary.ts': "import type { View } from './view.ts';\n// document.title is the frame's\n",
+      'src/hosted-cmp/view.ts': 'export const title = () => document.title;\n',
+    };
+    withRepository(repository, (base) => {
+      const edges = edgesOf(['server', 'src'], base);
+      expect(wrongEdges(edges)).toEqual([]);
+      expect([...domModules(base)]).toEqual(['src/hosted-cmp/view.ts']);
+      expect(domReachedFromNode(edges, domModules(base))).toEqual(['server/page.ts -> src/hosted-cmp/view.ts']);
+    });
   });
 });

@@ -15,6 +15,15 @@ describe('checkBlocking', () => {
     ]);
   });
 
+  it('refuses a purpose outside the purpose id rule', () => {
+    expect(codesOf(breakPage('data-block-on-consent-purposes="ads"', 'data-block-on-consent-purposes="ads, social media"'))).toEqual(['validate-purpose-id-invalid@error']);
+  });
+
+  it('refuses a required purpose outside the purpose id rule', () => {
+    const page = breakPage('"california":{"consentRequired":false}', '"california":{"consentRequired":false,"purposeConsentRequired":["ads","social media"]}');
+    expect(codesOf(page)).toEqual(['validate-purpose-id-invalid@error']);
+  });
+
   it('accepts purposes listed only in a geoOverride group', () => {
     const page = breakPage('"california":{"consentRequired":false}', '"california":{"consentRequired":false,"purposeConsentRequired":["social"]}');
     expect(codesOf(breakPage('data-block-on-consent-purposes="ads"', 'data-block-on-consent-purposes="social"', page))).toEqual([]);

@@ -234,7 +234,7 @@ describe('isAllowedUrl', () => {
     ['ftp://cmp.example/check', base, false],
     ['https://[bad', base, false],
   ])('%s on %s: %s', (href, from, expected) => {
-    expect(isAllowedUrl(href, from)).toBe(expected);
+    expect(isAllowedUrl(href, from, false)).toBe(expected);
   });
 
   it('allows http anywhere only when asked to, never other schemes', () => {

@@ -21,6 +21,12 @@ describe('parseCheckAnswer', () => {
     expect(parse(fields)).toEqual({ value: fields, diagnostics: [] });
   });
 
+  it('drops a purpose outside the purpose id rule with consent-answer-field-invalid', () => {
+    const { value, diagnostics } = parse({ consentRequired: true, purposeConsents: { ads: true, 'social media': true, 'analytics:v2': false } });
+    expect(value?.purposeConsents).toEqual({ ads: true, 'analytics:v2': false });
+    expect(diagnostics).toEqual([{ code: 'consent-answer-field-invalid', expected: 'purposeConsents: a purpose id of letters, digits or . _ : -', got: '"social media"', field: 'purposeConsents' }]);
+  });
+
   it('treats a missing or null consentRequired as not required (docs/consent.md, "Remote check")', () => {
     expect(parse({ consentStateValue: 'accepted' }).value).toMatchObject({ consentRequired: false, consentStateValue: 'accepted' });
     expect(parse({ consentRequired: null }).value?.consentRequired).toBe(false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLoadableUrl } from '../../../src/wire/url.ts';
+import { hostOf, isLoopbackHost, parseLoadableUrl } from '../../../src/wire/url.ts';
 
 const page = 'https://news.example/story/a.html';
 
@@ -34,5 +34,23 @@ describe('url', () => {
   it('refuses a relative URL that resolves to another scheme', () => {
     expect(parseLoadableUrl('img.png', 'file:///home/me/page.html')).toBeUndefined();
     expect(parseLoadableUrl('x', 'about:blank')).toBeUndefined();
+  });
+
+  it('takes no base for an absolute URL', () => {
+    expect(parseLoadableUrl('https://ads.example/c')?.href).toBe('https://ads.example/c');
+    expect(parseLoadableUrl('/c')).toBeUndefined();
+  });
+
+  it.each(['localhost', '127.0.0.1', '127.8.0.1', '[::1]'])('sees %s as a loopback host', (host) => {
+    expect(isLoopbackHost(host)).toBe(true);
+  });
+
+  it.each(['localhost.example', 'cdn.localhost', '128.0.0.1', '::1', '[::2]', '0.0.0.0', ''])('sees %j as no loopback host', (host) => {
+    expect(isLoopbackHost(host)).toBe(false);
+  });
+
+  it('writes a host as the URL parser does', () => {
+    expect(['LocalHost', '::1', '[::1]', '127.0.0.1'].map(hostOf)).toEqual(['localhost', '[::1]', '[::1]', '127.0.0.1']);
+    expect(isLoopbackHost(hostOf('::1'))).toBe(true);
   });
 });

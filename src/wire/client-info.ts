@@ -4,8 +4,8 @@
  * `consent-prompt-client-info` diagnostic, so a bad name gives a prompt with nothing stored,
  * never a broken one.
  */
-import type { Parsed } from '../wire/diagnostic.ts';
-import { collector, parseJsonText, readBoolean, readFields, readList, readMap, readNumber, readOneOf, readText } from '../wire/values.ts';
+import type { Parsed } from './diagnostic.ts';
+import { collector, parseJsonText, readBoolean, readFields, readList, readMap, readNumber, readOneOf, readText } from './values.ts';
 
 export type ClientInfo = {
   readonly clientConfig?: {
