@@ -20,7 +20,8 @@ function runProcess(args: string[], stdin?: string): Promise<{ code: number; std
   });
 }
 
-describe('page-validate', () => {
+// Each test starts a Node process that loads the CLI through tsx (about a second, several under load).
+describe('page-validate', { timeout: 30_000 }, () => {
   let server: Server;
   let origin = '';
 
