@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.ts';
+import { parseServerConfig } from '../../server/config.ts';
 import { createMemoryStore } from '../../server/store/memory-store.ts';
 import { CDN_ROOT, html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
 
@@ -21,13 +22,15 @@ const GEO = { ISOCountryGroups: { california: ['preset-us-ca'], privacy: ['prese
 beforeAll(async () => {
   browser = await launchBrowser();
   server = await startServer();
+  // The environment of a server behind Cloudflare, the proxy on the loopback interface.
+  const config = parseServerConfig({ GEO_HEADERS: 'cloudflare', TRUST_PROXY: 'loopback' });
   reference = createApp({
     store: createMemoryStore(),
     allowedOrigins: [],
     adminToken: null,
-    trustedCountryHeader: null,
-    geoHeaders: ['cloudflare'],
-    trustProxy: 'loopback',
+    trustedCountryHeader: config.trustedCountryHeader,
+    geoHeaders: config.geoHeaders,
+    trustProxy: config.trustProxy,
     adsConfigDir: null,
     countryLookup: () => null,
     cdnRoot: CDN_ROOT,
