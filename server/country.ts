@@ -22,16 +22,12 @@ export type PlaceSources = {
 /** `source`: the header pair's source (`cloudflare`...) when the place came from headers, else null. */
 export type Place = { readonly country: string; readonly subdivision: string; readonly source: string | null };
 
-export function normalizeCountry(value: string | null | undefined): string | null {
-  return readCountryHeader(value ?? undefined);
-}
-
 export function isLoopbackAddress(ip: string): boolean {
   return ip === '::1' || /^(::ffff:)?127\./.test(ip);
 }
 
 /** The place the trusted headers give: the first pair with a valid country, its region when valid for that country; null when none. */
-export function headerPlace(request: FastifyRequest, sources: PlaceSources): Place | null {
+function headerPlace(request: FastifyRequest, sources: PlaceSources): Place | null {
   if (sources.geoHeaders.length === 0 || !sources.isTrustedPeer(request.socket.remoteAddress ?? '')) return null;
   for (const pair of sources.geoHeaders) {
     const country = readCountryHeader(request.headers[pair.country]);
@@ -45,7 +41,8 @@ export function headerPlace(request: FastifyRequest, sources: PlaceSources): Pla
 export function requestPlace(request: FastifyRequest, sources: PlaceSources): Place {
   const fromHeaders = headerPlace(request, sources);
   if (fromHeaders) return fromHeaders;
-  const country = isLoopbackAddress(request.ip) ? null : normalizeCountry(sources.countryLookup(request.ip));
+  // The lookup's answer goes through the same parser as a header's value.
+  const country = isLoopbackAddress(request.ip) ? null : readCountryHeader(sources.countryLookup(request.ip) ?? undefined);
   return { country: country ?? unknownCountry, subdivision: 'unknown', source: null };
 }
 
