@@ -10,6 +10,8 @@ import type { AdsConfigDocument } from './ads-config.ts';
 import { loadAdsConfigDir } from './ads-config.ts';
 import type { TrustProxy } from './config.ts';
 import type { CountryLookup } from './country.ts';
+import { type GeoHeaderSource, geoHeaderPairs } from './geo-headers.ts';
+import { isTrustedAddress } from './trust-proxy-ranges.ts';
 import { errorEnvelope, ErrorCode, HttpError } from './errors.ts';
 import { handleClientError, sendFrameworkError, toHttpError } from './framework-errors.ts';
 import { registerJsonBodyParser } from './json-body.ts';
@@ -39,8 +41,12 @@ export type AppDeps = {
   readonly allowedOrigins: readonly string[];
   /** null disables the admin API. */
   readonly adminToken: string | null;
-  /** Lowercase request header holding the requester's country (set by a trusted CDN), or null. */
+  /** The custom pair's country header (TRUSTED_COUNTRY_HEADER), or null. */
   readonly trustedCountryHeader: string | null;
+  /** The custom pair's region header (TRUSTED_REGION_HEADER), or null. */
+  readonly trustedRegionHeader?: string | null;
+  /** GEO_HEADERS: the sources read, first first; absent: `custom` when `trustedCountryHeader` is set. Read only from a peer `trustProxy` trusts. */
+  readonly geoHeaders?: readonly GeoHeaderSource[];
   /** Folder of `<client>.json` ads configs, validated here (throws ConfigError); null for none. */
   readonly adsConfigDir: string | null;
   readonly countryLookup: CountryLookup;
@@ -84,7 +90,8 @@ function createContext(deps: AppDeps): AppContext {
     store: deps.store,
     allowedOrigins: deps.allowedOrigins,
     adminToken: deps.adminToken || null,
-    trustedCountryHeader: deps.trustedCountryHeader?.toLowerCase() || null,
+    geoHeaders: geoHeadersOf(deps),
+    isTrustedPeer: trustedPeerFunction(deps.trustProxy ?? false),
     countryLookup: deps.countryLookup,
     adsConfigs: deps.adsConfigDir ? loadAdsConfigDir(deps.adsConfigDir) : new Map<string, AdsConfigDocument>(),
     cdnRoot: resolve(deps.cdnRoot ?? 'dist/cdn'),
@@ -108,6 +115,20 @@ function createContext(deps: AppDeps): AppContext {
       return hash;
     },
   };
+}
+
+function geoHeadersOf(deps: AppDeps) {
+  const country = deps.trustedCountryHeader?.toLowerCase() || null;
+  const sources = deps.geoHeaders ?? (country === null ? [] : ['custom' as const]);
+  return geoHeaderPairs(sources, { country, region: deps.trustedRegionHeader?.toLowerCase() || null });
+}
+
+/** Whether a peer address is a proxy TRUST_PROXY trusts: with a hop count, every peer is (the nearest proxy); with a list, the listed ones. */
+function trustedPeerFunction(trust: TrustProxy): (address: string) => boolean {
+  if (trust === false) return () => false;
+  if (typeof trust === 'number') return () => true;
+  const entries = trust.split(',').map((entry) => entry.trim());
+  return (address) => isTrustedAddress(entries, address);
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The CDN tree in memory: each file is read and precompressed (brotli, gzip) on first
  * request and again whenever its size or mtime changes (a rebuild while the server runs).
- * The geo script gets one variant per country with the placeholder replaced.
+ * The geo script gets one variant per country or subdivision with the placeholder replaced.
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -31,7 +31,7 @@ type Entry = { readonly version: string; readonly asset: Promise<Asset>; readonl
 export type AssetCache = {
   /** null when the file does not exist. */
   get(file: string): Promise<Asset | null>;
-  /** The file with `{{PAGE_GEO_COUNTRY}}` replaced by `country`. */
+  /** The file with `{{PAGE_GEO_COUNTRY}}` replaced by `country` (`de`, `us-ca`, `unknown`). */
   getPatched(file: string, country: string): Promise<Asset | null>;
 };
 

@@ -5,6 +5,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { parseAllowedOrigins } from './cors.ts';
 import { ConfigError } from './errors.ts';
+import { type GeoHeaderSource, readGeoHeaderSources, readHeaderName } from './geo-headers.ts';
 import { broadestPublicPrefix, findBroadTrust, parseRange } from './trust-proxy-ranges.ts';
 
 export type ServerConfig = {
@@ -13,7 +14,12 @@ export type ServerConfig = {
   readonly databaseUrl: string | undefined;
   readonly allowedOrigins: readonly string[];
   readonly adminToken: string | null;
+  /** TRUSTED_COUNTRY_HEADER: the custom pair's country header (lowercase), or null. */
   readonly trustedCountryHeader: string | null;
+  /** TRUSTED_REGION_HEADER: the custom pair's region header (lowercase), or null. */
+  readonly trustedRegionHeader: string | null;
+  /** GEO_HEADERS: the sources of the reader's country and region, first first (geo-headers.ts). */
+  readonly geoHeaders: readonly GeoHeaderSource[];
   readonly adsConfigDir: string;
   readonly cdnRoot: string;
   readonly examplesRoot: string;
@@ -117,17 +123,32 @@ export function parseServerConfig(env: Env): ServerConfig {
   if (adminToken !== null && adminToken.length < 16) {
     warnings.push('admin-token-weak: ADMIN_TOKEN: expected at least 16 characters; the admin API is enabled anyway');
   }
+  const trustedCountryHeader = readHeaderName(env['TRUSTED_COUNTRY_HEADER'], 'TRUSTED_COUNTRY_HEADER');
+  const trustedRegionHeader = readHeaderName(env['TRUSTED_REGION_HEADER'], 'TRUSTED_REGION_HEADER');
+  if (trustedRegionHeader !== null && trustedCountryHeader === null) {
+    throw new ConfigError('geo-headers-invalid', `TRUSTED_REGION_HEADER: expected TRUSTED_COUNTRY_HEADER beside it, got "${env['TRUSTED_REGION_HEADER']}" alone`);
+  }
+  const geoHeaders = readGeoHeaderSources(env['GEO_HEADERS'], trustedCountryHeader);
+  const trustProxy = readTrustProxy(env['TRUST_PROXY']);
+  if (geoHeaders.length > 0 && trustProxy === false) {
+    warnings.push(`geo-headers-untrusted: GEO_HEADERS: expected TRUST_PROXY naming the proxy that sets them, got none; the headers (${geoHeaders.join(', ')}) are ignored and the IP database is used`);
+  }
+  if (trustedCountryHeader !== null && !geoHeaders.includes('custom')) {
+    warnings.push('geo-headers-unused: TRUSTED_COUNTRY_HEADER: expected custom in GEO_HEADERS, got none; the custom pair is not read');
+  }
   return {
     port,
     host: env['HOST'] || 'localhost',
     databaseUrl: env['DATABASE_URL'] || undefined,
     allowedOrigins: parseAllowedOrigins(env['ALLOWED_ORIGINS'] ?? `http://localhost:${port},http://127.0.0.1:${port}`),
     adminToken,
-    trustedCountryHeader: env['TRUSTED_COUNTRY_HEADER']?.trim().toLowerCase() || null,
+    trustedCountryHeader,
+    trustedRegionHeader,
+    geoHeaders,
     adsConfigDir: env['ADS_CONFIG_DIR'] || './ads-config',
     cdnRoot: env['CDN_ROOT'] || './dist/cdn',
     examplesRoot: env['EXAMPLES_ROOT'] || './examples',
-    trustProxy: readTrustProxy(env['TRUST_PROXY']),
+    trustProxy,
     logLevel,
     rateLimitPerMinute: readCount(env['RATE_LIMIT_PER_MINUTE'], {
       name: 'RATE_LIMIT_PER_MINUTE', code: 'rate-limit-invalid', fallback: 600, max: 1_000_000,

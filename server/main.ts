@@ -32,6 +32,8 @@ async function main(): Promise<void> {
     allowedOrigins: config.allowedOrigins,
     adminToken: config.adminToken,
     trustedCountryHeader: config.trustedCountryHeader,
+    trustedRegionHeader: config.trustedRegionHeader,
+    geoHeaders: config.geoHeaders,
     adsConfigDir: config.adsConfigDir,
     countryLookup: await createGeoipLookup(),
     cdnRoot: config.cdnRoot,

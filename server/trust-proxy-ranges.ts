@@ -85,3 +85,26 @@ export function findBroadTrust(entries: readonly string[]): string | null {
   }
   return null;
 }
+
+/** The ranges proxy-addr gives each name. */
+const namedRanges: Readonly<Record<string, readonly string[]>> = {
+  loopback: ['127.0.0.0/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+
+/**
+ * Whether `address` (a peer's socket address) is one the TRUST_PROXY entries (names, addresses or
+ * CIDRs, all valid) trust; an IPv4 address written as IPv6 (`::ffff:10.0.0.1`) counts as IPv4.
+ */
+export function isTrustedAddress(entries: readonly string[], address: string): boolean {
+  const peer = parseRange(address);
+  if (peer === null || peer.prefix !== bits[peer.family]) return false;
+  const inner = unmapped(peer);
+  return entries
+    .flatMap((entry) => (Object.hasOwn(namedRanges, entry) ? namedRanges[entry]! : [entry]))
+    .some((entry) => {
+      const range = unmapped(parseRange(entry)!);
+      return contains(range, inner);
+    });
+}

@@ -2,7 +2,7 @@
  * `GET /v0.js` and `GET /v0/<name>.js` (+ `.map`) from the CDN tree, compressed, with ETag and
  * cache headers: a lazily loaded part, whose name holds the hash of its bundle's parts, is cached for a
  * year as immutable; every other file briefly (docs/decisions/part-names.md). `page-geo-0.1.js`
- * carries the requester's country (docs/geo.md and docs/server.md).
+ * carries the requester's country and subdivision (docs/geo.md and docs/server.md).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Asset } from '../cdn-assets.ts';
 import { chooseEncoding, createAssetCache, etagFor, etagMatches } from '../cdn-assets.ts';
 import { publicCors } from '../cors.ts';
-import { normalizeCountry, requestCountry } from '../country.ts';
+import { requestPlace } from '../country.ts';
 import { ErrorCode, HttpError } from '../errors.ts';
 import type { AppContext } from './context.ts';
 
@@ -51,15 +51,14 @@ export function registerCdnRoutes(app: FastifyInstance, context: AppContext): vo
     }
     const file = join(root, relativePath);
     const isGeo = relativePath === `v0/${geoScript}`;
-    const asset = isGeo
-      ? await cache.getPatched(file, requestCountry(request, context))
-      : await cache.get(file);
+    const place = isGeo ? requestPlace(request, context) : null;
+    // The patched value: `us-ca` when the subdivision is known, else the country (`de`, `unknown`).
+    const asset = place ? await cache.getPatched(file, place.subdivision === 'unknown' ? place.country : place.subdivision) : await cache.get(file);
     if (!asset) throw new HttpError(404, ErrorCode.notFound, `${request.url} is not in the CDN tree`);
-    const trusted = context.trustedCountryHeader;
-    // Public only when the country came from the trusted header; an IP lookup is per client.
-    const byHeader = trusted !== null && normalizeCountry(String(request.headers[trusted] ?? '')) !== null;
-    reply.header('Cache-Control', isGeo && !byHeader ? 'private, max-age=300' : cacheControlOf(name));
-    if (isGeo && trusted) reply.header('Vary', trusted);
+    // Public only when the place came from trusted headers; an IP lookup is per client.
+    reply.header('Cache-Control', place && place.source === null ? 'private, max-age=300' : cacheControlOf(name));
+    const varied = context.geoHeaders.flatMap((pair) => (pair.region === null ? [pair.country] : [pair.country, pair.region]));
+    if (isGeo && varied.length) reply.header('Vary', varied.join(', '));
     sourceMapHeader(reply, name);
     const type = name.endsWith('.map') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8';
     return sendAsset(request, reply, asset, type);

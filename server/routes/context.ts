@@ -1,6 +1,7 @@
 /** What every route module receives: the app's dependencies with defaults applied. */
 import type { AdsConfigDocument } from '../ads-config.ts';
 import type { CountryLookup } from '../country.ts';
+import type { GeoHeaderPair } from '../geo-headers.ts';
 import type { ReceiptSigner } from '../receipts.ts';
 import type { ConsentStore } from '../store/store.ts';
 
@@ -8,7 +9,10 @@ export type AppContext = {
   readonly store: ConsentStore;
   readonly allowedOrigins: readonly string[];
   readonly adminToken: string | null;
-  readonly trustedCountryHeader: string | null;
+  /** The CDN header pairs giving the reader's country and region, first first (GEO_HEADERS). */
+  readonly geoHeaders: readonly GeoHeaderPair[];
+  /** Whether a peer's socket address is a proxy TRUST_PROXY trusts: only then are `geoHeaders` read. */
+  readonly isTrustedPeer: (address: string) => boolean;
   readonly countryLookup: CountryLookup;
   readonly adsConfigs: ReadonlyMap<string, AdsConfigDocument>;
   readonly cdnRoot: string;

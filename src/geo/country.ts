@@ -1,7 +1,8 @@
 /**
- * Where `<page-geo>` reads the country (docs/geo.md), in order: the debug hash `#page-geo=xx`
- * (loopback hosts, or an element with `data-allow-debug-override`), the country the server
- * patched into the script, else `unknown`. Pure.
+ * Where `<page-geo>` reads the country and subdivision (docs/geo.md), in order: the debug hash
+ * `#page-geo=xx` or `#page-geo=xx-yy` (loopback hosts, or an element with
+ * `data-allow-debug-override`), the place the server patched into the script, else `unknown`.
+ * Pure: whether the subdivision is a known one is checked by the element.
  */
 import { isLoopbackHost } from '../wire/url.ts';
 
@@ -9,14 +10,18 @@ export type CountrySources = {
   readonly hash: string;
   readonly hostname: string;
   readonly allowDebug: boolean;
-  /** The patched placeholder: a lowercase code or `unknown`; unpatched it is not a code. */
+  /** The patched placeholder: a lowercase `xx`, `xx-yyy` or `unknown`; unpatched it is none of these. */
   readonly patched: string;
 };
 
-/** The country code and whether a debug hash was present but not honoured. */
+/** `xx` or `xx-yyy` as the country and the subdivision code (`unknown` when absent); anything else as unknown. */
+const placeOf = (code: string | undefined) =>
+  code && code !== 'unknown' ? { country: code.slice(0, 2), subdivision: code.length > 2 ? code : 'unknown' } : { country: 'unknown', subdivision: 'unknown' };
+
+/** The country, the subdivision code as given (`unknown` when none) and whether a debug hash was present but not honoured. */
 export function countryOf({ hash, hostname, allowDebug, patched }: CountrySources) {
-  const debug = /page-geo=([a-z]{2}|unknown)\b/i.exec(hash)?.[1]?.toLowerCase();
+  const debug = /page-geo=([a-z]{2}(-[a-z0-9]{1,3})?|unknown)(?![\w-])/i.exec(hash)?.[1]?.toLowerCase();
   const isDebugAllowed = allowDebug || isLoopbackHost(hostname);
-  if (debug && isDebugAllowed) return { country: debug, isDebugIgnored: false };
-  return { country: /^[a-z]{2}$/.test(patched) ? patched : 'unknown', isDebugIgnored: !!debug };
+  if (debug && isDebugAllowed) return { ...placeOf(debug), isDebugIgnored: false };
+  return { ...placeOf(/^[a-z]{2}(-[a-z0-9]{1,3})?$/.test(patched) ? patched : undefined), isDebugIgnored: !!debug };
 }

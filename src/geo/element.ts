@@ -1,14 +1,16 @@
 /**
- * `<page-geo>`: resolves the country, matches the configured groups, sets the classes on
- * `<html>` and provides `geo` ({country, matchedGroups}) to `<page-consent>`.
+ * `<page-geo>`: resolves the country and subdivision, matches the configured groups, sets the
+ * classes on `<html>` and provides `geo` ({country, subdivision, matchedGroups}) to `<page-consent>`.
  */
 import type { Diagnostic, Layout, PageRuntime } from '../runtime/index.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
 import { countryOf } from './country.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
-import { matchGroups, parseGeoConfig } from '../wire/geo-groups.ts';
+import { matchGroups, parseGeoConfig, parseSubdivisionFallback } from '../wire/geo-groups.ts';
+import { readSubdivision } from '../wire/geo-subdivisions.ts';
 
-export type GeoService = { readonly country: string; readonly matchedGroups: readonly string[] };
+/** `subdivision`: a known ISO 3166-2 code (`us-ca`) or `unknown`. */
+export type GeoService = { readonly country: string; readonly subdivision: string; readonly matchedGroups: readonly string[] };
 
 export function createGeoElement(page: PageRuntime, patched: string) {
   return class PageGeoElement extends page.PageElement {
@@ -27,14 +29,21 @@ export function createGeoElement(page: PageRuntime, patched: string) {
       const report = (d: Diagnostic) => page.report(element, d, 'warn');
       const { hash, hostname } = location;
       const allowDebug = element.hasAttribute('data-allow-debug-override');
-      const { country, isDebugIgnored } = countryOf({ hash, hostname, allowDebug, patched });
+      const place = countryOf({ hash, hostname, allowDebug, patched });
+      const { country, isDebugIgnored } = place;
       if (isDebugIgnored) report(diagnostic('geo-debug-ignored', 'a loopback host or data-allow-debug-override', hostname));
-      const { value: groups, diagnostics } = parseGeoConfig(readConfigScript(element));
-      diagnostics.forEach(report);
-      const matchedGroups = matchGroups(groups, country);
+      const json = readConfigScript(element);
+      const groups = parseGeoConfig(json);
+      const fallback = parseSubdivisionFallback(json);
+      const known = readSubdivision(place.subdivision);
+      for (const parsed of [groups, fallback, known]) parsed.diagnostics.forEach(report);
+      const subdivision = known.value;
+      const matchedGroups = matchGroups(groups.value, country, subdivision, fallback.value);
       const names = matchedGroups.map((name) => `page-geo-group-${name}`);
-      element.ownerDocument.documentElement.classList.add(`page-iso-country-${country}`, ...(names.length ? names : ['page-geo-no-group']));
-      page.provideService('geo', { country, matchedGroups } satisfies GeoService);
+      if (!names.length) names.push('page-geo-no-group');
+      if (subdivision !== 'unknown') names.push(`page-iso-subdivision-${subdivision}`);
+      element.ownerDocument.documentElement.classList.add(`page-iso-country-${country}`, ...names);
+      page.provideService('geo', { country, subdivision, matchedGroups } satisfies GeoService);
     }
   };
 }

@@ -55,7 +55,7 @@ async function open(markup: string, hash = '', on: Browser = browser, host?: str
 describe('page-geo', () => {
   it('is unknown with the unpatched script, and matches the groups listing unknown', async () => {
     const { geo, classes } = await open(geoPage());
-    expect(geo).toEqual({ country: 'unknown', matchedGroups: ['nowhere'] });
+    expect(geo).toEqual({ country: 'unknown', subdivision: 'unknown', matchedGroups: ['nowhere'] });
     expect(classes).toEqual(['page-geo-group-nowhere', 'page-iso-country-unknown']);
   });
 
@@ -66,36 +66,36 @@ describe('page-geo', () => {
 
   it('reads the country patched in by the server', async () => {
     const { geo, classes } = await open(geoPage('', '/patched/page-geo-0.1.js'));
-    expect(geo).toEqual({ country: 'de', matchedGroups: ['eea'] });
+    expect(geo).toEqual({ country: 'de', subdivision: 'unknown', matchedGroups: ['eea'] });
     expect(classes).toEqual(['page-geo-group-eea', 'page-iso-country-de']);
   });
 
   it('honours the debug hash on a loopback host, over the patched country', async () => {
     const { geo, classes } = await open(geoPage('', '/patched/page-geo-0.1.js'), '#page-geo=us');
-    expect(geo).toEqual({ country: 'us', matchedGroups: ['california'] });
+    expect(geo).toEqual({ country: 'us', subdivision: 'unknown', matchedGroups: ['california'] });
     expect(classes).toEqual(['page-geo-group-california', 'page-iso-country-us']);
   });
 
   it('sets page-geo-no-group when no group matches', async () => {
     const { geo, classes } = await open(geoPage(), '#page-geo=jp');
-    expect(geo).toEqual({ country: 'jp', matchedGroups: [] });
+    expect(geo).toEqual({ country: 'jp', subdivision: 'unknown', matchedGroups: [] });
     expect(classes).toEqual(['page-geo-no-group', 'page-iso-country-jp']);
   });
 
   it('ignores the debug hash on a public host and says so', async () => {
     const { geo, messages } = await open(geoPage('', '/patched/page-geo-0.1.js'), '#page-geo=us', publicBrowser, 'news.example');
-    expect(geo).toEqual({ country: 'de', matchedGroups: ['eea'] });
+    expect(geo).toEqual({ country: 'de', subdivision: 'unknown', matchedGroups: ['eea'] });
     expect(messages.some((m) => m.text.includes('geo-debug-ignored'))).toBe(true);
   });
 
   it('honours the debug hash on a public host with data-allow-debug-override', async () => {
     const { geo } = await open(geoPage('data-allow-debug-override', '/patched/page-geo-0.1.js'), '#page-geo=fr', publicBrowser, 'news.example');
-    expect(geo).toEqual({ country: 'fr', matchedGroups: ['eea'] });
+    expect(geo).toEqual({ country: 'fr', subdivision: 'unknown', matchedGroups: ['eea'] });
   });
 
   it('reports an invalid config and still provides the country', async () => {
     const { geo, messages } = await open(geoPage('', '/v0/page-geo-0.1.js', { groups: {} }), '#page-geo=de');
-    expect(geo).toEqual({ country: 'de', matchedGroups: [] });
+    expect(geo).toEqual({ country: 'de', subdivision: 'unknown', matchedGroups: [] });
     expect(messages.some((m) => m.text.includes('geo-config-invalid'))).toBe(true);
   });
 });

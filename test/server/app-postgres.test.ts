@@ -52,7 +52,7 @@ describe.skipIf(!adminUrl)(`app on postgres (${inject('postgresSkipReason') ?? '
   });
 
   it('takes the first geo group holding the country, in the order the admin gave', async () => {
-    const { app } = await buildApp({ store, trustedCountryHeader: 'CF-IPCountry' });
+    const { app } = await buildApp({ store, trustedCountryHeader: 'CF-IPCountry', trustProxy: 'loopback' });
     const config = { geoGroups: { germany: ['de'], eu: ['preset-eea'] }, consentRequired: { germany: false, eu: true, default: true } };
     const put = await app.inject({ method: 'PUT', url: '/admin/api/instances/order', headers: { ...json, ...bearer }, payload: config });
     expect(put.statusCode).toBe(200);

@@ -77,7 +77,7 @@ describe('cdn routes', () => {
   });
 
   it('patches the trusted header country and varies on that header', async () => {
-    const { app } = await buildApp({ trustedCountryHeader: 'CF-IPCountry' });
+    const { app } = await buildApp({ trustedCountryHeader: 'CF-IPCountry', trustProxy: 'loopback' });
     const response = await app.inject({ url: '/v0/page-geo-0.1.js', headers: { 'cf-ipcountry': 'GB', 'accept-encoding': '' } });
     expect(response.body).toContain('"gb"');
     expect(response.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=3600');

@@ -163,7 +163,7 @@ describe('consent routes', () => {
   });
 
   it('takes the country from the trusted header when configured', async () => {
-    const { app, store } = await buildApp({ trustedCountryHeader: 'CF-IPCountry' });
+    const { app, store } = await buildApp({ trustedCountryHeader: 'CF-IPCountry', trustProxy: 'loopback' });
     await store.putInstance('site', { ...defaultInstanceConfig, consentRequired: { default: false, fr: true }, geoGroups: { fr: ['fr'] } }, 1);
     const response = await app.inject({ method: 'POST', url: '/consent/check', headers: { ...json, 'cf-ipcountry': 'FR' }, payload: check({}) });
     expect(response.json().consentRequired).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countPublicAddresses, findBroadTrust, parseRange } from '../../server/trust-proxy-ranges.ts';
+import { countPublicAddresses, findBroadTrust, isTrustedAddress, parseRange } from '../../server/trust-proxy-ranges.ts';
 
 describe('trust-proxy-ranges', () => {
   it.each([
@@ -34,5 +34,25 @@ describe('trust-proxy-ranges', () => {
     // All of IPv4 as /8s, 10/8 and 127/8 private.
     expect(findBroadTrust(Array.from({ length: 256 }, (_, index) => `${index}.0.0.0/8`))).toBe('public IPv4 ranges adding up to more than a /1');
     expect(findBroadTrust(['2001::/16', '2002::/16'])).toBe('public IPv6 ranges adding up to a /15');
+  });
+
+  it.each([
+    [['loopback'], '127.0.0.1', true],
+    [['loopback'], '::1', true],
+    [['loopback'], '::ffff:127.0.0.1', true],
+    [['loopback'], '203.0.113.7', false],
+    [['uniquelocal'], '10.1.2.3', true],
+    [['uniquelocal'], '192.168.0.9', true],
+    [['linklocal'], 'fe80::1', true],
+    [['203.0.113.0/24'], '203.0.113.7', true],
+    [['203.0.113.0/24'], '::ffff:203.0.113.7', true],
+    [['203.0.113.0/24'], '203.0.114.1', false],
+    [['198.51.100.9'], '198.51.100.9', true],
+    [['2606:4700::/32'], '2606:4700::6810:1', true],
+    [['2606:4700::/32'], '2606:4701::1', false],
+    [['10.0.0.0/8', 'loopback'], '', false],
+    [['10.0.0.0/8'], 'not an address', false],
+  ])('with %j trusts the peer %j: %s', (entries, address, expected) => {
+    expect(isTrustedAddress(entries, address)).toBe(expected);
   });
 });
