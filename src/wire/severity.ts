@@ -43,6 +43,8 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'geo-group-invalid',
   'geo-country-invalid',
   'geo-debug-ignored',
+  'geo-subdivision-invalid',
+  'geo-fallback-invalid',
   'auto-ads-not-first-child',
   'auto-ads-no-config-reason',
   'auto-ads-field-invalid',
