@@ -30,19 +30,34 @@ export function describeRun(result: StrategyResult, constraints: Constraints, pl
   ].join('\n');
 }
 
-/** Replaces the overlay: one mark per candidate whose anchor is still in the document. */
+/** The boxes of the text inside `element` (none without an element). */
+function textBoxes(element: Element | null): DOMRectList {
+  const range = document.createRange();
+  if (element) range.selectNodeContents(element);
+  return range.getClientRects();
+}
+
+/**
+ * Replaces the overlay: a line per candidate whose anchor is still in the document, with its
+ * `P<n> <outcome>` label (14 px high) just above the line, in the gap between the blocks; when
+ * the text above reaches into that band, the label moves right, past the end of the text's last
+ * line. Labels of placement `n` start `(n - 1) * 150` px further right, so candidates of several
+ * placements at one spot stay readable.
+ */
 export function drawDebugOverlay(page: PageRuntime, result: StrategyResult, panelText: string, placements: readonly PlacementSpec[]): void {
   const { viewport } = page;
   viewport.measure(() => {
-    // Each placement's labels sit on their own row, so candidates of several placements at one spot stay readable.
     const marks = result.candidates.filter(({ anchor }) => anchor.isConnected).map(({ anchor, placement, outcome }) => {
       const box = viewport.getPageBox(anchor);
-      const top = estimateY(placement.position, box);
+      const isBefore = placement.position === 'before' || placement.position === 'first-child';
+      const top = estimateY(placement.position, box) - scrollY;
+      const above = textBoxes(isBefore ? anchor.previousElementSibling : anchor);
+      const last = above[above.length - 1];
       const index = placements.indexOf(placement);
       const color = COLORS[outcome] ?? '#666';
       const mark = document.createElement('div');
-      mark.style.cssText = `${STYLE}top:${top}px;left:${box.left}px;width:${box.width}px;border-top:3px dashed ${color}`;
-      mark.innerHTML = `<span style="background:${color};color:#fff;padding:0 4px;position:relative;top:${index * 17}px">P${index + 1} ${outcome}</span>`;
+      mark.style.cssText = `${STYLE}top:${top + scrollY}px;left:${box.left}px;width:${box.width}px;border-top:3px dashed ${color}`;
+      mark.innerHTML = `<span style="${STYLE}line-height:14px;white-space:pre;background:${color};color:#fff;top:-18px;left:${index * 150 + (last && last.bottom > top - 15 ? last.right + 8 - box.left : 0)}px"> P${index + 1} ${outcome} </span>`;
       return mark;
     });
     viewport.mutate(() => {

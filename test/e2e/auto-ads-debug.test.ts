@@ -26,7 +26,7 @@ describe('auto ads debug overlay', () => {
     await page.goto(`${server.origin}/debug.html#page-ads-debug`);
     await waitForPlacement(page);
     await page.waitForSelector('page-ads-debug pre');
-    const labels = await page.$$eval('page-ads-debug span', (spans) => spans.map((span) => span.textContent ?? ''));
+    const labels = await page.$$eval('page-ads-debug span', (spans) => spans.map((span) => span.textContent?.trim() ?? ''));
     const outcomes = new Set(labels.map((label) => label.split(' ')[1]));
     expect(outcomes).toEqual(new Set(['in-viewport', 'placed', 'too-near', 'denied-ancestor']));
     expect(labels.filter((label) => label.endsWith(' placed'))).toHaveLength(await page.$$eval('article page-ad:not(#manual-ad)', (ads) => ads.length));
@@ -39,6 +39,32 @@ describe('auto ads debug overlay', () => {
     await page.evaluate(() => window.scrollTo(0, 400));
     await page.screenshot({ path: SCREENSHOT });
     await page.screenshot({ path: SCREENSHOT.replace('.png', '-full.png'), fullPage: true });
+  });
+
+  it.each([1000, 375])('puts no label over the text of a paragraph or heading at %i px', async (width) => {
+    const { page } = await newPage(browser, { viewport: { width, height: 700 } });
+    await page.goto(`${server.origin}/debug.html#page-ads-debug`);
+    await waitForPlacement(page);
+    await page.waitForSelector('page-ads-debug span');
+    const found = await page.evaluate(() => {
+      const texts: DOMRect[] = [];
+      for (const block of document.querySelectorAll('main p, main h1, main h2, main li, main figcaption, main blockquote')) {
+        const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          if (!node.textContent?.trim()) continue;
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          texts.push(...range.getClientRects());
+        }
+      }
+      const labels = [...document.querySelectorAll('page-ads-debug span')].map((span) => ({ text: span.textContent ?? '', box: span.getBoundingClientRect() }));
+      const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const covering = labels.filter(({ box }) => texts.some((text) => overlaps(box, text))).map(({ text, box }) => `${text.trim()} at ${Math.round(box.top + scrollY)}`);
+      return { labels: labels.length, texts: texts.length, covering };
+    });
+    expect(found.labels).toBeGreaterThan(5);
+    expect(found.texts).toBeGreaterThan(20);
+    expect(found.covering).toEqual([]);
   });
 
   it('draws nothing without the hash', async () => {

@@ -365,7 +365,7 @@ describe('auto ads example', () => {
     const panel = await page.textContent('page-ads-debug pre');
     expect(panel).toContain('max 6');
     expect(panel).toContain('spacing: 1vp, from 3 ads 2vp, from 6 ads 3vp');
-    expect(await page.$$eval('page-ads-debug span', (spans) => spans.filter((span) => span.textContent?.endsWith(' placed')).length)).toBeGreaterThanOrEqual(3);
+    expect(await page.$$eval('page-ads-debug span', (spans) => spans.filter((span) => span.textContent?.trim().endsWith(' placed')).length)).toBeGreaterThanOrEqual(3);
 
     await page.getByRole('link', { name: 'hide it' }).click();
     await page.waitForFunction(() => document.getElementById('ads-placed')?.textContent !== 'none yet', null, { timeout: 20_000 });

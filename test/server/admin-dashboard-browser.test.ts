@@ -66,7 +66,36 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     const page = await connect();
     await page.getByLabel('User id', { exact: true }).fill('p1');
     await page.getByRole('button', { name: 'Look up' }).click();
-    await expect.poll(() => page.locator('#user-result').textContent()).toContain('"userId": "u1"');
+    const user = page.locator('#user-result article');
+    await expect.poll(() => user.locator('h3').textContent()).toBe('User u1');
+    const facts = await user.locator('.facts div').evaluateAll((rows) => rows.map((row) => row.textContent));
+    expect(facts).toEqual(['Decisionaccepted on 2025-06-13 09:00:00 UTC', 'Page user idp1', 'Purposesads yes, analytics yes', 'Policy version1', 'Consent stringnone']);
+    expect(await user.locator('table.history tbody tr').first().locator('td').allTextContents()).toEqual([
+      '2025-06-13 09:00:00 UTC', 'accepted', 'ads yes, analytics yes', 'https://news.example', 'no',
+    ]);
+    // Dates, not epoch milliseconds; fields, not JSON.
+    const text = (await page.locator('#user-result').textContent()) ?? '';
+    expect(text).not.toContain(String(day(13)));
+    expect(text).not.toMatch(/[{"]/);
+    await page.close();
+  });
+
+  it('fits a 375 px screen with a user shown, and asks for no favicon', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+    const missing: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) missing.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`${origin}/admin/`);
+    await page.getByLabel('Admin token').fill(adminToken);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.locator('#decisions-chart svg').waitFor();
+    await page.getByLabel('User id', { exact: true }).fill('p1');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.locator('#user-result article').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // This server has no vendor list (the page says so); nothing else is missing.
+    expect(missing).toEqual([`404 ${origin}/tcf/vendor-list.json`]);
     await page.close();
   });
 

@@ -445,7 +445,7 @@ describe.skipIf(!hasChromium)('admin vendor picker in Chromium', () => {
     await admin.getByLabel('Admin token').fill(adminToken);
     await admin.getByRole('button', { name: 'Connect' }).click();
     await admin.locator('#instance').selectOption('picked');
-    await expect.poll(() => admin.locator('#tcf-selection').textContent()).toMatch(/^1 vendors selected; purposes asked: Store and\/or access information on a device; /);
+    await expect.poll(() => admin.locator('#tcf-selection').textContent()).toMatch(/^1 vendors selected; TCF purposes they declare: Store and\/or access information on a device; /);
     expect(await admin.locator('#gvl-status').textContent()).toBe('Vendor list version 142, 6 vendors.');
     await admin.getByLabel('Search the vendor list').fill('bidder');
     const bidder = admin.locator('#vendor-options li');
@@ -453,7 +453,7 @@ describe.skipIf(!hasChromium)('admin vendor picker in Chromium', () => {
     expect(await bidder.locator('.adds').textContent()).toBe('(adds: Use limited data to select advertising; Create profiles for personalised advertising; Use profiles to select personalised advertising; Measure advertising performance)');
     await bidder.getByRole('checkbox', { name: 'Demo Bidder (8)' }).check();
     await admin.getByLabel('Publisher country').fill('FR');
-    await admin.getByRole('button', { name: 'Save vendors' }).click();
+    await admin.getByRole('button', { name: 'Save TCF settings' }).click();
     await expect.poll(async () => (await harness.store.getInstance('picked'))?.config.tcf).toEqual({ cmpId: 300, cmpVersion: 1, vendors: [2, 8], publisherCountryCode: 'FR' });
     await admin.close();
 

@@ -51,7 +51,7 @@ describe('debug-overlay', () => {
     await page.settle();
     const overlay = document.documentElement.querySelector(':scope > page-ads-debug');
     const marks = [...(overlay?.querySelectorAll('div') ?? [])];
-    expect(marks.map((mark) => [mark.style.top, mark.textContent])).toEqual([
+    expect(marks.map((mark) => [mark.style.top, mark.textContent?.trim()])).toEqual([
       ['100px', 'P1 placed'],
       ['400px', 'P1 too-near'],
     ]);

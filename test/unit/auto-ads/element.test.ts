@@ -199,7 +199,7 @@ describe('element', () => {
     location.hash = '';
     const overlay = document.querySelector('page-ads-debug');
     expect(overlay?.parentElement).toBe(document.documentElement);
-    const labels = [...(overlay?.querySelectorAll('span') ?? [])].map((span) => span.textContent);
+    const labels = [...(overlay?.querySelectorAll('span') ?? [])].map((span) => span.textContent?.trim());
     expect(labels.slice(0, 6)).toEqual(['P1 in-viewport', 'P1 in-viewport', 'P1 in-viewport', 'P1 in-viewport', 'P1 placed', 'P1 too-near']);
     expect(overlay?.querySelector('pre')?.textContent).toContain('no anchor: placement 2 (.none)');
   });
