@@ -1,12 +1,14 @@
 /**
- * The example pages, served by the real server process (the built `dist/server/main.mjs` on a
- * free port, a temporary SQLite file, ADMIN_TOKEN set), in real Chromium: each page loads
- * without console errors or component diagnostics, its feature visibly works, it fits 320 px
- * and passes axe; the remote-consent journey ends in the admin export (docs/server.md, "Admin API").
+ * The example pages, served by the real server process as `npm start` runs it (the built
+ * `dist/server/main.mjs` on a free loopback port, no setting at all: the development defaults of
+ * docs/server.md give the fixture vendor list, the examples' instances and a generated admin
+ * token, read from the start-up log), in real Chromium: each page loads without console errors,
+ * component diagnostics or a failed request, its "Try" steps do what the page says, it fits
+ * 320 px and passes axe; the remote-consent journey ends in the admin export (docs/server.md,
+ * "Admin API").
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TCString } from '@iabtechlabtcf/core';
 import type { Browser, Page } from 'playwright-core';
@@ -19,18 +21,23 @@ import { launchBrowser, newPage, settled, type TestPage } from './harness.ts';
 /** The server process's start, with room for a machine busy with other Chromium tests (the hook allows 60 s). */
 const SERVER_START_MS = 50_000;
 
-const ADMIN_TOKEN = 'examples-e2e-admin-token';
+/** The development admin token the server generated and logged (`admin dashboard: .../admin/#token=...`). */
+let adminToken = '';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PAGES = readdirSync('examples').filter((name) => name.endsWith('.html')).sort();
 
 let browser: Browser;
 let server: ServerProcess;
-let dir = '';
 const opened: TestPage[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'page-examples-'));
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN, TCF_VENDOR_LIST: 'fixtures/tcf/vendor-list.json' }, SERVER_START_MS);
+  server = await startServer({}, SERVER_START_MS);
+  const deadline = Date.now() + SERVER_START_MS;
+  while (!adminToken && Date.now() < deadline) {
+    adminToken = server.lines.map((line) => /\/admin\/#token=([A-Za-z0-9_-]+)/.exec(line)?.[1]).find(Boolean) ?? '';
+    if (!adminToken) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(adminToken, 'the development admin token in the start-up log').not.toBe('');
   browser = await launchBrowser();
 });
 afterEach(async () => {
@@ -40,21 +47,34 @@ afterAll(async () => {
   await browser?.close();
   server?.child.kill('SIGTERM');
   await server?.exited();
-  rmSync(dir, { recursive: true, force: true });
 });
+
+/** Requests of each opened page that failed or answered 400 or more. */
+const failures = new WeakMap<TestPage, string[]>();
 
 async function open(path: string, viewport = { width: 1000, height: 800 }, options: { clock?: boolean } = {}): Promise<TestPage> {
   const test = await newPage(browser, { viewport });
   opened.push(test);
+  const failed: string[] = [];
+  failures.set(test, failed);
+  test.page.on('requestfailed', (request) => {
+    // A beacon (the hosted prompt's outcome) is handed to the browser and sent after its frame is
+    // gone; the frame's own view of it then reads "aborted".
+    if (request.resourceType() !== 'ping') failed.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`);
+  });
+  test.page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()}: ${response.url()}`);
+  });
   if (options.clock) await installClock(test.page);
   await test.page.goto(`${server.url}/examples/${path}`);
   return test;
 }
 
-/** Console errors, page errors, and component diagnostics at any level. */
-function problems({ messages, errors }: TestPage): string[] {
+/** Console errors, page errors, component diagnostics at any level, and failed requests. */
+function problems(test: TestPage): string[] {
+  const { messages, errors } = test;
   const logged = messages.filter((m) => m.type === 'error' || (m.type === 'warning' && m.text.startsWith('[page-')));
-  return [...logged.map((m) => `${m.type}: ${m.text}`), ...errors];
+  return [...logged.map((m) => `${m.type}: ${m.text}`), ...errors, ...(failures.get(test) ?? [])];
 }
 
 const stateOf = (page: Page, selector: string) => page.getAttribute(selector, 'data-state');
@@ -77,7 +97,7 @@ const shown = (page: Page, selector: string) => page.waitForSelector(selector, {
 const hidden = (page: Page, selector: string) => page.waitForSelector(selector, { state: 'hidden' });
 
 async function admin(path: string): Promise<Response> {
-  return fetch(`${server.url}/admin/api/${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  return fetch(`${server.url}/admin/api/${path}`, { headers: { authorization: `Bearer ${adminToken}` } });
 }
 
 describe('examples index', () => {
@@ -135,6 +155,18 @@ describe('client-only consent example', () => {
     await click(page, 'Reject');
     await waitForState(page, 'example-widget', 'removed');
     expect(await page.textContent('[data-consent-status]')).toContain('state: rejected');
+    expect(problems(test)).toEqual([]);
+  });
+
+  it('closes the prompt for this page view only with Decide later', async () => {
+    const test = await open('consent-client.html');
+    const { page } = test;
+    await shown(page, '#prompt');
+    await click(page, 'Decide later');
+    await hidden(page, '#prompt');
+    expect(await stateOf(page, 'example-widget')).toBeNull();
+    await page.reload();
+    await shown(page, '#prompt');
     expect(problems(test)).toEqual([]);
   });
 });
@@ -407,6 +439,31 @@ describe('hosted CMP iframe example', () => {
     expect(await stateOf(page, 'example-widget[data-name="Ads"]')).not.toBe('loaded');
     const records = (await (await admin('instances/examples-cmp/export?format=ndjson')).text()).trim().split('\n').map((line) => JSON.parse(line));
     expect(records.at(-1)).toMatchObject({ state: 'accepted', purposeConsents: { measurement: true, ads: false } });
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('hosted TCF prompt example', () => {
+  it('shows the TC string and the TCData a vendor reads after Accept all, and reopens on the second layer', async () => {
+    const test = await open('hosted-cmp.html');
+    const { page } = test;
+    await shown(page, '.page-consent-frame iframe');
+    const frame = page.frameLocator('.page-consent-frame iframe');
+    await frame.getByRole('button', { name: 'Accept all', exact: true }).click();
+    await waitForState(page, 'example-widget[data-name="Ads"]', 'loaded');
+    await waitForState(page, 'example-widget[data-name="Audience measurement"]', 'loaded');
+    await page.waitForFunction(() => /^TC string: C/.test(document.getElementById('tc-string')?.textContent ?? ''));
+    const shownString = (await page.textContent('#tc-string'))!.replace('TC string: ', '');
+    // The string the page shows is the one __tcfapi gives, and it decodes to the reader's accept.
+    const read = await page.evaluate(() => new Promise<string>((resolve) => (window as unknown as { __tcfapi: (c: string, v: number, cb: (d: { tcString: string }) => void) => void }).__tcfapi('getTCData', 2, (data) => resolve(data.tcString))));
+    expect(shownString).toBe(read);
+    const decoded = TCString.decode(shownString);
+    expect(decoded.cmpId).toBe(300);
+    expect(idsOf(decoded.purposeConsents).length).toBeGreaterThan(0);
+    await shown(page, '#tc-data');
+    expect(await page.textContent('#tc-data')).toContain('purpose.consents');
+    await click(page, 'Privacy settings');
+    await frame.getByRole('button', { name: 'Save choices', exact: true }).waitFor();
     expect(problems(test)).toEqual([]);
   });
 });
