@@ -5,7 +5,7 @@
  */
 import { type ConsentStateValue, CONSENT_STATES, DECISION, type DecisionData } from './consent.ts';
 import { diagnostic, type Parsed } from './diagnostic.ts';
-import { collector, isRecord, optional, own, type Read, readBoolean, readOneOf, readText, type Schema } from './values.ts';
+import { collector, isRecord, optional, own, type Read, readBoolean, readMap, readOneOf, readText, type Schema } from './values.ts';
 
 /** Request bodies (docs/consent.md, "Remote check" and "Update notification") as the server reads them; unknown fields are ignored. */
 export type CheckRequest = DecisionData & {
@@ -55,7 +55,8 @@ const readBody = <T>(schema: Schema<T>, required: readonly (keyof T & string)[],
 export const instanceIdExpected = 'an id of 1-100 characters without NUL or lone surrogates';
 export const readInstanceId = readText(100, 1, undefined, instanceIdExpected);
 
-const BODY = { ...DECISION, consentInstanceId: readInstanceId, consentStateValue: readOneOf(CONSENT_STATES), gpc: readBoolean };
+// The server records the purposes a page sends as sent (keys of 1-100 characters): it keeps, it does not judge.
+const BODY = { ...DECISION, purposeConsents: readMap(readBoolean), consentInstanceId: readInstanceId, consentStateValue: readOneOf(CONSENT_STATES), gpc: readBoolean };
 
 export const parseCheckRequest: (json: unknown) => Parsed<CheckRequest | null> = readBody<CheckRequest>(
   { ...BODY, matchedGeoGroup: readText(100, 1), isDirty: readBoolean },

@@ -1,12 +1,13 @@
 /**
- * The purpose id rule (docs/consent.md, "Purpose ids"): 1-100 characters, each a letter, a digit
- * or one of `.` `_` `:` `-`. One rule for every place a purpose is named: the instance config,
- * the page config, the keys of `purposeConsents` (check answers, stored decisions, CMP messages,
- * update bodies, TCF purpose mappings) and the block markers.
+ * The purpose id rule (docs/consent.md, "Purpose ids"): 1-100 characters, each a letter or a
+ * digit of any script or one of `.` `_` `:` `-` (so every `setPurpose` argument name is one).
+ * One rule for every place a purpose is named: the instance config, the page config, the keys of
+ * `purposeConsents` (check answers, stored decisions, CMP messages, TCF purpose mappings) and the
+ * block markers.
  */
 import { type Read, readMap, readText } from './values.ts';
 
-export const PURPOSE_ID = /^[\w.:-]{1,100}$/;
+export const PURPOSE_ID = /^[\p{L}\p{N}_.:-]{1,100}$/u;
 
 /** What a refused id's diagnostic says was expected. */
 export const PURPOSE_ID_EXPECTED = 'a purpose id of letters, digits or . _ : -';

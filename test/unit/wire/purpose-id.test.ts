@@ -3,11 +3,11 @@ import { isPurposeId, readPurposeId, readPurposeMap } from '../../../src/wire/pu
 import { collector, readBoolean } from '../../../src/wire/values.ts';
 
 describe('purpose-id', () => {
-  it.each(['ads', 'Measurement_2', 'vendor.analytics', 'iab:tcf-1', 'a'.repeat(100)])('accepts %j', (id) => {
+  it.each(['ads', 'Measurement_2', 'vendor.analytics', 'iab:tcf-1', 'café', 'реклама', 'a'.repeat(100)])('accepts %j', (id) => {
     expect(isPurposeId(id)).toBe(true);
   });
 
-  it.each(['', 'social media', 'ads,social', 'é', 'ads\n', 'a'.repeat(101), '__proto__ x'])('refuses %j', (id) => {
+  it.each(['', 'social media', 'ads,social', "O'Brien", '😀', 'ads\n', 'a'.repeat(101), '__proto__ x'])('refuses %j', (id) => {
     expect(isPurposeId(id)).toBe(false);
   });
 
