@@ -27,6 +27,8 @@ export default defineConfig({
           // projects (import time 22 -> 12 s): a file still gets its own DOM when it asks for
           // one, and the files pass in any order (checked with `--sequence.shuffle.files`).
           isolate: false,
+          // Property runs and the CLI's processes take a few seconds on a busy two-core machine.
+          testTimeout: 20_000,
           maxWorkers: WORKERS,
         },
       },
