@@ -32,6 +32,21 @@ export type CookieEvent = Event & {
   /** The response that set it, or the script that wrote it. */
   readonly source: string;
 };
+/** A `Set-Cookie` line of a response that the browser did not store: not a finding, nothing was set. */
+export type RefusedCookie = {
+  readonly t: number;
+  readonly phase: Phase;
+  readonly page: string;
+  /** The cookie's name as the line gives it ('' for a line without one). */
+  readonly name: string;
+  readonly line: string;
+  /** Chromium's reasons (`SameSiteNoneInsecure`, `SecureOnly`, `SameSiteUnspecifiedTreatedAsLax`, ...). */
+  readonly reasons: readonly string[];
+  /** The response whose header carried the line. */
+  readonly source: string;
+  /** Who caused that request. */
+  readonly initiator: Initiator;
+};
 export type StorageEvent = Event & {
   readonly kind: 'localStorage' | 'sessionStorage' | 'indexedDB';
   readonly key: string;
@@ -70,6 +85,8 @@ export type JourneyReport = {
   readonly allowed: readonly AllowedItem[];
   readonly requests: readonly RequestEvent[];
   readonly cookies: readonly CookieEvent[];
+  /** `Set-Cookie` lines the browser refused, with its reasons. */
+  readonly refusedCookies: readonly RefusedCookie[];
   readonly storage: readonly StorageEvent[];
   readonly built: readonly BuiltEvent[];
   readonly blocked: readonly BlockedItem[];

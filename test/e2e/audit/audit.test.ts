@@ -19,7 +19,7 @@ import { FETCH_TIMEOUT_MS } from '../../../cli/fetch-page.ts';
 import type { AuditReport, JourneyReport } from '../../../cli/audit/report.ts';
 import { runAudit } from '../../../cli/audit/run-audit.ts';
 import { startServer, type TestServer } from '../harness.ts';
-import { cleanPage, fixtureRoutes, leakyPage, noConsentPage, secondPage } from './fixtures.ts';
+import { cleanPage, fixtureRoutes, leakyPage, noConsentPage, REFUSED_COOKIE, secondPage } from './fixtures.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -87,11 +87,33 @@ describe('a leaky page', () => {
     expect(findingFor(journey(leaky, 'no-decision'), '/analytics.js')?.initiator.chain).toEqual([`${tracker}/tag-manager.js`, leaky.url]);
   });
 
-  it('records cookies set by response headers, and none that the browser refused to store', () => {
+  it('records cookies set by response headers, first and third party', () => {
     const cookies = journey(leaky, 'no-decision').cookies;
     expect(cookies.find((entry) => entry.name === 'first_visit')).toMatchObject({ setBy: 'header', party: 'first', isPersistent: false, expires: null, verdict: 'ok', source: leaky.url });
-    // Chromium refuses a cross-site Secure cookie over http: nothing was set, so nothing is reported.
-    expect(cookies.find((entry) => entry.name === 'px_uid')).toBeUndefined();
+    expect(cookies.find((entry) => entry.name === 'tp_uid')).toMatchObject({ setBy: 'header', party: 'third', domain: 'localhost', isPersistent: true, verdict: 'finding', source: `${tracker}/unmarked.gif` });
+  });
+
+  it('finds the third-party cookie an untagged <img> sets by response header, in every journey, with its request and tag', () => {
+    for (const name of ['no-decision', 'reject', 'accept'] as const) {
+      const finding = findingFor(journey(leaky, name), 'tp_uid');
+      expect(finding, name).toMatchObject({ code: 'audit-third-party-cookie', subject: 'cookie', phase: 'before', what: 'tp_uid (localhost)', initiator: { chain: [leaky.url], tag: { kind: 'image', url: `${tracker}/unmarked.gif` } } });
+      expect(finding?.message, name).toMatch(/^expected no persistent third-party cookie .* before the decision, got tp_uid on localhost, persistent until \d{4}-.* set by header http:\/\/localhost:\d+\/unmarked\.gif$/);
+      expect(finding?.hint, name).toContain('<page-img');
+    }
+  });
+
+  it('lists the Set-Cookie lines the browser refused apart, with its reason, never as cookies or findings', () => {
+    for (const name of ['no-decision', 'reject', 'accept'] as const) {
+      const entry = journey(leaky, name);
+      expect(entry.refusedCookies, name).toEqual([
+        { t: expect.any(Number), phase: 'before', page: leaky.url, name: 'tp_insecure', line: `${REFUSED_COOKIE}; Max-Age=31536000; Path=/; SameSite=None`, reasons: ['SameSiteNoneInsecure'], source: `${tracker}/unmarked.gif`, initiator: { chain: [leaky.url], tag: { kind: 'image', url: `${tracker}/unmarked.gif` } } },
+      ]);
+      expect(entry.cookies.some((cookie) => cookie.name === 'tp_insecure'), name).toBe(false);
+      expect(findingFor(entry, 'tp_insecure'), name).toBeUndefined();
+    }
+    const text = readFileSync(join(dir, 'leaky', 'audit.txt'), 'utf8');
+    expect(text).toContain(`  refused cookie: tp_insecure from ${tracker}/unmarked.gif (SameSiteNoneInsecure): ${REFUSED_COOKIE}; Max-Age=31536000`);
+    expect(readFileSync(join(dir, 'leaky', 'audit.html'), 'utf8')).toContain('<caption>Set-Cookie lines the browser refused (nothing was stored)</caption>');
   });
 
   it('finds the localStorage write of a third-party script, naming the writer', () => {
@@ -204,6 +226,7 @@ describe('pages the audit cannot run every journey on', () => {
     expect(findings.map(({ what, initiator }) => [what, initiator.tag])).toEqual([
       [`${tracker}/fonts.js`, { kind: 'script', url: `${tracker}/fonts.js` }],
       [`${tracker}/unmarked.gif`, { kind: 'image', url: `${tracker}/unmarked.gif` }],
+      ['tp_uid (localhost)', { kind: 'image', url: `${tracker}/unmarked.gif` }],
     ]);
     expect(findings[0]?.hint).toContain(`move <script src="${tracker}/fonts.js"> into a blocked script`);
     expect(findings[1]?.hint).toContain(`replace <img src="${tracker}/unmarked.gif"> with <page-img`);

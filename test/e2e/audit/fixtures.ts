@@ -9,6 +9,10 @@ import { html, type Route } from '../harness.ts';
 const js = (body: string): Route => ({ body, headers: { 'content-type': 'text/javascript' } });
 const GIF = { body: 'GIF89a', headers: { 'content-type': 'image/gif' } };
 
+/** The cookie the untagged third-party `<img>` sets by its response header, and the line beside it that Chromium refuses. */
+export const HEADER_COOKIE = 'tp_uid=8f3a2c';
+export const REFUSED_COOKIE = 'tp_insecure=1';
+
 export function consentMarkup(config: object = {}): string {
   const json = JSON.stringify({ consentInstanceId: 'audit-fixture', consentRequired: true, promptUI: 'prompt', ...config });
   return `<page-consent id="consent" layout="nodisplay"><script type="application/json">${json}</script>
@@ -28,8 +32,9 @@ export function fixtureRoutes(tracker: string): Record<string, Route> {
       `document.addEventListener('consent-change', (event) => { if (event.detail.state === 'rejected') new Image().src = '${tracker}/reject-pixel.gif'; });`,
     ),
     '/blocked-tag.js': js(`window.blockedTagRan = true; new Image().src = '${tracker}/after-accept.gif';`),
-    // A third-party cookie by response header (SameSite=None; Secure: loopback counts as secure).
-    '/unmarked.gif': { ...GIF, headers: { ...GIF.headers, 'set-cookie': 'px_uid=7; Max-Age=31536000; Path=/; SameSite=None; Secure' } },
+    // Third-party cookies by response header. Chromium takes http://localhost for a secure
+    // origin, so it stores the `Secure` one; it refuses `SameSite=None` without `Secure`.
+    '/unmarked.gif': { ...GIF, headers: { ...GIF.headers, 'set-cookie': [`${HEADER_COOKIE}; Max-Age=31536000; Path=/; SameSite=None; Secure`, `${REFUSED_COOKIE}; Max-Age=31536000; Path=/; SameSite=None`] } },
     '/reject-pixel.gif': GIF,
     '/blocked.gif': GIF,
     '/after-accept.gif': GIF,
