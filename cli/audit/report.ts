@@ -3,6 +3,8 @@
  * `schemaVersion` 1; fields are only ever added). Times are milliseconds relative to the
  * decision (negative before it); `phase` says on which side of it an event happened.
  */
+import type { DeclarationItem } from './declaration.ts';
+
 export const SCHEMA_VERSION = 1;
 
 export type Phase = 'before' | 'after';
@@ -119,6 +121,8 @@ export type AuditReport = {
   readonly fairChoice: readonly string[] | null;
   readonly findingCount: number;
   readonly journeys: readonly JourneyReport[];
+  /** Every cookie and storage item of the journeys once, for the page's cookie declaration (declaration.ts). */
+  readonly declaration: readonly DeclarationItem[];
   /** PNG of the page as a reader first sees it, with its prompt; a file name with `--out`. */
   readonly screenshot: string | null;
 };

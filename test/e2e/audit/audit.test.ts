@@ -57,7 +57,7 @@ beforeAll(async () => {
   server.page('/no-consent.html', noConsentPage());
   server.page('/huge.html', `<!doctype html><title>huge</title>${'<p>padding</p>'.repeat(450_000)}`);
   // One audit of the leaky page through the CLI serves every test of that page.
-  const result = await cli(['--audit', `${server.origin}/leaky.html`, '--allow', 'cdn.localhost', '--allow-private', 'localhost', '--format', 'json', '--out', join(dir, 'leaky')]);
+  const result = await cli(['--audit', `${server.origin}/leaky.html`, '--allow', 'cdn.localhost', '--allow-private', 'localhost', '--format', 'json', '--out', join(dir, 'leaky'), '--declaration', join(dir, 'declaration.html')]);
   leaky = JSON.parse(result.out) as AuditReport;
   leakyExit = result.code;
 }, AUDIT_TIMEOUT);
@@ -167,6 +167,28 @@ describe('a leaky page', () => {
     const page = await context.newPage();
     await page.goto(`file://${join(out, 'audit.html')}`);
     expect(await page.getByRole('img', { name: /with its consent prompt/ }).isVisible()).toBe(true);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map(({ id, nodes }) => `${id}: ${nodes.length}`)).toEqual([]);
+    await context.close();
+  });
+
+  it('declares every cookie and storage item once, with party, setter, lifetime, journeys and tag, and writes it as an accessible HTML table', async () => {
+    const item = (name: string) => leaky.declaration.find((entry) => entry.name === name);
+    expect(item('tp_uid')).toEqual({
+      kind: 'cookie', name: 'tp_uid', domain: 'localhost', party: 'third', setBySite: 'localhost', source: `${tracker}/unmarked.gif`, isPersistent: true,
+      lifetimeSeconds: expect.any(Number), journeys: ['no-decision', 'reject', 'accept'], tag: { kind: 'image', url: `${tracker}/unmarked.gif` }, category: 'unclassified',
+    });
+    expect(Math.abs((item('tp_uid')?.lifetimeSeconds ?? 0) - 31_536_000)).toBeLessThanOrEqual(2);
+    expect(item('first_visit')).toMatchObject({ party: 'first', setBySite: '127.0.0.1', isPersistent: false, lifetimeSeconds: null, journeys: ['no-decision', 'reject', 'accept'] });
+    expect(item('audit_id')).toMatchObject({ party: 'first', setBySite: 'localhost', tag: { kind: 'script', url: `${tracker}/tag-manager.js` } });
+    expect(item('tracker-id')).toMatchObject({ kind: 'localStorage', domain: server.origin, party: 'third', isPersistent: true, lifetimeSeconds: null });
+    expect(item('tp_insecure')).toBeUndefined();
+    expect(leaky.declaration.filter((entry) => entry.kind === 'cookie' && entry.name === 'tp_uid')).toHaveLength(1);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`file://${join(dir, 'declaration.html')}`);
+    expect(await page.getByRole('cell', { name: 'tp_uid', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('columnheader', { name: 'Category' }).count()).toBe(1);
     const { violations } = await new AxeBuilder({ page }).analyze();
     expect(violations.map(({ id, nodes }) => `${id}: ${nodes.length}`)).toEqual([]);
     await context.close();

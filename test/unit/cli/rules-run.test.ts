@@ -10,7 +10,7 @@ const cookie = { code: 'audit-third-party-cookie', subject: 'cookie', phase: 'be
 const report = (changes: Partial<AuditReport> = {}): AuditReport => ({
   schemaVersion: SCHEMA_VERSION, url: 'https://news.example/', site: 'news.example', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1000,
   options: { pages: 0, allow: [], allowPrivate: [], timeoutMs: 120_000, maxRecords: 10_000 }, isSandboxed: true, incomplete: null,
-  isPromptShown: true, fairChoice: [], findingCount: 0, journeys: [journey('no-decision'), journey('reject'), journey('accept')], screenshot: null, ...changes,
+  isPromptShown: true, fairChoice: [], findingCount: 0, journeys: [journey('no-decision'), journey('reject'), journey('accept')], declaration: [], screenshot: null, ...changes,
 });
 
 describe('rulesRun', () => {
