@@ -34,9 +34,11 @@ export type DeclarationItem = {
 
 type Seen = { item: DeclarationItem; journeys: Set<JourneyReport['name']> };
 
-/** Origin + path of every built element or blocked script with purposes, and those purposes. */
-function purposeTags(journeys: readonly JourneyReport[]): Map<string, string> {
-  const tags = new Map<string, string>();
+type PurposeTag = { readonly category: string; readonly tag: Initiator['tag'] };
+
+/** Origin + path of every built element or blocked script with purposes: its purposes, and the tag itself. */
+function purposeTags(journeys: readonly JourneyReport[]): Map<string, PurposeTag> {
+  const tags = new Map<string, PurposeTag>();
   for (const journey of journeys) {
     for (const built of journey.built) {
       const endpoint = built.src === null ? null : endpointOf(built.src);
@@ -44,19 +46,26 @@ function purposeTags(journeys: readonly JourneyReport[]): Map<string, string> {
         .split(',')
         .map((purpose) => purpose.trim())
         .filter((purpose) => purpose.length > 0);
-      if (endpoint !== null && purposes.length > 0 && !tags.has(endpoint)) tags.set(endpoint, purposes.join(', '));
+      if (endpoint === null || purposes.length === 0 || tags.has(endpoint)) continue;
+      tags.set(endpoint, { category: purposes.join(', '), tag: { kind: built.kind === 'element' ? 'element' : 'script', url: built.src } });
     }
   }
   return tags;
 }
 
-function categoryOf(initiator: Initiator, source: string | null, purposes: ReadonlyMap<string, string>): string {
+/** The purpose-blocked tag behind a write (the writer, a link of its chain, or its tag), or null. */
+function purposeTagOf(initiator: Initiator, source: string | null, purposes: ReadonlyMap<string, PurposeTag>): PurposeTag | null {
   for (const url of [source, ...initiator.chain, initiator.tag.url]) {
     const endpoint = url === null ? null : endpointOf(url);
     const found = endpoint === null ? undefined : purposes.get(endpoint);
     if (found !== undefined) return found;
   }
-  return UNCLASSIFIED;
+  return null;
+}
+
+/** The category and the tag: a purpose-blocked tag's purposes and that tag (our runtime inserted it, so the chain names the runtime), else unclassified and the initiator's tag. */
+function classify(initiator: Initiator, source: string | null, purposes: ReadonlyMap<string, PurposeTag>): { category: string; tag: Initiator['tag'] } {
+  return purposeTagOf(initiator, source, purposes) ?? { category: UNCLASSIFIED, tag: initiator.tag };
 }
 
 function cookieLifetime(cookie: CookieEvent, decisionAt: string): number | null {
@@ -87,8 +96,7 @@ export function buildDeclaration(journeys: readonly JourneyReport[]): Declaratio
         isPersistent: cookie.isPersistent,
         lifetimeSeconds: cookieLifetime(cookie, journey.decisionAt),
         journeys: [],
-        tag: cookie.initiator.tag,
-        category: categoryOf(cookie.initiator, cookie.source, purposes),
+        ...classify(cookie.initiator, cookie.source, purposes),
       });
     }
     for (const write of journey.storage) {
@@ -102,8 +110,7 @@ export function buildDeclaration(journeys: readonly JourneyReport[]): Declaratio
         isPersistent: write.kind !== 'sessionStorage',
         lifetimeSeconds: null,
         journeys: [],
-        tag: write.initiator.tag,
-        category: categoryOf(write.initiator, write.writer, purposes),
+        ...classify(write.initiator, write.writer, purposes),
       });
     }
   }

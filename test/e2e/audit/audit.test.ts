@@ -19,7 +19,7 @@ import { FETCH_TIMEOUT_MS } from '../../../cli/fetch-page.ts';
 import type { AuditReport, JourneyReport } from '../../../cli/audit/report.ts';
 import { runAudit } from '../../../cli/audit/run-audit.ts';
 import { startServer, type TestServer } from '../harness.ts';
-import { cleanPage, fixtureRoutes, leakyPage, noConsentPage, REFUSED_COOKIE, secondPage } from './fixtures.ts';
+import { cleanPage, fixtureRoutes, leakyPage, noConsentPage, purposePage, REFUSED_COOKIE, secondPage } from './fixtures.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -55,6 +55,7 @@ beforeAll(async () => {
   server.page('/clean.html', cleanPage(tracker));
   server.page('/clean-2.html', secondPage(tracker));
   server.page('/no-consent.html', noConsentPage());
+  server.page('/purposes.html', purposePage(tracker));
   server.page('/huge.html', `<!doctype html><title>huge</title>${'<p>padding</p>'.repeat(450_000)}`);
   // One audit of the leaky page through the CLI serves every test of that page.
   const result = await cli(['--audit', `${server.origin}/leaky.html`, '--allow', 'cdn.localhost', '--allow-private', 'localhost', '--format', 'json', '--out', join(dir, 'leaky'), '--declaration', join(dir, 'declaration.html')]);
@@ -220,6 +221,23 @@ describe('a clean page', () => {
     expect(accept.requests.find((request) => request.url.endsWith('/after-accept.gif'))).toMatchObject({ phase: 'after', verdict: 'ok' });
     expect(journey(report, 'reject').requests.some((request) => request.party === 'third')).toBe(false);
     expect(validate(report)).toBe(true);
+  });
+});
+
+describe('a page whose tag waits for a purpose', () => {
+  it('declares the cookie that tag sets after the accept under the purpose of its marker, with the tag, and has no finding (exit 0)', { timeout: AUDIT_TIMEOUT }, async () => {
+    const file = join(dir, 'purposes-declaration.html');
+    const { code, out } = await cli(['--audit', `${server.origin}/purposes.html`, '--allow-private', 'localhost', '--format', 'json', '--declaration', file]);
+    const report = JSON.parse(out) as AuditReport;
+    expect(code).toBe(0);
+    expect(report.findingCount).toBe(0);
+    expect(report.declaration.find((entry) => entry.name === 'measure_id')).toEqual({
+      kind: 'cookie', name: 'measure_id', domain: '127.0.0.1', party: 'first', setBySite: 'localhost', source: `${tracker}/measure.js`, isPersistent: true,
+      lifetimeSeconds: 86_400, journeys: ['accept'], tag: { kind: 'script', url: `${tracker}/measure.js` }, category: 'measurement',
+    });
+    expect(report.declaration.filter((entry) => entry.name !== 'measure_id').every((entry) => entry.category === 'unclassified')).toBe(true);
+    expect(validate(report)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toMatch(/<td>measure_id<\/td><td>Cookie<\/td><td>first<\/td><td>localhost<\/td><td>127\.0\.0\.1<\/td><td>1 day<\/td><td>measurement<\/td><td>after accept<\/td>/);
   });
 });
 

@@ -54,7 +54,7 @@ describe('the cookie declaration', () => {
   });
 
   it("takes the category from the purposes marker of the tag that set it, else unclassified", () => {
-    expect(declaration.find((item) => item.name === '_an')?.category).toBe('measurement, ads');
+    expect(declaration.find((item) => item.name === '_an')).toMatchObject({ category: 'measurement, ads', tag: { kind: 'script', url: 'https://an.example/loader.js?v=2' } });
     expect(declaration.filter((item) => item.name !== '_an').map((item) => item.category)).toEqual([UNCLASSIFIED, UNCLASSIFIED, UNCLASSIFIED]);
     // A tag blocked without purposes gives no category.
     const plain = buildDeclaration([journey('accept', { cookies: [analytics], built: [{ ...built, block: '', purposes: null }] })]);
