@@ -75,47 +75,52 @@ function cookieLifetime(cookie: CookieEvent, decisionAt: string): number | null 
   return Number.isNaN(written) || Number.isNaN(expires) ? null : Math.max(0, Math.round((expires - written) / 1000));
 }
 
+function cookieItem(cookie: CookieEvent, decisionAt: string, purposes: ReadonlyMap<string, PurposeTag>): DeclarationItem {
+  return {
+    kind: 'cookie',
+    name: cookie.name,
+    domain: cookie.domain,
+    party: cookie.party,
+    setBySite: siteOf(cookie.source) ?? siteOfCookieDomain(cookie.domain),
+    source: cookie.source,
+    isPersistent: cookie.isPersistent,
+    lifetimeSeconds: cookieLifetime(cookie, decisionAt),
+    journeys: [],
+    ...classify(cookie.initiator, cookie.source, purposes),
+  };
+}
+
+function storageItem(write: StorageEvent, purposes: ReadonlyMap<string, PurposeTag>): DeclarationItem {
+  return {
+    kind: write.kind,
+    name: write.key,
+    domain: write.origin,
+    party: write.party,
+    setBySite: write.writer === null ? null : siteOf(write.writer),
+    source: write.writer,
+    isPersistent: write.kind !== 'sessionStorage',
+    lifetimeSeconds: null,
+    journeys: [],
+    ...classify(write.initiator, write.writer, purposes),
+  };
+}
+
+const JOURNEY_ORDER: readonly JourneyReport['name'][] = ['no-decision', 'reject', 'accept'];
+
+/** Every item once (by kind, name and domain or origin; a cookie's leading dot aside), as its first write describes it, first party first. */
 export function buildDeclaration(journeys: readonly JourneyReport[]): DeclarationItem[] {
   const purposes = purposeTags(journeys);
   const seen = new Map<string, Seen>();
-  const add = (key: string, journey: JourneyReport['name'], item: DeclarationItem) => {
-    const entry = seen.get(key) ?? { item, journeys: new Set() };
+  const add = (key: string, journey: JourneyReport['name'], item: () => DeclarationItem) => {
+    const entry = seen.get(key) ?? { item: item(), journeys: new Set() };
     entry.journeys.add(journey);
     seen.set(key, entry);
   };
   for (const journey of journeys) {
-    for (const cookie of journey.cookies) {
-      const domain = cookie.domain.replace(/^\./, '');
-      add(`cookie\n${cookie.name}\n${domain}`, journey.name, {
-        kind: 'cookie',
-        name: cookie.name,
-        domain: cookie.domain,
-        party: cookie.party,
-        setBySite: siteOf(cookie.source) ?? siteOfCookieDomain(domain),
-        source: cookie.source,
-        isPersistent: cookie.isPersistent,
-        lifetimeSeconds: cookieLifetime(cookie, journey.decisionAt),
-        journeys: [],
-        ...classify(cookie.initiator, cookie.source, purposes),
-      });
-    }
-    for (const write of journey.storage) {
-      add(`${write.kind}\n${write.key}\n${write.origin}`, journey.name, {
-        kind: write.kind,
-        name: write.key,
-        domain: write.origin,
-        party: write.party,
-        setBySite: write.writer === null ? null : siteOf(write.writer),
-        source: write.writer,
-        isPersistent: write.kind !== 'sessionStorage',
-        lifetimeSeconds: null,
-        journeys: [],
-        ...classify(write.initiator, write.writer, purposes),
-      });
-    }
+    for (const cookie of journey.cookies) add(`cookie\n${cookie.name}\n${cookie.domain.replace(/^\./, '')}`, journey.name, () => cookieItem(cookie, journey.decisionAt, purposes));
+    for (const write of journey.storage) add(`${write.kind}\n${write.key}\n${write.origin}`, journey.name, () => storageItem(write, purposes));
   }
-  const order: readonly JourneyReport['name'][] = ['no-decision', 'reject', 'accept'];
   return [...seen.values()]
-    .map(({ item, journeys: names }) => ({ ...item, journeys: order.filter((name) => names.has(name)) }))
+    .map(({ item, journeys: names }) => ({ ...item, journeys: JOURNEY_ORDER.filter((name) => names.has(name)) }))
     .sort((a, b) => a.party.localeCompare(b.party) || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name) || a.domain.localeCompare(b.domain));
 }
