@@ -8,6 +8,7 @@
 import type { Browser } from 'playwright-core';
 import { type Bounds, createBounds, DEFAULT_LIMITS, type Limits, startDeadline } from './bounds.ts';
 import { isSandboxed } from './browser.ts';
+import { buildDeclaration } from './declaration.ts';
 import { judgeJourney } from './judge.ts';
 import { type JourneyName, type JourneyRecord, runJourney, stoppedJourney } from './journey.ts';
 import { type AuditReport, SCHEMA_VERSION } from './report.ts';
@@ -93,6 +94,7 @@ export async function auditPage(browser: Browser, target: URL, settings: AuditSe
       fairChoice: first.fairChoice,
       findingCount: journeys.reduce((sum, journey) => sum + journey.findings.length, 0),
       journeys,
+      declaration: buildDeclaration(journeys),
       screenshot: null,
     };
     return { report, screenshot: first.screenshot };

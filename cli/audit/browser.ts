@@ -7,7 +7,19 @@
  * `--audit-no-sandbox` knowingly. Each renderer's JavaScript heap is bounded
  * (`RENDERER_HEAP_MB`); WebRTC may use no UDP outside the proxy (the address guard, see
  * address-guard.ts); each journey gets a fresh context (an empty profile).
+ *
+ * Third-party cookies are stored as a reader's default Chrome stores them. A fresh context is an
+ * off-the-record profile, which by Chromium's default refuses every third-party cookie (reason
+ * `UserPreferences`), as a private window does; this Chromium refuses them in its regular profile
+ * too. The browser therefore starts on a profile folder of its own whose preferences turn that
+ * blocking off (`profile.cookie_controls_mode` 0), which its off-the-record contexts inherit;
+ * the folder is removed when the browser disconnects. Chromium's other cookie rules stay on
+ * (a `SameSite=None` cookie without `Secure` is refused, `Partitioned` cookies are keyed by the
+ * top-level site): docs/decisions/page-audit.md.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { ensureChromium } from '../../scripts/ensure-chromium.mjs';
 
@@ -55,10 +67,59 @@ const sandboxes = new WeakMap<Browser, boolean>();
 /** Whether the browser runs with its sandbox; null for a browser the audit did not launch. */
 export const isSandboxed = (browser: Browser): boolean | null => sandboxes.get(browser) ?? null;
 
+/** The profile preferences of the audit's browser: third-party cookies allowed in every context, off-the-record ones included. */
+export const PROFILE_PREFERENCES = { profile: { cookie_controls_mode: 0 } } as const;
+
+/** A new profile folder holding `PROFILE_PREFERENCES`. */
+function profileFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'page-audit-profile-'));
+  mkdirSync(join(folder, 'Default'));
+  writeFileSync(join(folder, 'Default', 'Preferences'), JSON.stringify(PROFILE_PREFERENCES));
+  return folder;
+}
+
+const REMOVAL_TRIES = 40;
+const REMOVAL_PAUSE_MS = 250;
+
+/**
+ * Removes the profile folder once the browser is gone. Its processes may still write to it for
+ * a moment after the connection closes, so a failed removal is tried again, every
+ * `REMOVAL_PAUSE_MS` up to `REMOVAL_TRIES` times, and once more as Node exits.
+ */
+function removal(folder: string): () => void {
+  let tries = 0;
+  const attempt = () => {
+    try {
+      rmSync(folder, { recursive: true, force: true });
+      process.off('exit', attempt);
+      return;
+    } catch {}
+    tries += 1;
+    if (tries < REMOVAL_TRIES) setTimeout(attempt, REMOVAL_PAUSE_MS).unref();
+  };
+  return () => {
+    process.once('exit', attempt);
+    attempt();
+  };
+}
+
 const launch = async (isSandboxed: boolean) => {
-  const browser = await chromium.launch({ executablePath: ensureChromium(), headless: true, chromiumSandbox: isSandboxed, args: auditBrowserArgs(isSandboxed) });
-  sandboxes.set(browser, isSandboxed);
-  return browser;
+  const folder = profileFolder();
+  const remove = removal(folder);
+  try {
+    const profile = await chromium.launchPersistentContext(folder, { executablePath: ensureChromium(), headless: true, chromiumSandbox: isSandboxed, args: auditBrowserArgs(isSandboxed) });
+    const browser = profile.browser();
+    if (browser === null) {
+      await profile.close();
+      throw new Error('the browser of the audit profile could not be reached');
+    }
+    browser.on('disconnected', remove);
+    sandboxes.set(browser, isSandboxed);
+    return browser;
+  } catch (error) {
+    remove();
+    throw error;
+  }
 };
 
 function refusal(cause: string): SandboxRefusal {

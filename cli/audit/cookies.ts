@@ -21,6 +21,12 @@ const domainMatches = (cookieDomain: string, host: string) => {
   return host === domain || host.endsWith(`.${domain}`);
 };
 
+/** The name a `Set-Cookie` line gives, '' when it gives none. */
+export function cookieNameOf(line: string): string {
+  const parsed = parseString(line);
+  return parsed !== null && typeof parsed.name === 'string' ? parsed.name : '';
+}
+
 /** `line`: a `Set-Cookie` value or a `document.cookie` assignment; `host`: the host it applies to. Null: no cookie. */
 export function resolveCookie(line: string, host: string, jar: readonly Cookie[], now: number): CookieWrite | null {
   const parsed = parseString(line);

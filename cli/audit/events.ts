@@ -2,14 +2,15 @@
  * A journey's record turned into the report's events, each judged (verdict.ts) and each with
  * its initiator: requests (beacons are requests of type Ping), cookies by response header or by
  * script, storage writes by script, and our elements and blocked scripts that were built or ran.
+ * The `Set-Cookie` lines the browser refused are listed apart, with its reasons, unjudged.
  */
-import { resolveCookie } from './cookies.ts';
+import { cookieNameOf, resolveCookie } from './cookies.ts';
 import { requestChain, stackUrls, writerChain } from './initiators.ts';
 import type { JourneyRecord } from './journey.ts';
 import type { LoggedRequest } from './network-log.ts';
 import { endpointOf, isExpected, type PageExpectations } from './page-config.ts';
 import type { PageRecord } from './recorder-script.ts';
-import type { BuiltEvent, CookieEvent, Phase, RequestEvent, StorageEvent } from './report.ts';
+import type { BuiltEvent, CookieEvent, Phase, RefusedCookie, RequestEvent, StorageEvent } from './report.ts';
 import { allowedBy, hostOf, isThirdParty, siteOfCookieDomain } from './sites.ts';
 import { describeInitiator, type TagContext } from './tags.ts';
 import { RUNS_AFTER_REJECT, verdictOf } from './verdict.ts';
@@ -87,6 +88,16 @@ export function cookieEvents(context: EventContext, requests: ReadonlyMap<Logged
     events.push({ ...time, ...cookie, party: isThird ? 'third' : 'first', setBy: 'script', source: writer ?? write.frameUrl, initiator, verdict });
   }
   return events.sort((a, b) => a.t - b.t);
+}
+
+/** The lines the browser refused, each with the request that carried it and who caused that request. */
+export function refusedCookies(context: EventContext, requests: ReadonlyMap<LoggedRequest, RequestEvent>): RefusedCookie[] {
+  return context.record.requests.flatMap((request) => {
+    const event = requests.get(request);
+    if (!event) return [];
+    const time = timing(context, request.responseTime ?? request.time);
+    return request.refusedCookies.map(({ line, reasons }) => ({ ...time, name: cookieNameOf(line), line, reasons, source: request.url, initiator: event.initiator }));
+  });
 }
 
 const OUR_KEY = (origin: string) => `page-store:${hostOf(origin)}`;

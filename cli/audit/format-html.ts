@@ -3,7 +3,8 @@
  * text alternatives, no colour-only meaning): the summary, the screenshot of the page with its
  * prompt, the rules and whether each passed, failed or did not run, and per journey its
  * findings, what `--allow` covered, a timeline of requests, cookies and storage writes against
- * the decision, the same events as tables, and the requests the address guard blocked. An
+ * the decision, the same events as tables, the `Set-Cookie` lines the browser refused, and the
+ * requests the address guard blocked. An
  * incomplete audit and a browser without its sandbox are said first.
  */
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
@@ -50,6 +51,7 @@ ${timelineSvg(journey, label)}
 <p>Each dot is one event; its colour is its verdict: ${LEGEND}. Hover a dot for its details; the tables below list every event.</p>
 ${table('Requests', ['Time', 'Verdict', 'Party', 'Type', 'URL', 'Initiator'], journey.requests.map((r) => [s(r.t), r.verdict, r.party, r.isBeacon ? 'beacon' : r.type, `${r.method} ${r.url}`, chain(r.initiator.chain)]))}
 ${table('Cookies', ['Time', 'Verdict', 'Party', 'Cookie', 'Expires', 'Set by'], journey.cookies.map((c) => [s(c.t), c.verdict, c.party, `${c.name} (${c.domain})`, c.expires ?? 'session', `${c.setBy} ${c.source}`]))}
+${table('Set-Cookie lines the browser refused (nothing was stored)', ['Time', 'Cookie', 'Why', 'Response', 'Initiator'], journey.refusedCookies.map((c) => [s(c.t), c.line, c.reasons.join(', '), c.source, chain(c.initiator.chain)]))}
 ${table('Storage writes', ['Time', 'Verdict', 'Party', 'Storage', 'Writer'], journey.storage.map((w) => [s(w.t), w.verdict, w.party, `${w.kind} ${w.key} (${w.origin})`, w.writer ?? 'unnamed script']))}
 ${table('Our elements built and blocked scripts run', ['Time', 'Kind', 'Tag', 'Blocked by', 'Source'], journey.built.map((b) => [s(b.t), b.kind, b.tag, b.block === null ? (b.purposes ?? 'not blocked') : `data-block-on-consent="${b.block}"`, b.src ?? 'inline']))}
 ${blockedTable(journey)}

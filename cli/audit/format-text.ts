@@ -2,7 +2,8 @@
  * The terminal report: whether the audit is incomplete (a bound stopped it) and whether the
  * browser ran without its sandbox; each rule and whether it passed, failed or did not run (the
  * fair-choice warnings under it), so a clean page reads as checked; one line per finding, grouped by journey, each followed by its
- * initiator chain and its hint, then the requests the address guard blocked; then what `--allow`
+ * initiator chain and its hint, then the `Set-Cookie` lines the browser refused (with its reasons)
+ * and the requests the address guard blocked; then what `--allow`
  * covered, listed apart; then a summary line.
  */
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
@@ -23,12 +24,13 @@ function findingLines(finding: AuditFinding): string[] {
 }
 
 const blockedLines = (journey: JourneyReport) => journey.blocked.map((item) => `  blocked: ${item.url} (${item.reason})`);
+const refusedLines = (journey: JourneyReport) => journey.refusedCookies.map((item) => `  refused cookie: ${item.name || '(no name)'} from ${item.source} (${item.reasons.join(', ') || 'no reason given'}): ${item.line}`);
 
 function journeyLines(journey: JourneyReport): string[] {
   const title = TITLES[journey.name];
   if (journey.status === 'not-run') return [`${title}: not run (${journey.reason ?? 'unknown reason'})`, ...blockedLines(journey)];
   const how = journey.decidedBy ? `, ${journey.decidedBy}` : '';
-  return [`${title}: ${count(journey.findings.length, 'finding')}${how}`, ...journey.findings.flatMap(findingLines), ...blockedLines(journey)];
+  return [`${title}: ${count(journey.findings.length, 'finding')}${how}`, ...journey.findings.flatMap(findingLines), ...refusedLines(journey), ...blockedLines(journey)];
 }
 
 function warningLines(report: AuditReport): string[] {

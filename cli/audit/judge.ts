@@ -2,7 +2,7 @@
  * One journey's report: its events judged, and a finding for each event judged a leak, with the
  * tag on the page that caused it and how to fix it. What `--allow` covers is listed apart.
  */
-import { builtEvents, cookieEvents, type EventContext, permittedSources, requestEvents, storageEvents } from './events.ts';
+import { builtEvents, cookieEvents, type EventContext, permittedSources, refusedCookies, requestEvents, storageEvents } from './events.ts';
 import { hintFor } from './hints.ts';
 import type { JourneyRecord } from './journey.ts';
 import { endpointOf } from './page-config.ts';
@@ -34,7 +34,7 @@ function findingOf(item: Judged, built: readonly BuiltEvent[]): AuditFinding {
 export function judgeJourney(record: JourneyRecord, site: string, allow: readonly string[]): JourneyReport {
   const base = { name: record.name, decidedBy: record.decidedBy, decisionAt: new Date(record.decisionAt).toISOString(), pages: record.visits.map(({ url }) => url) };
   const blocked = record.blocked.map(({ url, reason }) => ({ url, reason }));
-  const empty = { findings: [], allowed: [], requests: [], cookies: [], storage: [], built: [], blocked };
+  const empty = { findings: [], allowed: [], requests: [], cookies: [], refusedCookies: [], storage: [], built: [], blocked };
   // A journey that could not be run reports why, and nothing else: the no-decision journey has the rest.
   if (!record.expectations || record.notRun) return { ...base, ...empty, status: 'not-run', reason: record.notRun };
   const pageUrl = record.visits[0]?.url ?? '';
@@ -51,6 +51,7 @@ export function judgeJourney(record: JourneyRecord, site: string, allow: readonl
   const byRequest = requestEvents(context);
   const requests = [...byRequest.values()];
   const cookies = cookieEvents(context, byRequest);
+  const refused = refusedCookies(context, byRequest);
   const storage = storageEvents(context);
   const built = builtEvents(context);
   const judged: Judged[] = [
@@ -62,5 +63,5 @@ export function judgeJourney(record: JourneyRecord, site: string, allow: readonl
   const allowed: AllowedItem[] = judged
     .filter((item) => item.verdict === 'allowed')
     .map((item) => ({ allow: allowedBy(item.source, allow) ?? '', subject: item.subject, what: item.what, phase: item.phase }));
-  return { ...base, status: 'run', reason: null, findings, allowed, requests, cookies, storage, built, blocked };
+  return { ...base, status: 'run', reason: null, findings, allowed, requests, cookies, refusedCookies: refused, storage, built, blocked };
 }

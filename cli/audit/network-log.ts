@@ -2,7 +2,8 @@
  * Every request of a journey, read from the Chrome DevTools Protocol because Playwright does not
  * expose initiators: URL, method, resource type, frame document, the initiator (the parser of a
  * document, or the scripts on the stack, async parents included), the `Set-Cookie` lines of its
- * response, and which requests are still in flight (the settle wait, settle.ts).
+ * response the browser stored and those it refused with Chromium's reasons, and which requests
+ * are still in flight (the settle wait, settle.ts).
  */
 import type { CDPSession } from 'playwright-core';
 
@@ -21,9 +22,24 @@ export type LoggedRequest = {
   readonly time: number;
   readonly documentUrl: string;
   readonly initiator: Initiator;
+  /** The `Set-Cookie` lines of the response that the browser stored. */
   readonly setCookies: string[];
+  /** The `Set-Cookie` lines of the response that the browser refused, each with Chromium's reasons. */
+  readonly refusedCookies: RefusedCookieLine[];
   responseTime?: number;
 };
+
+export type RefusedCookieLine = {
+  readonly line: string;
+  /** Chromium's `blockedReasons` (`SameSiteNoneInsecure`, `SecureOnly`, `UserPreferences`, ...). */
+  readonly reasons: readonly string[];
+};
+
+/** A response's refused lines kept at most (a page controls its headers; Chromium bounds their size). */
+export const MAX_REFUSED_LINES = 50;
+/** A refused line is kept up to this many characters (Chromium refuses a longer name and value anyway). */
+export const MAX_REFUSED_LINE_CHARS = 4_096;
+const MAX_REASONS = 16;
 
 type StackTrace = { callFrames?: { url?: string }[]; parent?: StackTrace };
 type CdpInitiator = { type?: string; url?: string; stack?: StackTrace };
@@ -37,7 +53,28 @@ type WillBeSent = {
   type?: string;
 };
 
-type ExtraInfo = { requestId: string; headers: Record<string, string>; blockedCookies?: { cookieLine: string }[] };
+type ExtraInfo = { requestId: string; headers: Record<string, string>; blockedCookies?: unknown };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The lines of `Network.responseReceivedExtraInfo`'s `blockedCookies` (an array of `{ cookieLine:
+ * string, blockedReasons: string[] }`): every line, for telling the stored lines apart, and the
+ * refused lines kept for the report, bounded by `MAX_REFUSED_LINES` and `MAX_REFUSED_LINE_CHARS`.
+ * An entry of another shape is left out.
+ */
+export function readBlockedCookies(value: unknown): { readonly lines: ReadonlySet<string>; readonly refused: RefusedCookieLine[] } {
+  const lines = new Set<string>();
+  const refused: RefusedCookieLine[] = [];
+  if (!Array.isArray(value)) return { lines, refused };
+  for (const entry of value as unknown[]) {
+    if (!isRecord(entry) || typeof entry.cookieLine !== 'string' || !Array.isArray(entry.blockedReasons)) continue;
+    const reasons = (entry.blockedReasons as unknown[]).filter((reason): reason is string => typeof reason === 'string').slice(0, MAX_REASONS);
+    lines.add(entry.cookieLine);
+    if (entry.cookieLine.length > 0 && refused.length < MAX_REFUSED_LINES) refused.push({ line: entry.cookieLine.slice(0, MAX_REFUSED_LINE_CHARS), reasons });
+  }
+  return { lines, refused };
+}
 
 function readInitiator(initiator: CdpInitiator | undefined): Initiator {
   const urls: string[] = [];
@@ -84,6 +121,7 @@ export async function startNetworkLog(session: CDPSession, options: NetworkLogOp
       documentUrl: event.documentURL ?? '',
       initiator: readInitiator(event.initiator),
       setCookies: [],
+      refusedCookies: [],
     };
     if (!add(entry)) return;
     clockOffset.set(event.requestId, event.wallTime - event.timestamp);
@@ -95,12 +133,14 @@ export async function startNetworkLog(session: CDPSession, options: NetworkLogOp
     const entry = latest.get(requestId);
     if (entry) entry.responseTime = (timestamp + (clockOffset.get(requestId) ?? 0)) * 1000;
   });
-  // Lines the browser refused to store (a cross-site SameSite=Lax cookie, say) set nothing.
+  // Lines the browser refused to store (a cross-site SameSite=Lax cookie, say) set nothing: they are kept apart, with the reasons.
   session.on('Network.responseReceivedExtraInfo', ({ requestId, headers, blockedCookies }: ExtraInfo) => {
     const entry = latest.get(requestId);
-    const blocked = new Set((blockedCookies ?? []).map(({ cookieLine }) => cookieLine));
-    const lines = Object.entries(headers).flatMap(([name, value]) => (name.toLowerCase() === 'set-cookie' ? value.split('\n') : []));
-    entry?.setCookies.push(...lines.filter((line) => line && !blocked.has(line)));
+    if (!entry) return;
+    const blocked = readBlockedCookies(blockedCookies);
+    const lines = Object.entries(headers).flatMap(([name, value]) => (name.toLowerCase() === 'set-cookie' && typeof value === 'string' ? value.split('\n') : []));
+    entry.setCookies.push(...lines.filter((line) => line.length > 0 && !blocked.lines.has(line)));
+    entry.refusedCookies.push(...blocked.refused.slice(0, MAX_REFUSED_LINES - entry.refusedCookies.length));
   });
   session.on('Network.loadingFinished', end);
   session.on('Network.loadingFailed', end);

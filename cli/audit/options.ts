@@ -1,8 +1,8 @@
 /**
  * `page-validate --audit <url | file> [--pages N] [--format text|json|html] [--out DIR]
  * [--allow host ...] [--allow-private host ...] [--timeout S] [--max-records N]
- * [--audit-no-sandbox]`: the arguments of the audit mode, or null when they are not a valid
- * invocation. `--allow` and `--allow-private` take one or more hosts (repeated, or several after
+ * [--declaration FILE] [--audit-no-sandbox]`: the arguments of the audit mode, or null when
+ * they are not a valid invocation. `--allow` and `--allow-private` take one or more hosts (repeated, or several after
  * one flag, or comma-separated); a host covers its subdomains.
  */
 import { resolve } from 'node:path';
@@ -16,6 +16,8 @@ export type AuditOptions = {
   readonly pages: number;
   readonly format: AuditFormat;
   readonly out: string | null;
+  /** `--declaration FILE`: also write the cookie declaration as an HTML page. */
+  readonly declaration: string | null;
   readonly allow: readonly string[];
   readonly allowPrivate: readonly string[];
   readonly limits: Limits;
@@ -24,7 +26,7 @@ export type AuditOptions = {
 };
 
 export const AUDIT_USAGE =
-  'usage: page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...] [--allow-private host ...] [--timeout S] [--max-records N] [--audit-no-sandbox]';
+  'usage: page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...] [--allow-private host ...] [--timeout S] [--max-records N] [--declaration FILE] [--audit-no-sandbox]';
 export const MAX_PAGES = 20;
 export const MAX_TIMEOUT_S = 3_600;
 export const MAX_RECORDS = 1_000_000;
@@ -47,7 +49,7 @@ const HOST = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/
 /** A whole number in [min, max], or NaN. */
 const count = (text: string, min: number, max: number) => (/^\d+$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : Number.NaN);
 
-type Draft = { target: URL | null; pages: number; format: string; out: string | null; allow: string[]; allowPrivate: string[]; timeoutS: number; maxRecords: number; isNoSandboxAllowed: boolean };
+type Draft = { target: URL | null; pages: number; format: string; out: string | null; declaration: string | null; allow: string[]; allowPrivate: string[]; timeoutS: number; maxRecords: number; isNoSandboxAllowed: boolean };
 
 /** Reads one flag at `args[index]`; returns the index of its last value, or -1 for an unknown flag. */
 function readFlag(args: readonly string[], index: number, draft: Draft): number {
@@ -63,6 +65,7 @@ function readFlag(args: readonly string[], index: number, draft: Draft): number 
   else if (flag === '--pages') draft.pages = count(value(), 0, MAX_PAGES);
   else if (flag === '--format') draft.format = value();
   else if (flag === '--out') draft.out = value() || null;
+  else if (flag === '--declaration') draft.declaration = value();
   else if (flag === '--allow') draft.allow.push(...hosts());
   else if (flag === '--allow-private') draft.allowPrivate.push(...hosts());
   else if (flag === '--timeout') draft.timeoutS = count(value(), 1, MAX_TIMEOUT_S);
@@ -78,14 +81,14 @@ const readHosts = (hosts: readonly string[]) => {
 };
 
 export function parseAuditArguments(args: readonly string[]): AuditOptions | null {
-  const draft: Draft = { target: null, pages: 0, format: 'text', out: null, allow: [], allowPrivate: [], timeoutS: DEFAULT_LIMITS.timeoutMs / 1000, maxRecords: DEFAULT_LIMITS.maxRecords, isNoSandboxAllowed: false };
+  const draft: Draft = { target: null, pages: 0, format: 'text', out: null, declaration: null, allow: [], allowPrivate: [], timeoutS: DEFAULT_LIMITS.timeoutMs / 1000, maxRecords: DEFAULT_LIMITS.maxRecords, isNoSandboxAllowed: false };
   for (let index = 0; index < args.length; index += 1) {
     index = readFlag(args, index, draft);
     if (index < 0) return null;
   }
-  const { target, pages, format, out, timeoutS, maxRecords, isNoSandboxAllowed } = draft;
+  const { target, pages, format, out, declaration, timeoutS, maxRecords, isNoSandboxAllowed } = draft;
   const allow = readHosts(draft.allow);
   const allowPrivate = readHosts(draft.allowPrivate);
-  if (!target || !allow || !allowPrivate || Number.isNaN(pages + timeoutS + maxRecords) || (format !== 'text' && format !== 'json' && format !== 'html')) return null;
-  return { target, pages, format, out, allow, allowPrivate, limits: { timeoutMs: timeoutS * 1000, maxRecords }, isNoSandboxAllowed };
+  if (!target || !allow || !allowPrivate || Number.isNaN(pages + timeoutS + maxRecords) || (format !== 'text' && format !== 'json' && format !== 'html') || declaration === '') return null;
+  return { target, pages, format, out, declaration, allow, allowPrivate, limits: { timeoutMs: timeoutS * 1000, maxRecords }, isNoSandboxAllowed };
 }

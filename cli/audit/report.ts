@@ -3,6 +3,8 @@
  * `schemaVersion` 1; fields are only ever added). Times are milliseconds relative to the
  * decision (negative before it); `phase` says on which side of it an event happened.
  */
+import type { DeclarationItem } from './declaration.ts';
+
 export const SCHEMA_VERSION = 1;
 
 export type Phase = 'before' | 'after';
@@ -31,6 +33,21 @@ export type CookieEvent = Event & {
   readonly setBy: 'header' | 'script';
   /** The response that set it, or the script that wrote it. */
   readonly source: string;
+};
+/** A `Set-Cookie` line of a response that the browser did not store: not a finding, nothing was set. */
+export type RefusedCookie = {
+  readonly t: number;
+  readonly phase: Phase;
+  readonly page: string;
+  /** The cookie's name as the line gives it ('' for a line without one). */
+  readonly name: string;
+  readonly line: string;
+  /** Chromium's reasons (`SameSiteNoneInsecure`, `SecureOnly`, `SameSiteUnspecifiedTreatedAsLax`, ...). */
+  readonly reasons: readonly string[];
+  /** The response whose header carried the line. */
+  readonly source: string;
+  /** Who caused that request. */
+  readonly initiator: Initiator;
 };
 export type StorageEvent = Event & {
   readonly kind: 'localStorage' | 'sessionStorage' | 'indexedDB';
@@ -70,6 +87,8 @@ export type JourneyReport = {
   readonly allowed: readonly AllowedItem[];
   readonly requests: readonly RequestEvent[];
   readonly cookies: readonly CookieEvent[];
+  /** `Set-Cookie` lines the browser refused, with its reasons. */
+  readonly refusedCookies: readonly RefusedCookie[];
   readonly storage: readonly StorageEvent[];
   readonly built: readonly BuiltEvent[];
   readonly blocked: readonly BlockedItem[];
@@ -102,6 +121,8 @@ export type AuditReport = {
   readonly fairChoice: readonly string[] | null;
   readonly findingCount: number;
   readonly journeys: readonly JourneyReport[];
+  /** Every cookie and storage item of the journeys once, for the page's cookie declaration (declaration.ts). */
+  readonly declaration: readonly DeclarationItem[];
   /** PNG of the page as a reader first sees it, with its prompt; a file name with `--out`. */
   readonly screenshot: string | null;
 };

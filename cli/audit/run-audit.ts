@@ -11,6 +11,7 @@ import type { Browser } from 'playwright-core';
 import type { CliIo } from '../cli-io.ts';
 import { auditPage, exitCodeOf } from './audit-page.ts';
 import { launchAuditBrowser, SandboxRefusal } from './browser.ts';
+import { formatDeclarationHtml } from './format-declaration.ts';
 import { formatAuditHtml } from './format-html.ts';
 import { formatAuditText } from './format-text.ts';
 import { AUDIT_USAGE, parseAuditArguments } from './options.ts';
@@ -54,6 +55,7 @@ export async function runAudit(args: readonly string[], io: CliIo, shared?: Brow
         ...(screenshot ? [writeFile(join(options.out, SCREENSHOT_FILE), screenshot)] : []),
       ]);
     }
+    if (options.declaration !== null) await writeFile(options.declaration, formatDeclarationHtml(report));
     io.write(`${outputs[options.format]}\n`);
     return exitCodeOf(report);
   } finally {

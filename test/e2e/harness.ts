@@ -56,7 +56,8 @@ export type RecordedRequest = {
 export type Reply = {
   status?: number;
   body?: string | object;
-  headers?: Record<string, string>;
+  /** A header given as a list is sent as several lines (`set-cookie`). */
+  headers?: Record<string, string | string[]>;
   /** Milliseconds to wait before answering. */
   delay?: number;
 };
@@ -92,7 +93,7 @@ function cdnFile(requested: string): string | null {
 async function send(response: ServerResponse, reply: Reply, origin: string | undefined) {
   if (reply.delay) await new Promise((resolve) => setTimeout(resolve, reply.delay));
   const isText = typeof reply.body === 'string' || reply.body === undefined;
-  const headers: Record<string, string> = {
+  const headers: Record<string, string | string[]> = {
     'content-type': isText ? 'text/html; charset=utf-8' : 'application/json',
     ...(origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' } : {}),
     ...reply.headers,

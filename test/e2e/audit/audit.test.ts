@@ -19,7 +19,7 @@ import { FETCH_TIMEOUT_MS } from '../../../cli/fetch-page.ts';
 import type { AuditReport, JourneyReport } from '../../../cli/audit/report.ts';
 import { runAudit } from '../../../cli/audit/run-audit.ts';
 import { startServer, type TestServer } from '../harness.ts';
-import { cleanPage, fixtureRoutes, leakyPage, noConsentPage, secondPage } from './fixtures.ts';
+import { cleanPage, fixtureRoutes, leakyPage, noConsentPage, purposePage, REFUSED_COOKIE, secondPage } from './fixtures.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -55,9 +55,10 @@ beforeAll(async () => {
   server.page('/clean.html', cleanPage(tracker));
   server.page('/clean-2.html', secondPage(tracker));
   server.page('/no-consent.html', noConsentPage());
+  server.page('/purposes.html', purposePage(tracker));
   server.page('/huge.html', `<!doctype html><title>huge</title>${'<p>padding</p>'.repeat(450_000)}`);
   // One audit of the leaky page through the CLI serves every test of that page.
-  const result = await cli(['--audit', `${server.origin}/leaky.html`, '--allow', 'cdn.localhost', '--allow-private', 'localhost', '--format', 'json', '--out', join(dir, 'leaky')]);
+  const result = await cli(['--audit', `${server.origin}/leaky.html`, '--allow', 'cdn.localhost', '--allow-private', 'localhost', '--format', 'json', '--out', join(dir, 'leaky'), '--declaration', join(dir, 'declaration.html')]);
   leaky = JSON.parse(result.out) as AuditReport;
   leakyExit = result.code;
 }, AUDIT_TIMEOUT);
@@ -87,11 +88,33 @@ describe('a leaky page', () => {
     expect(findingFor(journey(leaky, 'no-decision'), '/analytics.js')?.initiator.chain).toEqual([`${tracker}/tag-manager.js`, leaky.url]);
   });
 
-  it('records cookies set by response headers, and none that the browser refused to store', () => {
+  it('records cookies set by response headers, first and third party', () => {
     const cookies = journey(leaky, 'no-decision').cookies;
     expect(cookies.find((entry) => entry.name === 'first_visit')).toMatchObject({ setBy: 'header', party: 'first', isPersistent: false, expires: null, verdict: 'ok', source: leaky.url });
-    // Chromium refuses a cross-site Secure cookie over http: nothing was set, so nothing is reported.
-    expect(cookies.find((entry) => entry.name === 'px_uid')).toBeUndefined();
+    expect(cookies.find((entry) => entry.name === 'tp_uid')).toMatchObject({ setBy: 'header', party: 'third', domain: 'localhost', isPersistent: true, verdict: 'finding', source: `${tracker}/unmarked.gif` });
+  });
+
+  it('finds the third-party cookie an untagged <img> sets by response header, in every journey, with its request and tag', () => {
+    for (const name of ['no-decision', 'reject', 'accept'] as const) {
+      const finding = findingFor(journey(leaky, name), 'tp_uid');
+      expect(finding, name).toMatchObject({ code: 'audit-third-party-cookie', subject: 'cookie', phase: 'before', what: 'tp_uid (localhost)', initiator: { chain: [leaky.url], tag: { kind: 'image', url: `${tracker}/unmarked.gif` } } });
+      expect(finding?.message, name).toMatch(/^expected no persistent third-party cookie .* before the decision, got tp_uid on localhost, persistent until \d{4}-.* set by header http:\/\/localhost:\d+\/unmarked\.gif$/);
+      expect(finding?.hint, name).toContain('<page-img');
+    }
+  });
+
+  it('lists the Set-Cookie lines the browser refused apart, with its reason, never as cookies or findings', () => {
+    for (const name of ['no-decision', 'reject', 'accept'] as const) {
+      const entry = journey(leaky, name);
+      expect(entry.refusedCookies, name).toEqual([
+        { t: expect.any(Number), phase: 'before', page: leaky.url, name: 'tp_insecure', line: `${REFUSED_COOKIE}; Max-Age=31536000; Path=/; SameSite=None`, reasons: ['SameSiteNoneInsecure'], source: `${tracker}/unmarked.gif`, initiator: { chain: [leaky.url], tag: { kind: 'image', url: `${tracker}/unmarked.gif` } } },
+      ]);
+      expect(entry.cookies.some((cookie) => cookie.name === 'tp_insecure'), name).toBe(false);
+      expect(findingFor(entry, 'tp_insecure'), name).toBeUndefined();
+    }
+    const text = readFileSync(join(dir, 'leaky', 'audit.txt'), 'utf8');
+    expect(text).toContain(`  refused cookie: tp_insecure from ${tracker}/unmarked.gif (SameSiteNoneInsecure): ${REFUSED_COOKIE}; Max-Age=31536000`);
+    expect(readFileSync(join(dir, 'leaky', 'audit.html'), 'utf8')).toContain('<caption>Set-Cookie lines the browser refused (nothing was stored)</caption>');
   });
 
   it('finds the localStorage write of a third-party script, naming the writer', () => {
@@ -150,6 +173,28 @@ describe('a leaky page', () => {
     await context.close();
   });
 
+  it('declares every cookie and storage item once, with party, setter, lifetime, journeys and tag, and writes it as an accessible HTML table', async () => {
+    const item = (name: string) => leaky.declaration.find((entry) => entry.name === name);
+    expect(item('tp_uid')).toEqual({
+      kind: 'cookie', name: 'tp_uid', domain: 'localhost', party: 'third', setBySite: 'localhost', source: `${tracker}/unmarked.gif`, isPersistent: true,
+      lifetimeSeconds: expect.any(Number), journeys: ['no-decision', 'reject', 'accept'], tag: { kind: 'image', url: `${tracker}/unmarked.gif` }, category: 'unclassified',
+    });
+    expect(Math.abs((item('tp_uid')?.lifetimeSeconds ?? 0) - 31_536_000)).toBeLessThanOrEqual(2);
+    expect(item('first_visit')).toMatchObject({ party: 'first', setBySite: '127.0.0.1', isPersistent: false, lifetimeSeconds: null, journeys: ['no-decision', 'reject', 'accept'] });
+    expect(item('audit_id')).toMatchObject({ party: 'first', setBySite: 'localhost', tag: { kind: 'script', url: `${tracker}/tag-manager.js` } });
+    expect(item('tracker-id')).toMatchObject({ kind: 'localStorage', domain: server.origin, party: 'third', isPersistent: true, lifetimeSeconds: null });
+    expect(item('tp_insecure')).toBeUndefined();
+    expect(leaky.declaration.filter((entry) => entry.kind === 'cookie' && entry.name === 'tp_uid')).toHaveLength(1);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`file://${join(dir, 'declaration.html')}`);
+    expect(await page.getByRole('cell', { name: 'tp_uid', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('columnheader', { name: 'Category' }).count()).toBe(1);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map(({ id, nodes }) => `${id}: ${nodes.length}`)).toEqual([]);
+    await context.close();
+  });
+
   it('prints one text line per finding, grouped by journey, and the allowed tags apart', () => {
     const text = readFileSync(join(dir, 'leaky', 'audit.txt'), 'utf8');
     const lines = text.split('\n');
@@ -179,6 +224,23 @@ describe('a clean page', () => {
   });
 });
 
+describe('a page whose tag waits for a purpose', () => {
+  it('declares the cookie that tag sets after the accept under the purpose of its marker, with the tag, and has no finding (exit 0)', { timeout: AUDIT_TIMEOUT }, async () => {
+    const file = join(dir, 'purposes-declaration.html');
+    const { code, out } = await cli(['--audit', `${server.origin}/purposes.html`, '--allow-private', 'localhost', '--format', 'json', '--declaration', file]);
+    const report = JSON.parse(out) as AuditReport;
+    expect(code).toBe(0);
+    expect(report.findingCount).toBe(0);
+    expect(report.declaration.find((entry) => entry.name === 'measure_id')).toEqual({
+      kind: 'cookie', name: 'measure_id', domain: '127.0.0.1', party: 'first', setBySite: 'localhost', source: `${tracker}/measure.js`, isPersistent: true,
+      lifetimeSeconds: 86_400, journeys: ['accept'], tag: { kind: 'script', url: `${tracker}/measure.js` }, category: 'measurement',
+    });
+    expect(report.declaration.filter((entry) => entry.name !== 'measure_id').every((entry) => entry.category === 'unclassified')).toBe(true);
+    expect(validate(report)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toMatch(/<td>measure_id<\/td><td>Cookie<\/td><td>first<\/td><td>localhost<\/td><td>127\.0\.0\.1<\/td><td>1 day<\/td><td>measurement<\/td><td>after accept<\/td>/);
+  });
+});
+
 describe('pages the audit cannot run every journey on', () => {
   it('reports a page without a prompt as such, not as a crash (exit 0)', { timeout: AUDIT_TIMEOUT }, async () => {
     const { code, out } = await cli(['--audit', `${server.origin}/no-consent.html`, '--format', 'text']);
@@ -204,6 +266,7 @@ describe('pages the audit cannot run every journey on', () => {
     expect(findings.map(({ what, initiator }) => [what, initiator.tag])).toEqual([
       [`${tracker}/fonts.js`, { kind: 'script', url: `${tracker}/fonts.js` }],
       [`${tracker}/unmarked.gif`, { kind: 'image', url: `${tracker}/unmarked.gif` }],
+      ['tp_uid (localhost)', { kind: 'image', url: `${tracker}/unmarked.gif` }],
     ]);
     expect(findings[0]?.hint).toContain(`move <script src="${tracker}/fonts.js"> into a blocked script`);
     expect(findings[1]?.hint).toContain(`replace <img src="${tracker}/unmarked.gif"> with <page-img`);

@@ -9,10 +9,15 @@ import { html, type Route } from '../harness.ts';
 const js = (body: string): Route => ({ body, headers: { 'content-type': 'text/javascript' } });
 const GIF = { body: 'GIF89a', headers: { 'content-type': 'image/gif' } };
 
-export function consentMarkup(config: object = {}): string {
+/** The cookie the untagged third-party `<img>` sets by its response header, and the line beside it that Chromium refuses. */
+export const HEADER_COOKIE = 'tp_uid=8f3a2c';
+export const REFUSED_COOKIE = 'tp_insecure=1';
+
+/** `accept`: the accept control's action (a plain accept grants no purpose). */
+export function consentMarkup(config: object = {}, accept = 'consent.accept'): string {
   const json = JSON.stringify({ consentInstanceId: 'audit-fixture', consentRequired: true, promptUI: 'prompt', ...config });
   return `<page-consent id="consent" layout="nodisplay"><script type="application/json">${json}</script>
-<div id="prompt" hidden><p>Cookies?</p><button type="button" on="tap:consent.reject">Reject all</button><button type="button" on="tap:consent.accept">Accept all</button></div>
+<div id="prompt" hidden><p>Cookies?</p><button type="button" on="tap:consent.reject">Reject all</button><button type="button" on="tap:${accept}">Accept all</button></div>
 </page-consent>`;
 }
 
@@ -27,9 +32,11 @@ export function fixtureRoutes(tracker: string): Record<string, Route> {
     '/reject-listener.js': js(
       `document.addEventListener('consent-change', (event) => { if (event.detail.state === 'rejected') new Image().src = '${tracker}/reject-pixel.gif'; });`,
     ),
+    '/measure.js': js(`document.cookie = 'measure_id=5; max-age=86400; path=/';`),
     '/blocked-tag.js': js(`window.blockedTagRan = true; new Image().src = '${tracker}/after-accept.gif';`),
-    // A third-party cookie by response header (SameSite=None; Secure: loopback counts as secure).
-    '/unmarked.gif': { ...GIF, headers: { ...GIF.headers, 'set-cookie': 'px_uid=7; Max-Age=31536000; Path=/; SameSite=None; Secure' } },
+    // Third-party cookies by response header. Chromium takes http://localhost for a secure
+    // origin, so it stores the `Secure` one; it refuses `SameSite=None` without `Secure`.
+    '/unmarked.gif': { ...GIF, headers: { ...GIF.headers, 'set-cookie': [`${HEADER_COOKIE}; Max-Age=31536000; Path=/; SameSite=None; Secure`, `${REFUSED_COOKIE}; Max-Age=31536000; Path=/; SameSite=None`] } },
     '/reject-pixel.gif': GIF,
     '/blocked.gif': GIF,
     '/after-accept.gif': GIF,
@@ -59,6 +66,17 @@ export function cleanPage(tracker: string): string {
 <page-img data-block-on-consent src="${tracker}/blocked.gif" width="10" height="10" layout="fixed" alt=""></page-img>
 <script type="text/plain" data-block-on-consent src="${tracker}/blocked-tag.js"></script>
 <p><a href="/clean-2.html">Next page</a></p>
+</main>`,
+    { extensions: ['page-consent'] },
+  );
+}
+
+/** A page whose only cookie-setting tag waits for the `measurement` purpose, which its accept grants. */
+export function purposePage(tracker: string): string {
+  return html(
+    `${consentMarkup({ purposeConsentRequired: ['measurement'] }, 'consent.accept(purposeConsentDefault=true)')}
+<main><h1>Purposes</h1>
+<script type="text/plain" data-block-on-consent-purposes="measurement" src="${tracker}/measure.js"></script>
 </main>`,
     { extensions: ['page-consent'] },
   );

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../../../cli/private-address.ts';
 import { resolveCookie } from '../../../cli/audit/cookies.ts';
 import { requestChain, stackUrls } from '../../../cli/audit/initiators.ts';
-import type { LoggedRequest } from '../../../cli/audit/network-log.ts';
+import { type LoggedRequest, MAX_REFUSED_LINE_CHARS, MAX_REFUSED_LINES, readBlockedCookies } from '../../../cli/audit/network-log.ts';
 import { parseAuditArguments } from '../../../cli/audit/options.ts';
 import { isExpected, readExpectations } from '../../../cli/audit/page-config.ts';
 import { allowedBy, isThirdParty, siteOf } from '../../../cli/audit/sites.ts';
@@ -54,9 +54,37 @@ describe('cookies', () => {
   });
 });
 
+describe('refused Set-Cookie lines', () => {
+  it("reads Chromium's blocked lines with their reasons, leaving out entries of another shape", () => {
+    const { lines, refused } = readBlockedCookies([
+      { cookieLine: 'a=1; SameSite=None', blockedReasons: ['SameSiteNoneInsecure'], cookie: { name: 'a' } },
+      { cookieLine: 'b=1; Secure', blockedReasons: ['SecureOnly', 7, 'UserPreferences'] },
+      { cookieLine: 'c=1' },
+      { blockedReasons: ['SecureOnly'] },
+      'd=1',
+      null,
+    ]);
+    expect(refused).toEqual([
+      { line: 'a=1; SameSite=None', reasons: ['SameSiteNoneInsecure'] },
+      { line: 'b=1; Secure', reasons: ['SecureOnly', 'UserPreferences'] },
+    ]);
+    expect([...lines]).toEqual(['a=1; SameSite=None', 'b=1; Secure']);
+    for (const value of [undefined, null, {}, 'x']) expect(readBlockedCookies(value).refused).toEqual([]);
+  });
+  it('keeps a bounded number of bounded lines, and knows every blocked line', () => {
+    const long = `x=${'v'.repeat(MAX_REFUSED_LINE_CHARS * 2)}`;
+    const entries = Array.from({ length: MAX_REFUSED_LINES + 5 }, (_, index) => ({ cookieLine: index === 0 ? long : `n${index}=1`, blockedReasons: ['SecureOnly'] }));
+    const { lines, refused } = readBlockedCookies(entries);
+    expect(refused).toHaveLength(MAX_REFUSED_LINES);
+    expect(refused[0]?.line).toHaveLength(MAX_REFUSED_LINE_CHARS);
+    expect(lines.size).toBe(MAX_REFUSED_LINES + 5);
+    expect(lines.has(long)).toBe(true);
+  });
+});
+
 describe('initiators', () => {
   const request = (url: string, initiator: string[], type = 'script', documentUrl = 'https://site.example/'): LoggedRequest => ({
-    id: url, url, method: 'GET', type: 'Script', time: 0, documentUrl, initiator: { type, urls: initiator }, setCookies: [],
+    id: url, url, method: 'GET', type: 'Script', time: 0, documentUrl, initiator: { type, urls: initiator }, setCookies: [], refusedCookies: [],
   });
   it('reads the writing script from a stack, skipping the recorder', () => {
     const stack = 'Error\n    at set (page-audit-recorder.js:10:5)\n    at https://t.example/a.js:1:20\n    at eval (eval at run (https://t.example/b.js:3:4), <anonymous>:1:1)';

@@ -4,13 +4,13 @@ import { type AuditFinding, type AuditReport, type JourneyReport, SCHEMA_VERSION
 import { rulesRun } from '../../../cli/audit/rules-run.ts';
 
 const journey = (name: JourneyReport['name'], findings: AuditFinding[] = []): JourneyReport => ({
-  name, status: 'run', reason: null, decidedBy: null, decisionAt: '2026-01-01T00:00:00.000Z', pages: [], findings, allowed: [], requests: [], cookies: [], storage: [], built: [], blocked: [],
+  name, status: 'run', reason: null, decidedBy: null, decisionAt: '2026-01-01T00:00:00.000Z', pages: [], findings, allowed: [], requests: [], cookies: [], refusedCookies: [], storage: [], built: [], blocked: [],
 });
 const cookie = { code: 'audit-third-party-cookie', subject: 'cookie', phase: 'before', t: 0, what: 'id (t.example)', message: 'm', initiator: { chain: [], tag: { kind: 'other', url: null } }, hint: 'h' } as const;
 const report = (changes: Partial<AuditReport> = {}): AuditReport => ({
   schemaVersion: SCHEMA_VERSION, url: 'https://news.example/', site: 'news.example', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1000,
   options: { pages: 0, allow: [], allowPrivate: [], timeoutMs: 120_000, maxRecords: 10_000 }, isSandboxed: true, incomplete: null,
-  isPromptShown: true, fairChoice: [], findingCount: 0, journeys: [journey('no-decision'), journey('reject'), journey('accept')], screenshot: null, ...changes,
+  isPromptShown: true, fairChoice: [], findingCount: 0, journeys: [journey('no-decision'), journey('reject'), journey('accept')], declaration: [], screenshot: null, ...changes,
 });
 
 describe('rulesRun', () => {
