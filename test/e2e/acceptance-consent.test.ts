@@ -641,52 +641,6 @@ describe('consent acceptance: purposes', () => {
   });
 });
 
-describe('consent acceptance: policy timeouts', () => {
-  it('rejects on timeout with fallbackAction reject without storing it, and prompts again next visit', async () => {
-    const p = fresh();
-    const config = { ...CLIENT, policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } } };
-    const test = await open(p, consent(config) + blocked(p));
-    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    expect(await policyState(test.page, 20_000)).toBe('insufficient');
-    await expectNothingBuilt(test, p);
-    expect(await stored(test.page)).toBeNull();
-    await revisit(test);
-    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-  });
-
-  it('builds when the reader accepts through a re-shown prompt after a reject timeout', async () => {
-    const p = fresh();
-    const config = { ...CLIENT, policy: { default: { timeout: { seconds: 1, fallbackAction: 'reject' } } } };
-    const opener = '<button id="open" on="tap:consent.prompt">Cookie settings</button>';
-    const test = await open(p, consent(config) + opener + blocked(p));
-    expect(await policyState(test.page, 20_000)).toBe('insufficient');
-    await expectNothingBuilt(test, p);
-    await test.page.click('#open', CLICK);
-    await test.page.click('#accept', CLICK);
-    await expectAllBuilt(test, p);
-    expect(await policyState(test.page)).toBe('sufficient');
-  });
-
-  it('rejects at once with seconds 0 and fallbackAction reject', async () => {
-    const p = fresh();
-    const config = { ...CLIENT, policy: { default: { timeout: { seconds: 0, fallbackAction: 'reject' } } } };
-    const test = await open(p, consent(config) + blocked(p));
-    expect(await policyState(test.page, 5_000)).toBe('insufficient');
-    await expectNothingBuilt(test, p);
-    expect(await stored(test.page)).toBeNull();
-  });
-
-  it('dismisses on a numeric timeout: content stays blocked and nothing is stored', async () => {
-    const p = fresh();
-    const config = { ...CLIENT, policy: { default: { timeout: 1 } } };
-    const test = await open(p, consent(config) + blocked(p));
-    const state = await policyState(test.page, 20_000);
-    expect(['unknown', 'insufficient']).toContain(state);
-    await expectNothingBuilt(test, p);
-    expect(await stored(test.page)).toBeNull();
-  });
-});
-
 describe('consent acceptance: checkConsentHref', () => {
   const REMOTE = (p: string) => ({ consentInstanceId: 'site', checkConsentHref: `${p}/check`, promptUI: 'prompt', postPromptUI: 'post' });
 
@@ -830,39 +784,6 @@ describe('consent acceptance: checkConsentHref', () => {
     expect(await shown(test.page, '#prompt')).toBe(false);
   });
 
-  it('enforces the server state sent with expireCache on that visit, and prompts on the next one', async () => {
-    const p = fresh();
-    let visit = 0;
-    server.route(`${p}/check`, () => {
-      visit++;
-      if (visit === 1) return { body: { consentRequired: true, consentStateValue: 'unknown' } };
-      if (visit === 2) return { body: { consentRequired: true, expireCache: true, consentStateValue: 'accepted' } };
-      return { body: { consentRequired: true } };
-    });
-    const test = await open(p, consent(REMOTE(p)) + blocked(p));
-    await test.page.click('#reject', CLICK);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
-    await revisit(test);
-    await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
-    expect(await policyState(test.page)).toBe('sufficient');
-    expect(await shown(test.page, '#prompt')).toBe(false);
-    // docs/consent.md, "Remote check": with expireCache and a prompt UI, next visits show the prompt and block content.
-    await revisit(test);
-    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    await settled(test.page);
-    expect(await test.page.locator('#img img').count()).toBe(0);
-  });
-
-  it('shows the prompt without waiting for the server when consentRequired is true', async () => {
-    const p = fresh();
-    server.route(`${p}/check`, { delay: 40_000, body: { consentRequired: true } });
-    const test = await open(p, consent({ ...REMOTE(p), consentRequired: true }) + blocked(p));
-    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    // The check is still on its way: nothing is built meanwhile.
-    await expectNothingBuilt(test, p, { ignore: [`${p}/check`] });
-    expect(server.requestsTo(`${p}/check`)).toHaveLength(1);
-  });
-
   it('fails closed on a server error: prompt shown, nothing built, a diagnostic names the status', async () => {
     const p = fresh();
     server.route(`${p}/check`, { status: 500, body: 'boom' });
@@ -917,24 +838,6 @@ describe('consent acceptance: checkConsentHref', () => {
     expect(diagnostics(test).length).toBeGreaterThan(0);
   });
 
-  it('starts the policy timeout after a remote failure', async () => {
-    const p = fresh();
-    server.route(`${p}/check`, { status: 503, body: 'down' });
-    const config = { ...REMOTE(p), policy: { default: { timeout: { seconds: 1, fallbackAction: 'reject' } } } };
-    const test = await open(p, consent(config) + blocked(p));
-    expect(await policyState(test.page, 20_000)).toBe('insufficient');
-    await expectNothingBuilt(test, p);
-  });
-
-  it('unblocks as not required when the answer lacks consentRequired', async () => {
-    const p = fresh();
-    server.route(`${p}/check`, { body: {} });
-    const test = await open(p, consent(REMOTE(p)) + blocked(p));
-    await expectAllBuilt(test, p);
-    expect(await shown(test.page, '#prompt')).toBe(false);
-    expect(await policyState(test.page)).toBe('unknown_not_required');
-  });
-
   it('strips the xssiPrefix before reading the answer', async () => {
     const p = fresh();
     server.route(`${p}/check`, { body: `)]}'\n${JSON.stringify({ consentRequired: true, consentStateValue: 'accepted' })}` });
@@ -943,26 +846,6 @@ describe('consent acceptance: checkConsentHref', () => {
     expect(await policyState(test.page)).toBe('sufficient');
   });
 
-  it('clears the cache on expireCache so that the next visit prompts and blocks again', async () => {
-    const p = fresh();
-    let visit = 0;
-    server.route(`${p}/check`, () => {
-      visit++;
-      if (visit === 2) return { body: { consentRequired: true, expireCache: true } };
-      return { body: { consentRequired: true, consentStateValue: visit === 1 ? 'unknown' : null } };
-    });
-    const test = await open(p, consent(REMOTE(p)) + blocked(p));
-    await test.page.click('#accept', CLICK);
-    await expectAllBuilt(test, p);
-    await revisit(test);
-    await expect.poll(() => server.requestsTo(`${p}/check`).length, WAIT).toBe(2);
-    await settled(test.page);
-    await revisit(test);
-    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    await settled(test.page);
-    expect(await test.page.locator('#img img').count()).toBe(0);
-    expect(await test.page.locator('#frame iframe').count()).toBe(0);
-  });
 });
 
 describe('consent acceptance: onUpdateHref', () => {

@@ -168,22 +168,6 @@ describe('remote check answers', () => {
     expect(await builtProbes(page)).toEqual(ALL);
   });
 
-  it('expireCache clears the cache, enforces the server state, and prompts on the next visit', async () => {
-    const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted' } });
-    await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
-    server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'rejected', expireCache: true } });
-    await page.reload();
-    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
-    await expect.poll(() => consentOf(page)).toBeUndefined();
-    await expect.poll(() => builtProbes(page)).toEqual(['open', 'till-responded', 'auto-reject']);
-    expect(await isShown(page, '#prompt')).toBe(false);
-    server.route(checkPath, { body: { consentRequired: true }, delay: 500 });
-    await page.reload();
-    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
-    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
-    expect(await builtProbes(page)).toEqual(UNDECIDED);
-  });
-
   it('answers getSharedData with the server answer even when the cache already decided', async () => {
     const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted' } });
     await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
