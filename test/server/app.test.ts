@@ -21,14 +21,21 @@ describe('app', () => {
 
   it('answers /healthz with 503 store-unavailable when the health time-out fires before the store answers', async () => {
     let pings = 0;
-    const store = { ...createMemoryStore(), ping: () => (pings++, new Promise<void>(() => {})) };
+    const ping = () => {
+      pings++;
+      return new Promise<void>(() => {});
+    };
+    const store = { ...createMemoryStore(), ping };
     const { app } = await buildApp({ store, healthTimeoutMs: 60_000 });
     await app.ready();
     // The time-out's clock moves only when the test moves it: the answer waits for it, however fast the machine.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       let answered = false;
-      const responding = app.inject({ url: '/healthz' }).then((response) => ((answered = true), response));
+      const responding = app.inject({ url: '/healthz' }).then((response) => {
+        answered = true;
+        return response;
+      });
       while (pings === 0) await new Promise((resolve) => setImmediate(resolve));
       await vi.advanceTimersByTimeAsync(59_999);
       expect(answered).toBe(false);
