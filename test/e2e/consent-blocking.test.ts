@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { TCString } from '@iabtechlabtcf/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, diagnosticsOf, isShown, probe, requestedProbes, storedValues, SVG } from './consent-fixtures.ts';
+import { builtProbes, consentPage, diagnosticsOf, probe, requestedProbes, storedValues, SVG } from './consent-fixtures.ts';
 import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
@@ -45,33 +45,6 @@ const vendor = (page: Page, method: string, ...args: unknown[]) =>
   );
 
 describe('blocking policies', () => {
-  it('applies the default policy timeout with fallbackAction reject, without caching', async () => {
-    // Timed in the page: from the first consent-change (the undecided state, when the timer starts).
-    const head = `<script>document.addEventListener('consent-change', () => (window.undecidedAt ??= performance.now()));</script>`;
-    const { page } = await open({ ...CLIENT, policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } } }, { head });
-    const [state, elapsed] = await page.evaluate(
-      () =>
-        new Promise<[unknown, number]>((resolve) =>
-          (self as unknown as { PAGE: { push(f: (p: Vendor) => void): void } }).PAGE.push((p) =>
-            p.consent.getPolicyState!().then((value) => resolve([value, performance.now() - (window as unknown as { undecidedAt: number }).undecidedAt])),
-          ),
-        ),
-    );
-    expect(state).toBe('insufficient');
-    expect(elapsed).toBeGreaterThan(950);
-    expect(await builtProbes(page)).toEqual(['open', 'auto-reject']);
-    expect(await isShown(page, '#prompt')).toBe(true);
-    expect((await storedValues(page))['consent:site']).toBeUndefined();
-    await page.click('#accept');
-    await expect.poll(() => builtProbes(page)).toEqual(['open', 'default', 'till-accepted', 'till-responded', 'auto-reject']);
-  });
-
-  it('resolves default to unknown after a timeout with the dismiss fallback', async () => {
-    const { page } = await open({ ...CLIENT, policy: { default: { timeout: 0.5 } } });
-    expect(await vendor(page, 'getPolicyState')).toBe('unknown');
-    expect(await vendor(page, 'getPolicyState', '_auto_reject')).toBe('insufficient');
-  });
-
   it('resolves every policy state through the vendor API', async () => {
     const { page } = await open(CLIENT);
     await page.click('#reject');
@@ -79,12 +52,6 @@ describe('blocking policies', () => {
     expect(await vendor(page, 'getPolicyState', '_till_responded')).toBe('insufficient');
     expect(await vendor(page, 'getConsentString')).toBeNull();
     expect(await vendor(page, 'getPurposeConsents')).toEqual({});
-  });
-
-  it('resolves unknown_not_required when consent is not required', async () => {
-    const { page } = await open({ ...CLIENT, consentRequired: false });
-    expect(await vendor(page, 'getPolicyState')).toBe('unknown_not_required');
-    await expect.poll(() => builtProbes(page)).toEqual(['open', 'default', 'till-accepted', 'till-responded', 'auto-reject']);
   });
 
   it('counts the prompt as skipped when there is no prompt UI: unknown at once, _till_responded builds', async () => {

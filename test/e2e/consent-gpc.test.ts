@@ -18,11 +18,10 @@ afterAll(async () => {
 
 /** The probes a rejection builds: open, and the policies that need only an answer. */
 const REJECTED = ['open', 'till-responded', 'auto-reject'];
-const GEO = { ISOCountryGroups: { ca: ['us'], eea: ['preset-eea'] } };
 
 let count = 0;
 /** A page with `config` (CHECK and UPDATE replaced by this page's paths), GPC on or off. */
-async function open(config: Record<string, unknown>, hasGpc: boolean, hash = '') {
+async function open(config: Record<string, unknown>, hasGpc: boolean) {
   const n = ++count;
   const checkPath = `/gpc-check-${n}`;
   const updatePath = `/gpc-update-${n}`;
@@ -30,10 +29,10 @@ async function open(config: Record<string, unknown>, hasGpc: boolean, hash = '')
   server.route(updatePath, { status: 204 });
   const full = JSON.parse(JSON.stringify({ consentInstanceId: 'site', promptUI: 'prompt', postPromptUI: 'post', onUpdateHref: 'UPDATE', ...config }).replaceAll('CHECK', checkPath).replaceAll('UPDATE', updatePath));
   const path = `/gpc-${n}.html`;
-  server.page(path, consentPage(full, { geo: config.geoOverride ? GEO : undefined }));
+  server.page(path, consentPage(full));
   const test = await newPage(browser);
   if (hasGpc) await test.page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
-  await test.page.goto(server.origin + path + hash);
+  await test.page.goto(server.origin + path);
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return { ...test, checkPath, updatePath };
 }
@@ -74,14 +73,5 @@ describe('Global Privacy Control with "gpc": "reject"', () => {
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await expect.poll(() => lastEvent(page)).toMatchObject({ state: 'accepted' });
     expect((await lastEvent(page))?.consentMetadata).toBeUndefined();
-  });
-
-  it('applies a geoOverride group\'s gpc only in that group', async () => {
-    const config = { consentRequired: true, geoOverride: { ca: { gpc: 'reject' } } };
-    const inGroup = await open(config, true, '#page-geo=us');
-    await expect.poll(() => lastEvent(inGroup.page)).toMatchObject({ state: 'rejected', consentMetadata: { gpc: true } });
-    expect(await isShown(inGroup.page, '#prompt')).toBe(false);
-    const outside = await open(config, true, '#page-geo=de');
-    await expect.poll(() => isShown(outside.page, '#prompt')).toBe(true);
   });
 });

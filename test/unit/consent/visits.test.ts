@@ -82,8 +82,8 @@ function reader() {
       advance,
       report,
       fetch,
-      /** What `getPolicyState()` resolves to now; null while it waits. */
-      policyState: () => resolvePolicy('default', input()),
+      /** What `getPolicyState(policy)` resolves to now; null while it waits. */
+      policyState: (policy: BlockPolicy = 'default') => resolvePolicy(policy, input()),
       /** The gate decision for an element with `data-block-on-consent` set to `policy`. */
       gate: (policy: BlockPolicy = 'default') => decide({ policy, purposes: [] }, input()),
       isPromptShown: () => controller.model().isPromptShown,
@@ -143,6 +143,37 @@ describe('policy timeouts', () => {
     expect(page.policyState()).toBe('unknown');
     expect(page.gate()).toBe('deny');
     expect(values.size).toBe(0);
+  });
+});
+
+describe('blocking policies', () => {
+  it('applies the default policy timeout with fallbackAction reject, without caching', async () => {
+    const { values, visit } = reader();
+    const page = await visit({ ...CLIENT, policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } } });
+    await page.advance(999);
+    expect(page.policyState()).toBeNull();
+    await page.advance(1);
+    expect(page.policyState()).toBe('insufficient');
+    expect(POLICIES.map((policy) => page.gate(policy))).toEqual(['deny', 'pending', 'pending', 'allow']);
+    expect(page.isPromptShown()).toBe(true);
+    expect(values.has('consent:site')).toBe(false);
+    page.controller.dispatch({ type: 'decide', decision: 'accepted' });
+    expect(POLICIES.map((policy) => page.gate(policy))).toEqual(['allow', 'allow', 'allow', 'allow']);
+  });
+
+  it('resolves default to unknown after a timeout with the dismiss fallback', async () => {
+    const { visit } = reader();
+    const page = await visit({ ...CLIENT, policy: { default: { timeout: 0.5 } } });
+    await page.advance(500);
+    expect(page.policyState()).toBe('unknown');
+    expect(page.policyState('_auto_reject')).toBe('insufficient');
+  });
+
+  it('resolves unknown_not_required when consent is not required', async () => {
+    const { visit } = reader();
+    const page = await visit({ ...CLIENT, consentRequired: false });
+    expect(page.policyState()).toBe('unknown_not_required');
+    expect(POLICIES.map((policy) => page.gate(policy))).toEqual(['allow', 'allow', 'allow', 'allow']);
   });
 });
 
