@@ -219,13 +219,6 @@ describe('robustness', () => {
     expect(diagnosticsOf(messages, 'consent-post-prompt-missing')).toHaveLength(1);
   });
 
-  it('reports a non-boolean action argument', async () => {
-    const inside = `<div id="prompt"><button id="bad" on="tap:consent.setPurpose(ads=1)">x</button></div>`;
-    const { page, messages } = await open(CLIENT, { inside, body: '' });
-    await page.click('#bad');
-    await expect.poll(() => diagnosticsOf(messages, 'consent-action-argument').length).toBe(1);
-  });
-
   it('reports geoOverride without a page-geo element and uses the base config', async () => {
     const { page, messages } = await open({ ...CLIENT, geoOverride: { eea: { consentRequired: false } } });
     await expect.poll(() => diagnosticsOf(messages, 'consent-geo-missing').length).toBe(1);
