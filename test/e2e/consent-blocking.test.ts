@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { TCString } from '@iabtechlabtcf/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, diagnosticsOf, probe, requestedProbes, storedValues, SVG } from './consent-fixtures.ts';
+import { builtProbes, consentPage, probe, storedValues, SVG } from './consent-fixtures.ts';
 import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
@@ -59,24 +59,6 @@ describe('blocking policies', () => {
     expect(await vendor(page, 'getPolicyState')).toBe('unknown');
     expect(await vendor(page, 'getPolicyState', '_till_responded')).toBe('unknown');
     await expect.poll(() => builtProbes(page)).toEqual(['open', 'till-responded', 'auto-reject']);
-  });
-
-  it('blocks an unknown marker value like default, with a diagnostic', async () => {
-    const { page, messages } = await open(CLIENT, { body: probe('odd', 'data-block-on-consent="_sometimes"') });
-    await settled(page);
-    expect(await builtProbes(page)).toEqual([]);
-    expect(diagnosticsOf(messages, 'invalid-block-policy')).toHaveLength(1);
-    await page.click('#accept');
-    await expect.poll(() => builtProbes(page)).toEqual(['odd']);
-  });
-
-  it('blocks the components listed in the page-consent-blocking meta tag', async () => {
-    const { page } = await open(CLIENT, { body: probe('meta'), head: '<meta name="page-consent-blocking" content="page-img">' });
-    await settled(page);
-    expect(await builtProbes(page)).toEqual([]);
-    expect(requestedProbes(server)).not.toContain('meta');
-    await page.click('#accept');
-    await expect.poll(() => builtProbes(page)).toEqual(['meta']);
   });
 });
 
