@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { TCString } from '@iabtechlabtcf/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, probe, storedValues, SVG } from './consent-fixtures.ts';
+import { builtProbes, consentPage, probe, storedValues, SVG, vendorCall } from './consent-fixtures.ts';
 import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
@@ -33,31 +33,20 @@ async function open(config: object, options: Parameters<typeof consentPage>[1] =
   return test;
 }
 
-type Vendor = { consent: Record<string, (...args: unknown[]) => Promise<unknown>> };
-/** Calls `page.consent[method](...args)` in the page. */
-const vendor = (page: Page, method: string, ...args: unknown[]) =>
-  page.evaluate(
-    ([name, list]) =>
-      new Promise((resolve) =>
-        (self as unknown as { PAGE: { push(f: (p: Vendor) => void): void } }).PAGE.push((p) => p.consent[name as string]!(...(list as unknown[])).then(resolve)),
-      ),
-    [method, args] as const,
-  );
-
 describe('blocking policies', () => {
   it('resolves every policy state through the vendor API', async () => {
     const { page } = await open(CLIENT);
     await page.click('#reject');
-    expect(await vendor(page, 'getPolicyState')).toBe('insufficient');
-    expect(await vendor(page, 'getPolicyState', '_till_responded')).toBe('insufficient');
-    expect(await vendor(page, 'getConsentString')).toBeNull();
-    expect(await vendor(page, 'getPurposeConsents')).toEqual({});
+    expect(await vendorCall(page, 'getPolicyState')).toBe('insufficient');
+    expect(await vendorCall(page, 'getPolicyState', '_till_responded')).toBe('insufficient');
+    expect(await vendorCall(page, 'getConsentString')).toBeNull();
+    expect(await vendorCall(page, 'getPurposeConsents')).toEqual({});
   });
 
   it('counts the prompt as skipped when there is no prompt UI: unknown at once, _till_responded builds', async () => {
     const { page } = await open({ consentInstanceId: 'site', consentRequired: true }, { inside: '' });
-    expect(await vendor(page, 'getPolicyState')).toBe('unknown');
-    expect(await vendor(page, 'getPolicyState', '_till_responded')).toBe('unknown');
+    expect(await vendorCall(page, 'getPolicyState')).toBe('unknown');
+    expect(await vendorCall(page, 'getPolicyState', '_till_responded')).toBe('unknown');
     await expect.poll(() => builtProbes(page)).toEqual(['open', 'till-responded', 'auto-reject']);
   });
 });
