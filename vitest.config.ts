@@ -38,7 +38,7 @@ export default defineConfig({
           name: 'server',
           include: ['test/server/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/server/global-setup.ts', 'test/browser-server.ts'],
+          globalSetup: ['test/server/global-setup.ts'],
           // A worker keeps its loaded modules from one file to the next (Fastify, the IAB
           // libraries, the store drivers); every file builds its own app, store and servers.
           isolate: false,

@@ -57,7 +57,13 @@ const release = createHash('sha256');
 for (const file of readdirSync('src', { recursive: true }).sort()) if (/\.ts$/.test(file)) release.update(file).update(readFileSync(join('src', file)));
 const RELEASE = JSON.stringify(release.digest('base64url').slice(0, 8));
 
-const built = ENTRIES.filter(([source]) => existsSync(source));
+// Every entry must exist: a missing one would leave its bundle out of the tree without a word.
+const missing = ENTRIES.filter(([source]) => !existsSync(source)).map(([source, out]) => `${source} (${out})`);
+if (missing.length > 0) {
+  console.error(`build: entry not found: ${missing.join(', ')}`);
+  process.exit(1);
+}
+const built = ENTRIES;
 const entryPoints = built.map(([source, out]) => ({ in: source, out, loads: built.filter(([, , ...loaders]) => loaders.includes(out)).map(([, part]) => part) }));
 // The head stub is meant to be inlined: its map is written, but no comment pointing at it.
 const isInlined = (entry) => entry.out === 'v0/page-consent-stub-0.1';

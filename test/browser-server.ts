@@ -1,5 +1,5 @@
 /**
- * One Chromium for a whole test run (a vitest global setup of the e2e and server projects): the
+ * One Chromium for a whole test run (a vitest global setup of the e2e project): the
  * test files connect to it instead of each launching its own, which saves a launch and a first
  * page's warm-up (about a second each, more under load) per file. Nothing else is shared: every
  * test still opens its own context (its own storage, cookies and cache), and the contexts a file

@@ -32,7 +32,7 @@ function booleans(args: ActionArguments, report: Host['report']): Record<string,
 }
 
 /** The reducer event of an action; the reducer ignores it until a prompt is shown. */
-function eventOf(name: (typeof CONSENT_ACTIONS)[number], args: ActionArguments, report: Host['report']): ConsentEvent {
+export function eventOf(name: (typeof CONSENT_ACTIONS)[number], args: ActionArguments, report: Host['report']): ConsentEvent {
   if (name === 'dismiss') return { type: 'decide', decision: 'dismissed' };
   if (name === 'prompt') return { type: 'prompt' };
   const purposes = booleans(args, report);

@@ -3,24 +3,18 @@
  * (docs/architecture.md, docs/runtime.md, docs/consent.md, docs/geo.md and the README, including "What users can expect"), the way a
  * publisher copies the examples: real Chromium against the built bundles in dist/cdn.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fetchedAt, installClock, pauseClock, runUntil, shownAt } from './clock.ts';
-import { html, launchBrowser, newPage, type RecordedRequest, settled, startServer, type TestPage, type TestServer } from './harness.ts';
+import { html, launchBrowser, newPage, type RecordedRequest, settled, type TestPage } from './harness.ts';
 import type { SettleOptions } from './settled.ts';
+import { DIAGNOSTIC, diagnosticLines, isShown, storedValues, useConsentFixture, vendorCall } from './consent-fixtures.ts';
 
-let browser: Browser;
-let server: TestServer;
+const fixture = useConsentFixture();
 const opened: TestPage[] = [];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer();
-});
 afterAll(async () => {
   for (const test of opened) await test.context.close().catch(() => {});
-  await browser?.close();
-  await server?.close();
 });
 
 /** Generous waits: a real browser on a loaded two-core machine. */
@@ -38,8 +32,8 @@ type Options = { head?: string; extensions?: readonly string[]; viewport?: { wid
 /** Serves `body` as a page and opens it in a fresh browser context (empty storage). */
 async function open(prefix: string, body: string, options: Options = {}): Promise<TestPage> {
   const path = `${prefix}/page.html`;
-  server.page(path, html(body, { extensions: options.extensions ?? ['page-consent'], ...(options.head ? { head: options.head } : {}) }));
-  const test = await newPage(browser, { viewport: options.viewport ?? { width: 800, height: 600 } });
+  fixture.server.page(path, html(body, { extensions: options.extensions ?? ['page-consent'], ...(options.head ? { head: options.head } : {}) }));
+  const test = await newPage(fixture.browser, { viewport: options.viewport ?? { width: 800, height: 600 } });
   opened.push(test);
   if (options.clock) await installClock(test.page);
   await test.page.addInitScript(() => {
@@ -52,7 +46,7 @@ async function open(prefix: string, body: string, options: Options = {}): Promis
       w.events.push(JSON.parse(JSON.stringify(detail)));
     });
   });
-  await test.page.goto(server.origin + path + (options.hash ?? ''));
+  await test.page.goto(fixture.server.origin + path + (options.hash ?? ''));
   return test;
 }
 
@@ -100,7 +94,7 @@ async function built(test: TestPage, prefix: string): Promise<Built> {
     ad: (document.querySelector('#ad')?.childElementCount ?? 0) > 0,
     script: ((window as unknown as { ran?: string[] }).ran ?? []).length,
   }));
-  return { ...dom, pixel: server.requestsTo(`${prefix}/pixel`).filter((r) => r.method === 'GET').length };
+  return { ...dom, pixel: fixture.server.requestsTo(`${prefix}/pixel`).filter((r) => r.method === 'GET').length };
 }
 
 const NOTHING_BUILT: Built = { img: false, frame: false, ad: false, script: 0, pixel: 0 };
@@ -116,7 +110,7 @@ async function expectNothingBuilt(test: TestPage, prefix: string, settle: Settle
   await controlBuilt(test);
   await settled(test.page, settle);
   expect(await built(test, prefix)).toEqual(NOTHING_BUILT);
-  for (const name of ['img.svg', 'frame.html', 'pixel']) expect(server.requestsTo(`${prefix}/${name}`)).toHaveLength(0);
+  for (const name of ['img.svg', 'frame.html', 'pixel']) expect(fixture.server.requestsTo(`${prefix}/${name}`)).toHaveLength(0);
 }
 
 async function expectAllBuilt(test: TestPage, prefix: string): Promise<void> {
@@ -136,28 +130,6 @@ async function policyState(page: Page, ms = 10_000): Promise<unknown> {
   );
 }
 
-/** Calls a vendor API method of `page.consent` and returns its (awaited) result. */
-async function vendor(page: Page, method: string): Promise<unknown> {
-  return page.evaluate(
-    (method) =>
-      new Promise((resolve) => {
-        const queue = ((self as unknown as { PAGE: unknown[] }).PAGE = (self as unknown as { PAGE?: unknown[] }).PAGE ?? []);
-        queue.push(async (runtime: { consent: Record<string, () => unknown> }) => resolve(await runtime.consent[method]?.()));
-      }),
-    method,
-  );
-}
-
-/** The decoded client cache `page-store:{hostname}` (base64 of UTF-8 JSON), or null when absent. */
-async function stored(page: Page): Promise<unknown> {
-  return page.evaluate(() => {
-    const raw = localStorage.getItem(`page-store:${location.hostname}`);
-    if (raw === null) return null;
-    const bytes = Uint8Array.from(atob(raw), (c) => c.charCodeAt(0));
-    return JSON.parse(new TextDecoder().decode(bytes));
-  });
-}
-
 async function events(page: Page): Promise<Array<Record<string, unknown>>> {
   return page.evaluate(() => (window as unknown as { events: Array<Record<string, unknown>> }).events);
 }
@@ -165,19 +137,6 @@ async function events(page: Page): Promise<Array<Record<string, unknown>>> {
 async function lastState(page: Page): Promise<unknown> {
   return (await events(page)).at(-1)?.state;
 }
-
-async function shown(page: Page, selector: string): Promise<boolean> {
-  return page.locator(selector).isVisible();
-}
-
-/** Console lines shaped like publisher diagnostics: `[element#id] code: expected X, got Y`. */
-function diagnostics(test: TestPage, source = 'page-consent#consent'): string[] {
-  const prefix = `[${source}] `;
-  return test.messages
-    .filter((m) => (m.type === 'error' || m.type === 'warning') && m.text.startsWith(prefix))
-    .map((m) => m.text);
-}
-const DIAGNOSTIC = /^\[[a-z-]+(#[\w-]+)?\] [a-z0-9]+(-[a-z0-9]+)*: expected .+, got .+/s;
 
 function json(request: RecordedRequest | undefined): Record<string, unknown> {
   return JSON.parse(request?.body ?? 'null') as Record<string, unknown>;
@@ -190,10 +149,10 @@ describe('consent acceptance: client-only decisions', () => {
     const p = fresh();
     const test = await open(p, consent(CLIENT) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    expect(await shown(test.page, '#post')).toBe(false);
+    expect(await isShown(test.page, '#post')).toBe(false);
     expect(await test.page.locator('#prompt').evaluate((e) => getComputedStyle(e).display)).toBe('block');
     await expectNothingBuilt(test, p);
-    expect(await stored(test.page)).toBeNull();
+    expect(await storedValues(test.page)).toEqual({});
     expect(test.errors).toEqual([]);
   });
 
@@ -202,9 +161,9 @@ describe('consent acceptance: client-only decisions', () => {
     const test = await open(p, consent(CLIENT) + blocked(p));
     await test.page.click('#accept', CLICK);
     await expectAllBuilt(test, p);
-    await expect.poll(() => shown(test.page, '#prompt'), WAIT).toBe(false);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
-    expect(await stored(test.page)).not.toBeNull();
+    await expect.poll(() => isShown(test.page, '#prompt'), WAIT).toBe(false);
+    await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
+    expect(await storedValues(test.page)).not.toEqual({});
     expect(await policyState(test.page)).toBe('sufficient');
     expect(await lastState(test.page)).toBe('accepted');
     expect(await test.page.locator('#img img').getAttribute('src')).toBe(`${p}/img.svg`);
@@ -218,8 +177,8 @@ describe('consent acceptance: client-only decisions', () => {
     await expectAllBuilt(test, p);
     await revisit(test);
     await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
-    expect(await shown(test.page, '#prompt')).toBe(false);
+    await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
+    expect(await isShown(test.page, '#prompt')).toBe(false);
     expect(await policyState(test.page)).toBe('sufficient');
   });
 
@@ -227,16 +186,16 @@ describe('consent acceptance: client-only decisions', () => {
     const p = fresh();
     const test = await open(p, consent(CLIENT) + blocked(p));
     await test.page.click('#reject', CLICK);
-    await expect.poll(() => shown(test.page, '#prompt'), WAIT).toBe(false);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
+    await expect.poll(() => isShown(test.page, '#prompt'), WAIT).toBe(false);
+    await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
     await expectNothingBuilt(test, p);
     expect(await policyState(test.page)).toBe('insufficient');
     expect(await lastState(test.page)).toBe('rejected');
-    expect(await stored(test.page)).not.toBeNull();
+    expect(await storedValues(test.page)).not.toEqual({});
 
     await revisit(test);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
-    expect(await shown(test.page, '#prompt')).toBe(false);
+    await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
+    expect(await isShown(test.page, '#prompt')).toBe(false);
     await expectNothingBuilt(test, p);
     expect(await policyState(test.page)).toBe('insufficient');
   });
@@ -248,7 +207,7 @@ describe('consent acceptance: client-only decisions', () => {
     await expectNothingBuilt(test, p);
     await test.page.click('#settings', CLICK);
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    expect(await shown(test.page, '#post')).toBe(false);
+    expect(await isShown(test.page, '#post')).toBe(false);
     await test.page.click('#accept', CLICK);
     await expectAllBuilt(test, p);
     expect(await policyState(test.page)).toBe('sufficient');
@@ -264,9 +223,9 @@ describe('consent acceptance: client-only decisions', () => {
     const p = fresh();
     const test = await open(p, consent(CLIENT) + blocked(p));
     await test.page.click('#dismiss', CLICK);
-    await expect.poll(() => shown(test.page, '#prompt'), WAIT).toBe(false);
+    await expect.poll(() => isShown(test.page, '#prompt'), WAIT).toBe(false);
     await expectNothingBuilt(test, p);
-    expect(await stored(test.page)).toBeNull();
+    expect(await storedValues(test.page)).toEqual({});
     expect(await lastState(test.page)).toBe('dismissed');
 
     await revisit(test);
@@ -302,10 +261,10 @@ describe('consent acceptance: client-only decisions', () => {
     const p = fresh();
     const test = await open(p, consent({ ...CLIENT, consentRequired: false }) + blocked(p));
     await expectAllBuilt(test, p);
-    expect(await shown(test.page, '#prompt')).toBe(false);
-    expect(await shown(test.page, '#post')).toBe(false);
+    expect(await isShown(test.page, '#prompt')).toBe(false);
+    expect(await isShown(test.page, '#post')).toBe(false);
     expect(await policyState(test.page)).toBe('unknown_not_required');
-    expect(await stored(test.page)).toBeNull();
+    expect(await storedValues(test.page)).toEqual({});
     await expect.poll(() => lastState(test.page), WAIT).toBe('not-required');
   });
 
@@ -324,9 +283,9 @@ describe('consent acceptance: client-only decisions', () => {
     const p = fresh();
     const test = await open(p, consent(CLIENT) + blocked(p));
     await test.page.click('#reject', CLICK);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
-    server.page(`${p}/relaxed.html`, html(consent({ ...CLIENT, consentRequired: false }) + blocked(p), { extensions: ['page-consent'] }));
-    await test.page.goto(`${server.origin}${p}/relaxed.html`);
+    await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
+    fixture.server.page(`${p}/relaxed.html`, html(consent({ ...CLIENT, consentRequired: false }) + blocked(p), { extensions: ['page-consent'] }));
+    await test.page.goto(`${fixture.server.origin}${p}/relaxed.html`);
     await expectNothingBuilt(test, p);
     expect(await policyState(test.page)).toBe('insufficient');
   });
@@ -345,7 +304,7 @@ describe('consent acceptance: client-only decisions', () => {
     const outside = '<button id="footer-accept" on="tap:consent.accept">Accept from footer</button>';
     const test = await open(p, consent(CLIENT) + outside + blocked(p));
     await test.page.click('#reject', CLICK);
-    await expect.poll(() => shown(test.page, '#prompt'), WAIT).toBe(false);
+    await expect.poll(() => isShown(test.page, '#prompt'), WAIT).toBe(false);
     await test.page.click('#footer-accept', CLICK);
     await expectNothingBuilt(test, p);
     expect(await policyState(test.page)).toBe('insufficient');
@@ -354,8 +313,8 @@ describe('consent acceptance: client-only decisions', () => {
   it('keeps working for the page view with a warning when localStorage throws', async () => {
     const p = fresh();
     const path = `${p}/page.html`;
-    server.page(path, html(consent(CLIENT) + blocked(p), { extensions: ['page-consent'] }));
-    const test = await newPage(browser);
+    fixture.server.page(path, html(consent(CLIENT) + blocked(p), { extensions: ['page-consent'] }));
+    const test = await newPage(fixture.browser);
     opened.push(test);
     await test.page.addInitScript(() => {
       Object.defineProperty(window, 'localStorage', {
@@ -364,7 +323,7 @@ describe('consent acceptance: client-only decisions', () => {
         },
       });
     });
-    await test.page.goto(server.origin + path);
+    await test.page.goto(fixture.server.origin + path);
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expect.poll(() => test.messages.filter((m) => m.type === 'warning' && DIAGNOSTIC.test(m.text)).length, WAIT).toBeGreaterThan(0);
     await test.page.click('#accept', CLICK);
@@ -377,9 +336,9 @@ describe('consent acceptance: client-only decisions', () => {
     const inline = '<footer><div id="inline-post"><button on="tap:consent.prompt">Cookie choices</button></div></footer>';
     const test = await open(p, consent({ ...CLIENT, postPromptUI: 'inline-post' }) + inline + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    expect(await shown(test.page, '#inline-post')).toBe(false);
+    expect(await isShown(test.page, '#inline-post')).toBe(false);
     await test.page.click('#accept', CLICK);
-    await expect.poll(() => shown(test.page, '#inline-post'), WAIT).toBe(true);
+    await expect.poll(() => isShown(test.page, '#inline-post'), WAIT).toBe(true);
     await test.page.click('#inline-post button', CLICK);
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
   });
@@ -413,20 +372,20 @@ describe('consent acceptance: client-only decisions', () => {
     await expectAllBuilt(test, p);
     await test.page.click('#settings', CLICK);
     await test.page.click('#dismiss', CLICK);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
+    await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
     await settled(test.page);
     expect(await built(test, p)).toEqual(ALL_BUILT);
     expect(await policyState(test.page)).toBe('sufficient');
     await revisit(test);
     await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
-    expect(await shown(test.page, '#prompt')).toBe(false);
+    expect(await isShown(test.page, '#prompt')).toBe(false);
   });
 
   it('gates elements inserted after the decision: blocked after reject, built once accepted', async () => {
     const p = fresh();
     const test = await open(p, consent(CLIENT) + '<div id="slot"></div><page-img id="control" src="' + p + '/control.svg" width="10" height="10" layout="fixed"></page-img>');
     await test.page.click('#reject', CLICK);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
+    await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
     await test.page.evaluate((p) => {
       document.querySelector('#slot')!.innerHTML = `<page-img id="late" data-block-on-consent src="${p}/late.svg" width="10" height="10" layout="fixed"></page-img>`;
     }, p);
@@ -520,8 +479,8 @@ describe('consent acceptance: blocking markers', () => {
     expect(await autoState()).toBe('insufficient');
     await test.page.waitForSelector('#auto img[src]', { state: 'attached', ...WAIT });
     expect(await test.page.locator('#plain img').count()).toBe(0);
-    expect(await stored(test.page)).toBeNull();
-    expect(await shown(test.page, '#prompt')).toBe(true);
+    expect(await storedValues(test.page)).toEqual({});
+    expect(await isShown(test.page, '#prompt')).toBe(true);
     await test.page.click('#accept', CLICK);
     await test.page.waitForSelector('#plain img[src]', { state: 'attached', ...WAIT });
     expect(await autoState()).toBe('sufficient');
@@ -536,7 +495,7 @@ describe('consent acceptance: blocking markers', () => {
     await test.page.waitForSelector('#frame iframe', { state: 'attached', ...WAIT });
     await settled(test.page);
     expect(await test.page.locator('#img img').count()).toBe(0);
-    expect(server.requestsTo(`${p}/img.svg`)).toHaveLength(0);
+    expect(fixture.server.requestsTo(`${p}/img.svg`)).toHaveLength(0);
     await test.page.click('#accept', CLICK);
     await test.page.waitForSelector('#img img[src]', { state: 'attached', ...WAIT });
   });
@@ -578,8 +537,8 @@ describe('consent acceptance: purposes', () => {
     await test.page.click('#ads-no', CLICK);
     await test.page.click('#accept', CLICK);
     await expect.poll(() => builtIds(test), WAIT).toEqual({ ads: 0, measure: 1, both: 0 });
-    expect(await vendor(test.page, 'getPurposeConsents')).toEqual({ ads: false, measure: true });
-    expect(server.requestsTo(`${p}/ads.svg`)).toHaveLength(0);
+    expect(await vendorCall(test.page, 'getPurposeConsents')).toEqual({ ads: false, measure: true });
+    expect(fixture.server.requestsTo(`${p}/ads.svg`)).toHaveLength(0);
   });
 
   it('gives unset purposes the purposeConsentDefault of accept', async () => {
@@ -588,7 +547,7 @@ describe('consent acceptance: purposes', () => {
     await controlBuilt(test);
     await test.page.click('#accept-all', CLICK);
     await expect.poll(() => builtIds(test), WAIT).toEqual({ ads: 1, measure: 1, both: 1 });
-    expect(await vendor(test.page, 'getPurposeConsents')).toEqual({ ads: true, measure: true });
+    expect(await vendorCall(test.page, 'getPurposeConsents')).toEqual({ ads: true, measure: true });
   });
 
   it('keeps an explicit purpose choice over the purposeConsentDefault of reject', async () => {
@@ -597,7 +556,7 @@ describe('consent acceptance: purposes', () => {
     await controlBuilt(test);
     await test.page.click('#ads-yes', CLICK);
     await test.page.click('#reject-rest', CLICK);
-    await expect.poll(() => vendor(test.page, 'getPurposeConsents'), WAIT).toEqual({ ads: true, measure: false });
+    await expect.poll(() => vendorCall(test.page, 'getPurposeConsents'), WAIT).toEqual({ ads: true, measure: false });
     await settled(test.page);
     expect((await builtIds(test)).measure).toBe(0);
     expect((await builtIds(test)).both).toBe(0);
@@ -609,7 +568,7 @@ describe('consent acceptance: purposes', () => {
     await controlBuilt(test);
     await test.page.click('#ads-yes', CLICK);
     await test.page.click('#accept', CLICK);
-    await expect.poll(() => shown(test.page, '#prompt'), WAIT).toBe(false);
+    await expect.poll(() => isShown(test.page, '#prompt'), WAIT).toBe(false);
     await settled(test.page);
     expect((await builtIds(test)).measure).toBe(0);
 
@@ -621,7 +580,7 @@ describe('consent acceptance: purposes', () => {
 
     await revisit(test);
     await expect.poll(() => builtIds(test), WAIT).toEqual({ ads: 1, measure: 1, both: 1 });
-    expect(await shown(test.page, '#prompt')).toBe(false);
+    expect(await isShown(test.page, '#prompt')).toBe(false);
   });
 
   it('keeps earlier purpose choices when a later plain accept has none', async () => {
@@ -634,56 +593,10 @@ describe('consent acceptance: purposes', () => {
     await test.page.click('#settings', CLICK);
     await test.page.click('#accept', CLICK);
     await settled(test.page);
-    expect(await vendor(test.page, 'getPurposeConsents')).toMatchObject({ ads: true });
+    expect(await vendorCall(test.page, 'getPurposeConsents')).toMatchObject({ ads: true });
     await revisit(test);
     await expect.poll(() => has(test, 'ads'), WAIT).toBe(1);
-    expect(await vendor(test.page, 'getPurposeConsents')).toMatchObject({ ads: true });
-  });
-});
-
-describe('consent acceptance: policy timeouts', () => {
-  it('rejects on timeout with fallbackAction reject without storing it, and prompts again next visit', async () => {
-    const p = fresh();
-    const config = { ...CLIENT, policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } } };
-    const test = await open(p, consent(config) + blocked(p));
-    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    expect(await policyState(test.page, 20_000)).toBe('insufficient');
-    await expectNothingBuilt(test, p);
-    expect(await stored(test.page)).toBeNull();
-    await revisit(test);
-    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-  });
-
-  it('builds when the reader accepts through a re-shown prompt after a reject timeout', async () => {
-    const p = fresh();
-    const config = { ...CLIENT, policy: { default: { timeout: { seconds: 1, fallbackAction: 'reject' } } } };
-    const opener = '<button id="open" on="tap:consent.prompt">Cookie settings</button>';
-    const test = await open(p, consent(config) + opener + blocked(p));
-    expect(await policyState(test.page, 20_000)).toBe('insufficient');
-    await expectNothingBuilt(test, p);
-    await test.page.click('#open', CLICK);
-    await test.page.click('#accept', CLICK);
-    await expectAllBuilt(test, p);
-    expect(await policyState(test.page)).toBe('sufficient');
-  });
-
-  it('rejects at once with seconds 0 and fallbackAction reject', async () => {
-    const p = fresh();
-    const config = { ...CLIENT, policy: { default: { timeout: { seconds: 0, fallbackAction: 'reject' } } } };
-    const test = await open(p, consent(config) + blocked(p));
-    expect(await policyState(test.page, 5_000)).toBe('insufficient');
-    await expectNothingBuilt(test, p);
-    expect(await stored(test.page)).toBeNull();
-  });
-
-  it('dismisses on a numeric timeout: content stays blocked and nothing is stored', async () => {
-    const p = fresh();
-    const config = { ...CLIENT, policy: { default: { timeout: 1 } } };
-    const test = await open(p, consent(config) + blocked(p));
-    const state = await policyState(test.page, 20_000);
-    expect(['unknown', 'insufficient']).toContain(state);
-    await expectNothingBuilt(test, p);
-    expect(await stored(test.page)).toBeNull();
+    expect(await vendorCall(test.page, 'getPurposeConsents')).toMatchObject({ ads: true });
   });
 });
 
@@ -692,16 +605,16 @@ describe('consent acceptance: checkConsentHref', () => {
 
   it('posts the instance, cached state and matched group once with credentials and prompts on unknown', async () => {
     const p = fresh();
-    server.route(`${p}/check`, { body: { consentRequired: true, consentStateValue: 'unknown' } });
+    fixture.server.route(`${p}/check`, { body: { consentRequired: true, consentStateValue: 'unknown' } });
     const path = `${p}/page.html`;
-    server.page(path, html(consent(REMOTE(p)) + blocked(p), { extensions: ['page-consent'] }));
-    const test = await newPage(browser);
+    fixture.server.page(path, html(consent(REMOTE(p)) + blocked(p), { extensions: ['page-consent'] }));
+    const test = await newPage(fixture.browser);
     opened.push(test);
-    await test.context.addCookies([{ name: 'reader', value: 'r1', url: server.origin }]);
-    await test.page.goto(server.origin + path);
+    await test.context.addCookies([{ name: 'reader', value: 'r1', url: fixture.server.origin }]);
+    await test.page.goto(fixture.server.origin + path);
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(test, p);
-    const calls = server.requestsTo(`${p}/check`);
+    const calls = fixture.server.requestsTo(`${p}/check`);
     expect(calls).toHaveLength(1);
     expect(calls[0]?.method).toBe('POST');
     expect(calls[0]?.headers.cookie).toContain('reader=r1');
@@ -712,27 +625,27 @@ describe('consent acceptance: checkConsentHref', () => {
   it('applies an accepted server state, shares its sharedData and string, and sends the cached state next visit', async () => {
     const p = fresh();
     let visit = 0;
-    server.route(`${p}/check`, () =>
+    fixture.server.route(`${p}/check`, () =>
       ++visit === 1
         ? { body: { consentRequired: true, consentStateValue: 'accepted', consentString: 'CS-1', sharedData: { tier: 'gold' } } }
         : { body: { consentRequired: true } },
     );
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     await expectAllBuilt(test, p);
-    expect(await shown(test.page, '#prompt')).toBe(false);
-    expect(await vendor(test.page, 'getSharedData')).toEqual({ tier: 'gold' });
-    expect(await vendor(test.page, 'getConsentString')).toBe('CS-1');
-    expect(await stored(test.page)).not.toBeNull();
+    expect(await isShown(test.page, '#prompt')).toBe(false);
+    expect(await vendorCall(test.page, 'getSharedData')).toEqual({ tier: 'gold' });
+    expect(await vendorCall(test.page, 'getConsentString')).toBe('CS-1');
+    expect(await storedValues(test.page)).not.toEqual({});
 
     await revisit(test);
     await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
-    expect(json(server.requestsTo(`${p}/check`)[1])).toMatchObject({ consentStateValue: 'accepted', consentString: 'CS-1' });
+    expect(json(fixture.server.requestsTo(`${p}/check`)[1])).toMatchObject({ consentStateValue: 'accepted', consentString: 'CS-1' });
   });
 
   it('unblocks from the cache at once on the next visit while the server answer is still pending', async () => {
     const p = fresh();
     let visit = 0;
-    server.route(`${p}/check`, () =>
+    fixture.server.route(`${p}/check`, () =>
       ++visit === 1 ? { body: { consentRequired: true, consentStateValue: 'unknown' } } : { delay: 40_000, body: { consentRequired: true } },
     );
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
@@ -740,17 +653,17 @@ describe('consent acceptance: checkConsentHref', () => {
     await expectAllBuilt(test, p);
     await revisit(test);
     await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
-    expect(server.requestsTo(`${p}/check`)).toHaveLength(2);
-    expect(await shown(test.page, '#prompt')).toBe(false);
+    expect(fixture.server.requestsTo(`${p}/check`)).toHaveLength(2);
+    expect(await isShown(test.page, '#prompt')).toBe(false);
   });
 
   it('substitutes the page URL macros in checkConsentHref and keeps the others verbatim', async () => {
     const p = fresh();
-    server.route(`${p}/check`, { body: { consentRequired: true, consentStateValue: 'unknown' } });
+    fixture.server.route(`${p}/check`, { body: { consentRequired: true, consentStateValue: 'unknown' } });
     const config = { ...REMOTE(p), checkConsentHref: `${p}/check?pv=PAGE_VIEW_ID&cid=CLIENT_ID&other=NOT_A_MACRO&info=CONSENT_INFO(consentStateValue)&gdpr=GDPR` };
     const test = await open(p, consent(config) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    const query = new URL(server.requestsTo(`${p}/check`)[0]?.url ?? '', 'http://x').searchParams;
+    const query = new URL(fixture.server.requestsTo(`${p}/check`)[0]?.url ?? '', 'http://x').searchParams;
     expect(query.get('pv')).toMatch(/\S/);
     expect(query.get('pv')).not.toBe('PAGE_VIEW_ID');
     expect(query.get('cid')).toMatch(/\S/);
@@ -764,7 +677,7 @@ describe('consent acceptance: checkConsentHref', () => {
   it('applies a server accept that arrives after a cached rejection, without a reload', async () => {
     const p = fresh();
     let visit = 0;
-    server.route(`${p}/check`, () =>
+    fixture.server.route(`${p}/check`, () =>
       ++visit === 1
         ? { body: { consentRequired: true, consentStateValue: 'unknown' } }
         : visit === 2
@@ -773,26 +686,26 @@ describe('consent acceptance: checkConsentHref', () => {
     );
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     await test.page.click('#reject', CLICK);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
+    await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
     await revisit(test);
     await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
     expect(await policyState(test.page)).toBe('sufficient');
     await revisit(test);
     await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
-    expect(json(server.requestsTo(`${p}/check`)[2])).toMatchObject({ consentStateValue: 'accepted' });
+    expect(json(fixture.server.requestsTo(`${p}/check`)[2])).toMatchObject({ consentStateValue: 'accepted' });
   });
 
   it('keeps a cached rejection when the server answers consentRequired false', async () => {
     const p = fresh();
     let visit = 0;
-    server.route(`${p}/check`, () =>
+    fixture.server.route(`${p}/check`, () =>
       ++visit === 1 ? { body: { consentRequired: true, consentStateValue: 'unknown' } } : { body: { consentRequired: false } },
     );
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     await test.page.click('#reject', CLICK);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
+    await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
     await revisit(test);
-    await expect.poll(() => server.requestsTo(`${p}/check`).length, WAIT).toBe(2);
+    await expect.poll(() => fixture.server.requestsTo(`${p}/check`).length, WAIT).toBe(2);
     await expectNothingBuilt(test, p);
     expect(await policyState(test.page)).toBe('insufficient');
   });
@@ -800,110 +713,77 @@ describe('consent acceptance: checkConsentHref', () => {
   it('does not persist sharedData to the next visit', async () => {
     const p = fresh();
     let visit = 0;
-    server.route(`${p}/check`, () =>
+    fixture.server.route(`${p}/check`, () =>
       ++visit === 1
         ? { body: { consentRequired: true, consentStateValue: 'accepted', sharedData: { tier: 'gold' } } }
         : { body: { consentRequired: true } },
     );
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
-    await expect.poll(() => vendor(test.page, 'getSharedData'), WAIT).toEqual({ tier: 'gold' });
-    expect(JSON.stringify(await stored(test.page))).not.toContain('gold');
+    await expect.poll(() => vendorCall(test.page, 'getSharedData'), WAIT).toEqual({ tier: 'gold' });
+    expect(JSON.stringify(await storedValues(test.page))).not.toContain('gold');
     await revisit(test);
     await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
-    expect(await vendor(test.page, 'getSharedData')).not.toEqual({ tier: 'gold' });
+    expect(await vendorCall(test.page, 'getSharedData')).not.toEqual({ tier: 'gold' });
   });
 
   it('applies a rejected server state without a prompt and caches it', async () => {
     const p = fresh();
     let visit = 0;
-    server.route(`${p}/check`, () =>
+    fixture.server.route(`${p}/check`, () =>
       ++visit === 1 ? { body: { consentRequired: true, consentStateValue: 'rejected' } } : { body: { consentRequired: true } },
     );
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     expect(await policyState(test.page)).toBe('insufficient');
     await expectNothingBuilt(test, p);
-    expect(await shown(test.page, '#prompt')).toBe(false);
+    expect(await isShown(test.page, '#prompt')).toBe(false);
     await revisit(test);
-    await expect.poll(() => server.requestsTo(`${p}/check`).length, WAIT).toBe(2);
-    expect(json(server.requestsTo(`${p}/check`)[1])).toMatchObject({ consentStateValue: 'rejected' });
+    await expect.poll(() => fixture.server.requestsTo(`${p}/check`).length, WAIT).toBe(2);
+    expect(json(fixture.server.requestsTo(`${p}/check`)[1])).toMatchObject({ consentStateValue: 'rejected' });
     expect(await policyState(test.page)).toBe('insufficient');
-    expect(await shown(test.page, '#prompt')).toBe(false);
-  });
-
-  it('enforces the server state sent with expireCache on that visit, and prompts on the next one', async () => {
-    const p = fresh();
-    let visit = 0;
-    server.route(`${p}/check`, () => {
-      visit++;
-      if (visit === 1) return { body: { consentRequired: true, consentStateValue: 'unknown' } };
-      if (visit === 2) return { body: { consentRequired: true, expireCache: true, consentStateValue: 'accepted' } };
-      return { body: { consentRequired: true } };
-    });
-    const test = await open(p, consent(REMOTE(p)) + blocked(p));
-    await test.page.click('#reject', CLICK);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
-    await revisit(test);
-    await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
-    expect(await policyState(test.page)).toBe('sufficient');
-    expect(await shown(test.page, '#prompt')).toBe(false);
-    // docs/consent.md, "Remote check": with expireCache and a prompt UI, next visits show the prompt and block content.
-    await revisit(test);
-    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    await settled(test.page);
-    expect(await test.page.locator('#img img').count()).toBe(0);
-  });
-
-  it('shows the prompt without waiting for the server when consentRequired is true', async () => {
-    const p = fresh();
-    server.route(`${p}/check`, { delay: 40_000, body: { consentRequired: true } });
-    const test = await open(p, consent({ ...REMOTE(p), consentRequired: true }) + blocked(p));
-    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    // The check is still on its way: nothing is built meanwhile.
-    await expectNothingBuilt(test, p, { ignore: [`${p}/check`] });
-    expect(server.requestsTo(`${p}/check`)).toHaveLength(1);
+    expect(await isShown(test.page, '#prompt')).toBe(false);
   });
 
   it('fails closed on a server error: prompt shown, nothing built, a diagnostic names the status', async () => {
     const p = fresh();
-    server.route(`${p}/check`, { status: 500, body: 'boom' });
+    fixture.server.route(`${p}/check`, { status: 500, body: 'boom' });
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(test, p);
-    await expect.poll(() => diagnostics(test).filter((line) => line.includes('500')).length, WAIT).toBeGreaterThan(0);
-    expect(diagnostics(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
+    await expect.poll(() => diagnosticLines(test).filter((line) => line.includes('500')).length, WAIT).toBeGreaterThan(0);
+    expect(diagnosticLines(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
     await test.page.click('#accept', CLICK);
     await expectAllBuilt(test, p);
   });
 
   it('fails closed when the cross-origin answer is refused by CORS', async () => {
     const p = fresh();
-    server.route(`${p}/check`, {
+    fixture.server.route(`${p}/check`, {
       body: { consentRequired: false },
       headers: { 'access-control-allow-origin': 'http://elsewhere.example' },
     });
-    const test = await open(p, consent({ ...REMOTE(p), checkConsentHref: `${server.otherOrigin}${p}/check` }) + blocked(p));
+    const test = await open(p, consent({ ...REMOTE(p), checkConsentHref: `${fixture.server.otherOrigin}${p}/check` }) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(test, p);
-    expect(server.requestsTo(`${p}/check`).length).toBeGreaterThan(0);
-    await expect.poll(() => diagnostics(test).length, WAIT).toBeGreaterThan(0);
+    expect(fixture.server.requestsTo(`${p}/check`).length).toBeGreaterThan(0);
+    await expect.poll(() => diagnosticLines(test).length, WAIT).toBeGreaterThan(0);
   });
 
   it('fails closed on an invalid JSON answer', async () => {
     const p = fresh();
-    server.route(`${p}/check`, { body: '{"consentRequired": tru', headers: { 'content-type': 'application/json' } });
+    fixture.server.route(`${p}/check`, { body: '{"consentRequired": tru', headers: { 'content-type': 'application/json' } });
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(test, p);
-    await expect.poll(() => diagnostics(test).length, WAIT).toBeGreaterThan(0);
+    await expect.poll(() => diagnosticLines(test).length, WAIT).toBeGreaterThan(0);
   });
 
   it('treats no answer within 10 s as a failure and prompts', async () => {
     const p = fresh();
-    server.route(`${p}/check`, { delay: 50_000, body: { consentRequired: false } });
+    fixture.server.route(`${p}/check`, { delay: 50_000, body: { consentRequired: false } });
     const test = await open(p, consent(REMOTE(p)) + blocked(p), { clock: true });
     await controlBuilt(test);
     // The page's clock runs past the 10 s time-out instead of waiting it out (clock.ts).
-    await expect.poll(() => server.requestsTo(`${p}/check`).length, WAIT).toBe(1);
+    await expect.poll(() => fixture.server.requestsTo(`${p}/check`).length, WAIT).toBe(1);
     const asked = await fetchedAt(test.page, `${p}/check`);
     await pauseClock(test.page);
     await runUntil(test.page, asked + 9_900);
@@ -914,70 +794,32 @@ describe('consent acceptance: checkConsentHref', () => {
     // Shown by the time-out, not before: the page's own record, whatever the runner's pauses.
     expect((await shownAt(test.page, 'prompt')) - asked).toBeGreaterThanOrEqual(9_900);
     await expectNothingBuilt(test, p);
-    expect(diagnostics(test).length).toBeGreaterThan(0);
-  });
-
-  it('starts the policy timeout after a remote failure', async () => {
-    const p = fresh();
-    server.route(`${p}/check`, { status: 503, body: 'down' });
-    const config = { ...REMOTE(p), policy: { default: { timeout: { seconds: 1, fallbackAction: 'reject' } } } };
-    const test = await open(p, consent(config) + blocked(p));
-    expect(await policyState(test.page, 20_000)).toBe('insufficient');
-    await expectNothingBuilt(test, p);
-  });
-
-  it('unblocks as not required when the answer lacks consentRequired', async () => {
-    const p = fresh();
-    server.route(`${p}/check`, { body: {} });
-    const test = await open(p, consent(REMOTE(p)) + blocked(p));
-    await expectAllBuilt(test, p);
-    expect(await shown(test.page, '#prompt')).toBe(false);
-    expect(await policyState(test.page)).toBe('unknown_not_required');
+    expect(diagnosticLines(test).length).toBeGreaterThan(0);
   });
 
   it('strips the xssiPrefix before reading the answer', async () => {
     const p = fresh();
-    server.route(`${p}/check`, { body: `)]}'\n${JSON.stringify({ consentRequired: true, consentStateValue: 'accepted' })}` });
+    fixture.server.route(`${p}/check`, { body: `)]}'\n${JSON.stringify({ consentRequired: true, consentStateValue: 'accepted' })}` });
     const test = await open(p, consent({ ...REMOTE(p), xssiPrefix: ")]}'" }) + blocked(p));
     await expectAllBuilt(test, p);
     expect(await policyState(test.page)).toBe('sufficient');
   });
 
-  it('clears the cache on expireCache so that the next visit prompts and blocks again', async () => {
-    const p = fresh();
-    let visit = 0;
-    server.route(`${p}/check`, () => {
-      visit++;
-      if (visit === 2) return { body: { consentRequired: true, expireCache: true } };
-      return { body: { consentRequired: true, consentStateValue: visit === 1 ? 'unknown' : null } };
-    });
-    const test = await open(p, consent(REMOTE(p)) + blocked(p));
-    await test.page.click('#accept', CLICK);
-    await expectAllBuilt(test, p);
-    await revisit(test);
-    await expect.poll(() => server.requestsTo(`${p}/check`).length, WAIT).toBe(2);
-    await settled(test.page);
-    await revisit(test);
-    await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    await settled(test.page);
-    expect(await test.page.locator('#img img').count()).toBe(0);
-    expect(await test.page.locator('#frame iframe').count()).toBe(0);
-  });
 });
 
 describe('consent acceptance: onUpdateHref', () => {
   it('posts once per change of the stored state with a stable pageUserId, not on dismiss or repeats', async () => {
     const p = fresh();
-    server.route(`${p}/update`, { body: { ok: true } });
-    const test = await open(p, consent({ ...CLIENT, onUpdateHref: `${server.origin}${p}/update` }) + blocked(p));
-    await test.context.addCookies([{ name: 'reader', value: 'r2', url: server.origin }]);
+    fixture.server.route(`${p}/update`, { body: { ok: true } });
+    const test = await open(p, consent({ ...CLIENT, onUpdateHref: `${fixture.server.origin}${p}/update` }) + blocked(p));
+    await test.context.addCookies([{ name: 'reader', value: 'r2', url: fixture.server.origin }]);
     await test.page.click('#dismiss', CLICK);
     await test.page.click('#settings', CLICK);
     await test.page.click('#accept', CLICK);
-    await expect.poll(() => server.requestsTo(`${p}/update`).length, WAIT).toBe(1);
-    const first = json(server.requestsTo(`${p}/update`)[0]);
-    expect(server.requestsTo(`${p}/update`)[0]?.method).toBe('POST');
-    expect(server.requestsTo(`${p}/update`)[0]?.headers.cookie).toContain('reader=r2');
+    await expect.poll(() => fixture.server.requestsTo(`${p}/update`).length, WAIT).toBe(1);
+    const first = json(fixture.server.requestsTo(`${p}/update`)[0]);
+    expect(fixture.server.requestsTo(`${p}/update`)[0]?.method).toBe('POST');
+    expect(fixture.server.requestsTo(`${p}/update`)[0]?.headers.cookie).toContain('reader=r2');
     expect(first).toMatchObject({ consentInstanceId: 'site', consentStateValue: 'accepted' });
     expect(typeof first.pageUserId).toBe('string');
     expect((first.pageUserId as string).length).toBeGreaterThan(0);
@@ -986,50 +828,50 @@ describe('consent acceptance: onUpdateHref', () => {
     await test.page.click('#accept', CLICK);
     await test.page.click('#settings', CLICK);
     await test.page.click('#reject', CLICK);
-    await expect.poll(() => server.requestsTo(`${p}/update`).length, WAIT).toBe(2);
-    const second = json(server.requestsTo(`${p}/update`)[1]);
+    await expect.poll(() => fixture.server.requestsTo(`${p}/update`).length, WAIT).toBe(2);
+    const second = json(fixture.server.requestsTo(`${p}/update`)[1]);
     expect(second).toMatchObject({ consentInstanceId: 'site', consentStateValue: 'rejected', pageUserId: first.pageUserId });
 
     await revisit(test);
-    await expect.poll(() => shown(test.page, '#post'), WAIT).toBe(true);
+    await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
     await settled(test.page);
-    expect(server.requestsTo(`${p}/update`)).toHaveLength(2);
+    expect(fixture.server.requestsTo(`${p}/update`)).toHaveLength(2);
   });
   it('sends purpose choices and posts again when only the stored purposes change', async () => {
     const p = fresh();
-    server.route(`${p}/update`, { body: {} });
+    fixture.server.route(`${p}/update`, { body: {} });
     const buttons = `
       <button id="ads-yes" on="tap:consent.setPurpose(ads=true)">Ads on</button>
       <button id="ads-no" on="tap:consent.setPurpose(ads=false)">Ads off</button>`;
-    const test = await open(p, consent({ ...CLIENT, onUpdateHref: `${server.origin}${p}/update` }, buttons) + blocked(p));
+    const test = await open(p, consent({ ...CLIENT, onUpdateHref: `${fixture.server.origin}${p}/update` }, buttons) + blocked(p));
     await test.page.click('#ads-yes', CLICK);
     await test.page.click('#accept', CLICK);
-    await expect.poll(() => server.requestsTo(`${p}/update`).length, WAIT).toBe(1);
-    expect(json(server.requestsTo(`${p}/update`)[0])).toMatchObject({ consentStateValue: 'accepted', purposeConsents: { ads: true } });
+    await expect.poll(() => fixture.server.requestsTo(`${p}/update`).length, WAIT).toBe(1);
+    expect(json(fixture.server.requestsTo(`${p}/update`)[0])).toMatchObject({ consentStateValue: 'accepted', purposeConsents: { ads: true } });
     await test.page.click('#settings', CLICK);
     await test.page.click('#ads-no', CLICK);
     await test.page.click('#accept', CLICK);
-    await expect.poll(() => server.requestsTo(`${p}/update`).length, WAIT).toBe(2);
-    expect(json(server.requestsTo(`${p}/update`)[1])).toMatchObject({ consentStateValue: 'accepted', purposeConsents: { ads: false } });
+    await expect.poll(() => fixture.server.requestsTo(`${p}/update`).length, WAIT).toBe(2);
+    expect(json(fixture.server.requestsTo(`${p}/update`)[1])).toMatchObject({ consentStateValue: 'accepted', purposeConsents: { ads: false } });
   });
   it('refuses a plain-http onUpdateHref on a non-loopback host with a diagnostic', async () => {
     const p = fresh();
-    server.route(`${p}/update`, { body: {} });
-    const port = new URL(server.origin).port;
+    fixture.server.route(`${p}/update`, { body: {} });
+    const port = new URL(fixture.server.origin).port;
     const named = await launchBrowser(['--host-resolver-rules=MAP updates.example 127.0.0.1']);
     try {
-      server.page(`${p}/page.html`, html(consent({ ...CLIENT, onUpdateHref: `http://updates.example:${port}${p}/update` }) + blocked(p), { extensions: ['page-consent'] }));
+      fixture.server.page(`${p}/page.html`, html(consent({ ...CLIENT, onUpdateHref: `http://updates.example:${port}${p}/update` }) + blocked(p), { extensions: ['page-consent'] }));
       const context = await named.newContext();
       const page = await context.newPage();
       const lines: string[] = [];
       page.on('console', (message) => lines.push(message.text()));
-      await page.goto(`${server.origin}${p}/page.html`);
+      await page.goto(`${fixture.server.origin}${p}/page.html`);
       const refusals = () => lines.filter((line) => line.startsWith('[page-consent#consent] ') && DIAGNOSTIC.test(line) && line.includes('onUpdateHref'));
       await expect.poll(() => refusals().length, WAIT).toBeGreaterThan(0);
       // Refused at load (the config is then invalid and fails closed) or at send time: either way nothing is posted.
       if (await page.locator('#accept').isVisible()) await page.click('#accept', CLICK);
       await settled(page);
-      expect(server.requestsTo(`${p}/update`)).toHaveLength(0);
+      expect(fixture.server.requestsTo(`${p}/update`)).toHaveLength(0);
     } finally {
       await named.close();
     }
@@ -1043,7 +885,7 @@ describe('consent acceptance: geo', () => {
 
   it('applies the geoOverride of the matched group from the debug hash and reports it to the server', async () => {
     const p = fresh();
-    server.route(`${p}/check`, { body: { consentRequired: true, consentStateValue: 'unknown' } });
+    fixture.server.route(`${p}/check`, { body: { consentRequired: true, consentStateValue: 'unknown' } });
     const config = {
       consentInstanceId: 'site',
       consentRequired: false,
@@ -1054,14 +896,14 @@ describe('consent acceptance: geo', () => {
     const eu = await open(p, GEO + consent(config) + blocked(p), { extensions: ['page-consent', 'page-geo'], hash: '#page-geo=de' });
     await eu.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(eu, p);
-    expect(json(server.requestsTo(`${p}/check`)[0])).toMatchObject({ consentInstanceId: 'site', matchedGeoGroup: 'eea' });
+    expect(json(fixture.server.requestsTo(`${p}/check`)[0])).toMatchObject({ consentInstanceId: 'site', matchedGeoGroup: 'eea' });
     expect(await eu.page.evaluate(() => document.documentElement.classList.contains('page-geo-group-eea'))).toBe(true);
 
     const q = fresh();
     const us = await open(q, GEO + consent(config) + blocked(q), { extensions: ['page-consent', 'page-geo'], hash: '#page-geo=us' });
     await expectAllBuilt(us, q);
-    expect(await shown(us.page, '#prompt')).toBe(false);
-    expect(server.requestsTo(`${p}/check`)).toHaveLength(1);
+    expect(await isShown(us.page, '#prompt')).toBe(false);
+    expect(fixture.server.requestsTo(`${p}/check`)).toHaveLength(1);
   });
 
   it('merges the first matching geoOverride group in key order', async () => {
@@ -1072,7 +914,7 @@ describe('consent acceptance: geo', () => {
     const deFirst = { ...CLIENT, consentRequired: true, geoOverride: { de: { consentRequired: false }, eea: { consentRequired: true } } };
     const first = await open(p, groups + consent(deFirst) + blocked(p), { extensions: ['page-consent', 'page-geo'], hash: '#page-geo=de' });
     await expectAllBuilt(first, p);
-    expect(await shown(first.page, '#prompt')).toBe(false);
+    expect(await isShown(first.page, '#prompt')).toBe(false);
 
     const q = fresh();
     const eeaFirst = { ...CLIENT, consentRequired: false, geoOverride: { eea: { consentRequired: true }, de: { consentRequired: false } } };
@@ -1085,8 +927,8 @@ describe('consent acceptance: geo', () => {
     const p = fresh();
     const config = { ...CLIENT, geoOverride: { eea: { consentInstanceId: 'other' } } };
     const test = await open(p, GEO + consent(config) + blocked(p), { extensions: ['page-consent', 'page-geo'], hash: '#page-geo=fr' });
-    await expect.poll(() => diagnostics(test).filter((line) => line.includes('consentInstanceId')).length, WAIT).toBeGreaterThan(0);
-    expect(diagnostics(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
+    await expect.poll(() => diagnosticLines(test).filter((line) => line.includes('consentInstanceId')).length, WAIT).toBeGreaterThan(0);
+    expect(diagnosticLines(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
     expect(test.errors).toEqual([]);
   });
 });
@@ -1095,13 +937,13 @@ describe('consent acceptance: bad config', () => {
   it('fails closed with one diagnostic when a client-only config has no consentRequired', async () => {
     const p = fresh();
     const test = await open(p, consent({ consentInstanceId: 'site', promptUI: 'prompt' }) + blocked(p));
-    await expect.poll(() => diagnostics(test).length, WAIT).toBeGreaterThan(0);
+    await expect.poll(() => diagnosticLines(test).length, WAIT).toBeGreaterThan(0);
     await expectNothingBuilt(test, p);
-    const lines = diagnostics(test);
+    const lines = diagnosticLines(test);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(DIAGNOSTIC);
     expect(lines[0]).toContain('consentRequired');
-    expect(await stored(test.page)).toBeNull();
+    expect(await storedValues(test.page)).toEqual({});
     expect(test.errors).toEqual([]);
   });
 
@@ -1110,8 +952,8 @@ describe('consent acceptance: bad config', () => {
     const body = `<page-consent id="consent" layout="nodisplay"><script type="application/json">{"consentInstanceId": "site",</script>
       <div id="prompt"><button id="accept" on="tap:consent.accept">Accept</button></div></page-consent>${blocked(p)}`;
     const test = await open(p, body);
-    await expect.poll(() => diagnostics(test).length, WAIT).toBeGreaterThan(0);
-    expect(diagnostics(test)[0]).toMatch(DIAGNOSTIC);
+    await expect.poll(() => diagnosticLines(test).length, WAIT).toBeGreaterThan(0);
+    expect(diagnosticLines(test)[0]).toMatch(DIAGNOSTIC);
     await expectNothingBuilt(test, p);
     expect(test.errors).toEqual([]);
   });
@@ -1121,43 +963,43 @@ describe('consent acceptance: bad config', () => {
     const test = await open(p, consent(CLIENT) + blocked(p));
     await test.page.click('#accept', CLICK);
     await expectAllBuilt(test, p);
-    const before = await stored(test.page);
-    server.page(`${p}/broken.html`, html(consent({ consentInstanceId: 'site', promptUI: 'prompt' }) + blocked(`${p}/b`), { extensions: ['page-consent'] }));
-    await test.page.goto(`${server.origin}${p}/broken.html`);
-    await expect.poll(() => diagnostics(test).length, WAIT).toBeGreaterThan(0);
+    const before = await storedValues(test.page);
+    fixture.server.page(`${p}/broken.html`, html(consent({ consentInstanceId: 'site', promptUI: 'prompt' }) + blocked(`${p}/b`), { extensions: ['page-consent'] }));
+    await test.page.goto(`${fixture.server.origin}${p}/broken.html`);
+    await expect.poll(() => diagnosticLines(test).length, WAIT).toBeGreaterThan(0);
     await expectNothingBuilt(test, `${p}/b`);
-    expect(await stored(test.page)).toEqual(before);
-    await test.page.goto(`${server.origin}${p}/page.html`);
+    expect(await storedValues(test.page)).toEqual(before);
+    await test.page.goto(`${fixture.server.origin}${p}/page.html`);
     await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
-    expect(await shown(test.page, '#prompt')).toBe(false);
+    expect(await isShown(test.page, '#prompt')).toBe(false);
   });
 
   it('never accepts on the reader\'s behalf: a fallbackAction of accept is reported and builds nothing', async () => {
     const p = fresh();
     const config = { ...CLIENT, policy: { default: { timeout: { seconds: 0, fallbackAction: 'accept' } } } };
     const test = await open(p, consent(config) + blocked(p));
-    await expect.poll(() => diagnostics(test).filter((line) => line.includes('accept')).length, WAIT).toBeGreaterThan(0);
-    expect(diagnostics(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
+    await expect.poll(() => diagnosticLines(test).filter((line) => line.includes('accept')).length, WAIT).toBeGreaterThan(0);
+    expect(diagnosticLines(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
     await settled(test.page);
     await expectNothingBuilt(test, p);
     expect(await policyState(test.page, 2_000)).not.toBe('sufficient');
-    expect(await stored(test.page)).toBeNull();
+    expect(await storedValues(test.page)).toEqual({});
   });
 
   it('reports a policy other than default', async () => {
     const p = fresh();
     const config = { ...CLIENT, policy: { special: { timeout: 1 } } };
     const test = await open(p, consent(config) + blocked(p));
-    await expect.poll(() => diagnostics(test).filter((line) => line.includes('special')).length, WAIT).toBeGreaterThan(0);
-    expect(diagnostics(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
+    await expect.poll(() => diagnosticLines(test).filter((line) => line.includes('special')).length, WAIT).toBeGreaterThan(0);
+    expect(diagnosticLines(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
     await expectNothingBuilt(test, p);
   });
 
   it('reports consentRequired remote without a checkConsentHref and fails closed', async () => {
     const p = fresh();
     const test = await open(p, consent({ ...CLIENT, consentRequired: 'remote' }) + blocked(p));
-    await expect.poll(() => diagnostics(test).length, WAIT).toBeGreaterThan(0);
-    expect(diagnostics(test)[0]).toMatch(DIAGNOSTIC);
+    await expect.poll(() => diagnosticLines(test).length, WAIT).toBeGreaterThan(0);
+    expect(diagnosticLines(test)[0]).toMatch(DIAGNOSTIC);
     await expectNothingBuilt(test, p);
     expect(test.errors).toEqual([]);
   });
@@ -1169,8 +1011,8 @@ describe('consent acceptance: bad config', () => {
       consentRequired: true,
     })}</script></page-consent>`;
     const test = await open(p, consent(CLIENT) + second + blocked(p));
-    await expect.poll(() => diagnostics(test, 'page-consent#consent2').length, WAIT).toBeGreaterThan(0);
-    expect(diagnostics(test, 'page-consent#consent2')[0]).toMatch(DIAGNOSTIC);
+    await expect.poll(() => diagnosticLines(test, 'page-consent#consent2').length, WAIT).toBeGreaterThan(0);
+    expect(diagnosticLines(test, 'page-consent#consent2')[0]).toMatch(DIAGNOSTIC);
     await test.page.click('#accept', CLICK);
     await expectAllBuilt(test, p);
   });
@@ -1186,7 +1028,7 @@ describe('consent acceptance: prompt UI', () => {
     const focusInPrompt = () => test.page.evaluate(() => !!document.activeElement?.closest('#prompt'));
     await expect.poll(focusInPrompt, WAIT).toBe(true);
     await test.page.click('#accept', CLICK);
-    await expect.poll(() => shown(test.page, '#prompt'), WAIT).toBe(false);
+    await expect.poll(() => isShown(test.page, '#prompt'), WAIT).toBe(false);
 
     await test.page.focus('#open');
     await test.page.keyboard.press('Enter');
@@ -1195,7 +1037,7 @@ describe('consent acceptance: prompt UI', () => {
     expect(await test.page.evaluate(() => !!document.querySelector('#prompt')?.closest('[role="dialog"], [role="alertdialog"]') || !!document.querySelector('#prompt [role="dialog"]'))).toBe(true);
     await test.page.focus('#reject');
     await test.page.keyboard.press('Enter');
-    await expect.poll(() => shown(test.page, '#prompt'), WAIT).toBe(false);
+    await expect.poll(() => isShown(test.page, '#prompt'), WAIT).toBe(false);
     await expect.poll(() => test.page.evaluate(() => document.activeElement?.id), WAIT).toBe('open');
   });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CDN_ROOT, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { ARTICLE, articlePage, CONFIG, IMAGE_ROUTES, waitForPlacement } from './fixtures/auto-ads/pages.ts';
 
-const hasConsent = existsSync(`${CDN_ROOT}/v0/page-consent-0.1.js`);
+const CONSENT_BUNDLE = `${CDN_ROOT}/v0/page-consent-0.1.js`;
 
 /** A client-only consent setup whose prompt has accept and reject buttons. */
 const CONSENT = `<page-consent id="consent" layout="nodisplay">
@@ -16,6 +16,8 @@ let browser: Browser;
 let server: TestServer;
 
 beforeAll(async () => {
+  // These tests need the consent bundle: without it they fail here, never skip.
+  if (!existsSync(CONSENT_BUNDLE)) throw new Error(`${CONSENT_BUNDLE} is missing: run node scripts/build.mjs`);
   browser = await launchBrowser();
   // The runtime's macros are written `${NAME}` in ad URLs.
   const macro = (name: string) => '$' + `{${name}}`;
@@ -50,7 +52,7 @@ afterAll(async () => {
 
 const configRequests = () => server.requestsTo('/ads/consent-config').length;
 
-describe.skipIf(!hasConsent)('auto ads behind consent', () => {
+describe('auto ads behind consent', () => {
   it('fetches nothing and places nothing until the user accepts', async () => {
     const before = configRequests();
     const { page } = await newPage(browser);

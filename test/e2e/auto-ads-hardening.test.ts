@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLE, articlePage, CONFIG, IMAGE_ROUTES, waitForPlacement } from './fixtures/auto-ads/pages.ts';
 import { CDN_ROOT, type ConsoleLine, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
-const hasConsent = existsSync(`${CDN_ROOT}/v0/page-consent-0.1.js`);
+const CONSENT_BUNDLE = `${CDN_ROOT}/v0/page-consent-0.1.js`;
 
 const CONSENT = `<page-consent id="consent" layout="nodisplay">
   <script type="application/json">{"consentInstanceId": "auto-ads-hardening", "consentRequired": true, "promptUI": "prompt"}</script>
@@ -27,6 +27,8 @@ let browser: Browser;
 let server: TestServer;
 
 beforeAll(async () => {
+  // These tests need the consent bundle: without it they fail here, never skip.
+  if (!existsSync(CONSENT_BUNDLE)) throw new Error(`${CONSENT_BUNDLE} is missing: run node scripts/build.mjs`);
   browser = await launchBrowser();
   server = await startServer({
     ...IMAGE_ROUTES,
@@ -50,7 +52,7 @@ afterAll(async () => {
 
 const lines = (messages: ConsoleLine[], code: string) => messages.filter((m) => m.text.includes(` ${code}: `)).map((m) => m.text);
 
-describe.skipIf(!hasConsent)('auto ads: a config cannot weaken consent', () => {
+describe('auto ads: a config cannot weaken consent', () => {
   it('builds no inserted ad and requests nothing after the user rejects, despite a config _till_responded', async () => {
     const { page, messages } = await newPage(browser);
     await page.goto(server.origin + '/weakening.html');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { TCString } from '@iabtechlabtcf/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, diagnosticsOf, isShown, probe, requestedProbes, storedValues, SVG } from './consent-fixtures.ts';
+import { builtProbes, consentPage, probe, storedValues, SVG, vendorCall } from './consent-fixtures.ts';
 import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
@@ -33,83 +33,21 @@ async function open(config: object, options: Parameters<typeof consentPage>[1] =
   return test;
 }
 
-type Vendor = { consent: Record<string, (...args: unknown[]) => Promise<unknown>> };
-/** Calls `page.consent[method](...args)` in the page. */
-const vendor = (page: Page, method: string, ...args: unknown[]) =>
-  page.evaluate(
-    ([name, list]) =>
-      new Promise((resolve) =>
-        (self as unknown as { PAGE: { push(f: (p: Vendor) => void): void } }).PAGE.push((p) => p.consent[name as string]!(...(list as unknown[])).then(resolve)),
-      ),
-    [method, args] as const,
-  );
-
 describe('blocking policies', () => {
-  it('applies the default policy timeout with fallbackAction reject, without caching', async () => {
-    // Timed in the page: from the first consent-change (the undecided state, when the timer starts).
-    const head = `<script>document.addEventListener('consent-change', () => (window.undecidedAt ??= performance.now()));</script>`;
-    const { page } = await open({ ...CLIENT, policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } } }, { head });
-    const [state, elapsed] = await page.evaluate(
-      () =>
-        new Promise<[unknown, number]>((resolve) =>
-          (self as unknown as { PAGE: { push(f: (p: Vendor) => void): void } }).PAGE.push((p) =>
-            p.consent.getPolicyState!().then((value) => resolve([value, performance.now() - (window as unknown as { undecidedAt: number }).undecidedAt])),
-          ),
-        ),
-    );
-    expect(state).toBe('insufficient');
-    expect(elapsed).toBeGreaterThan(950);
-    expect(await builtProbes(page)).toEqual(['open', 'auto-reject']);
-    expect(await isShown(page, '#prompt')).toBe(true);
-    expect((await storedValues(page))['consent:site']).toBeUndefined();
-    await page.click('#accept');
-    await expect.poll(() => builtProbes(page)).toEqual(['open', 'default', 'till-accepted', 'till-responded', 'auto-reject']);
-  });
-
-  it('resolves default to unknown after a timeout with the dismiss fallback', async () => {
-    const { page } = await open({ ...CLIENT, policy: { default: { timeout: 0.5 } } });
-    expect(await vendor(page, 'getPolicyState')).toBe('unknown');
-    expect(await vendor(page, 'getPolicyState', '_auto_reject')).toBe('insufficient');
-  });
-
   it('resolves every policy state through the vendor API', async () => {
     const { page } = await open(CLIENT);
     await page.click('#reject');
-    expect(await vendor(page, 'getPolicyState')).toBe('insufficient');
-    expect(await vendor(page, 'getPolicyState', '_till_responded')).toBe('insufficient');
-    expect(await vendor(page, 'getConsentString')).toBeNull();
-    expect(await vendor(page, 'getPurposeConsents')).toEqual({});
-  });
-
-  it('resolves unknown_not_required when consent is not required', async () => {
-    const { page } = await open({ ...CLIENT, consentRequired: false });
-    expect(await vendor(page, 'getPolicyState')).toBe('unknown_not_required');
-    await expect.poll(() => builtProbes(page)).toEqual(['open', 'default', 'till-accepted', 'till-responded', 'auto-reject']);
+    expect(await vendorCall(page, 'getPolicyState')).toBe('insufficient');
+    expect(await vendorCall(page, 'getPolicyState', '_till_responded')).toBe('insufficient');
+    expect(await vendorCall(page, 'getConsentString')).toBeNull();
+    expect(await vendorCall(page, 'getPurposeConsents')).toEqual({});
   });
 
   it('counts the prompt as skipped when there is no prompt UI: unknown at once, _till_responded builds', async () => {
     const { page } = await open({ consentInstanceId: 'site', consentRequired: true }, { inside: '' });
-    expect(await vendor(page, 'getPolicyState')).toBe('unknown');
-    expect(await vendor(page, 'getPolicyState', '_till_responded')).toBe('unknown');
+    expect(await vendorCall(page, 'getPolicyState')).toBe('unknown');
+    expect(await vendorCall(page, 'getPolicyState', '_till_responded')).toBe('unknown');
     await expect.poll(() => builtProbes(page)).toEqual(['open', 'till-responded', 'auto-reject']);
-  });
-
-  it('blocks an unknown marker value like default, with a diagnostic', async () => {
-    const { page, messages } = await open(CLIENT, { body: probe('odd', 'data-block-on-consent="_sometimes"') });
-    await settled(page);
-    expect(await builtProbes(page)).toEqual([]);
-    expect(diagnosticsOf(messages, 'invalid-block-policy')).toHaveLength(1);
-    await page.click('#accept');
-    await expect.poll(() => builtProbes(page)).toEqual(['odd']);
-  });
-
-  it('blocks the components listed in the page-consent-blocking meta tag', async () => {
-    const { page } = await open(CLIENT, { body: probe('meta'), head: '<meta name="page-consent-blocking" content="page-img">' });
-    await settled(page);
-    expect(await builtProbes(page)).toEqual([]);
-    expect(requestedProbes(server)).not.toContain('meta');
-    await page.click('#accept');
-    await expect.poll(() => builtProbes(page)).toEqual(['meta']);
   });
 });
 

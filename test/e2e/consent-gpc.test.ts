@@ -1,39 +1,28 @@
 /** Global Privacy Control (docs/consent.md, "Global Privacy Control") in Chromium: `navigator.globalPrivacyControl` set per page. */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, isShown, storedValues, SVG } from './consent-fixtures.ts';
-import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { builtProbes, consentPage, isShown, storedValues, useConsentFixture } from './consent-fixtures.ts';
+import { newPage, settled } from './harness.ts';
 
-let browser: Browser;
-let server: TestServer;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ '/img.svg': SVG });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fixture = useConsentFixture();
 
 /** The probes a rejection builds: open, and the policies that need only an answer. */
 const REJECTED = ['open', 'till-responded', 'auto-reject'];
-const GEO = { ISOCountryGroups: { ca: ['us'], eea: ['preset-eea'] } };
 
 let count = 0;
 /** A page with `config` (CHECK and UPDATE replaced by this page's paths), GPC on or off. */
-async function open(config: Record<string, unknown>, hasGpc: boolean, hash = '') {
+async function open(config: Record<string, unknown>, hasGpc: boolean) {
   const n = ++count;
   const checkPath = `/gpc-check-${n}`;
   const updatePath = `/gpc-update-${n}`;
-  server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'unknown' } });
-  server.route(updatePath, { status: 204 });
+  fixture.server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'unknown' } });
+  fixture.server.route(updatePath, { status: 204 });
   const full = JSON.parse(JSON.stringify({ consentInstanceId: 'site', promptUI: 'prompt', postPromptUI: 'post', onUpdateHref: 'UPDATE', ...config }).replaceAll('CHECK', checkPath).replaceAll('UPDATE', updatePath));
   const path = `/gpc-${n}.html`;
-  server.page(path, consentPage(full, { geo: config.geoOverride ? GEO : undefined }));
-  const test = await newPage(browser);
+  fixture.server.page(path, consentPage(full));
+  const test = await newPage(fixture.browser);
   if (hasGpc) await test.page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
-  await test.page.goto(server.origin + path + hash);
+  await test.page.goto(fixture.server.origin + path);
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return { ...test, checkPath, updatePath };
 }
@@ -49,14 +38,14 @@ describe('Global Privacy Control with "gpc": "reject"', () => {
     expect(await builtProbes(page)).toEqual(REJECTED);
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await storedValues(page)).not.toHaveProperty('consent:site');
-    expect(server.requestsTo(updatePath)).toEqual([]);
-    expect(server.requestsTo(checkPath).map((request) => JSON.parse(request.body))).toEqual([expect.objectContaining({ consentStateValue: 'unknown', gpc: true })]);
+    expect(fixture.server.requestsTo(updatePath)).toEqual([]);
+    expect(fixture.server.requestsTo(checkPath).map((request) => JSON.parse(request.body))).toEqual([expect.objectContaining({ consentStateValue: 'unknown', gpc: true })]);
   });
 
   it('prompts as before when the browser sends no GPC', async () => {
     const { page, checkPath } = await open({ checkConsentHref: 'CHECK', consentRequired: 'remote', gpc: 'reject' }, false);
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
-    expect(JSON.parse(server.requestsTo(checkPath)[0]!.body)).not.toHaveProperty('gpc');
+    expect(JSON.parse(fixture.server.requestsTo(checkPath)[0]!.body)).not.toHaveProperty('gpc');
   });
 
   it('lets the post-prompt decide: an explicit accept wins, is stored and posted, and holds on the next visit', async () => {
@@ -68,20 +57,11 @@ describe('Global Privacy Control with "gpc": "reject"', () => {
     await page.click('#accept');
     await expect.poll(() => builtProbes(page)).toHaveLength(5);
     expect(await storedValues(page)).toMatchObject({ 'consent:site': { version: 2, state: 'accepted' } });
-    await expect.poll(() => server.requestsTo(updatePath).length).toBe(1);
-    expect(JSON.parse(server.requestsTo(updatePath)[0]!.body)).toMatchObject({ consentStateValue: 'accepted' });
+    await expect.poll(() => fixture.server.requestsTo(updatePath).length).toBe(1);
+    expect(JSON.parse(fixture.server.requestsTo(updatePath)[0]!.body)).toMatchObject({ consentStateValue: 'accepted' });
     await page.reload();
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await expect.poll(() => lastEvent(page)).toMatchObject({ state: 'accepted' });
     expect((await lastEvent(page))?.consentMetadata).toBeUndefined();
-  });
-
-  it('applies a geoOverride group\'s gpc only in that group', async () => {
-    const config = { consentRequired: true, geoOverride: { ca: { gpc: 'reject' } } };
-    const inGroup = await open(config, true, '#page-geo=us');
-    await expect.poll(() => lastEvent(inGroup.page)).toMatchObject({ state: 'rejected', consentMetadata: { gpc: true } });
-    expect(await isShown(inGroup.page, '#prompt')).toBe(false);
-    const outside = await open(config, true, '#page-geo=de');
-    await expect.poll(() => isShown(outside.page, '#prompt')).toBe(true);
   });
 });

@@ -1,39 +1,28 @@
-/** Reproductions of the ways around consent that the wire layer closes (hardening), in Chromium. */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, diagnosticsOf, probe, requestedProbes, SVG } from './consent-fixtures.ts';
-import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
-let browser: Browser;
-let server: TestServer;
+import { describe, expect, it } from 'vitest';
+import { builtProbes, consentPage, diagnosticsOf, probe, requestedProbes, useConsentFixture } from './consent-fixtures.ts';
+import { newPage, settled } from './harness.ts';
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ '/img.svg': SVG });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fixture = useConsentFixture();
 
 const PURPOSE_PROBES = [probe('ads', 'data-block-on-consent-purposes="ads"'), probe('ctor', 'data-block-on-consent-purposes="constructor"'), probe('measure', 'data-block-on-consent-purposes="measure"')].join('\n');
 
 let count = 0;
 async function open(config: Record<string, unknown>, options: { check?: object; body?: string; head?: string; store?: unknown } = {}) {
   const n = ++count;
-  if (options.check !== undefined) server.route(`/check-${n}`, { body: options.check });
+  if (options.check !== undefined) fixture.server.route(`/check-${n}`, { body: options.check });
   const full = { consentInstanceId: 'site', promptUI: 'prompt', ...config, ...(options.check === undefined ? {} : { checkConsentHref: `/check-${n}` }) };
   const path = `/hardening-${n}.html`;
-  server.page(path, consentPage(full, { body: options.body ?? PURPOSE_PROBES, head: options.head ?? '' }));
-  const test = await newPage(browser);
+  fixture.server.page(path, consentPage(full, { body: options.body ?? PURPOSE_PROBES, head: options.head ?? '' }));
+  const test = await newPage(fixture.browser);
   if (options.store) {
-    await test.page.goto(`${server.origin}/img.svg`);
+    await test.page.goto(`${fixture.server.origin}/img.svg`);
     await test.page.evaluate((values) => {
       const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values }));
       localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
     }, options.store);
   }
-  await test.page.goto(server.origin + path);
+  await test.page.goto(fixture.server.origin + path);
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return test;
 }
@@ -45,7 +34,7 @@ describe('consent hardening', () => {
     await expect.poll(() => builtProbes(page)).toEqual(['measure']);
     await settled(page);
     expect(await builtProbes(page)).toEqual(['measure']);
-    expect(requestedProbes(server).filter((id) => id === 'ads' || id === 'ctor')).toEqual([]);
+    expect(requestedProbes(fixture.server).filter((id) => id === 'ads' || id === 'ctor')).toEqual([]);
     expect(diagnosticsOf(messages, 'consent-answer-field-invalid').map((m) => m.text)[0]).toContain('purposeConsents.ads');
   });
 
@@ -55,7 +44,7 @@ describe('consent hardening', () => {
     await expect.poll(() => page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
     await settled(page);
     expect(await builtProbes(page)).toEqual([]);
-    expect(requestedProbes(server).filter((id) => id === 'ctor')).toEqual([]);
+    expect(requestedProbes(fixture.server).filter((id) => id === 'ctor')).toEqual([]);
   });
 
   it('keeps a purpose blocked when the stored decision holds a mistyped purpose value', async () => {
@@ -80,7 +69,7 @@ describe('consent hardening', () => {
     await expect.poll(() => diagnosticsOf(messages, 'consent-provider-refused').length).toBeGreaterThanOrEqual(3);
     await settled(page);
     expect(await builtProbes(page)).toEqual([]);
-    expect(requestedProbes(server).filter((id) => id === 'default')).toEqual([]);
+    expect(requestedProbes(fixture.server).filter((id) => id === 'default')).toEqual([]);
     await page.click('#reject');
     await settled(page);
     expect(await builtProbes(page)).toEqual([]);

@@ -1,19 +1,9 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, isShown, POST_PROMPT, probe, requestedProbes, storedValues, SVG } from './consent-fixtures.ts';
-import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 
-let browser: Browser;
-let server: TestServer;
+import { describe, expect, it } from 'vitest';
+import { builtProbes, consentPage, isShown, POST_PROMPT, probe, requestedProbes, storedValues, useConsentFixture } from './consent-fixtures.ts';
+import { newPage, settled } from './harness.ts';
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ '/img.svg': SVG });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fixture = useConsentFixture();
 
 const CLIENT = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', postPromptUI: 'post' };
 const ALL = ['open', 'default', 'till-accepted', 'till-responded', 'auto-reject'];
@@ -21,9 +11,9 @@ const ALL = ['open', 'default', 'till-accepted', 'till-responded', 'auto-reject'
 let pageCount = 0;
 async function open(config: object, options = {}) {
   const path = `/journey-${++pageCount}.html`;
-  server.page(path, consentPage(config, options));
-  const test = await newPage(browser);
-  await test.page.goto(server.origin + path);
+  fixture.server.page(path, consentPage(config, options));
+  const test = await newPage(fixture.browser);
+  await test.page.goto(fixture.server.origin + path);
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return { ...test, path };
 }
@@ -36,7 +26,7 @@ describe('consent journeys', () => {
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     await expect.poll(() => builtProbes(page)).toEqual(['open', 'auto-reject']);
     await settled(page);
-    expect(requestedProbes(server).filter((id) => !['open', 'auto-reject'].includes(id!))).toEqual([]);
+    expect(requestedProbes(fixture.server).filter((id) => !['open', 'auto-reject'].includes(id!))).toEqual([]);
     expect(await isShown(page, '#post')).toBe(false);
   });
 

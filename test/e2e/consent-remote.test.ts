@@ -1,22 +1,12 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, diagnosticsOf, isShown, storedValues, SVG } from './consent-fixtures.ts';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { builtProbes, consentPage, diagnosticsOf, isShown, storedValues, useConsentFixture } from './consent-fixtures.ts';
 import { fetchedAt, installClock, pauseClock, runUntil, shownAt } from './clock.ts';
-import { launchBrowser, newPage, type Reply, type Route, settled, startServer, type TestServer } from './harness.ts';
+import { newPage, type Reply, type Route, settled } from './harness.ts';
 
-let browser: Browser;
-let server: TestServer;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ '/img.svg': SVG });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fixture = useConsentFixture();
 
 const ALL = ['open', 'default', 'till-accepted', 'till-responded', 'auto-reject'];
 const UNDECIDED = ['open', 'auto-reject'];
@@ -28,20 +18,20 @@ async function open(config: Record<string, unknown>, check: Route | null, option
   const n = ++count;
   const checkPath = `/check-${n}`;
   const updatePath = `/update-${n}`;
-  if (check) server.route(checkPath, check);
-  server.route(updatePath, options.update ?? { status: 204 });
+  if (check) fixture.server.route(checkPath, check);
+  fixture.server.route(updatePath, options.update ?? { status: 204 });
   const full = { promptUI: 'prompt', postPromptUI: 'post', ...config };
   const withUrls = JSON.parse(JSON.stringify(full).replaceAll('CHECK', checkPath).replaceAll('UPDATE', updatePath));
   const path = `/remote-${n}.html`;
-  server.page(path, consentPage(withUrls, { geo: config.geoOverride ? GEO : undefined }));
-  const test = await newPage(browser);
+  fixture.server.page(path, consentPage(withUrls, { geo: config.geoOverride ? GEO : undefined }));
+  const test = await newPage(fixture.browser);
   if (options.clock) await installClock(test.page);
-  await test.page.goto(server.origin + path + (options.hash ?? ''));
+  await test.page.goto(fixture.server.origin + path + (options.hash ?? ''));
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return { ...test, checkPath, updatePath, path };
 }
 
-const bodies = (path: string) => server.requestsTo(path).map((request) => JSON.parse(request.body));
+const bodies = (path: string) => fixture.server.requestsTo(path).map((request) => JSON.parse(request.body));
 const consentOf = async (page: Page) => (await storedValues(page))['consent:site'];
 const policyState = (page: Page, policy = 'default') =>
   page.evaluate(
@@ -66,7 +56,7 @@ describe('geo flow examples (docs/consent.md, "How the decision is made")', () =
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await isShown(page, '#post')).toBe(false);
-    expect(server.requestsTo(checkPath)).toEqual([]);
+    expect(fixture.server.requestsTo(checkPath)).toEqual([]);
     expect(await policyState(page)).toBe('unknown_not_required');
   });
 
@@ -84,7 +74,7 @@ describe('geo flow examples (docs/consent.md, "How the decision is made")', () =
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
     expect(await isShown(page, '#prompt')).toBe(false);
-    expect(server.requestsTo(checkPath)).toEqual([]);
+    expect(fixture.server.requestsTo(checkPath)).toEqual([]);
   });
 
   it('3. remote with an empty cache: waits for the server, prompts on required + unknown', async () => {
@@ -93,7 +83,7 @@ describe('geo flow examples (docs/consent.md, "How the decision is made")', () =
     const held = new Promise<void>((resolve) => (answer = resolve));
     const reply = { body: { consentRequired: true, consentStateValue: 'unknown' } };
     const { page, checkPath } = await open(config, () => held.then(() => reply), { hash: '#page-geo=us' });
-    await expect.poll(() => server.requestsTo(checkPath).length).toBe(1);
+    await expect.poll(() => fixture.server.requestsTo(checkPath).length).toBe(1);
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await builtProbes(page)).toEqual(['open']);
     answer();
@@ -120,7 +110,7 @@ describe('geo flow examples (docs/consent.md, "How the decision is made")', () =
     const { page, checkPath } = await open({ consentInstanceId: 'site', consentRequired: true, checkConsentHref: 'CHECK' }, () => held.then(() => reply));
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData)).toBeUndefined();
-    expect(server.requestsTo(checkPath)).toHaveLength(1);
+    expect(fixture.server.requestsTo(checkPath)).toHaveLength(1);
     await page.click('#accept');
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
     answer();
@@ -160,7 +150,7 @@ describe('remote check answers', () => {
   it('sends the cached state and clears the cache when the server says unknown', async () => {
     const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted', consentString: 'A' } });
     await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
-    server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'unknown' } });
+    fixture.server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'unknown' } });
     await page.reload();
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await expect.poll(() => consentOf(page)).toBeUndefined();
@@ -168,26 +158,10 @@ describe('remote check answers', () => {
     expect(await builtProbes(page)).toEqual(ALL);
   });
 
-  it('expireCache clears the cache, enforces the server state, and prompts on the next visit', async () => {
-    const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted' } });
-    await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
-    server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'rejected', expireCache: true } });
-    await page.reload();
-    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
-    await expect.poll(() => consentOf(page)).toBeUndefined();
-    await expect.poll(() => builtProbes(page)).toEqual(['open', 'till-responded', 'auto-reject']);
-    expect(await isShown(page, '#prompt')).toBe(false);
-    server.route(checkPath, { body: { consentRequired: true }, delay: 500 });
-    await page.reload();
-    await page.waitForSelector('page-consent.page-built', { state: 'attached' });
-    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
-    expect(await builtProbes(page)).toEqual(UNDECIDED);
-  });
-
   it('answers getSharedData with the server answer even when the cache already decided', async () => {
     const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted' } });
     await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
-    server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'accepted', sharedData: { tier: 'gold' } }, delay: 1500 });
+    fixture.server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'accepted', sharedData: { tier: 'gold' } }, delay: 1500 });
     await page.reload();
     const shared = await page.evaluate(
       () => new Promise((resolve) => (self as unknown as { PAGE: { push(f: (p: { consent: { getSharedData(): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getSharedData().then(resolve))),
@@ -213,14 +187,14 @@ describe('remote check failures fail closed', () => {
     ['a CORS refusal', { body: { consentRequired: false }, headers: { 'access-control-allow-origin': 'https://elsewhere.example' } }, 'network or CORS'],
   ] as const)('on %s: prompt shown, nothing unblocked, timeouts run, diagnostic names the cause', async (_, reply, cause) => {
     const cross = cause === 'network or CORS';
-    const { page, messages, checkPath } = await open(cross ? { ...remote, checkConsentHref: `${server.otherOrigin}CHECK` } : remote, reply);
+    const { page, messages, checkPath } = await open(cross ? { ...remote, checkConsentHref: `${fixture.server.otherOrigin}CHECK` } : remote, reply);
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     expect(await builtProbes(page)).toEqual(UNDECIDED);
     const [line] = diagnosticsOf(messages, 'consent-check-failed');
     expect(line?.text).toContain(cause);
     expect(line?.type).toBe('error');
     expect(await policyState(page)).toBe('insufficient');
-    expect(server.requestsTo(checkPath)).toHaveLength(1);
+    expect(fixture.server.requestsTo(checkPath)).toHaveLength(1);
   });
 
   it('on a network error', async () => {
@@ -240,7 +214,7 @@ describe('remote check failures fail closed', () => {
       page.on('requestfailed', isCheck);
       page.on('requestfinished', isCheck);
     });
-    await expect.poll(() => server.requestsTo(checkPath).length).toBe(1);
+    await expect.poll(() => fixture.server.requestsTo(checkPath).length).toBe(1);
     const asked = await fetchedAt(page, checkPath);
     await pauseClock(page);
     await runUntil(page, asked + 9_900);
@@ -301,10 +275,10 @@ setInterval(() => { const now = performance.now(); window.__gap = Math.max(windo
     const check = await endlessCheck();
     try {
       // The answer would unblock everything (consentRequired false), were it read whole and applied.
-      server.page('/endless-check.html', consentPage({ consentInstanceId: 'site', checkConsentHref: check.url, promptUI: 'prompt', postPromptUI: 'post' }));
-      const { page, messages } = await newPage(browser);
+      fixture.server.page('/endless-check.html', consentPage({ consentInstanceId: 'site', checkConsentHref: check.url, promptUI: 'prompt', postPromptUI: 'post' }));
+      const { page, messages } = await newPage(fixture.browser);
       await page.addInitScript(HEARTBEAT);
-      await page.goto(`${server.origin}/endless-check.html`);
+      await page.goto(`${fixture.server.origin}/endless-check.html`);
       await expect.poll(() => diagnosticsOf(messages, 'remote-answer-too-large').length).toBe(1);
       const [line] = diagnosticsOf(messages, 'remote-answer-too-large');
       expect(line?.type).toBe('error');
@@ -333,7 +307,7 @@ describe('update notification', () => {
     await expect.poll(() => bodies(updatePath)).toHaveLength(1);
     const [first] = bodies(updatePath);
     expect(first).toEqual({ consentInstanceId: 'site', pageUserId: expect.any(String), consentStateValue: 'accepted', purposeConsents: {} });
-    expect(server.requestsTo(updatePath)[0]?.headers['content-type']).toBe('application/json');
+    expect(fixture.server.requestsTo(updatePath)[0]?.headers['content-type']).toBe('application/json');
     await page.reload();
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await page.click('#manage');
@@ -359,7 +333,7 @@ describe('update notification', () => {
     expect(bodies(updatePath)[0]).toMatchObject({ consentStateValue: 'rejected', consentString: 'S' });
     await page.reload();
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
-    await expect.poll(() => server.requestsTo(checkPath).length).toBe(2);
+    await expect.poll(() => fixture.server.requestsTo(checkPath).length).toBe(2);
     await settled(page);
     expect(bodies(updatePath)).toHaveLength(1);
   });

@@ -1,21 +1,10 @@
 /** `<page-story-consent>` (docs/consent.md, "The story prompt") in Chromium: rendering, onlyAccept, RTL, keyboard, axe. */
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, diagnosticsOf, isShown, SVG } from './consent-fixtures.ts';
-import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { builtProbes, consentPage, diagnosticsOf, isShown, useConsentFixture } from './consent-fixtures.ts';
+import { newPage, settled } from './harness.ts';
 
-let browser: Browser;
-let server: TestServer;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ '/img.svg': SVG });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fixture = useConsentFixture();
 
 const STORY = {
   title: 'Your privacy',
@@ -27,14 +16,13 @@ const story = (config: object) => `<page-story-consent layout="nodisplay" hidden
 const CONFIG = { consentInstanceId: 'story', consentRequired: true };
 
 let count = 0;
-async function open(config: object, options: { rtl?: boolean; lang?: string } = {}) {
+async function open(config: object, options: { rtl?: boolean } = {}) {
   const path = `/story-${++count}.html`;
   let markup = consentPage(CONFIG, { inside: story(config) });
   if (options.rtl) markup = markup.replace('<html lang="en">', '<html lang="ar" dir="rtl">');
-  if (options.lang) markup = markup.replace('<html lang="en">', `<html lang="${options.lang}">`);
-  server.page(path, markup);
-  const test = await newPage(browser, { viewport: { width: 360, height: 640 } });
-  await test.page.goto(server.origin + path);
+  fixture.server.page(path, markup);
+  const test = await newPage(fixture.browser, { viewport: { width: 360, height: 640 } });
+  await test.page.goto(fixture.server.origin + path);
   return test;
 }
 
@@ -109,17 +97,6 @@ describe('<page-story-consent>', () => {
     expect(await page.$eval('page-story-consent', (s: HTMLElement) => [s.getAttribute('dir'), getComputedStyle(s).direction])).toEqual(['rtl', 'rtl']);
   });
 
-  it.each([
-    ['de-AT', ['Ablehnen', 'Akzeptieren']],
-    ['el', ['Απόρριψη', 'Αποδοχή']],
-    ['nn', ['Avvis', 'Godta']],
-    ['ar', ['Decline', 'Accept']],
-  ])('labels its buttons in the page language (%s), English when there is no catalogue', async (lang, texts) => {
-    const { page } = await open(STORY, { lang });
-    await expect.poll(() => isShown(page, 'page-story-consent')).toBe(true);
-    expect(await page.$$eval('page-story-consent button', (buttons) => buttons.map((b) => b.textContent))).toEqual(texts);
-  });
-
   it('an invalid config (no vendors, a javascript: link) is reported and no prompt shows', async () => {
     const test = await open({ title: 'T', message: 'M', externalLink: { title: 'x', href: 'javascript:alert(1)' } });
     await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
@@ -129,9 +106,9 @@ describe('<page-story-consent>', () => {
 
   it('a story prompt without a config object is reported once and no prompt shows', async () => {
     const path = `/story-${++count}.html`;
-    server.page(path, consentPage(CONFIG, { inside: '<page-story-consent layout="nodisplay" hidden></page-story-consent>' }));
-    const test = await newPage(browser, { viewport: { width: 360, height: 640 } });
-    await test.page.goto(server.origin + path);
+    fixture.server.page(path, consentPage(CONFIG, { inside: '<page-story-consent layout="nodisplay" hidden></page-story-consent>' }));
+    const test = await newPage(fixture.browser, { viewport: { width: 360, height: 640 } });
+    await test.page.goto(fixture.server.origin + path);
     await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await expect.poll(() => diagnosticsOf(test.messages, 'consent-story-invalid').length).toBeGreaterThan(0);
     await settled(test.page);
@@ -142,9 +119,9 @@ describe('<page-story-consent>', () => {
   it('shows when named by promptUI, as AMP pages write it, and decides', async () => {
     const path = `/story-${++count}.html`;
     const named = story(STORY).replace('<page-story-consent', '<page-story-consent id="story-prompt"');
-    server.page(path, consentPage({ ...CONFIG, promptUI: 'story-prompt' }, { inside: named }));
-    const { page, messages } = await newPage(browser, { viewport: { width: 360, height: 640 } });
-    await page.goto(server.origin + path);
+    fixture.server.page(path, consentPage({ ...CONFIG, promptUI: 'story-prompt' }, { inside: named }));
+    const { page, messages } = await newPage(fixture.browser, { viewport: { width: 360, height: 640 } });
+    await page.goto(fixture.server.origin + path);
     await expect.poll(() => isShown(page, 'page-story-consent')).toBe(true);
     expect(await page.$$eval('page-story-consent button', (buttons) => buttons.map((button) => button.textContent))).toEqual(['Decline', 'Accept']);
     await page.click('page-story-consent button:last-child');

@@ -1,21 +1,10 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, diagnosticsOf, isShown, POST_PROMPT, PROBES, PROMPT, storedValues, SVG } from './consent-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { builtProbes, consentPage, diagnosticsOf, isShown, POST_PROMPT, PROBES, PROMPT, storedValues, useConsentFixture } from './consent-fixtures.ts';
 import { installClock, pauseClock, runUntil, timerSetAt } from './clock.ts';
-import { html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
+import { html, newPage, settled } from './harness.ts';
 
-let browser: Browser;
-let server: TestServer;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  server = await startServer({ '/img.svg': SVG });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fixture = useConsentFixture();
 
 const CLIENT = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', postPromptUI: 'post' };
 const TALL = '<div style="height:3000px"><button id="content-button" onclick="window.clicked = true">Content</button></div>';
@@ -23,11 +12,11 @@ const TALL = '<div style="height:3000px"><button id="content-button" onclick="wi
 let count = 0;
 async function openHtml(markup: string, init?: string, clock = false) {
   const path = `/ui-${++count}.html`;
-  server.page(path, markup);
-  const test = await newPage(browser, { viewport: { width: 320, height: 568 } });
+  fixture.server.page(path, markup);
+  const test = await newPage(fixture.browser, { viewport: { width: 320, height: 568 } });
   if (clock) await installClock(test.page);
   if (init) await test.page.addInitScript(init);
-  await test.page.goto(server.origin + path);
+  await test.page.goto(fixture.server.origin + path);
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return test;
 }
@@ -195,7 +184,7 @@ describe('robustness', () => {
 
   it('reads its config and page-geo when its scripts run before the parser reaches them', async () => {
     const slow = `/slow-${++count}.js`;
-    server.route(slow, { body: 'window.slow = 1;', headers: { 'content-type': 'text/javascript' }, delay: 800 });
+    fixture.server.route(slow, { body: 'window.slow = 1;', headers: { 'content-type': 'text/javascript' }, delay: 800 });
     const config = { ...CLIENT, geoOverride: { eea: { consentRequired: false } } };
     const markup = html(
       `<script src="${slow}"></script>
@@ -205,9 +194,9 @@ describe('robustness', () => {
       { extensions: ['page-consent', 'page-geo'] },
     );
     const path = `/ui-${++count}.html`;
-    server.page(path, markup);
-    const { page, messages } = await newPage(browser);
-    await page.goto(`${server.origin}${path}#page-geo=de`);
+    fixture.server.page(path, markup);
+    const { page, messages } = await newPage(fixture.browser);
+    await page.goto(`${fixture.server.origin}${path}#page-geo=de`);
     await expect.poll(() => builtProbes(page)).toHaveLength(5);
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(messages.filter((m) => m.text.includes('[page-'))).toEqual([]);
@@ -217,13 +206,6 @@ describe('robustness', () => {
     const { messages } = await open({ ...CLIENT, promptUI: 'nope', postPromptUI: 'gone' });
     await expect.poll(() => diagnosticsOf(messages, 'consent-prompt-missing').length).toBe(1);
     expect(diagnosticsOf(messages, 'consent-post-prompt-missing')).toHaveLength(1);
-  });
-
-  it('reports a non-boolean action argument', async () => {
-    const inside = `<div id="prompt"><button id="bad" on="tap:consent.setPurpose(ads=1)">x</button></div>`;
-    const { page, messages } = await open(CLIENT, { inside, body: '' });
-    await page.click('#bad');
-    await expect.poll(() => diagnosticsOf(messages, 'consent-action-argument').length).toBe(1);
   });
 
   it('reports geoOverride without a page-geo element and uses the base config', async () => {

@@ -15,12 +15,17 @@ export type PolicyKey = (typeof POLICY_KEYS)[number];
 /** The tags the meta tag lists on a meta page (every blockable kind but scripts). */
 const META_TAGS = 'page-img,page-pixel,page-iframe,page-ad,vendor-leak,page-auto-ads';
 
-export type Order = { readonly name: string; readonly v0Delay: number; readonly extensionDelay: number; readonly isExtensionFirst: boolean };
+/**
+ * The order the two scripts run in. The server holds each script until the test releases it:
+ * the later one only once the earlier one has run (and, for a slow extension, once the page has
+ * settled without it), so the order never depends on timing.
+ */
+export type Order = { readonly name: string; readonly isExtensionFirst: boolean; readonly isExtensionLate: boolean };
 
 export const ORDERS: readonly Order[] = [
-  { name: 'extension before v0.js', v0Delay: 300, extensionDelay: 0, isExtensionFirst: true },
-  { name: 'extension after v0.js', v0Delay: 0, extensionDelay: 300, isExtensionFirst: false },
-  { name: 'slow extension', v0Delay: 0, extensionDelay: 1200, isExtensionFirst: false },
+  { name: 'extension before v0.js', isExtensionFirst: true, isExtensionLate: false },
+  { name: 'extension after v0.js', isExtensionFirst: false, isExtensionLate: false },
+  { name: 'slow extension', isExtensionFirst: false, isExtensionLate: true },
 ];
 
 export type StoredDecision = { readonly state: 'accepted' | 'rejected'; readonly purposeConsents: Record<string, boolean> };
@@ -69,9 +74,6 @@ export const PATHS: readonly ConsentPath[] = [
   { name: 'cache accepted', setup: 'client', cache: { state: 'accepted', purposeConsents: { ads: true } }, final: 'accepted' },
   { name: 'cache rejected', setup: 'client', cache: { state: 'rejected', purposeConsents: {} }, final: 'rejected' },
 ];
-
-/** Milliseconds the remote check takes to answer. */
-export const ANSWER_DELAY = 400;
 
 export type Cell = { readonly id: string; readonly kind: Kind; readonly label: string; readonly request: BlockRequest; readonly markup: string };
 

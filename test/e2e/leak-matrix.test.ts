@@ -10,22 +10,43 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isShown, SVG } from './consent-fixtures.ts';
 import { encodeTcString } from './consent-signals-strings.ts';
-import { CDN_ROOT, launchBrowser, newPage, type RecordedRequest, startServer, type TestPage, type TestServer } from './harness.ts';
-import { ANSWER_DELAY, type Cell, cellsOf, type ConsentPath, describeCoverage, generatePages, type PageSpec, pageHtml, TC_STRING } from './leak-matrix-pages.ts';
+import { CDN_ROOT, launchBrowser, newPage, type RecordedRequest, settled, startServer, type TestPage, type TestServer } from './harness.ts';
+import { type Cell, cellsOf, type ConsentPath, describeCoverage, generatePages, type PageSpec, pageHtml, TC_STRING } from './leak-matrix-pages.ts';
 import { type GateState, isAllowed, leaksOf, type TimelineEntry } from './leak-matrix-rules.ts';
 
 let browser: Browser;
 let server: TestServer;
 let tcString: string;
-/** When the remote check of page n sent its answer (ms since the epoch). */
-const answeredAt = new Map<number, number>();
+/**
+ * Answers the server holds until the test releases them (`<n>:v0`, `<n>:extension`,
+ * `<n>:check` of page view n), and when each was released (ms since the epoch).
+ */
+const holds = new Map<string, { released: Promise<void>; release: () => void }>();
+const releasedAt = new Map<string, number>();
+const holdOf = (key: string) => {
+  let hold = holds.get(key);
+  if (!hold) {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    hold = { released, release };
+    holds.set(key, hold);
+  }
+  return hold;
+};
+/** Lets the held answer `key` go, once. */
+const release = (key: string) => {
+  if (releasedAt.has(key)) return;
+  releasedAt.set(key, Date.now());
+  holdOf(key).release();
+};
+/** When the remote check of page view n was answered (ms since the epoch). */
+const answeredAt = (n: number) => releasedAt.get(`${n}:check`);
 /** The browser profile of each page, kept for its return visit. */
 const profiles = new Map<number, TestPage>();
 const totals = { cells: 0, checked: 0 };
 
 const PAGES = generatePages();
 const byNumber = new Map(PAGES.map((page) => [page.n, page]));
-const QUIET_MS = 400;
 
 const script = (body: string) => ({ body, headers: { 'content-type': 'text/javascript' } });
 const cdn = (path: string) => readFileSync(`${CDN_ROOT}/${path}`, 'utf8');
@@ -50,16 +71,18 @@ beforeAll(async () => {
     '/leak/script.js': (request) => script(`leak.runs.push({ time: Date.now(), id: ${JSON.stringify(queryOf(request).replace(/^\d+-/, ''))} });`),
     '/leak/check': async (request) => {
       const page = byNumber.get(Number(queryOf(request)))!;
-      await sleep(ANSWER_DELAY);
-      answeredAt.set(page.n, Date.now());
+      await holdOf(`${page.n}:check`).released;
       const { status = 200, body } = page.path.answer!;
       return { status, body: typeof body === 'string' ? body : JSON.parse(JSON.stringify(body).replace(TC_STRING, tcString)) };
     },
   });
   for (const page of PAGES) {
-    const { v0Delay, extensionDelay } = page.order;
-    server.route(`/o/${page.n}/v0.js`, { ...script(v0), delay: v0Delay });
-    server.route(`/o/${page.n}/v0/page-consent-0.1.js`, { ...script(consent), delay: extensionDelay });
+    const heldScript = (key: string, body: string) => async () => {
+      await holdOf(`${page.n}:${key}`).released;
+      return script(body);
+    };
+    server.route(`/o/${page.n}/v0.js`, heldScript('v0', v0));
+    server.route(`/o/${page.n}/v0/page-consent-0.1.js`, heldScript('extension', consent));
     for (const name of ['tcf', 'gpp']) server.route(`/o/${page.n}/v0/page-consent-${name}-0.1.js`, script(cdn(`v0/page-consent-${name}-0.1.js`)));
     server.page(`/leak/${page.n}.html`, pageHtml(page, cellsOf(page)));
   }
@@ -91,20 +114,35 @@ async function storeDecision(page: Page, decision: NonNullable<ConsentPath['cach
   }, { 'consent:leak': { version: 2, time: Date.now(), ...decision } });
 }
 
-/** The requests of page view n: its page, scripts and cells. */
-const requestsOf = (n: number) =>
-  server.requests.filter((request) => request.path === `/leak/${n}.html` || request.path.startsWith(`/o/${n}/`) || queryOf(request).startsWith(`${n}-`));
-
-/** Waits until neither the server nor the page recorded anything new for this page view for QUIET_MS. */
-async function waitForQuiet(page: Page, n: number) {
-  let last = -1;
-  let since = Date.now();
-  for (;;) {
-    const count = requestsOf(n).length + (await page.evaluate(() => (window as never as { leak: Records }).leak.runs.length));
-    if (count !== last) [last, since] = [count, Date.now()];
-    else if (Date.now() - since >= QUIET_MS) return;
-    await sleep(50);
+/**
+ * Releases page view n's scripts in its order, each once the page reached the state the order
+ * names: the extension first, then v0.js once the extension has queued itself; or v0.js first,
+ * then the extension once the runtime runs (a slow extension: once the page has settled without it).
+ */
+async function releaseScripts(page: Page, spec: PageSpec) {
+  const { n, order } = spec;
+  if (order.isExtensionFirst) {
+    release(`${n}:extension`);
+    await page.waitForFunction(() => {
+      const queue = (self as never as { PAGE?: unknown }).PAGE;
+      return Array.isArray(queue) && queue.length >= 2;
+    });
+    release(`${n}:v0`);
+    return;
   }
+  release(`${n}:v0`);
+  await page.waitForFunction(() => !!(self as never as { PAGE_RUNTIME?: unknown }).PAGE_RUNTIME);
+  if (order.isExtensionLate) await settled(page, { ignore: [`/o/${n}/v0/page-consent-0.1.js`] });
+  release(`${n}:extension`);
+}
+
+/** On a remote path, answers page view n's check once it was asked and the page settled waiting for it. */
+async function releaseCheck(page: Page, spec: PageSpec) {
+  if (spec.path.setup !== 'remote') return;
+  const asked = () => server.requestsTo('/leak/check').some((request) => queryOf(request) === String(spec.n));
+  if (!(await waitUntil(asked, 15_000))) throw new Error(`page view ${spec.n} never asked the check`);
+  await settled(page, { ignore: ['/leak/check'] });
+  release(`${spec.n}:check`);
 }
 
 /**
@@ -114,7 +152,7 @@ async function waitForQuiet(page: Page, n: number) {
  * the runtime was still telling the page counts in the new state, and none before its cause.
  */
 function timelineOf(spec: PageSpec, start: number, records: Records): TimelineEntry[] {
-  const answered = answeredAt.get(spec.n) ?? Number.POSITIVE_INFINITY;
+  const answered = answeredAt(spec.n) ?? Number.POSITIVE_INFINITY;
   const isRemote = spec.path.setup === 'remote';
   const arrived = extensionArrivalOf(spec);
   const starts = records.gtag.filter(({ args }) => args[1] === 'default').map(({ time }) => time);
@@ -132,10 +170,9 @@ function timelineOf(spec: PageSpec, start: number, records: Records): TimelineEn
   return [initial, ...known, ...entries.map((entry) => ({ ...entry, state: entry.state as GateState, time: causeOf(entry.time) }))];
 }
 
-/** When the consent extension of this page view was sent (its request's arrival plus the order's delay). */
+/** When the consent extension of this page view was sent (released by the test). */
 function extensionArrivalOf(spec: PageSpec): number {
-  const [request] = server.requestsTo(`/o/${spec.n}/v0/page-consent-0.1.js`);
-  return request ? request.time + spec.order.extensionDelay : Number.POSITIVE_INFINITY;
+  return releasedAt.get(`${spec.n}:extension`) ?? Number.POSITIVE_INFINITY;
 }
 
 /** The times each cell was requested, and ran (scripts, third-party builds). */
@@ -220,7 +257,7 @@ function causeProblems(spec: PageSpec, records: Records): string[] {
   const decided = records.events.find(({ state }) => state !== 'unknown');
   const lastClick = records.clicks.at(-1)?.time;
   if (path.clicks && decided && (lastClick === undefined || decided.time < lastClick)) problems.push(`${decided.state} recorded before the decisive click`);
-  const answered = answeredAt.get(spec.n);
+  const answered = answeredAt(spec.n);
   if (path.setup === 'remote' && decided && !path.cache && (answered === undefined || decided.time < answered)) problems.push(`${decided.state} recorded before the server answered`);
   // The states the page went through: no decision before its cause, none that the path does not make.
   const states = records.events.map(({ state }) => state).filter((state, i, all) => state !== all[i - 1]);
@@ -259,10 +296,12 @@ async function runPage(spec: PageSpec): Promise<string[]> {
   if (spec.path.cache) await storeDecision(page, spec.path.cache);
   const start = Date.now();
   await page.goto(`${server.origin}/leak/${spec.n}.html`, { waitUntil: 'domcontentloaded' });
+  await releaseScripts(page, spec);
+  await releaseCheck(page, spec);
   await settleFirstState(page, spec.path);
   const problems: string[] = [];
   if (spec.path.clicks) {
-    await waitForQuiet(page, spec.n);
+    await settled(page);
     problems.push(...(await signalProblems(page, spec, start, 'before the decision')));
     for (const id of spec.path.clicks) await page.click(`#${id}`);
     await page.waitForFunction((final) => (window as never as { leak: Records }).leak.events.some(({ state }) => state === final), spec.path.final);
@@ -276,7 +315,7 @@ async function runPage(spec: PageSpec): Promise<string[]> {
     });
   };
   await waitUntil(isDone, 8000);
-  await waitForQuiet(page, spec.n);
+  await settled(page);
   const records = await recordsOf(page);
   const timeline = timelineOf(spec, start, records);
   for (const cell of cells) {

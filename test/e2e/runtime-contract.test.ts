@@ -269,21 +269,4 @@ describe('runtime contract: storage', () => {
     const json = JSON.parse(Buffer.from(raw!, 'base64').toString('utf8'));
     expect(json).toEqual({ version: 1, values: { k: 'é' } });
   });
-
-  it('falls back to memory with one warning when localStorage throws', async () => {
-    const test = await newPage(browser);
-    await test.page.addInitScript(() => {
-      Object.defineProperty(window, 'localStorage', { get() { throw new Error('denied'); } });
-    });
-    server.page('/nostore.html', html(''));
-    await test.page.goto(`${server.origin}/nostore.html`);
-    await test.page.waitForFunction(() => (self as any).PAGE_RUNTIME);
-    expect(await test.page.evaluate(() => {
-      const store = (self as any).PAGE_RUNTIME.storage;
-      store.set('a', 1);
-      store.set('b', 2);
-      return [store.get('a'), store.get('b')];
-    })).toEqual([1, 2]);
-    expect(test.messages.filter((m) => m.type === 'warning' && m.text.includes('storage-unavailable'))).toHaveLength(1);
-  });
 });

@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** Resolves 'hung' after `ms`, for races that must not wait for the test time-out. */
+/** Resolves 'hung' after `ms`, for a clean-up that must not wait for the test time-out. */
 const hung = (ms: number) => new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), ms).unref());
 
 async function listen(server: Server): Promise<number> {
@@ -58,17 +58,14 @@ describe('postgres time-outs', () => {
     expect(postgresTimeouts(databaseTimeoutMs)).toEqual({ connectionTimeoutMillis: 5000, statement_timeout: 5000, query_timeout: 6000 });
   });
 
-  it('gives up opening a store on a server that accepts connections and never answers', async () => {
+  it('gives up opening a store on a server that accepts connections and never answers, by its connection time-out', async () => {
     const port = await listen(createServer(() => {}));
-    const started = performance.now();
-    const opened = openPostgresStore(`postgres://postgres@127.0.0.1:${port}/page`, { databaseTimeoutMs: 200 }).then(
+    // The server never answers: only the time-out can end the wait, and the error names it.
+    const outcome = await openPostgresStore(`postgres://postgres@127.0.0.1:${port}/page`, { databaseTimeoutMs: 200 }).then(
       () => 'opened',
       (error: Error) => error.message,
     );
-    const outcome = await Promise.race([opened, hung(5000)]);
-    expect(outcome).not.toBe('hung');
-    expect(outcome).not.toBe('opened');
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(outcome).toBe('Connection terminated due to connection timeout');
   });
 });
 
@@ -98,15 +95,13 @@ describe.skipIf(!adminUrl)(`postgres time-outs on a server that stops answering 
     expect((await send()).statusCode).toBe(200);
 
     proxy.pause();
-    const started = performance.now();
-    const health = await Promise.race([app.inject({ url: '/healthz' }), hung(5000)]);
-    if (health === 'hung') throw new Error('/healthz did not answer');
+    // The health time-out (500 ms) answers, not the query time-out behind it (1,000 ms and more).
+    const health = await app.inject({ url: '/healthz' });
     expect(health.statusCode).toBe(503);
-    expect(health.json().error.code).toBe('store-unavailable');
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(health.json().error).toEqual({ code: 'store-unavailable', message: 'the postgres store does not answer within 500 ms' });
 
-    const updates = await Promise.race([Promise.all([send(), send(), send()]), hung(8000)]);
-    if (updates === 'hung') throw new Error('an update did not answer');
+    // Every update ends in an error from a time-out (the proxy never answers), none waits forever.
+    const updates = await Promise.all([send(), send(), send()]);
     for (const response of updates) expect(response.statusCode).toBeGreaterThanOrEqual(500);
     await expect(store.ping()).rejects.toThrow();
   });

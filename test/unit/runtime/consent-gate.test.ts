@@ -60,6 +60,7 @@ describe('readBlockRequest', () => {
     const request = readBlockRequest(element('<page-img data-block-on-consent="maybe"></page-img>'), none, onDiagnostic);
     expect(request?.policy).toBe('default');
     expect(onDiagnostic.mock.calls[0]?.[0]).toMatchObject({ code: 'invalid-block-policy', got: '"maybe"' });
+    expect(onDiagnostic).toHaveBeenCalledTimes(1);
   });
 
   it('reads purposes without a policy', () => {

@@ -12,7 +12,7 @@ import { hasChromium, launchBrowser } from '../browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syntheticGvl } from '../../fixtures/tcf/synthetic-gvl.mjs';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
-import { buildApp, type Harness } from './app-harness.ts';
+import { buildApp, type Harness } from '../server/app-harness.ts';
 
 const VENDORS = 1000;
 

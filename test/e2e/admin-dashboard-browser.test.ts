@@ -5,8 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchBrowser } from '../browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
-import { adminToken, buildApp, type Harness } from './app-harness.ts';
-import { entry } from './store-contract.ts';
+import { adminToken, buildApp, type Harness } from '../server/app-harness.ts';
+import { entry } from '../server/store-contract.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const day = (d: number) => Date.UTC(2025, 5, d, 9);

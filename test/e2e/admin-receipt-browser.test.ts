@@ -3,8 +3,8 @@ import { CompactSign, importJWK } from 'jose';
 import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchBrowser } from '../browser.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, buildApp, type Harness, json, pageOrigin } from './app-harness.ts';
-import { entry } from './store-contract.ts';
+import { adminToken, buildApp, type Harness, json, pageOrigin } from '../server/app-harness.ts';
+import { entry } from '../server/store-contract.ts';
 
 let browser: Browser;
 let harness: Harness;

@@ -16,7 +16,7 @@ import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { choicesOfTcString, encodeTcString } from '../../src/tcf/tc-string.ts';
 import { parseGvl } from '../../src/wire/gvl.ts';
 import { gppHeaderBomb, tcBomb } from '../consent-string-bombs.ts';
-import { adminToken, buildApp, type Harness } from './app-harness.ts';
+import { adminToken, buildApp, type Harness } from '../server/app-harness.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const gvlPath = resolve('fixtures/tcf/vendor-list.json');

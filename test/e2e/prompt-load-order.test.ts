@@ -13,7 +13,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { hasChromium, launchBrowser } from '../browser.ts';
-import { buildApp, type Harness } from './app-harness.ts';
+import { buildApp, type Harness } from '../server/app-harness.ts';
 
 const tcf = { cmpId: 300, cmpVersion: 2, vendors: [1, 2, 8, 25, 52], specialFeatures: [1], publisherCountryCode: 'DE' };
 

@@ -18,7 +18,7 @@ import type { AuditReport } from '../../cli/audit/report.ts';
 import { runAudit } from '../../cli/audit/run-audit.ts';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { hasChromium, launchBrowser } from '../browser.ts';
-import { buildApp, type Harness } from './app-harness.ts';
+import { buildApp, type Harness } from '../server/app-harness.ts';
 
 const tcf = { cmpId: 300, cmpVersion: 2, vendors: [1, 2, 8, 25, 52], purposes: {}, specialFeatures: [1], publisherCountryCode: 'DE' };
 const CHOICES = ['reject', 'customize', 'accept'] as const;
