@@ -10,12 +10,19 @@ import { findByTag, type Page } from './page.ts';
 /** The `data-*` attributes in camel case, as `element.dataset` gives them. */
 function readDataset(element: HtmlElement): NetworkData {
   const data = element.attrs.filter(({ name }) => name.startsWith('data-'));
-  return Object.fromEntries(data.map(({ name, value }) => [name.slice(5).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()), value]));
+  return Object.fromEntries(
+    data.map(({ name, value }) => [
+      name.slice(5).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+      value,
+    ]),
+  );
 }
 
 /** `<link rel=canonical>` resolved against the page, else the page URL. */
 function readCanonicalUrl(page: Page): string {
-  const link = page.elements.find((element) => element.tagName === 'link' && getAttribute(element, 'rel') === 'canonical');
+  const link = page.elements.find(
+    (element) => element.tagName === 'link' && getAttribute(element, 'rel') === 'canonical',
+  );
   try {
     return new URL(link ? (getAttribute(link, 'href') ?? '') : page.baseUrl, page.baseUrl).href;
   } catch {
@@ -32,9 +39,16 @@ function checkNetwork(element: HtmlElement, page: Page, findings: Finding[]): vo
     return;
   }
   const missing = network.required.filter((name) => !getAttribute(element, name));
-  for (const name of missing) findings.push(find('auto-ads-attribute-missing', `a ${name} attribute for type ${type}`, undefined, locate(element)));
+  for (const name of missing)
+    findings.push(
+      find('auto-ads-attribute-missing', `a ${name} attribute for type ${type}`, undefined, locate(element)),
+    );
   if (missing.length) return;
-  const url = network.getConfigUrl({ data: readDataset(element), canonicalUrl: readCanonicalUrl(page), pageUrl: page.baseUrl });
+  const url = network.getConfigUrl({
+    data: readDataset(element),
+    canonicalUrl: readCanonicalUrl(page),
+    pageUrl: page.baseUrl,
+  });
   findings.push(...url.diagnostics.map((d) => toFinding(d, locate(element, 'data-config-url'))));
 }
 
@@ -45,7 +59,8 @@ function checkPosition(element: HtmlElement, page: Page, findings: Finding[]): v
     return;
   }
   const first = childElements(parent)[0];
-  if (first !== element) findings.push(find('auto-ads-not-first-child', 'the first child of <body>', first?.tagName, locate(element)));
+  if (first !== element)
+    findings.push(find('auto-ads-not-first-child', 'the first child of <body>', first?.tagName, locate(element)));
 }
 
 export function checkAutoAds(page: Page): Finding[] {

@@ -27,7 +27,15 @@ function listActionsOn(root: HtmlElement, target: string, page: Page): Set<strin
 }
 
 function checkHidden(element: HtmlElement, role: string, findings: Finding[]): void {
-  if (!hasAttribute(element, 'hidden')) findings.push(find('validate-ui-not-hidden', `the ${role} written with the hidden attribute`, getAttribute(element, 'id'), locate(element)));
+  if (!hasAttribute(element, 'hidden'))
+    findings.push(
+      find(
+        'validate-ui-not-hidden',
+        `the ${role} written with the hidden attribute`,
+        getAttribute(element, 'id'),
+        locate(element),
+      ),
+    );
 }
 
 export function checkConsentUi(page: Page, consent: ConsentSummary | null): Finding[] {
@@ -40,13 +48,27 @@ export function checkConsentUi(page: Page, consent: ConsentSummary | null): Find
     if (postPrompt) checkHidden(postPrompt, 'postPromptUI', findings);
     const actions = prompt && consentId ? listActionsOn(prompt, consentId, page) : new Set<string>();
     if (prompt && actions.has('accept') && !actions.has('reject')) {
-      findings.push(find('validate-reject-missing', `a reject action (on="tap:${consentId}.reject") next to accept`, 'accept only', locate(prompt)));
+      findings.push(
+        find(
+          'validate-reject-missing',
+          `a reject action (on="tap:${consentId}.reject") next to accept`,
+          'accept only',
+          locate(prompt),
+        ),
+      );
     }
   }
-  for (const story of consent ? page.elements.filter((element) => element.tagName === 'page-story-consent' && isDescendantOf(element, consent.element)) : []) {
+  for (const story of consent
+    ? page.elements.filter(
+        (element) => element.tagName === 'page-story-consent' && isDescendantOf(element, consent.element),
+      )
+    : []) {
     findings.push(...checkStory(story, page, consent?.configs ?? []));
     const src = consent?.configs.find((config) => config.promptUiSrc !== undefined)?.promptUiSrc;
-    if (src !== undefined) findings.push(find('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src, locate(story)));
+    if (src !== undefined)
+      findings.push(
+        find('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src, locate(story)),
+      );
   }
   return findings;
 }
@@ -60,7 +82,14 @@ function checkStory(story: HtmlElement, page: Page, configs: NonNullable<Consent
   const config = parseStoryJson(parseConfigScripts(findJsonScripts(story).map(readText)), page.baseUrl, into);
   findings.push(...into.diagnostics.map((d) => toFinding(d, locate(script ?? story))));
   if (config?.onlyAccept === true && configs.some(({ consentRequired }) => consentRequired !== false)) {
-    findings.push(find('validate-story-only-accept', 'a decline button (no onlyAccept) where consent is required', 'onlyAccept: true', locate(script ?? story)));
+    findings.push(
+      find(
+        'validate-story-only-accept',
+        'a decline button (no onlyAccept) where consent is required',
+        'onlyAccept: true',
+        locate(script ?? story),
+      ),
+    );
   }
   return findings;
 }

@@ -19,7 +19,8 @@ export function checkElements(page: Page): Finding[] {
     findings.push(...layout.diagnostics.map((d) => toFinding(d, locate(element))));
     for (const name of URL_ATTRIBUTES) {
       const href = read(name);
-      if (href !== null && !parseLoadableUrl(href, page.baseUrl)) findings.push(find('url-refused', LOADABLE_URL, href, locate(element, name)));
+      if (href !== null && !parseLoadableUrl(href, page.baseUrl))
+        findings.push(find('url-refused', LOADABLE_URL, href, locate(element, name)));
     }
   }
   return findings;

@@ -25,7 +25,14 @@ export function checkGeo(page: Page, consent: ConsentSummary | null): Finding[] 
   // Without <page-geo>, check-consent reports consent-geo-missing instead.
   if (!elements.length || !consent) return findings;
   for (const name of consent.geoGroups.filter((group) => !groups.has(group))) {
-    findings.push(find('validate-geo-group-unknown', `a group of <page-geo> (${[...groups].join(', ')})`, name, locate(consent.element)));
+    findings.push(
+      find(
+        'validate-geo-group-unknown',
+        `a group of <page-geo> (${[...groups].join(', ')})`,
+        name,
+        locate(consent.element),
+      ),
+    );
   }
   return findings;
 }

@@ -24,17 +24,26 @@ function readPath(src: string, baseUrl: string): string {
 }
 
 function checkAsync(script: HtmlElement, findings: Finding[]): void {
-  if (!hasAttribute(script, 'async')) findings.push(find('validate-script-not-async', 'an async script', getAttribute(script, 'src'), locate(script)));
+  if (!hasAttribute(script, 'async'))
+    findings.push(find('validate-script-not-async', 'an async script', getAttribute(script, 'src'), locate(script)));
 }
 
 function checkExtension(script: HtmlElement, name: string, page: Page, findings: Finding[]): void {
   const users = Object.hasOwn(EXTENSIONS, name) ? (EXTENSIONS[name] ?? []) : [];
   if (!page.elements.some((element) => users.includes(element.tagName))) {
-    findings.push(find('validate-extension-unused', `a script for an extension the page uses (${Object.keys(EXTENSIONS).join(', ')})`, name, locate(script)));
+    findings.push(
+      find(
+        'validate-extension-unused',
+        `a script for an extension the page uses (${Object.keys(EXTENSIONS).join(', ')})`,
+        name,
+        locate(script),
+      ),
+    );
   }
   const src = getAttribute(script, 'src') ?? '';
   const version = new RegExp(`/v0/${name}-(\\d+(?:\\.\\d+)*)\\.js$`).exec(readPath(src, page.baseUrl))?.[1];
-  if (version !== VERSION) findings.push(find('validate-extension-version', `src ".../v0/${name}-${VERSION}.js"`, src, locate(script, 'src')));
+  if (version !== VERSION)
+    findings.push(find('validate-extension-version', `src ".../v0/${name}-${VERSION}.js"`, src, locate(script, 'src')));
 }
 
 export function checkScripts(page: Page): Finding[] {
@@ -53,12 +62,24 @@ export function checkScripts(page: Page): Finding[] {
       checkExtension(script, name, page, findings);
     }
   }
-  const usesRuntime = page.elements.some((element) => element.tagName.startsWith('page-') || hasAttribute(element, 'data-block-on-consent'));
-  if (!hasRuntime && usesRuntime) findings.push(find('validate-runtime-missing', '<script async src=".../v0.js">', 'no v0.js script', { line: 1, column: 1 }));
+  const usesRuntime = page.elements.some(
+    (element) => element.tagName.startsWith('page-') || hasAttribute(element, 'data-block-on-consent'),
+  );
+  if (!hasRuntime && usesRuntime)
+    findings.push(
+      find('validate-runtime-missing', '<script async src=".../v0.js">', 'no v0.js script', { line: 1, column: 1 }),
+    );
   for (const [name, users] of Object.entries(EXTENSIONS)) {
     const user = page.elements.find((element) => users.includes(element.tagName));
     if (user && !loaded.has(name)) {
-      findings.push(find('validate-extension-missing', `<script async custom-element="${name}" src=".../v0/${name}-${VERSION}.js">`, 'no script', locate(user)));
+      findings.push(
+        find(
+          'validate-extension-missing',
+          `<script async custom-element="${name}" src=".../v0/${name}-${VERSION}.js">`,
+          'no script',
+          locate(user),
+        ),
+      );
     }
   }
   return findings;

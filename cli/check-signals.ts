@@ -15,26 +15,46 @@ import type { ConsentSummary } from './check-consent.ts';
 
 /** The stub's file name, or a marker of its text inlined. */
 const isStub = (script: HtmlElement) =>
-  /(^|\/)page-consent-stub-0\.1\.js(\?|$)/.test(getAttribute(script, 'src') ?? '') || readText(script).includes('__pageConsentStub');
+  /(^|\/)page-consent-stub-0\.1\.js(\?|$)/.test(getAttribute(script, 'src') ?? '') ||
+  readText(script).includes('__pageConsentStub');
 
 function checkConfig(config: ConsentConfig, page: Page, at: ReturnType<typeof locate>, findings: Finding[]) {
   const { exposesTcfApi, tcf, gpp, promptUiSrc, checkConsentHref } = config;
   if (exposesTcfApi && !tcf && !promptUiSrc && !checkConsentHref) {
-    findings.push(find('consent-tcf-string-source-missing', 'a tcf object, a promptUiSrc or a checkConsentHref with exposesTcfApi', 'none of them', at));
+    findings.push(
+      find(
+        'consent-tcf-string-source-missing',
+        'a tcf object, a promptUiSrc or a checkConsentHref with exposesTcfApi',
+        'none of them',
+        at,
+      ),
+    );
   }
-  const diagnostics = [...(tcf ? parseTcfConfig(tcf, page.baseUrl).diagnostics : []), ...(gpp ? parseGppConfig(gpp).diagnostics : [])];
+  const diagnostics = [
+    ...(tcf ? parseTcfConfig(tcf, page.baseUrl).diagnostics : []),
+    ...(gpp ? parseGppConfig(gpp).diagnostics : []),
+  ];
   for (const d of diagnostics) findings.push(toFinding(d, at));
 }
 
 function checkHeadStub(page: Page, findings: Finding[]) {
   const head = page.elements.find((element) => element.tagName === 'head');
-  const scripts = page.elements.filter((element) => element.tagName === 'script' && head && isDescendantOf(element, head));
+  const scripts = page.elements.filter(
+    (element) => element.tagName === 'script' && head && isDescendantOf(element, head),
+  );
   const code = scripts.filter((script) => !/^application\/(ld\+)?json$/.test(getAttribute(script, 'type') ?? ''));
   const stubAt = code.findIndex(isStub);
   const before = stubAt === -1 ? code : code.slice(0, stubAt);
   const first = before[0];
   if (stubAt === -1 || !first) return;
-  findings.push(find('validate-stub-not-first', 'the head stub (v0/page-consent-stub-0.1.js) before any other script in <head>', getAttribute(first, 'src') ?? 'an inline script', locate(first)));
+  findings.push(
+    find(
+      'validate-stub-not-first',
+      'the head stub (v0/page-consent-stub-0.1.js) before any other script in <head>',
+      getAttribute(first, 'src') ?? 'an inline script',
+      locate(first),
+    ),
+  );
 }
 
 export function checkSignals(page: Page, consent: ConsentSummary | null): Finding[] {
@@ -45,7 +65,8 @@ export function checkSignals(page: Page, consent: ConsentSummary | null): Findin
   for (const config of consent.configs) {
     const own: Finding[] = [];
     checkConfig(config, page, at, own);
-    for (const finding of own) if (!seen.has(JSON.stringify(finding)) && seen.add(JSON.stringify(finding))) findings.push(finding);
+    for (const finding of own)
+      if (!seen.has(JSON.stringify(finding)) && seen.add(JSON.stringify(finding))) findings.push(finding);
   }
   if (consent.configs.some((config) => config.exposesTcfApi || config.exposesGppApi)) checkHeadStub(page, findings);
   return findings;

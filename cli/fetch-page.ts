@@ -53,8 +53,17 @@ function get(url: URL, isGuarded: boolean, signal: AbortSignal): Promise<Incomin
 }
 
 function decoded(response: IncomingMessage): AsyncIterable<Buffer> {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decoder = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null;
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const decoder =
+    encoding === 'gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : null;
   if (!decoder) return response;
   response.on('error', (error) => decoder.destroy(error));
   return response.pipe(decoder);

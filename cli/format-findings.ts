@@ -27,7 +27,9 @@ export function formatText(reports: readonly Report[], isColour = false): string
 /** One array of `{severity, code, message, line, column}` (plus `file` when several inputs were checked). */
 export function formatJson(reports: readonly Report[]): string {
   const isSeveral = reports.length > 1;
-  const all = reports.flatMap(({ name, findings }) => findings.map((finding) => (isSeveral ? { ...finding, file: name } : finding)));
+  const all = reports.flatMap(({ name, findings }) =>
+    findings.map((finding) => (isSeveral ? { ...finding, file: name } : finding)),
+  );
   return JSON.stringify(all, null, 2);
 }
 

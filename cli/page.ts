@@ -17,21 +17,35 @@ export function readPage(html: string, baseUrl: string = FILE_BASE_URL): Page {
   return { elements, body: elements.find((element) => element.tagName === 'body'), baseUrl };
 }
 
-export const findByTag = (page: Page, tag: string): HtmlElement[] => page.elements.filter((element) => element.tagName === tag);
+export const findByTag = (page: Page, tag: string): HtmlElement[] =>
+  page.elements.filter((element) => element.tagName === tag);
 
 export const findById = (elements: readonly HtmlElement[], id: string): HtmlElement | undefined =>
   elements.find((element) => getAttribute(element, 'id') === id);
 
 /** The JSON `<script>` children of a config-carrying element (`page-consent`, `page-geo`). */
 export function findJsonScripts(element: HtmlElement): HtmlElement[] {
-  const isJson = (child: HtmlElement) => child.tagName === 'script' && getAttribute(child, 'type')?.trim().toLowerCase() === 'application/json';
+  const isJson = (child: HtmlElement) =>
+    child.tagName === 'script' && getAttribute(child, 'type')?.trim().toLowerCase() === 'application/json';
   return childElements(element).filter(isJson);
 }
 
 /** The tags `<meta name="page-consent-blocking" content="...">` lists, or null without the tag. */
-export function readMetaBlocking(page: Page): { readonly element: HtmlElement; readonly tags: ReadonlySet<string> } | null {
-  const element = page.elements.find((candidate) => candidate.tagName === 'meta' && getAttribute(candidate, 'name') === 'page-consent-blocking');
+export function readMetaBlocking(
+  page: Page,
+): { readonly element: HtmlElement; readonly tags: ReadonlySet<string> } | null {
+  const element = page.elements.find(
+    (candidate) => candidate.tagName === 'meta' && getAttribute(candidate, 'name') === 'page-consent-blocking',
+  );
   if (!element) return null;
   const content = getAttribute(element, 'content') ?? '';
-  return { element, tags: new Set(content.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean)) };
+  return {
+    element,
+    tags: new Set(
+      content
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  };
 }

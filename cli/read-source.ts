@@ -16,7 +16,11 @@ async function readStream(stream: AsyncIterable<string | Uint8Array>): Promise<s
 }
 
 /** Throws (with a short reason) when the source cannot be read. */
-export async function readSource(target: string, stdin: AsyncIterable<string | Uint8Array>, fetchOptions?: FetchOptions): Promise<Source> {
+export async function readSource(
+  target: string,
+  stdin: AsyncIterable<string | Uint8Array>,
+  fetchOptions?: FetchOptions,
+): Promise<Source> {
   if (target === '-') return { name: '<stdin>', text: await readStream(stdin), baseUrl: FILE_BASE_URL };
   if (/^https?:\/\//i.test(target)) {
     const { url, text } = await fetchPage(target, fetchOptions);

@@ -13,7 +13,8 @@ import { describeReadError, readSource } from './read-source.ts';
 import { validateAdsConfig } from './validate-ads-config.ts';
 import { validatePage } from './validate-page.ts';
 
-export const USAGE = 'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]\n       page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...]';
+export const USAGE =
+  'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]\n       page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...]';
 
 type Options = { readonly target?: string; readonly adsConfig?: string; readonly format: Format };
 
@@ -31,7 +32,8 @@ export function parseArguments(args: readonly string[]): Options | null {
       const path = value();
       if (!path) return null;
       options = { ...options, adsConfig: path };
-    } else if (options.target === undefined && (flag === '-' || !flag?.startsWith('-'))) options = { ...options, target: args[index] ?? '' };
+    } else if (options.target === undefined && (flag === '-' || !flag?.startsWith('-')))
+      options = { ...options, target: args[index] ?? '' };
     else return null;
   }
   return options.target === undefined && options.adsConfig === undefined ? null : options;
@@ -39,7 +41,9 @@ export function parseArguments(args: readonly string[]): Options | null {
 
 const unreadable = (name: string, error: unknown): Report => ({
   name,
-  findings: [find('validate-input-unreadable', 'a readable page or config', describeReadError(error), { line: 1, column: 1 })],
+  findings: [
+    find('validate-input-unreadable', 'a readable page or config', describeReadError(error), { line: 1, column: 1 }),
+  ],
 });
 
 async function checkPage(target: string, io: CliIo): Promise<Report> {
@@ -71,7 +75,8 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     return 0;
   }
   // The page audit (docs/validator.md, "Audit a live page") loads the browser only when asked for.
-  if (args.some((arg) => arg === '--audit' || arg.startsWith('--audit='))) return (await import('./audit/run-audit.ts')).runAudit(args, io);
+  if (args.some((arg) => arg === '--audit' || arg.startsWith('--audit=')))
+    return (await import('./audit/run-audit.ts')).runAudit(args, io);
   const options = parseArguments(args);
   if (!options) {
     io.writeError(`${USAGE}\n`);

@@ -17,8 +17,13 @@ const ownUrls = {
     builder.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8');
       if (!source.includes('import.meta.url')) return undefined;
-      const fromBundle = relative(dirname(resolve(OUTFILE)), path).split('\\').join('/');
-      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`), loader: 'ts' };
+      const fromBundle = relative(dirname(resolve(OUTFILE)), path)
+        .split('\\')
+        .join('/');
+      return {
+        contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`),
+        loader: 'ts',
+      };
     });
   },
 };

@@ -54,7 +54,8 @@ const ENTRIES = [
 // The release: a hash of the source tree, so that a return record written by another release is
 // not replayed (src/wire/return-record.ts).
 const release = createHash('sha256');
-for (const file of readdirSync('src', { recursive: true }).sort()) if (/\.ts$/.test(file)) release.update(file).update(readFileSync(join('src', file)));
+for (const file of readdirSync('src', { recursive: true }).sort())
+  if (/\.ts$/.test(file)) release.update(file).update(readFileSync(join('src', file)));
 const RELEASE = JSON.stringify(release.digest('base64url').slice(0, 8));
 
 // Every entry must exist: a missing one would leave its bundle out of the tree without a word.
@@ -64,7 +65,11 @@ if (missing.length > 0) {
   process.exit(1);
 }
 const built = ENTRIES;
-const entryPoints = built.map(([source, out]) => ({ in: source, out, loads: built.filter(([, , ...loaders]) => loaders.includes(out)).map(([, part]) => part) }));
+const entryPoints = built.map(([source, out]) => ({
+  in: source,
+  out,
+  loads: built.filter(([, , ...loaders]) => loaders.includes(out)).map(([, part]) => part),
+}));
 // The head stub is meant to be inlined: its map is written, but no comment pointing at it.
 const isInlined = (entry) => entry.out === 'v0/page-consent-stub-0.1';
 
@@ -121,10 +126,21 @@ async function buildEntries(outdir, isDev, entries, sourcemap, parts) {
     minify: !isDev,
     sourcemap,
     legalComments: 'none',
-    define: { DEV: String(isDev), RELEASE, PART_PREFIX: JSON.stringify(parts.prefix), PART_HASH: JSON.stringify(parts.hash), PART_NAMES: JSON.stringify(parts.names) },
+    define: {
+      DEV: String(isDev),
+      RELEASE,
+      PART_PREFIX: JSON.stringify(parts.prefix),
+      PART_HASH: JSON.stringify(parts.hash),
+      PART_NAMES: JSON.stringify(parts.names),
+    },
     logLevel: 'warning',
   });
 }
 
-await Promise.all([buildTree('dist/cdn', false), buildTree('dist/cdn-dev', true), buildExampleLibraries(), buildServer()]);
+await Promise.all([
+  buildTree('dist/cdn', false),
+  buildTree('dist/cdn-dev', true),
+  buildExampleLibraries(),
+  buildServer(),
+]);
 console.log(`built ${entryPoints.map((entry) => entry.out).join(', ')}, server/main.mjs`);

@@ -14,12 +14,30 @@ import { ensureChromium } from './ensure-chromium.mjs';
 const OUT = 'docs/images';
 const ADMIN_TOKEN = 'screenshots-admin-token-0123456789';
 const VIEWPORT = { width: 390, height: 700 };
-const TCF = { cmpId: 300, cmpVersion: 1, vendors: [1, 2, 8, 25, 52], purposes: { ads: [1, 2, 3, 4], measurement: [1, 7, 8, 9] }, specialFeatures: [1], publisherCountryCode: 'DE' };
+const TCF = {
+  cmpId: 300,
+  cmpVersion: 1,
+  vendors: [1, 2, 8, 25, 52],
+  purposes: { ads: [1, 2, 3, 4], measurement: [1, 7, 8, 9] },
+  specialFeatures: [1],
+  publisherCountryCode: 'DE',
+};
 
 /** The server's listening URL, read from its first JSON log line that has one. */
 function startServer(dir) {
-  const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN, TCF_VENDOR_LIST: 'fixtures/tcf/vendor-list.json', ...(process.env.TCF_TRANSLATIONS_DIR ? { TCF_TRANSLATIONS_DIR: process.env.TCF_TRANSLATIONS_DIR } : {}) };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: `sqlite:${join(dir, 'page.db')}`,
+    ADMIN_TOKEN,
+    TCF_VENDOR_LIST: 'fixtures/tcf/vendor-list.json',
+    ...(process.env.TCF_TRANSLATIONS_DIR ? { TCF_TRANSLATIONS_DIR: process.env.TCF_TRANSLATIONS_DIR } : {}),
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the server did not start in 20 s')), 20_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -52,9 +70,16 @@ const dir = mkdtempSync(join(tmpdir(), 'page-screenshots-'));
 const server = startServer(dir);
 try {
   const origin = await server.url;
-  const response = await fetch(`${origin}/admin/api/instances/docs`, { method: 'PUT', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ tcf: TCF }) });
+  const response = await fetch(`${origin}/admin/api/instances/docs`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tcf: TCF }),
+  });
   if (!response.ok) throw new Error(`PUT /admin/api/instances/docs: ${response.status} ${await response.text()}`);
-  const browser = await chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: ensureChromium(),
+    args: ['--no-sandbox', '--disable-background-networking'],
+  });
   try {
     for (const lang of ['en', 'de']) await photograph(browser, origin, lang);
   } finally {

@@ -21,10 +21,14 @@ export function startBuild(folder) {
   const { version } = JSON.parse(readFileSync('package-lock.json', 'utf8')).packages['node_modules/better-sqlite3'];
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'package.json'), JSON.stringify({ private: true, dependencies: { 'better-sqlite3': version } }));
+  writeFileSync(
+    join(folder, 'package.json'),
+    JSON.stringify({ private: true, dependencies: { 'better-sqlite3': version } }),
+  );
   const log = openSync(join(folder, 'log'), 'w');
   // The status is written whole, then renamed: a reader never sees it empty.
-  const install = 'npm install --no-audit --no-fund --no-package-lock --foreground-scripts; echo $? > status.part; mv status.part status';
+  const install =
+    'npm install --no-audit --no-fund --no-package-lock --foreground-scripts; echo $? > status.part; mv status.part status';
   spawn('sh', ['-c', install], { cwd: folder, detached: true, stdio: ['ignore', log, log] }).unref();
   closeSync(log);
 }
@@ -43,7 +47,9 @@ export async function takeBuild(folder, { limitMs = 600_000, target = BINDING } 
     copyFileSync(built, target);
     return true;
   }
-  console.log(`native: the build ahead in ${folder} ${existsSync(status) ? 'failed' : 'did not end in time'}; building in place`);
+  console.log(
+    `native: the build ahead in ${folder} ${existsSync(status) ? 'failed' : 'did not end in time'}; building in place`,
+  );
   if (existsSync(join(folder, 'log'))) console.log(readFileSync(join(folder, 'log'), 'utf8'));
   return false;
 }

@@ -42,7 +42,8 @@ export function loaderDefines(loads, hash = '') {
   const unnamed = named.find(({ match }) => !match);
   if (unnamed) throw new Error(`part ${unnamed.out} is not named page-<bundle>-<name>`);
   const prefixes = new Set(named.map(({ match }) => match[1]));
-  if (prefixes.size > 1) throw new Error(`a bundle loads the parts of one bundle only, not of ${[...prefixes].join(' and ')}`);
+  if (prefixes.size > 1)
+    throw new Error(`a bundle loads the parts of one bundle only, not of ${[...prefixes].join(' and ')}`);
   return { prefix: [...prefixes][0] ?? '', hash, names: named.map(({ match }) => match[2]).join(',') };
 }
 
@@ -83,7 +84,10 @@ function renameAfterContent(outdir, outs) {
   sorted.forEach((out, index) => {
     const file = join(outdir, `${out}.js`);
     const named = `${out}.${hash}`;
-    writeFileSync(join(outdir, `${named}.js`), codes[index].replace(MAP_COMMENT, `\n//# sourceMappingURL=${basename(named)}.js.map\n`));
+    writeFileSync(
+      join(outdir, `${named}.js`),
+      codes[index].replace(MAP_COMMENT, `\n//# sourceMappingURL=${basename(named)}.js.map\n`),
+    );
     rmSync(file);
     renameSync(`${file}.map`, join(outdir, `${named}.js.map`));
   });
@@ -98,8 +102,13 @@ function renameAfterContent(outdir, outs) {
 export function readPreviousParts(outdir) {
   const path = join(outdir, PART_NAMES_FILE);
   if (!existsSync(path)) return new Map();
-  const files = Object.values(JSON.parse(readFileSync(path, 'utf8')).files ?? {}).flatMap((file) => [file, `${file}.map`]);
-  return new Map(files.filter((file) => existsSync(join(outdir, file))).map((file) => [file, readFileSync(join(outdir, file))]));
+  const files = Object.values(JSON.parse(readFileSync(path, 'utf8')).files ?? {}).flatMap((file) => [
+    file,
+    `${file}.map`,
+  ]);
+  return new Map(
+    files.filter((file) => existsSync(join(outdir, file))).map((file) => [file, readFileSync(join(outdir, file))]),
+  );
 }
 
 /**
@@ -132,13 +141,19 @@ export async function buildWithPartNames({ outdir, entries, buildEntry, previous
       }),
     );
   }
-  const files = Object.fromEntries([...hashes].sort(([a], [b]) => a.localeCompare(b)).map(([out, hash]) => [`${out}.js`, `${out}.${hash}.js`]));
+  const files = Object.fromEntries(
+    [...hashes].sort(([a], [b]) => a.localeCompare(b)).map(([out, hash]) => [`${out}.js`, `${out}.${hash}.js`]),
+  );
   const earlier = [...previous.keys()].filter((file) => !existsSync(join(outdir, file))).sort();
   for (const file of earlier) {
     mkdirSync(dirname(join(outdir, file)), { recursive: true });
     writeFileSync(join(outdir, file), previous.get(file));
   }
-  const record = { files, loaders: Object.fromEntries(Object.entries(loaders).sort(([a], [b]) => a.localeCompare(b))), earlier };
+  const record = {
+    files,
+    loaders: Object.fromEntries(Object.entries(loaders).sort(([a], [b]) => a.localeCompare(b))),
+    earlier,
+  };
   writeFileSync(join(outdir, PART_NAMES_FILE), `${JSON.stringify(record, null, 2)}\n`);
   return record;
 }

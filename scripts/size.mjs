@@ -11,7 +11,9 @@ let failed = false;
 for (const { files, total, brotli, missing, isOver } of checkBudgets(sizes)) {
   if (isOver) failed = true;
   const verdict = isOver ? 'OVER BUDGET' : 'ok';
-  console.log(`${verdict.padEnd(11)} ${files.join(' + ')}: ${total} / ${brotli} brotli${missing.length ? ` (not built: ${missing.join(', ')})` : ''}`);
+  console.log(
+    `${verdict.padEnd(11)} ${files.join(' + ')}: ${total} / ${brotli} brotli${missing.length ? ` (not built: ${missing.join(', ')})` : ''}`,
+  );
 }
 if (sizes.size === 0) {
   console.error('size: no files in dist/cdn; run npm run build');

@@ -49,18 +49,22 @@ const median = (values) => {
 const dir = mkdtempSync(join(tmpdir(), 'page-soak-'));
 const port = await findFreePort();
 const origin = `http://127.0.0.1:${port}`;
-const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(probe)}`, 'server/main.ts'], {
-  env: {
-    PATH: process.env.PATH ?? '',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATABASE_URL: `sqlite:${join(dir, 'soak.db')}`,
-    RATE_LIMIT_PER_MINUTE: '0',
-    SHUTDOWN_DRAIN_MS: '0',
-    LOG_LEVEL: 'warn',
+const child = spawn(
+  process.execPath,
+  ['--expose-gc', '--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(probe)}`, 'server/main.ts'],
+  {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${join(dir, 'soak.db')}`,
+      RATE_LIMIT_PER_MINUTE: '0',
+      SHUTDOWN_DRAIN_MS: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   },
-  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-});
+);
 const samples = [];
 child.on('message', (sample) => samples.push(sample));
 
@@ -68,7 +72,12 @@ let failed = true;
 try {
   await waitHealthy(origin, child);
   const headers = { 'content-type': 'application/json', origin };
-  const check = JSON.stringify({ consentInstanceId: 'soak', consentStateValue: 'unknown', matchedGeoGroup: 'eea', isDirty: false });
+  const check = JSON.stringify({
+    consentInstanceId: 'soak',
+    consentStateValue: 'unknown',
+    matchedGeoGroup: 'eea',
+    isDirty: false,
+  });
   let user = 0;
   const started = Date.now();
   const result = await autocannon({
@@ -87,7 +96,12 @@ try {
         headers,
         setupRequest: (request) => ({
           ...request,
-          body: JSON.stringify({ consentInstanceId: 'soak', pageUserId: `soak-${user++}`, consentStateValue: user % 2 ? 'accepted' : 'rejected', purposeConsents: { ads: user % 3 === 0 } }),
+          body: JSON.stringify({
+            consentInstanceId: 'soak',
+            pageUserId: `soak-${user++}`,
+            consentStateValue: user % 2 ? 'accepted' : 'rejected',
+            purposeConsents: { ads: user % 3 === 0 },
+          }),
         }),
       },
     ],

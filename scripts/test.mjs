@@ -15,7 +15,15 @@ const steps = [
   ...['unit', 'server', 'e2e'].map((project) => [
     project,
     'npx',
-    ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=test-results/${project}.json`],
+    [
+      'vitest',
+      'run',
+      '--project',
+      project,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=test-results/${project}.json`,
+    ],
   ]),
 ];
 
@@ -83,7 +91,9 @@ const wanted = steps.filter(([name]) => !only.length || only.includes(name));
 let binding = null;
 if (!existsSync(BINDING) && wanted.some(([name]) => NEEDS_BINDING.includes(name))) {
   const ahead = process.env.NATIVE_BUILD;
-  console.log(`\n== native: ${ahead ? `taking better-sqlite3's binding from the build ahead in ${ahead}` : 'building better-sqlite3 beside the first steps (test-results/native.log)'}`);
+  console.log(
+    `\n== native: ${ahead ? `taking better-sqlite3's binding from the build ahead in ${ahead}` : 'building better-sqlite3 beside the first steps (test-results/native.log)'}`,
+  );
   binding = ahead ? takeBindingBuiltAhead(ahead) : buildBinding();
 }
 for (const [name, command, args] of wanted) {

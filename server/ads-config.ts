@@ -17,7 +17,10 @@ import { compileUrlPattern, matchUrlPattern, type UrlPattern } from './url-patte
 
 export type AdsConfigRule = { readonly urlPattern: string; readonly config: AutoAdsConfigWire };
 
-export type AdsConfigDocument = { readonly rules: readonly AdsConfigRule[]; readonly default: AutoAdsConfigWire | null };
+export type AdsConfigDocument = {
+  readonly rules: readonly AdsConfigRule[];
+  readonly default: AutoAdsConfigWire | null;
+};
 
 const adsClientExpected = 'a client id of 1-100 letters, digits or . _ -';
 const adsClientPattern = /^[A-Za-z0-9._-]+$/;
@@ -85,7 +88,11 @@ export function loadAdsConfigDir(dir: string): Map<string, AdsConfigDocument> {
 /** `/path*` patterns match the URL's path; other patterns match the whole URL without its fragment. */
 export function matchesUrlPattern(rule: AdsConfigRule, pageUrl: URL | null, rawUrl: string): boolean {
   const pattern = compiledPatterns.get(rule) ?? compileUrlPattern(rule.urlPattern);
-  const subject = rule.urlPattern.startsWith('/') ? (pageUrl?.pathname ?? rawUrl) : pageUrl ? pageUrl.href.replace(/#.*$/, '') : rawUrl;
+  const subject = rule.urlPattern.startsWith('/')
+    ? (pageUrl?.pathname ?? rawUrl)
+    : pageUrl
+      ? pageUrl.href.replace(/#.*$/, '')
+      : rawUrl;
   return matchUrlPattern(pattern, subject);
 }
 

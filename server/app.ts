@@ -109,7 +109,9 @@ function createContext(deps: AppDeps): AppContext {
       const known = ipHashes.get(ip);
       if (known) return known;
       salt ??= deps.store.ipHashSalt();
-      const hash = createHash('sha256').update(`${await salt}:${ip}`).digest('hex');
+      const hash = createHash('sha256')
+        .update(`${await salt}:${ip}`)
+        .digest('hex');
       if (ipHashes.size >= ipHashCacheSize) ipHashes.clear();
       ipHashes.set(ip, hash);
       return hash;
@@ -145,7 +147,10 @@ export function createApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
     // Slow clients (slowloris): headers and body must arrive within the time-out, checked every second.
     requestTimeout,
-    http: requestTimeout > 0 ? { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: REQUEST_TIMEOUT_CHECK_MS } : {},
+    http:
+      requestTimeout > 0
+        ? { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: REQUEST_TIMEOUT_CHECK_MS }
+        : {},
     logger: deps.logger ?? false,
     childLoggerFactory: lazyChildLogger,
     trustProxy: trustFunction(deps.trustProxy ?? false),
@@ -165,7 +170,13 @@ export function createApp(deps: AppDeps): FastifyInstance {
   // The hooks every request runs are callback-style: no promise per request.
   app.addHook('onRequest', (_request, _reply, done) => {
     if (!isClosing) return done();
-    done(new HttpError(503, ErrorCode.shuttingDown, 'the server is shutting down: retry on another instance') as unknown as FastifyError);
+    done(
+      new HttpError(
+        503,
+        ErrorCode.shuttingDown,
+        'the server is shutting down: retry on another instance',
+      ) as unknown as FastifyError,
+    );
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('X-Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');

@@ -26,7 +26,11 @@ async function buildAsset(body: Buffer): Promise<Asset> {
   return { bodies: { br, gzip: gz, identity: body }, etag };
 }
 
-type Entry = { readonly version: string; readonly asset: Promise<Asset>; readonly variants: Map<string, Promise<Asset>> };
+type Entry = {
+  readonly version: string;
+  readonly asset: Promise<Asset>;
+  readonly variants: Map<string, Promise<Asset>>;
+};
 
 export type AssetCache = {
   /** null when the file does not exist. */

@@ -82,7 +82,10 @@ function readReceiptSigningKey(value: string | undefined): string | null {
   try {
     if (createPrivateKey(pem).asymmetricKeyType === 'ed25519') return pem;
   } catch {}
-  throw new ConfigError('receipt-signing-key-invalid', 'RECEIPT_SIGNING_KEY: expected an Ed25519 private key in PKCS#8 PEM, got something else');
+  throw new ConfigError(
+    'receipt-signing-key-invalid',
+    'RECEIPT_SIGNING_KEY: expected an Ed25519 private key in PKCS#8 PEM, got something else',
+  );
 }
 
 /**
@@ -126,15 +129,22 @@ export function parseServerConfig(env: Env): ServerConfig {
   const trustedCountryHeader = readHeaderName(env['TRUSTED_COUNTRY_HEADER'], 'TRUSTED_COUNTRY_HEADER');
   const trustedRegionHeader = readHeaderName(env['TRUSTED_REGION_HEADER'], 'TRUSTED_REGION_HEADER');
   if (trustedRegionHeader !== null && trustedCountryHeader === null) {
-    throw new ConfigError('geo-headers-invalid', `TRUSTED_REGION_HEADER: expected TRUSTED_COUNTRY_HEADER beside it, got "${env['TRUSTED_REGION_HEADER']}" alone`);
+    throw new ConfigError(
+      'geo-headers-invalid',
+      `TRUSTED_REGION_HEADER: expected TRUSTED_COUNTRY_HEADER beside it, got "${env['TRUSTED_REGION_HEADER']}" alone`,
+    );
   }
   const geoHeaders = readGeoHeaderSources(env['GEO_HEADERS'], trustedCountryHeader);
   const trustProxy = readTrustProxy(env['TRUST_PROXY']);
   if (geoHeaders.length > 0 && trustProxy === false) {
-    warnings.push(`geo-headers-untrusted: GEO_HEADERS: expected TRUST_PROXY naming the proxy that sets them, got none; the headers (${geoHeaders.join(', ')}) are ignored and the IP database is used`);
+    warnings.push(
+      `geo-headers-untrusted: GEO_HEADERS: expected TRUST_PROXY naming the proxy that sets them, got none; the headers (${geoHeaders.join(', ')}) are ignored and the IP database is used`,
+    );
   }
   if (trustedCountryHeader !== null && !geoHeaders.includes('custom')) {
-    warnings.push('geo-headers-unused: TRUSTED_COUNTRY_HEADER: expected custom in GEO_HEADERS, got none; the custom pair is not read');
+    warnings.push(
+      'geo-headers-unused: TRUSTED_COUNTRY_HEADER: expected custom in GEO_HEADERS, got none; the custom pair is not read',
+    );
   }
   return {
     port,
@@ -151,22 +161,40 @@ export function parseServerConfig(env: Env): ServerConfig {
     trustProxy,
     logLevel,
     rateLimitPerMinute: readCount(env['RATE_LIMIT_PER_MINUTE'], {
-      name: 'RATE_LIMIT_PER_MINUTE', code: 'rate-limit-invalid', fallback: 600, max: 1_000_000,
+      name: 'RATE_LIMIT_PER_MINUTE',
+      code: 'rate-limit-invalid',
+      fallback: 600,
+      max: 1_000_000,
     }),
     maxAutoInstances: readCount(env['MAX_AUTO_INSTANCES'], {
-      name: 'MAX_AUTO_INSTANCES', code: 'max-auto-instances-invalid', fallback: 1000, max: 10_000_000,
+      name: 'MAX_AUTO_INSTANCES',
+      code: 'max-auto-instances-invalid',
+      fallback: 1000,
+      max: 10_000_000,
     }),
     commitWindowMs: readCount(env['COMMIT_WINDOW_MS'], {
-      name: 'COMMIT_WINDOW_MS', code: 'commit-window-invalid', fallback: 0, max: 1000,
+      name: 'COMMIT_WINDOW_MS',
+      code: 'commit-window-invalid',
+      fallback: 0,
+      max: 1000,
     }),
     instanceCacheMs: readCount(env['INSTANCE_CACHE_MS'], {
-      name: 'INSTANCE_CACHE_MS', code: 'instance-cache-invalid', fallback: 1000, max: 60_000,
+      name: 'INSTANCE_CACHE_MS',
+      code: 'instance-cache-invalid',
+      fallback: 1000,
+      max: 60_000,
     }),
     shutdownDrainMs: readCount(env['SHUTDOWN_DRAIN_MS'], {
-      name: 'SHUTDOWN_DRAIN_MS', code: 'shutdown-drain-invalid', fallback: 5000, max: 600_000,
+      name: 'SHUTDOWN_DRAIN_MS',
+      code: 'shutdown-drain-invalid',
+      fallback: 5000,
+      max: 600_000,
     }),
     requestTimeoutMs: readCount(env['REQUEST_TIMEOUT_MS'], {
-      name: 'REQUEST_TIMEOUT_MS', code: 'request-timeout-invalid', fallback: 10_000, max: 600_000,
+      name: 'REQUEST_TIMEOUT_MS',
+      code: 'request-timeout-invalid',
+      fallback: 10_000,
+      max: 600_000,
     }),
     warnings,
     receiptSigningKey: readReceiptSigningKey(env['RECEIPT_SIGNING_KEY']),

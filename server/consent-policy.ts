@@ -37,13 +37,19 @@ function decisionFields(decision: DecisionRecord | null, policyVersion: number):
     consentString: decision.consentString,
     expireCache: false,
     // Under the legacy singular name too (`purposeConsent`); clients read either.
-    ...(decision.purposeConsents ? { purposeConsents: decision.purposeConsents, purposeConsent: decision.purposeConsents } : {}),
+    ...(decision.purposeConsents
+      ? { purposeConsents: decision.purposeConsents, purposeConsent: decision.purposeConsents }
+      : {}),
     ...(decision.consentMetadata ? { consentMetadata: decision.consentMetadata } : {}),
     ...(decision.tcfPolicyVersion === null ? {} : { tcfPolicyVersion: decision.tcfPolicyVersion }),
   };
 }
 
-export function buildCheckAnswer(instance: InstanceRecord, group: string, decision: DecisionRecord | null): CheckAnswer {
+export function buildCheckAnswer(
+  instance: InstanceRecord,
+  group: string,
+  decision: DecisionRecord | null,
+): CheckAnswer {
   const { config } = instance;
   return {
     consentRequired: isConsentRequired(config, group),

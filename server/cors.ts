@@ -44,7 +44,11 @@ export function credentialedCors(allowedOrigins: readonly string[]) {
       return;
     }
     if (!allowed.has(origin) && origin !== `${request.protocol}://${request.host}`) {
-      const refused = new HttpError(403, ErrorCode.originNotAllowed, `Origin: expected one of ALLOWED_ORIGINS, got "${origin}"`);
+      const refused = new HttpError(
+        403,
+        ErrorCode.originNotAllowed,
+        `Origin: expected one of ALLOWED_ORIGINS, got "${origin}"`,
+      );
       done(refused as unknown as FastifyError);
       return;
     }

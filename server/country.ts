@@ -42,7 +42,9 @@ export function requestPlace(request: FastifyRequest, sources: PlaceSources): Pl
   const fromHeaders = headerPlace(request, sources);
   if (fromHeaders) return fromHeaders;
   // The lookup's answer goes through the same parser as a header's value.
-  const country = isLoopbackAddress(request.ip) ? null : readCountryHeader(sources.countryLookup(request.ip) ?? undefined);
+  const country = isLoopbackAddress(request.ip)
+    ? null
+    : readCountryHeader(sources.countryLookup(request.ip) ?? undefined);
   return { country: country ?? unknownCountry, subdivision: 'unknown', source: null };
 }
 

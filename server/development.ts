@@ -36,7 +36,6 @@ export type Development = {
   readonly generatedAdminToken: boolean;
 };
 
-
 export function developmentDefaults(config: ServerConfig, env: Env, fixturePath = FIXTURE_VENDOR_LIST): Development {
   const isDevelopment = env['NODE_ENV'] !== 'production';
   if (!isDevelopment) return { config, isDevelopment, fixtureVendorList: false, generatedAdminToken: false };
@@ -79,8 +78,16 @@ export const exampleInstances: Readonly<Record<string, unknown>> = {
         'We and our partners store and read information on your device, such as cookies, for the purposes below. ' +
         'You can accept all, reject all or choose. You can change your choices at any time.',
       purposes: [
-        { id: 'measurement', label: 'Audience measurement', description: 'Counting visits and how pages are read, to improve the site. No ads are chosen from it.' },
-        { id: 'ads', label: 'Personalised ads', description: 'Ads chosen from what you read on this site and on others, and measuring how they perform.' },
+        {
+          id: 'measurement',
+          label: 'Audience measurement',
+          description: 'Counting visits and how pages are read, to improve the site. No ads are chosen from it.',
+        },
+        {
+          id: 'ads',
+          label: 'Personalised ads',
+          description: 'Ads chosen from what you read on this site and on others, and measuring how they perform.',
+        },
       ],
       vendors: [
         { name: 'Sample Analytics', purposes: ['measurement'] },
@@ -98,7 +105,11 @@ const isUntouched = (config: InstanceConfig) => JSON.stringify(config) === JSON.
  * config is kept). One with TCF settings needs a vendor list holding its ids; without one it is
  * skipped. Returns what was done, one line per instance, for the log.
  */
-export async function configureExampleInstances(store: ConsentStore, now: number, vendorListPath: string | null): Promise<string[]> {
+export async function configureExampleInstances(
+  store: ConsentStore,
+  now: number,
+  vendorListPath: string | null,
+): Promise<string[]> {
   let gvl: GvlJson | null = null;
   try {
     gvl = vendorListPath ? parseGvl(JSON.parse(readFileSync(vendorListPath, 'utf8'))).value : null;

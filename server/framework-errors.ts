@@ -18,7 +18,11 @@ const isClientStatus = (status: number | undefined): status is number =>
 
 /** A body that is not JSON, by its Content-Type (undefined: no body at all). */
 export function unsupportedMediaType(contentType: string | undefined): HttpError {
-  return new HttpError(400, ErrorCode.unsupportedMediaType, `body: expected JSON (Content-Type: application/json), got ${describe(contentType)}`);
+  return new HttpError(
+    400,
+    ErrorCode.unsupportedMediaType,
+    `body: expected JSON (Content-Type: application/json), got ${describe(contentType)}`,
+  );
 }
 
 /** Our HttpError for a known or 4xx framework error; null for anything else (a 500). */
@@ -33,7 +37,11 @@ export function toHttpError(error: FrameworkError, bodyLimit: number, contentTyp
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new HttpError(400, ErrorCode.invalidJson, `body: expected valid JSON (${error.message})`);
     case 'FST_ERR_BAD_URL':
-      return new HttpError(400, ErrorCode.invalidUrl, 'URL: expected a path with valid percent-encoding (%XX of UTF-8)');
+      return new HttpError(
+        400,
+        ErrorCode.invalidUrl,
+        'URL: expected a path with valid percent-encoding (%XX of UTF-8)',
+      );
   }
   if (error.code?.startsWith('FST_') && isClientStatus(error.statusCode)) {
     return new HttpError(error.statusCode, ErrorCode.badRequest, `request refused: ${error.message}`);
@@ -63,7 +71,10 @@ export function handleClientError(error: Error & { code?: string }, socket: Sock
   const isTimeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : isTimeout ? 408 : 400;
   const envelope = isTimeout
-    ? errorEnvelope(ErrorCode.requestTimeout, 'request: expected the headers and body within REQUEST_TIMEOUT_MS, got them too slowly')
+    ? errorEnvelope(
+        ErrorCode.requestTimeout,
+        'request: expected the headers and body within REQUEST_TIMEOUT_MS, got them too slowly',
+      )
     : errorEnvelope(ErrorCode.badRequest, `malformed HTTP request (${STATUS_CODES[status]})`);
   const body = JSON.stringify(envelope);
   if (socket.writable) {

@@ -15,7 +15,11 @@ export type GeoHeaderSource = (typeof geoHeaderSources)[number];
 /** The pairs each CDN sets (Cloudflare's region needs its "Add visitor location headers" managed transform). */
 const cdnPairs: Readonly<Record<Exclude<GeoHeaderSource, 'custom'>, GeoHeaderPair>> = {
   cloudflare: { source: 'cloudflare', country: 'cf-ipcountry', region: 'cf-region-code' },
-  cloudfront: { source: 'cloudfront', country: 'cloudfront-viewer-country', region: 'cloudfront-viewer-country-region' },
+  cloudfront: {
+    source: 'cloudfront',
+    country: 'cloudfront-viewer-country',
+    region: 'cloudfront-viewer-country-region',
+  },
   vercel: { source: 'vercel', country: 'x-vercel-ip-country', region: 'x-vercel-ip-country-region' },
   appengine: { source: 'appengine', country: 'x-appengine-country', region: 'x-appengine-region' },
 };
@@ -27,7 +31,8 @@ const headerNamePattern = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 export function readHeaderName(value: string | undefined, name: string): string | null {
   const header = value?.trim().toLowerCase() ?? '';
   if (header === '') return null;
-  if (!headerNamePattern.test(header)) throw new ConfigError('geo-headers-invalid', `${name}: expected an HTTP header name, got "${value}"`);
+  if (!headerNamePattern.test(header))
+    throw new ConfigError('geo-headers-invalid', `${name}: expected an HTTP header name, got "${value}"`);
   return header;
 }
 
@@ -52,7 +57,10 @@ export function readGeoHeaderSources(value: string | undefined, customCountry: s
 }
 
 /** The header pairs of the sources, in their order. */
-export function geoHeaderPairs(sources: readonly GeoHeaderSource[], custom: { readonly country: string | null; readonly region: string | null }): GeoHeaderPair[] {
+export function geoHeaderPairs(
+  sources: readonly GeoHeaderSource[],
+  custom: { readonly country: string | null; readonly region: string | null },
+): GeoHeaderPair[] {
   return sources.flatMap((source) => {
     if (source !== 'custom') return [cdnPairs[source]];
     return custom.country === null ? [] : [{ source, country: custom.country, region: custom.region }];

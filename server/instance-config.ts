@@ -13,6 +13,11 @@ const INSTANCE_FIELDS = Object.keys(INSTANCE_CONFIG);
 
 export function parseInstanceConfig(value: unknown): InstanceConfig {
   const unknown = isRecord(value) ? Object.keys(value).find((key) => !INSTANCE_FIELDS.includes(key)) : undefined;
-  if (unknown !== undefined) throw invalidField(unknown, `one of the fields ${INSTANCE_FIELDS.join(', ')}`, (value as Record<string, unknown>)[unknown]);
+  if (unknown !== undefined)
+    throw invalidField(
+      unknown,
+      `one of the fields ${INSTANCE_FIELDS.join(', ')}`,
+      (value as Record<string, unknown>)[unknown],
+    );
   return strictRead(readInstanceConfig, value, '');
 }

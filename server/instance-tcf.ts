@@ -16,10 +16,12 @@ export function checkTcfAgainstGvl(tcf: InstanceTcf, gvl: GvlJson, field = 'tcf'
   });
   for (const [name, list] of Object.entries(tcf.purposes ?? {})) {
     list.forEach((id, index) => {
-      if (!Object.hasOwn(gvl.purposes, String(id))) throw invalidField(`${field}.purposes.${name}[${index}]`, `a purpose ${where}`, id);
+      if (!Object.hasOwn(gvl.purposes, String(id)))
+        throw invalidField(`${field}.purposes.${name}[${index}]`, `a purpose ${where}`, id);
     });
   }
   (tcf.specialFeatures ?? []).forEach((id, index) => {
-    if (!Object.hasOwn(gvl.specialFeatures, String(id))) throw invalidField(`${field}.specialFeatures[${index}]`, `a special feature ${where}`, id);
+    if (!Object.hasOwn(gvl.specialFeatures, String(id)))
+      throw invalidField(`${field}.specialFeatures[${index}]`, `a special feature ${where}`, id);
   });
 }

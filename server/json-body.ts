@@ -8,7 +8,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ErrorCode, HttpError } from './errors.ts';
 
-export const poisonedJsonMessage = 'body: expected JSON without a "__proto__" key or a "constructor" key holding "prototype", got one';
+export const poisonedJsonMessage =
+  'body: expected JSON without a "__proto__" key or a "constructor" key holding "prototype", got one';
 
 const isJsonText = (text: string): boolean => {
   try {
@@ -26,7 +27,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     parse(request, text, (error, value) => {
       // Only a refusal of text that is JSON is re-read (rare): the usual path costs nothing more.
       if (error && isJsonText(text)) {
-        return done(new HttpError(400, ErrorCode.invalidJson, poisonedJsonMessage) as unknown as FastifyError, undefined);
+        return done(
+          new HttpError(400, ErrorCode.invalidJson, poisonedJsonMessage) as unknown as FastifyError,
+          undefined,
+        );
       }
       done(error, value);
     });

@@ -24,7 +24,10 @@ async function main(): Promise<void> {
   // In development (NODE_ENV not production): the fixture vendor list, a loopback admin token, the example instances.
   const development = developmentDefaults(parseServerConfig(process.env), process.env);
   const { config } = development;
-  const store = await openStore(config.databaseUrl, { commitWindowMs: config.commitWindowMs, instanceCacheMs: config.instanceCacheMs });
+  const store = await openStore(config.databaseUrl, {
+    commitWindowMs: config.commitWindowMs,
+    instanceCacheMs: config.instanceCacheMs,
+  });
   const shutdown = createShutdown(() => app, { closeTimeoutMs, exit: (code) => process.exit(code) });
   const app = createApp({
     store,
@@ -55,10 +58,13 @@ async function main(): Promise<void> {
     app.log.warn(`admin API disabled: set ADMIN_TOKEN (16+ characters) to enable /admin/${why}`);
   }
   if (development.fixtureVendorList) {
-    app.log.warn(`TCF vendor list: ${FIXTURE_VENDOR_LIST}, a FIXTURE with made-up vendors (development only): set TCF_VENDOR_LIST to the IAB's list`);
+    app.log.warn(
+      `TCF vendor list: ${FIXTURE_VENDOR_LIST}, a FIXTURE with made-up vendors (development only): set TCF_VENDOR_LIST to the IAB's list`,
+    );
   }
   if (development.isDevelopment) {
-    for (const line of await configureExampleInstances(store, Date.now(), config.tcfVendorList)) app.log.info(`example instance ${line}`);
+    for (const line of await configureExampleInstances(store, Date.now(), config.tcfVendorList))
+      app.log.info(`example instance ${line}`);
   }
   if (!existsSync(join(config.cdnRoot, 'v0.js'))) {
     app.log.warn(`${config.cdnRoot}/v0.js is missing: CDN routes answer 404 cdn-not-built until npm run build`);
@@ -71,7 +77,10 @@ async function main(): Promise<void> {
   if (development.generatedAdminToken) {
     // The token rides in the fragment, which the browser never sends; the page reads it once.
     const adminUrl = `${url}/admin/#token=${config.adminToken}`;
-    app.log.info({ adminUrl }, `admin dashboard: ${adminUrl} (token generated for this run, development only; set ADMIN_TOKEN to choose one)`);
+    app.log.info(
+      { adminUrl },
+      `admin dashboard: ${adminUrl} (token generated for this run, development only; set ADMIN_TOKEN to choose one)`,
+    );
   }
 
   process.on('SIGTERM', () => shutdown.begin('SIGTERM', config.shutdownDrainMs));

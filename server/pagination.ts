@@ -15,7 +15,8 @@ export type ListQuery = { readonly limit: number; readonly cursor: string };
 
 function readLimit(value: unknown): number {
   const limit = typeof value === 'string' && /^\d{1,7}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= maxListLimit)) throw invalidField('limit', `an integer from 1 to ${maxListLimit}`, value);
+  if (!(limit >= 1 && limit <= maxListLimit))
+    throw invalidField('limit', `an integer from 1 to ${maxListLimit}`, value);
   return limit;
 }
 
@@ -33,7 +34,11 @@ export function probePage<Cursor>(after: Cursor, limit: number): Page<Cursor> {
 }
 
 /** The first `limit` items and the cursor of the next page (null when these are the last). */
-export function takePage<T>(items: readonly T[], limit: number, keyOf: (item: T) => string): { items: T[]; nextCursor: string | null } {
+export function takePage<T>(
+  items: readonly T[],
+  limit: number,
+  keyOf: (item: T) => string,
+): { items: T[]; nextCursor: string | null } {
   const page = items.slice(0, limit);
   return { items: page, nextCursor: items.length > limit ? keyOf(page[page.length - 1]!) : null };
 }

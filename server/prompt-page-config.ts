@@ -37,7 +37,12 @@ async function pageTcf(tcf: InstanceTcf, language: CmpLanguage, files: TcfFiles)
   };
 }
 
-type Options = { readonly language: CmpLanguage; readonly config: InstanceConfig | null; readonly outcomeUrl: string | null; readonly files: TcfFiles };
+type Options = {
+  readonly language: CmpLanguage;
+  readonly config: InstanceConfig | null;
+  readonly outcomeUrl: string | null;
+  readonly files: TcfFiles;
+};
 
 export async function promptPageConfig({ language, config, outcomeUrl, files }: Options): Promise<PageConfig> {
   const messages = catalogues[language];
@@ -52,7 +57,9 @@ export async function promptPageConfig({ language, config, outcomeUrl, files }: 
     outcomeUrl,
     detailsScript,
     gppScript,
-    purposes: prompt?.purposes.length ? prompt.purposes : (config?.purposeConsentRequired ?? []).map((id) => ({ id, label: id })),
+    purposes: prompt?.purposes.length
+      ? prompt.purposes
+      : (config?.purposeConsentRequired ?? []).map((id) => ({ id, label: id })),
     vendors: prompt?.vendors ?? [],
     tcf,
   };

@@ -20,7 +20,11 @@ const rateLimitCache = 100_000;
  * Declares the routes of `declare` in a plugin of their own where every request from one client
  * IP counts against the same `perMinute` budget, whichever route it goes to. 0 disables the limit.
  */
-export function registerRateLimitedRoutes(app: FastifyInstance, perMinute: number, declare: (limited: FastifyInstance) => void): void {
+export function registerRateLimitedRoutes(
+  app: FastifyInstance,
+  perMinute: number,
+  declare: (limited: FastifyInstance) => void,
+): void {
   app.register(async (limited) => {
     if (perMinute > 0) {
       // Awaited, so its onRoute hook is in place before the routes are declared.

@@ -62,7 +62,13 @@ async function recordOf(privateJwk: JWK, isKept: boolean, now: number): Promise<
   const publicJwk = publicPart(privateJwk);
   const kid = await calculateJwkThumbprint(publicJwk);
   const { d } = privateJwk;
-  return { kid, publicJwk: { ...publicJwk, kid, alg: RECEIPT_ALGORITHM, use: 'sig' }, privateJwk: isKept ? { ...publicJwk, d: d! } : null, createdAt: now, retiredAt: null };
+  return {
+    kid,
+    publicJwk: { ...publicJwk, kid, alg: RECEIPT_ALGORITHM, use: 'sig' },
+    privateJwk: isKept ? { ...publicJwk, d: d! } : null,
+    createdAt: now,
+    retiredAt: null,
+  };
 }
 
 async function generatedKey(now: number): Promise<SigningKeyRecord> {
@@ -77,7 +83,9 @@ async function loadKey(store: ConsentStore, pem: string | null, now: () => numbe
     const record = await recordOf(await exportJWK(key), false, now());
     await store.addSigningKey(record);
     if (((await store.listSigningKeys()).find((kept) => kept.kid === record.kid)?.retiredAt ?? null) !== null) {
-      throw new Error(`receipt signing key ${record.kid}: expected a key that is not retired, got a retired one (RECEIPT_SIGNING_KEY)`);
+      throw new Error(
+        `receipt signing key ${record.kid}: expected a key that is not retired, got a retired one (RECEIPT_SIGNING_KEY)`,
+      );
     }
     return { kid: record.kid, key };
   }
@@ -128,7 +136,9 @@ export function createReceiptSigner(store: ConsentStore, pem: string | null, now
       if (kept) await store.addSigningKey(kept);
       const kid = kept?.kid ?? (await signingKey()).kid;
       await store.retireSigningKeys(kid, now() + 2 * keyCheckMs);
-      const next = kept ? ready({ kid, key: await importJWK(kept.privateJwk!, RECEIPT_ALGORITHM) }) : await signingKey();
+      const next = kept
+        ? ready({ kid, key: await importJWK(kept.privateJwk!, RECEIPT_ALGORITHM) })
+        : await signingKey();
       current = Promise.resolve(next);
       loaded = next;
       return kid;

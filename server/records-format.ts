@@ -2,8 +2,21 @@
 import type { AuditEntry } from './store/store.ts';
 
 export const csvColumns = [
-  'id', 'time', 'instanceId', 'userId', 'pageUserId', 'state', 'consentString', 'purposeConsents',
-  'consentMetadata', 'tcfPolicyVersion', 'policyVersion', 'origin', 'userAgent', 'ipHash', 'gpc',
+  'id',
+  'time',
+  'instanceId',
+  'userId',
+  'pageUserId',
+  'state',
+  'consentString',
+  'purposeConsents',
+  'consentMetadata',
+  'tcfPolicyVersion',
+  'policyVersion',
+  'origin',
+  'userAgent',
+  'ipHash',
+  'gpc',
 ] as const;
 
 /**
@@ -11,7 +24,8 @@ export const csvColumns = [
  * (`,` `;` tab) splits it. A leading = + - @ tab or CR gets a `'` so no cell runs as a formula.
  */
 export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text =
+    value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }
@@ -30,7 +44,8 @@ export function toNdjsonLine(entry: AuditEntry): string {
 }
 
 /** RFC 8187 `ext-value` characters: encodeURIComponent leaves `'()*!` as they are; only `!` is an attr-char. */
-const encodeExtValue = (text: string) => encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encodeExtValue = (text: string) =>
+  encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * `Content-Disposition` of an export (RFC 6266): instance ids are any text, so `filename` gets an
@@ -40,5 +55,7 @@ const encodeExtValue = (text: string) => encodeURIComponent(text).replace(/['()*
 export function exportContentDisposition(instanceId: string, format: string): string {
   const name = `${instanceId}-records.${format}`;
   const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
-  return ascii === name ? `attachment; filename="${name}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeExtValue(name)}`;
+  return ascii === name
+    ? `attachment; filename="${name}"`
+    : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeExtValue(name)}`;
 }

@@ -24,7 +24,8 @@ function childOf(logger: LazyChild, parent: FastifyBaseLogger): FastifyBaseLogge
 
 function prototypeFor(parent: FastifyBaseLogger): FastifyBaseLogger {
   const prototype = Object.create(parent) as FastifyBaseLogger;
-  const isEnabled = (level: string) => (parent as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) ?? true;
+  const isEnabled = (level: string) =>
+    (parent as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.(level) ?? true;
   for (const level of LEVELS) {
     if (!isEnabled(level)) continue;
     prototype[level] = function (this: LazyChild, ...args: unknown[]) {

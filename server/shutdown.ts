@@ -52,7 +52,10 @@ export function createShutdown(getApp: () => FastifyInstance, options: ShutdownO
     begin(signal, drainMs) {
       if (draining) return close();
       draining = true;
-      getApp().log.info({ signal, drainMs }, `shutting down: /healthz answers 503 for ${drainMs} ms, other routes keep serving`);
+      getApp().log.info(
+        { signal, drainMs },
+        `shutting down: /healthz answers 503 for ${drainMs} ms, other routes keep serving`,
+      );
       if (drainMs <= 0) return close();
       drainTimer = setTimeout(close, drainMs);
     },

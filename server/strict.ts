@@ -10,7 +10,11 @@ import { ErrorCode, HttpError } from './errors.ts';
 export function refuseField(d: Diagnostic | undefined, prefix?: string): HttpError {
   const inner = d?.field || undefined;
   const field = prefix && inner ? `${prefix}.${inner}` : (prefix ?? inner ?? 'body');
-  const expected = d ? (inner && d.expected.startsWith(`${inner}: `) ? d.expected.slice(inner.length + 2) : d.expected) : 'a valid value';
+  const expected = d
+    ? inner && d.expected.startsWith(`${inner}: `)
+      ? d.expected.slice(inner.length + 2)
+      : d.expected
+    : 'a valid value';
   return new HttpError(400, ErrorCode.invalidField, `${field}: expected ${expected}, got ${d?.got ?? 'nothing'}`);
 }
 

@@ -28,7 +28,12 @@ function cachedParse<T>(parse: (json: unknown) => T | null): (file: string) => P
     const version = `${info.size}:${info.mtimeMs}`;
     const hit = cache.get(file);
     if (hit?.version === version) return hit.value;
-    const value = readFile(file, 'utf8').then((text) => parse(JSON.parse(text)), () => null).catch(() => null);
+    const value = readFile(file, 'utf8')
+      .then(
+        (text) => parse(JSON.parse(text)),
+        () => null,
+      )
+      .catch(() => null);
     cache.set(file, { version, value });
     return value;
   };
@@ -42,7 +47,9 @@ export function tcfFilesOf(context: AppContext): TcfFiles {
   const gvl = cachedParse((json) => parseGvl(json).value);
   const translation = cachedParse((json) => parseTranslation(json).value);
   const translationPath = (code: string) =>
-    context.tcfTranslationsDir && iabLanguagePattern.test(code) ? join(context.tcfTranslationsDir, `purposes-${code}.json`) : null;
+    context.tcfTranslationsDir && iabLanguagePattern.test(code)
+      ? join(context.tcfTranslationsDir, `purposes-${code}.json`)
+      : null;
   const files: TcfFiles = {
     vendorList: async () => (context.tcfVendorList ? gvl(context.tcfVendorList) : null),
     translation: async (code) => {

@@ -39,13 +39,24 @@ export function parseRange(entry: string): Range | null {
 
 const contains = (outer: Range, inner: Range) => {
   const shift = BigInt(bits[outer.family] - outer.prefix);
-  return outer.family === inner.family && inner.prefix >= outer.prefix && inner.address >> shift === outer.address >> shift;
+  return (
+    outer.family === inner.family && inner.prefix >= outer.prefix && inner.address >> shift === outer.address >> shift
+  );
 };
 
 const rangesOf = (entries: readonly string[]) => entries.map((entry) => parseRange(entry)!);
 
 /** What proxy-addr names `loopback`, `linklocal` and `uniquelocal`. */
-const privateRanges = rangesOf(['127.0.0.0/8', '::1/128', '169.254.0.0/16', 'fe80::/10', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7']);
+const privateRanges = rangesOf([
+  '127.0.0.0/8',
+  '::1/128',
+  '169.254.0.0/16',
+  'fe80::/10',
+  '10.0.0.0/8',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  'fc00::/7',
+]);
 const privateNames = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** IPv4 addresses written as IPv6 (`::ffff:10.0.0.1`), which proxy-addr matches as IPv4. */
@@ -53,7 +64,9 @@ const ipv4Mapped = parseRange('::ffff:0.0.0.0/96')!;
 
 /** A range within ::ffff:0:0/96 as the IPv4 range it is; any other range as it is. */
 const unmapped = (range: Range): Range =>
-  contains(ipv4Mapped, range) ? { family: 'IPv4', address: range.address & 0xffffffffn, prefix: range.prefix - 96 } : range;
+  contains(ipv4Mapped, range)
+    ? { family: 'IPv4', address: range.address & 0xffffffffn, prefix: range.prefix - 96 }
+    : range;
 
 /** How many public addresses of each family the entries (all parsed by parseRange, or named) trust. */
 export function countPublicAddresses(entries: readonly string[]): Record<AddressFamily, bigint> {

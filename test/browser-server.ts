@@ -24,7 +24,11 @@ declare module 'vitest' {
 }
 
 /** What `chromium.launch` and `chromium.launchServer` take here. */
-export type ChromiumOptions = { readonly executablePath: string; readonly headless: boolean; readonly args: readonly string[] };
+export type ChromiumOptions = {
+  readonly executablePath: string;
+  readonly headless: boolean;
+  readonly args: readonly string[];
+};
 
 /** `options` with the feature flags: Playwright's own `--disable-features` left out, the merged one added. */
 export const withFeatureFlags = (options: ChromiumOptions, features: FeatureFlags | null) => ({

@@ -42,7 +42,8 @@ function page({ blocks, strategy, configUrl }) {
     strategy === 'ours'
       ? '<script async custom-element="page-auto-ads" src="/v0/page-auto-ads-0.1.js"></script>'
       : `<script async src="/bench/sequential-placement.js" data-config-url="${configUrl}"></script>`;
-  const element = strategy === 'ours' ? `<page-auto-ads type="custom" data-config-url="${configUrl}"></page-auto-ads>` : '';
+  const element =
+    strategy === 'ours' ? `<page-auto-ads type="custom" data-config-url="${configUrl}"></page-auto-ads>` : '';
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -12,7 +12,17 @@ import { runAutoAdsVisit } from './auto-ads-visit.mjs';
 export const SIZES = [{ blocks: 100 }, { blocks: 1000 }, { blocks: 10000 }];
 const VIEWPORT = { width: 1024, height: 768 };
 const STRATEGIES = ['ours', 'sequential'];
-const FIGURES = ['scriptMs', 'mainThreadMs', 'wallMs', 'layouts', 'forcedLayouts', 'forcedStyleRecalcs', 'longestTaskMs', 'adsPlaced', 'layoutShift'];
+const FIGURES = [
+  'scriptMs',
+  'mainThreadMs',
+  'wallMs',
+  'layouts',
+  'forcedLayouts',
+  'forcedStyleRecalcs',
+  'longestTaskMs',
+  'adsPlaced',
+  'layoutShift',
+];
 
 /** Runs of `ours` that put their ads exactly where the sequential baseline's first run did. */
 function countSameAds(ours, sequential) {
@@ -28,7 +38,13 @@ function buildRows(results, sizes) {
     const summaries = Object.fromEntries(
       STRATEGIES.map((strategy) => {
         const runs = results[size.blocks][strategy].filter((run) => !run.error);
-        return [strategy, { runs: results[size.blocks][strategy], figures: Object.fromEntries(FIGURES.map((figure) => [figure, summarize(runs.map((run) => run[figure]))])) }];
+        return [
+          strategy,
+          {
+            runs: results[size.blocks][strategy],
+            figures: Object.fromEntries(FIGURES.map((figure) => [figure, summarize(runs.map((run) => run[figure]))])),
+          },
+        ];
       }),
     );
     const versus = ratio(summaries.ours.figures.scriptMs.median, summaries.sequential.figures.scriptMs.median);
@@ -59,9 +75,11 @@ export async function runAutoAdsPart({ runs, quick }) {
     for (let run = 0; run < runs; run++) {
       for (const size of sizes) {
         for (const strategy of run % 2 ? [...STRATEGIES].reverse() : STRATEGIES) {
-          const result = await runAutoAdsVisit(browser, { url: urlOf(size, strategy), viewport: VIEWPORT }).catch((error) => ({
-            error: String(error.message ?? error).split('\n')[0],
-          }));
+          const result = await runAutoAdsVisit(browser, { url: urlOf(size, strategy), viewport: VIEWPORT }).catch(
+            (error) => ({
+              error: String(error.message ?? error).split('\n')[0],
+            }),
+          );
           if (result.error) console.warn(`auto-ads: ${size.blocks} ${strategy} run ${run + 1}: ${result.error}`);
           results[size.blocks][strategy].push(result);
         }
@@ -79,7 +97,22 @@ export async function runAutoAdsPart({ runs, quick }) {
     tables: [
       {
         title: 'Placement decision',
-        columns: ['blocks', 'strategy', 'script ms', 'main-thread ms', 'wall ms', 'layouts', 'forced layouts', 'forced style recalcs', 'longest task after parse ms', 'ads placed', 'CLS', 'script vs sequential', 'same ads', 'runs'],
+        columns: [
+          'blocks',
+          'strategy',
+          'script ms',
+          'main-thread ms',
+          'wall ms',
+          'layouts',
+          'forced layouts',
+          'forced style recalcs',
+          'longest task after parse ms',
+          'ads placed',
+          'CLS',
+          'script vs sequential',
+          'same ads',
+          'runs',
+        ],
         rows: buildRows(results, sizes),
         notes: [
           "Each cell: median / p90. Forced = inside script (a layout read after a write), not the frame's own rendering.",

@@ -35,7 +35,13 @@ export async function runAutoAdsVisit(browser, { url, viewport }) {
     const trace = analysePlacementTrace(events);
     if (!trace) throw new Error('the trace has no bench-config-arrived / bench-parsed / bench-ads-placed marks');
     const afterParse = probe.tasks.filter(([start]) => start >= probe.parsedAt).map(([, duration]) => duration);
-    return { ...trace, longestTaskMs: Math.max(0, ...afterParse), adsPlaced: probe.placed.adsPlaced, ads: probe.ads, layoutShift: probe.layoutShift };
+    return {
+      ...trace,
+      longestTaskMs: Math.max(0, ...afterParse),
+      adsPlaced: probe.placed.adsPlaced,
+      ads: probe.ads,
+      layoutShift: probe.layoutShift,
+    };
   } finally {
     await context.close();
   }

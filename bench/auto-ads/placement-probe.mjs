@@ -20,7 +20,8 @@ export function installPlacementProbe() {
   const originalFetch = window.fetch;
   window.fetch = function (...args) {
     const response = originalFetch.apply(this, args);
-    if (String(args[0]?.url ?? args[0]).includes('/auto-ads/config')) response.then(() => performance.mark('bench-config-arrived'));
+    if (String(args[0]?.url ?? args[0]).includes('/auto-ads/config'))
+      response.then(() => performance.mark('bench-config-arrived'));
     return response;
   };
   document.addEventListener(
@@ -30,7 +31,9 @@ export function installPlacementProbe() {
       performance.mark('bench-ads-placed');
       state.placed = event.detail;
       const text = (node) => (node?.textContent ?? '').slice(0, 12);
-      state.ads = [...document.querySelectorAll('page-ad:not([sticky])')].map((ad) => `${text(ad.previousElementSibling)} / ${text(ad.nextElementSibling)}`);
+      state.ads = [...document.querySelectorAll('page-ad:not([sticky])')].map(
+        (ad) => `${text(ad.previousElementSibling)} / ${text(ad.nextElementSibling)}`,
+      );
     },
     true,
   );

@@ -22,15 +22,22 @@ const LAYOUT = new Set(['Layout', 'UpdateLayoutTree']);
 const isInside = (inner, outer) => inner.start >= outer.start && inner.end <= outer.end;
 
 export function analysePlacementTrace(events) {
-  const from = [findMark(events, 'bench-config-arrived'), findMark(events, 'bench-parsed')].sort((a, b) => (a?.ts ?? Infinity) - (b?.ts ?? Infinity)).at(-1);
+  const from = [findMark(events, 'bench-config-arrived'), findMark(events, 'bench-parsed')]
+    .sort((a, b) => (a?.ts ?? Infinity) - (b?.ts ?? Infinity))
+    .at(-1);
   const to = findMark(events, 'bench-ads-placed');
   if (!from || !to) return null;
   const intervals = threadIntervals(events, { pid: from.pid, tid: from.tid });
   const inWindow = (interval) => interval.start >= from.ts && interval.start < to.ts;
   const busy = mergeIntervals(intervals).reduce((sum, interval) => sum + overlap(interval, from.ts, to.ts), 0);
-  const script = mergeIntervals(intervals.filter((interval) => SCRIPT.has(interval.name))).reduce((sum, interval) => sum + overlap(interval, from.ts, to.ts), 0);
+  const script = mergeIntervals(intervals.filter((interval) => SCRIPT.has(interval.name))).reduce(
+    (sum, interval) => sum + overlap(interval, from.ts, to.ts),
+    0,
+  );
   const layouts = intervals.filter((interval) => LAYOUT.has(interval.name) && inWindow(interval));
-  const scripts = intervals.filter((interval) => SCRIPT.has(interval.name) && interval.end >= from.ts && interval.start < to.ts);
+  const scripts = intervals.filter(
+    (interval) => SCRIPT.has(interval.name) && interval.end >= from.ts && interval.start < to.ts,
+  );
   const forced = layouts.filter((layout) => scripts.some((script) => isInside(layout, script)));
   return {
     wallMs: (to.ts - from.ts) / 1000,

@@ -44,7 +44,9 @@ try {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
-    const finished = new Promise((resolve) => cdp.once('Profiler.consoleProfileFinished', ({ profile }) => resolve(profile)));
+    const finished = new Promise((resolve) =>
+      cdp.once('Profiler.consoleProfileFinished', ({ profile }) => resolve(profile)),
+    );
     await page.goto(urlOf({ blocks }, strategy), { waitUntil: 'commit' });
     const profile = await finished;
     totalMs += addSelfTimes(selfMs, profile, { runs, withoutUrl: true });
@@ -54,5 +56,7 @@ try {
   await browser.close();
   await server.close();
 }
-console.log(`${strategy}, ${blocks} blocks, ${runs} runs: ${totalMs.toFixed(1)} ms sampled in the window; self time per script`);
+console.log(
+  `${strategy}, ${blocks} blocks, ${runs} runs: ${totalMs.toFixed(1)} ms sampled in the window; self time per script`,
+);
 printSelfTimes(selfMs, { scripts: 12, functions: 30 });

@@ -9,7 +9,11 @@
  * auto-ads-pages.mjs; the "ads placed" column checks that both strategies decide alike.
  */
 type Box = { readonly top: number; readonly bottom: number };
-type WirePlacement = { anchor: { selector: string; all?: boolean; index?: number }; pos: 1 | 2 | 3 | 4; attributes?: Record<string, string> };
+type WirePlacement = {
+  anchor: { selector: string; all?: boolean; index?: number };
+  pos: 1 | 2 | 3 | 4;
+  attributes?: Record<string, string>;
+};
 type WireRule = { adCount: number; spacing: string };
 type WireConfig = {
   placements: WirePlacement[];
@@ -30,7 +34,8 @@ const pageBox = (element: Element): Box => {
   return { top: rect.top + scrollY, bottom: rect.bottom + scrollY };
 };
 
-const toPixels = (spacing: string) => (spacing.endsWith('vp') ? Number.parseFloat(spacing) * innerHeight : Number.parseFloat(spacing));
+const toPixels = (spacing: string) =>
+  spacing.endsWith('vp') ? Number.parseFloat(spacing) * innerHeight : Number.parseFloat(spacing);
 
 function spacingFor(constraints: WireConfig['adConstraints'], adCount: number): number {
   let spacing = constraints.initialMinSpacing;
@@ -38,11 +43,14 @@ function spacingFor(constraints: WireConfig['adConstraints'], adCount: number): 
   return toPixels(spacing);
 }
 
-const distance = (y: number, box: Box) => (y >= box.top && y <= box.bottom ? 0 : Math.min(Math.abs(y - box.top), Math.abs(y - box.bottom)));
+const distance = (y: number, box: Box) =>
+  y >= box.top && y <= box.bottom ? 0 : Math.min(Math.abs(y - box.top), Math.abs(y - box.bottom));
 
 function anchorsOf({ anchor }: WirePlacement): Element[] {
   const elements = [...document.querySelectorAll(anchor.selector)];
-  return anchor.index !== undefined || !anchor.all ? elements.slice(anchor.index ?? 0, (anchor.index ?? 0) + 1) : elements;
+  return anchor.index !== undefined || !anchor.all
+    ? elements.slice(anchor.index ?? 0, (anchor.index ?? 0) + 1)
+    : elements;
 }
 
 function placeSequentially(config: WireConfig): number {
@@ -57,7 +65,13 @@ function placeSequentially(config: WireConfig): number {
       const spacing = spacingFor(config.adConstraints, ads.length);
       if (ads.some((ad) => distance(y, ad) < spacing)) continue;
       const ad = document.createElement('page-ad');
-      const attributes = { layout: 'fixed-height', type: 'custom', ...config.attributes, ...placement.attributes, height: String(AD_HEIGHT) };
+      const attributes = {
+        layout: 'fixed-height',
+        type: 'custom',
+        ...config.attributes,
+        ...placement.attributes,
+        height: String(AD_HEIGHT),
+      };
       for (const [name, value] of Object.entries(attributes)) ad.setAttribute(name, value);
       INSERT[placement.pos - 1]!(anchor, ad);
       placed++;
@@ -68,7 +82,8 @@ function placeSequentially(config: WireConfig): number {
 
 async function run(url: string): Promise<void> {
   const config = (await (await fetch(url, { credentials: 'omit' })).json()) as WireConfig;
-  if (document.readyState === 'loading') await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve));
+  if (document.readyState === 'loading')
+    await new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve));
   const adsPlaced = placeSequentially(config);
   const totalAdsOnPage = document.querySelectorAll('page-ad:not([sticky])').length;
   document.dispatchEvent(new CustomEvent('ads-placed', { bubbles: true, detail: { adsPlaced, totalAdsOnPage } }));

@@ -12,7 +12,13 @@ export async function launchBrowser() {
   const options = {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   };
   return chromium.launch(withFeatureFlags(options, await featureFlags(options)));
 }

@@ -37,7 +37,12 @@ export async function startReferenceCdn({ cdnRoot = CDN_ROOT } = {}) {
     return { status: response.statusCode, headers: Object.fromEntries(kept), body: response.rawPayload };
   };
   const entry = await app.inject({ url: '/v0.js' });
-  if (entry.statusCode !== 200) throw new Error(`reference server: GET /v0.js answered ${entry.statusCode} (run npm run build)`);
+  if (entry.statusCode !== 200)
+    throw new Error(`reference server: GET /v0.js answered ${entry.statusCode} (run npm run build)`);
   const cacheControl = entry.headers['cache-control'];
-  return { forward, entryCacheControl: cacheControl === undefined ? null : String(cacheControl), close: () => app.close() };
+  return {
+    forward,
+    entryCacheControl: cacheControl === undefined ? null : String(cacheControl),
+    close: () => app.close(),
+  };
 }

@@ -13,7 +13,18 @@ export function recordRequests(cdp) {
   cdp.on('Network.requestWillBeSent', ({ requestId, request, type, initiator, timestamp, wallTime }) => {
     // A redirect reuses the id: the chain starts at the first request.
     if (requests.has(requestId)) return;
-    requests.set(requestId, { url: request.url, type, initiator, sentAt: timestamp, wallTime, finishedAt: null, status: null, fromCache: false, fromPrefetchCache: false, failed: false });
+    requests.set(requestId, {
+      url: request.url,
+      type,
+      initiator,
+      sentAt: timestamp,
+      wallTime,
+      finishedAt: null,
+      status: null,
+      fromCache: false,
+      fromPrefetchCache: false,
+      failed: false,
+    });
   });
   cdp.on('Network.requestServedFromCache', ({ requestId }) => update(requestId, { fromCache: true }));
   cdp.on('Network.responseReceived', ({ requestId, response }) => {
@@ -23,12 +34,17 @@ export function recordRequests(cdp) {
     if (response.fromDiskCache) request.fromCache = true;
   });
   cdp.on('Network.loadingFinished', ({ requestId, timestamp }) => update(requestId, { finishedAt: timestamp }));
-  cdp.on('Network.loadingFailed', ({ requestId, timestamp }) => update(requestId, { finishedAt: timestamp, failed: true }));
+  cdp.on('Network.loadingFailed', ({ requestId, timestamp }) =>
+    update(requestId, { finishedAt: timestamp, failed: true }),
+  );
   // The status on the wire: a revalidated response is reported above as the cached 200, here as
   // the 304 it was. This event may come before or after the request's other events.
   const wireStatus = new Map();
   cdp.on('Network.responseReceivedExtraInfo', ({ requestId, statusCode }) => wireStatus.set(requestId, statusCode));
   return {
-    read: () => [...requests].map(([requestId, request]) => (wireStatus.get(requestId) === 304 ? { ...request, status: 304 } : request)),
+    read: () =>
+      [...requests].map(([requestId, request]) =>
+        wireStatus.get(requestId) === 304 ? { ...request, status: 304 } : request,
+      ),
   };
 }

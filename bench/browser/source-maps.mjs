@@ -13,7 +13,12 @@ export function createFrameNamer(localFileOf) {
     if (!maps.has(url)) {
       const file = localFileOf(url);
       const mapFile = file ? `${file}.map` : null;
-      maps.set(url, mapFile && existsSync(mapFile) ? { dir: dirname(mapFile), map: new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) } : null);
+      maps.set(
+        url,
+        mapFile && existsSync(mapFile)
+          ? { dir: dirname(mapFile), map: new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))) }
+          : null,
+      );
     }
     return maps.get(url);
   };

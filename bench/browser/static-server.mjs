@@ -15,7 +15,12 @@ import { gzipSync } from 'node:zlib';
 import { CDN_ROOT } from '../../scripts/cdn-sizes.mjs';
 import { isReferencePath } from './reference-cdn.mjs';
 
-const TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html; charset=utf-8', '.json': 'application/json' };
+const TYPES = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+};
 /** Only these node_modules folders are served, under /peers/. */
 const PEER_PACKAGES = ['vanilla-cookieconsent/', 'klaro/', '@iabtechlabtcf/stub/'];
 const DEFAULT_CACHE_CONTROL = 'public, max-age=600';
@@ -45,7 +50,10 @@ export function localFileOf(url) {
 function send(request, response, { body, type, cacheControl }) {
   const bytes = Buffer.from(body);
   const isGzip = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '') && bytes.length > 256;
-  const etag = cacheControl === NO_STORE ? null : `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 16)}${isGzip ? '-gzip' : ''}"`;
+  const etag =
+    cacheControl === NO_STORE
+      ? null
+      : `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 16)}${isGzip ? '-gzip' : ''}"`;
   const headers = {
     ...(cacheControl === null ? {} : { 'Cache-Control': cacheControl }),
     ...(etag ? { ETag: etag } : {}),
@@ -85,7 +93,11 @@ export async function startStaticServer({ reference = null } = {}) {
     const file = readStatic(path);
     if (!file || !existsSync(file)) return response.writeHead(404).end();
     if (!files.has(file)) files.set(file, readFileSync(file));
-    send(request, response, { body: files.get(file), type: TYPES[extname(file)] ?? 'application/octet-stream', cacheControl: cacheControl() });
+    send(request, response, {
+      body: files.get(file),
+      type: TYPES[extname(file)] ?? 'application/octet-stream',
+      cacheControl: cacheControl(),
+    });
   });
   const thirdParty = createServer((request, response) =>
     send(request, response, { body: THIRD_PARTY_SCRIPT, type: TYPES['.js'], cacheControl: cacheControl() }),

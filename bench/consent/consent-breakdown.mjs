@@ -27,7 +27,10 @@ const formatMs = (ms) => formatNumber(ms, 1);
 export function formatCriticalPath(summary) {
   if (!summary) return '-';
   return summary.steps
-    .map((step, index) => `${index === 0 ? '' : `[${step.via}] `}${fileOf(step.url)} ${formatMs(step.startMs)}-${step.endMs === null ? '?' : formatMs(step.endMs)} ${step.source}`)
+    .map(
+      (step, index) =>
+        `${index === 0 ? '' : `[${step.via}] `}${fileOf(step.url)} ${formatMs(step.startMs)}-${step.endMs === null ? '?' : formatMs(step.endMs)} ${step.source}`,
+    )
     .join(' > ');
 }
 
@@ -47,7 +50,13 @@ function pathRows(runs, name) {
     const visits = runs.filter((run) => !run.error).map((run) => run.returns[state]);
     const summary = summarizeCriticalPaths(visits.map((visit) => visit.criticalPath));
     const ran = median(visits.map((visit) => visit.scriptMs));
-    return [name, state, formatCriticalPath(summary), formatMs(ran), summary ? `${summary.runs} of ${summary.of}` : '-'];
+    return [
+      name,
+      state,
+      formatCriticalPath(summary),
+      formatMs(ran),
+      summary ? `${summary.runs} of ${summary.of}` : '-',
+    ];
   });
 }
 
@@ -57,11 +66,19 @@ export function buildBreakdownTables(profileName, runsOf) {
   return [
     {
       title: `Return visit: main-thread time by file and function, ${profileName} profile`,
-      columns: ['variant', 'cache', 'script ms: metric · profile', '(program) ms', 'by file: script ms', 'by entry function: script ms', 'runs'],
+      columns: [
+        'variant',
+        'cache',
+        'script ms: metric · profile',
+        '(program) ms',
+        'by file: script ms',
+        'by entry function: script ms',
+        'runs',
+      ],
       rows: variants.flatMap(([name, runs]) => timeRows(runs, name)),
       notes: [
         `Profiled return visits: after each measured run the same sequence again in a fresh context with the CPU profiler on (a sample every ${SAMPLING_INTERVAL_US} us) during the return visits, from the request to load and the blocked script run.`,
-        'script ms: the profiled visit\'s CDP ScriptDuration (against the measured one: what the profiler added) · the profile\'s script samples; (program): the main thread busy outside script (HTML parsing, style, layout).',
+        "script ms: the profiled visit's CDP ScriptDuration (against the measured one: what the profiler added) · the profile's script samples; (program): the main thread busy outside script (HTML parsing, style, layout).",
         `Medians per entry over the runs (they need not add up to the median total), the ${SHOWN} largest and the rest. By file: the innermost frame with a script URL; by entry function: the outermost (a file's top-level evaluation or a callback), named after its source where a source map exists.`,
         `${PROBE_FILE}: the harness's probe (its every-frame poll of the prompt, with the style work checkVisibility forces); ${WITHOUT_URL}: Playwright's set-up; extensions::SafeBuiltins, v8/LoadTimes: Chromium's own.`,
       ],

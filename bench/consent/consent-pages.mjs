@@ -30,7 +30,10 @@ function runtimeOnlyPage(thirdParty) {
 
 /** Ours with the return-visit fast path inlined after `</page-consent>` (docs/consent.md "Return visits"). */
 function oursInlinePage(thirdParty, isHidden) {
-  const fastPath = readFileSync('dist/cdn/v0/page-consent-fast-0.1.js', 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '');
+  const fastPath = readFileSync('dist/cdn/v0/page-consent-fast-0.1.js', 'utf8').replace(
+    /\n\/\/# sourceMappingURL=.*\n?$/,
+    '',
+  );
   return oursPage(thirdParty, isHidden).replace('</page-consent>', `</page-consent>\n  <script>${fastPath}</script>`);
 }
 
@@ -38,7 +41,12 @@ function oursPage(thirdParty, isHidden) {
   const hidden = isHidden ? ' hidden' : '';
   const head = `<script async src="/v0.js"></script>
   <script async custom-element="page-consent" src="/v0/page-consent-0.1.js"></script>`;
-  const config = { consentInstanceId: 'bench', consentRequired: true, promptUI: 'consent-ui', postPromptUI: 'consent-settings' };
+  const config = {
+    consentInstanceId: 'bench',
+    consentRequired: true,
+    promptUI: 'consent-ui',
+    postPromptUI: 'consent-settings',
+  };
   const element = `<page-consent id="consent" layout="nodisplay">
     <script type="application/json">${JSON.stringify(config)}</script>
     <div id="consent-ui"${hidden}>
@@ -107,9 +115,24 @@ export const VARIANTS = {
   control: { build: controlPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: false },
   'runtime-only': { build: runtimeOnlyPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: false },
   ours: { build: oursPage, prompt: '#consent-ui', accept: '#consent-ui button[on="tap:consent.accept"]', blocks: true },
-  'ours-inline': { build: oursInlinePage, prompt: '#consent-ui', accept: '#consent-ui button[on="tap:consent.accept"]', blocks: true },
-  'vanilla-cookieconsent': { build: cookieconsentPage, prompt: '#cc-main .cm', accept: '#cc-main .cm [data-role="all"]', blocks: true },
-  klaro: { build: klaroPage, prompt: '.klaro .cookie-notice', accept: '.klaro .cookie-notice .cm-btn-success', blocks: true },
+  'ours-inline': {
+    build: oursInlinePage,
+    prompt: '#consent-ui',
+    accept: '#consent-ui button[on="tap:consent.accept"]',
+    blocks: true,
+  },
+  'vanilla-cookieconsent': {
+    build: cookieconsentPage,
+    prompt: '#cc-main .cm',
+    accept: '#cc-main .cm [data-role="all"]',
+    blocks: true,
+  },
+  klaro: {
+    build: klaroPage,
+    prompt: '.klaro .cookie-notice',
+    accept: '.klaro .cookie-notice .cm-btn-success',
+    blocks: true,
+  },
 };
 
 /** The blocked "third-party" script of every page (cross-origin: static-server.mjs). */

@@ -56,7 +56,9 @@ function describeViolations(runs, variant) {
 
 function summarizeVariant(runs) {
   const measured = runs.filter((run) => !run.error);
-  return Object.fromEntries(FIGURES.map(([name, ...reads]) => [name, reads.map((read) => summarize(measured.map(read)))]));
+  return Object.fromEntries(
+    FIGURES.map(([name, ...reads]) => [name, reads.map((read) => summarize(measured.map(read)))]),
+  );
 }
 
 function cell(summaries, name) {
@@ -67,17 +69,27 @@ function cell(summaries, name) {
 
 function buildReturnTable(profileName, results) {
   const runsOf = results[profileName];
-  const pairs = RETURN_FIGURES.flatMap(([figure, read]) => CACHE_STATES.map((state) => [`${figure}, ${state}`, (run) => read(run.returns[state])]));
+  const pairs = RETURN_FIGURES.flatMap(([figure, read]) =>
+    CACHE_STATES.map((state) => [`${figure}, ${state}`, (run) => read(run.returns[state])]),
+  );
   const rows = Object.keys(VARIANTS).map((name) => {
     const measured = runsOf[name].filter((run) => !run.error);
     const figures = pairs.map(([, read]) => formatSummary(summarize(measured.map(read))));
-    const kilobytes = CACHE_STATES.map((state) => formatSummary(summarize(measured.map((run) => run.returns[state].cost.bytes / 1024)))).join(' · ');
+    const kilobytes = CACHE_STATES.map((state) =>
+      formatSummary(summarize(measured.map((run) => run.returns[state].cost.bytes / 1024))),
+    ).join(' · ');
     const ratios = pairs.map(([, read]) => (name === 'control' ? '-' : formatNumber(peerRatio(runsOf, name, read), 2)));
     return [name, ...figures, kilobytes, ...ratios, String(runsOf[name].length)];
   });
   return {
     title: `Return visit, ${profileName} profile: warm and cold HTTP cache`,
-    columns: ['variant', ...pairs.map(([name]) => name), 'KB, warm · cold', ...pairs.map(([name]) => name.replace(' ms,', ' xpeer,')), 'runs'],
+    columns: [
+      'variant',
+      ...pairs.map(([name]) => name),
+      'KB, warm · cold',
+      ...pairs.map(([name]) => name.replace(' ms,', ' xpeer,')),
+      'runs',
+    ],
     rows,
     notes: [
       'Each cell: median / p90. warm: the cache the first visit filled, every file served as the reference server serves it; cold: the cache cleared and every response no-store.',
@@ -92,12 +104,26 @@ function buildTable(profileName, results) {
     const runs = results[profileName][name];
     const summaries = summarizeVariant(runs);
     const errors = runs.filter((run) => run.error).length;
-    const ratios = PEER_RATIOS.map(([, read]) => (name === 'control' ? '-' : formatNumber(peerRatio(results[profileName], name, read), 2)));
-    return [name, ...FIGURES.map(([figure]) => cell(summaries, figure)), ...ratios, `${describeViolations(runs, variant)}${errors ? `; ${errors} failed` : ''}`, String(runs.length)];
+    const ratios = PEER_RATIOS.map(([, read]) =>
+      name === 'control' ? '-' : formatNumber(peerRatio(results[profileName], name, read), 2),
+    );
+    return [
+      name,
+      ...FIGURES.map(([figure]) => cell(summaries, figure)),
+      ...ratios,
+      `${describeViolations(runs, variant)}${errors ? `; ${errors} failed` : ''}`,
+      String(runs.length),
+    ];
   });
   return {
     title: `Consent, ${profileName} profile`,
-    columns: ['variant', ...FIGURES.map(([name]) => name), ...PEER_RATIOS.map(([name]) => name), 'violations (runs)', 'runs'],
+    columns: [
+      'variant',
+      ...FIGURES.map(([name]) => name),
+      ...PEER_RATIOS.map(([name]) => name),
+      'violations (runs)',
+      'runs',
+    ],
     rows,
     notes: [
       'Each cell: median / p90; "a · b" = first visit · return visit (warm HTTP cache). Times from navigation start except accept -> script.',
@@ -117,7 +143,9 @@ async function profileReturns(browser, options) {
 }
 
 async function runVariant(browser, options) {
-  const result = await runConsentVisit(browser, options).catch((error) => ({ error: String(error.message ?? error).split('\n')[0] }));
+  const result = await runConsentVisit(browser, options).catch((error) => ({
+    error: String(error.message ?? error).split('\n')[0],
+  }));
   return result.error ? result : { ...result, mainThread: await profileReturns(browser, options) };
 }
 
@@ -128,14 +156,22 @@ export async function runConsentPart({ runs }) {
   const urls = serveConsentPages(server, { isHidden });
   const shared = { server, blockedUrl: blockedScriptUrl(server), describeFrame: createFrameNamer(localFileOf) };
   const browser = await launchBrowser();
-  const results = Object.fromEntries(Object.keys(PROFILES).map((profile) => [profile, Object.fromEntries(Object.keys(VARIANTS).map((name) => [name, []]))]));
+  const results = Object.fromEntries(
+    Object.keys(PROFILES).map((profile) => [
+      profile,
+      Object.fromEntries(Object.keys(VARIANTS).map((name) => [name, []])),
+    ]),
+  );
   try {
     for (let run = 0; run < runs; run++) {
       for (const [profileName, profile] of Object.entries(PROFILES)) {
         for (const name of rotate(Object.keys(VARIANTS), run)) {
           const result = await runVariant(browser, { ...shared, url: urls[name], variant: VARIANTS[name], profile });
           const error = result.error ?? result.mainThread.error;
-          if (error) console.warn(`consent: ${profileName} ${name} run ${run + 1}${result.error ? '' : ' (profiled)'}: ${error}`);
+          if (error)
+            console.warn(
+              `consent: ${profileName} ${name} run ${run + 1}${result.error ? '' : ' (profiled)'}: ${error}`,
+            );
           results[profileName][name].push(result);
         }
       }

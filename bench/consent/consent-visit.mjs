@@ -66,7 +66,8 @@ async function clickStill(page, cdp, selector) {
   for (;;) {
     await sleep(STABLE_MS);
     const current = await centreOf(cdp, selector);
-    if (current && previous && current.x === previous.x && current.y === previous.y) return page.mouse.click(current.x, current.y);
+    if (current && previous && current.x === previous.x && current.y === previous.y)
+      return page.mouse.click(current.x, current.y);
     if (Date.now() > deadline) throw new Error(`no still box for ${selector}`);
     previous = current;
   }
@@ -111,7 +112,14 @@ async function returnVisit(context, options) {
     cost,
     criticalPath: buildCriticalPath(readRequests(requests.read(), probe.timeOrigin), options.blockedUrl),
     // The profiled visit's own ScriptDuration beside the profile's: how much the profiler moved it.
-    ...(profile ? { mainThread: { ...mainThreadTime(profile, { describe: options.describeFrame ?? describeFrame }), meteredScriptMs: cost.scriptMs } } : {}),
+    ...(profile
+      ? {
+          mainThread: {
+            ...mainThreadTime(profile, { describe: options.describeFrame ?? describeFrame }),
+            meteredScriptMs: cost.scriptMs,
+          },
+        }
+      : {}),
   };
 }
 

@@ -46,14 +46,20 @@ async function measure(browser, url, profile) {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await page.goto(`${url}/cmp/prompt.html?instance=big`);
-    await page.waitForFunction(() => performance.getEntriesByName('cmp-details-ready').length > 0, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => performance.getEntriesByName('cmp-details-ready').length > 0, undefined, {
+      timeout: 60_000,
+    });
     await page.evaluate(() => {
       window.__layer2 = new Promise((done, fail) => {
         setTimeout(() => fail(new Error('no element timing for cmp-layer2 within 30 s')), 30_000);
         new PerformanceObserver((list) => {
           const entry = list.getEntries().find((e) => e.identifier === 'cmp-layer2');
           const [click] = performance.getEntriesByName('cmp-customize');
-          if (entry && click) done({ paint: entry.renderTime - click.startTime, rows: document.querySelectorAll('#vendor-list li').length });
+          if (entry && click)
+            done({
+              paint: entry.renderTime - click.startTime,
+              rows: document.querySelectorAll('#vendor-list li').length,
+            });
         }).observe({ type: 'element', buffered: true });
       });
     });
@@ -72,7 +78,14 @@ export async function runHostedPart(options) {
   const directory = mkdtempSync(join(tmpdir(), 'bench-hosted-'));
   const gvlPath = join(directory, 'vendor-list.json');
   writeFileSync(gvlPath, JSON.stringify(syntheticGvl(VENDORS)));
-  const env = { DATABASE_URL: `sqlite:${join(directory, 'page.db')}`, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_TOKEN, TCF_VENDOR_LIST: gvlPath, RATE_LIMIT_PER_MINUTE: '0' };
+  const env = {
+    DATABASE_URL: `sqlite:${join(directory, 'page.db')}`,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ADMIN_TOKEN,
+    TCF_VENDOR_LIST: gvlPath,
+    RATE_LIMIT_PER_MINUTE: '0',
+  };
   const server = await startChildServer({ command: 'node_modules/.bin/tsx', args: ['server/main.ts'], env });
   const browser = await launchBrowser();
   const figures = { fast: [], mobile: [] };
@@ -96,11 +109,17 @@ export async function runHostedPart(options) {
     const stats = summarize(figures[name]);
     const min = Math.min(...figures[name]);
     const isGoal = name === 'mobile';
-    return [name, formatSummary(stats, 1), formatNumber(min, 1), isGoal ? `< ${GOAL_MS}` : '-', isGoal ? (stats.median < GOAL_MS ? 'yes' : 'no') : '-'];
+    return [
+      name,
+      formatSummary(stats, 1),
+      formatNumber(min, 1),
+      isGoal ? `< ${GOAL_MS}` : '-',
+      isGoal ? (stats.median < GOAL_MS ? 'yes' : 'no') : '-',
+    ];
   };
   return {
     part: 'hosted',
-    title: 'Hosted prompt: the second layer\'s first paint with 1,000 vendors',
+    title: "Hosted prompt: the second layer's first paint with 1,000 vendors",
     description:
       `Our server (\`tsx server/main.ts\`, SQLite) with a generated GVL of ${VENDORS} vendors (fixtures/tcf/synthetic-gvl.mjs) and an instance listing them all; each run a fresh context on /cmp/prompt.html, the second layer's script loaded, then Customize clicked under the profile's CPU slowdown (the profiles' network conditions are not applied: nothing is fetched on the click's path). ` +
       `Figure: from the click's \`cmp-customize\` mark to the Element Timing renderTime of the layer's heading. At most ${rows} vendor rows were built in the first frame. ${options.runs} runs per profile, the profiles alternating.`,

@@ -10,7 +10,8 @@ import { median } from './stats.mjs';
  */
 export function addSelfTimes(selfMs, profile, { runs, withoutUrl }) {
   const byNode = new Map();
-  for (const [index, id] of profile.samples.entries()) byNode.set(id, (byNode.get(id) ?? 0) + profile.timeDeltas[index] / 1000);
+  for (const [index, id] of profile.samples.entries())
+    byNode.set(id, (byNode.get(id) ?? 0) + profile.timeDeltas[index] / 1000);
   let added = 0;
   for (const { id, callFrame } of profile.nodes) {
     if (!byNode.has(id) || (!callFrame.url && !withoutUrl)) continue;
@@ -27,7 +28,8 @@ export function printSelfTimes(selfMs, { scripts, functions }) {
   const perScript = new Map();
   for (const [key, ms] of selfMs) perScript.set(key.split(' ')[0], (perScript.get(key.split(' ')[0]) ?? 0) + ms);
   const print = (entries, count) => {
-    for (const [key, ms] of entries.sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`${ms.toFixed(2).padStart(8)} ms  ${key}`);
+    for (const [key, ms] of entries.sort((a, b) => b[1] - a[1]).slice(0, count))
+      console.log(`${ms.toFixed(2).padStart(8)} ms  ${key}`);
   };
   print([...perScript], scripts);
   console.log('\nfunctions');
@@ -49,7 +51,9 @@ export function fileOf(url) {
 
 /** "file function@line:column" of a call frame; "file (top level)" for a script's own evaluation. */
 export function describeFrame({ url, functionName, lineNumber, columnNumber }) {
-  return functionName ? `${fileOf(url)} ${functionName}@${lineNumber + 1}:${columnNumber + 1}` : `${fileOf(url)} (top level)`;
+  return functionName
+    ? `${fileOf(url)} ${functionName}@${lineNumber + 1}:${columnNumber + 1}`
+    : `${fileOf(url)} (top level)`;
 }
 
 function parentsOf(profile) {

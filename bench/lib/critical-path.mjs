@@ -30,7 +30,8 @@ export function readRequests(requests, timeOrigin) {
   const document = requests.find((request) => request.type === 'Document') ?? requests[0];
   if (!document) return [];
   const offsetMs = document.wallTime * 1000 - timeOrigin;
-  const toMs = (seconds) => (seconds === null || seconds === undefined ? null : offsetMs + (seconds - document.sentAt) * 1000);
+  const toMs = (seconds) =>
+    seconds === null || seconds === undefined ? null : offsetMs + (seconds - document.sentAt) * 1000;
   return requests.map((request) => ({
     url: request.url,
     parentUrl: request === document ? null : initiatorUrlOf(request.initiator),
@@ -48,7 +49,10 @@ export function buildCriticalPath(requests, targetUrl) {
   while (current && !path.includes(current)) {
     path.unshift(current);
     const { parentUrl, startMs } = current;
-    current = parentUrl === null ? undefined : requests.find((request) => request.url === parentUrl && request.startMs <= startMs);
+    current =
+      parentUrl === null
+        ? undefined
+        : requests.find((request) => request.url === parentUrl && request.startMs <= startMs);
   }
   return path;
 }

@@ -4,10 +4,24 @@
 const isNumeric = (cell) => /^[-\d.,/ %x]+$/.test(cell) && /\d/.test(cell);
 
 export function formatConsoleTable({ title, columns, rows, notes = [] }) {
-  const widths = columns.map((column, index) => Math.max(column.length, ...rows.map((row) => String(row[index]).length)));
+  const widths = columns.map((column, index) =>
+    Math.max(column.length, ...rows.map((row) => String(row[index]).length)),
+  );
   const line = (cells) =>
-    cells.map((cell, index) => (index > 0 && isNumeric(String(cell)) ? String(cell).padStart(widths[index]) : String(cell).padEnd(widths[index]))).join('  ');
-  return [`\n== ${title}`, line(columns), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line), ...notes.map((note) => `  ${note}`)].join('\n');
+    cells
+      .map((cell, index) =>
+        index > 0 && isNumeric(String(cell))
+          ? String(cell).padStart(widths[index])
+          : String(cell).padEnd(widths[index]),
+      )
+      .join('  ');
+  return [
+    `\n== ${title}`,
+    line(columns),
+    widths.map((width) => '-'.repeat(width)).join('  '),
+    ...rows.map(line),
+    ...notes.map((note) => `  ${note}`),
+  ].join('\n');
 }
 
 const escapeCell = (cell) => String(cell).replaceAll('|', '\\|');

@@ -12,7 +12,9 @@ export async function countAuditRows(databaseUrl) {
       db.close();
     }
   }
-  return withClient(databaseUrl, async (client) => Number((await client.query('SELECT COUNT(*) AS n FROM audit_log')).rows[0].n));
+  return withClient(databaseUrl, async (client) =>
+    Number((await client.query('SELECT COUNT(*) AS n FROM audit_log')).rows[0].n),
+  );
 }
 
 /** Runs now the vacuum and checkpoint that the loads so far would set off later, in the middle of another load. */

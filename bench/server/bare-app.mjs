@@ -3,7 +3,12 @@
 import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
-app.post('/consent/check', async () => ({ consentRequired: true, consentStateValue: null, consentString: null, expireCache: false }));
+app.post('/consent/check', async () => ({
+  consentRequired: true,
+  consentStateValue: null,
+  consentString: null,
+  expireCache: false,
+}));
 app.post('/consent/update', async () => ({ recorded: true, policyVersion: 1 }));
 app.get('/healthz', async () => ({ status: 'ok' }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -18,7 +18,10 @@ async function waitForHealth(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/healthz`).then((response) => response.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -28,7 +31,11 @@ async function waitForHealth(url, child, timeoutMs) {
 /** `{url, stop()}` of `command args` run with `env` plus PORT. */
 export async function startChildServer({ command, args, env }) {
   const port = await findFreePort();
-  const child = spawn(command, args, { env: { ...process.env, ...env, PORT: String(port) }, detached: true, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env, PORT: String(port) },
+    detached: true,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise((resolve) => {

@@ -8,7 +8,12 @@ import { quantile } from '../lib/stats.mjs';
 const checkBody = { consentInstanceId: 'bench', consentStateValue: 'unknown', matchedGeoGroup: null, isDirty: false };
 export const BODIES = {
   '/consent/check': checkBody,
-  '/consent/update': { consentInstanceId: 'bench', pageUserId: 'bench-user', consentStateValue: 'accepted', purposeConsents: { ads: true } },
+  '/consent/update': {
+    consentInstanceId: 'bench',
+    pageUserId: 'bench-user',
+    consentStateValue: 'accepted',
+    purposeConsents: { ads: true },
+  },
 };
 /** The user cookie of the returning reader: one update with it is stored before its checks (server-part.mjs). */
 export const RETURNING_COOKIE = 'page_uid=bench-returning-reader-000001';
@@ -117,13 +122,22 @@ export async function pacedLoad({ urls, route, duration, rate, connections = CON
 
 /** Saturation `load` split over several servers (a fleet behind a load balancer), connections shared, run at once; results as `readLoad`. */
 export async function loadFleet({ urls, route, duration }) {
-  const results = await Promise.all(urls.map((url) => load({ url, route, duration, connections: Math.round(CONNECTIONS / urls.length) })));
+  const results = await Promise.all(
+    urls.map((url) => load({ url, route, duration, connections: Math.round(CONNECTIONS / urls.length) })),
+  );
   const seconds = Math.max(...results.map((result) => result.duration));
   const sum = (pick) => results.reduce((total, result) => total + pick(result), 0);
   return {
     // Per-second samples are not aligned across clients: the fleet's rate is its requests / seconds.
-    requestsPerSecond: { median: sum((r) => r.requests.total) / seconds, p90: null, average: sum((r) => r.requests.total) / seconds },
-    latencyMs: { p50: Math.max(...results.map((r) => r.latency.p50)), p99: Math.max(...results.map((r) => r.latency.p99)) },
+    requestsPerSecond: {
+      median: sum((r) => r.requests.total) / seconds,
+      p90: null,
+      average: sum((r) => r.requests.total) / seconds,
+    },
+    latencyMs: {
+      p50: Math.max(...results.map((r) => r.latency.p50)),
+      p99: Math.max(...results.map((r) => r.latency.p99)),
+    },
     errors: sum((r) => r.errors + r.timeouts + r.non2xx),
     requests: sum((r) => r.requests.total),
     seconds,

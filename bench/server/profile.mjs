@@ -13,12 +13,31 @@ const route = process.argv[2] ?? '/consent/check';
 const seconds = Number(process.argv[3] ?? 5);
 const directory = mkdtempSync(join(tmpdir(), 'page-profile-'));
 const port = await findFreePort();
-const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${directory}`, '--import', 'tsx', 'server/main.ts'], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', MAX_AUTO_INSTANCES: '1000000', DATABASE_URL: `sqlite:${join(directory, 'page.db')}` },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  ['--cpu-prof', `--cpu-prof-dir=${directory}`, '--import', 'tsx', 'server/main.ts'],
+  {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      MAX_AUTO_INSTANCES: '1000000',
+      DATABASE_URL: `sqlite:${join(directory, 'page.db')}`,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
 const url = `http://127.0.0.1:${port}`;
-for (let tries = 0; !(await fetch(`${url}/healthz`).then((r) => r.ok, () => false)); tries++) {
+for (
+  let tries = 0;
+  !(await fetch(`${url}/healthz`).then(
+    (r) => r.ok,
+    () => false,
+  ));
+  tries++
+) {
   if (tries > 100) throw new Error('server did not start');
   await new Promise((resolve) => setTimeout(resolve, 200));
 }

@@ -11,7 +11,17 @@ import { formatNumber } from '../lib/format.mjs';
 import { median, ratio } from '../lib/stats.mjs';
 import { countAuditRows, settlePostgres } from './audit-rows.mjs';
 import { startChildServer } from './child-server.mjs';
-import { BODIES, CONNECTIONS, FIXED_RATES, load, loadFleet, pacedLoad, RETURNING, RETURNING_COOKIE, readLoad } from './load.mjs';
+import {
+  BODIES,
+  CONNECTIONS,
+  FIXED_RATES,
+  load,
+  loadFleet,
+  pacedLoad,
+  RETURNING,
+  RETURNING_COOKIE,
+  readLoad,
+} from './load.mjs';
 import { startPostgresCluster } from './postgres-cluster.ts';
 import { measureSlowClients, slowClientTable } from './slow-clients.mjs';
 
@@ -22,7 +32,13 @@ const ROUTES = ['/consent/check', RETURNING, '/consent/update'];
  * by a third from one minute to the next.
  */
 const SATURATION_ROUNDS = 3;
-const ourEnv = (databaseUrl) => ({ DATABASE_URL: databaseUrl, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', MAX_AUTO_INSTANCES: '1000000' });
+const ourEnv = (databaseUrl) => ({
+  DATABASE_URL: databaseUrl,
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: '0',
+  MAX_AUTO_INSTANCES: '1000000',
+});
 
 const BARE = 'bare Fastify';
 const SQLITE = 'ours, SQLite';
@@ -48,9 +64,16 @@ function pinCpus() {
 
 async function startTargets(directory, serverCpus) {
   const start = (command, args, env) =>
-    startChildServer(serverCpus ? { command: 'taskset', args: ['-c', serverCpus, command, ...args], env } : { command, args, env });
+    startChildServer(
+      serverCpus ? { command: 'taskset', args: ['-c', serverCpus, command, ...args], env } : { command, args, env },
+    );
   const ours = (databaseUrl) => start('node_modules/.bin/tsx', ['server/main.ts'], ourEnv(databaseUrl));
-  const target = (name, servers, databaseUrl) => ({ name, servers, urls: servers.map((server) => server.url), databaseUrl });
+  const target = (name, servers, databaseUrl) => ({
+    name,
+    servers,
+    urls: servers.map((server) => server.url),
+    databaseUrl,
+  });
   const targets = [target(BARE, [await start(process.execPath, ['bench/server/bare-app.mjs'], {})])];
   const sqlite = `sqlite:${join(directory, 'page.db')}`;
   targets.push(target(SQLITE, [await ours(sqlite)], sqlite));
@@ -126,12 +149,17 @@ function combineRounds(rounds) {
       p90: p90s.includes(null) ? null : median(p90s),
       average: requests / seconds,
     },
-    latencyMs: { p50: median(rounds.map((round) => round.latencyMs.p50)), p99: Math.max(...rounds.map((round) => round.latencyMs.p99)) },
+    latencyMs: {
+      p50: median(rounds.map((round) => round.latencyMs.p50)),
+      p99: Math.max(...rounds.map((round) => round.latencyMs.p99)),
+    },
     errors: rounds.reduce((total, round) => total + round.errors, 0),
     requests,
     seconds,
     durableWritesPerSecond:
-      rounds[0].durableWritesPerSecond === null ? null : rounds.reduce((total, round) => total + round.durableWritesPerSecond * round.seconds, 0) / seconds,
+      rounds[0].durableWritesPerSecond === null
+        ? null
+        : rounds.reduce((total, round) => total + round.durableWritesPerSecond * round.seconds, 0) / seconds,
   };
 }
 
@@ -165,7 +193,8 @@ const GOALS = [
     route: '/consent/check',
     goal: '>= 0.6x bare',
     read: (m, target) => m[target]?.saturation.requestsPerSecond.median,
-    show: (value, m) => `${formatNumber(value)} (${formatNumber(ratio(value, m[BARE].saturation.requestsPerSecond.median), 2)}x)`,
+    show: (value, m) =>
+      `${formatNumber(value)} (${formatNumber(ratio(value, m[BARE].saturation.requestsPerSecond.median), 2)}x)`,
     met: (value, m) => ratio(value, m[BARE].saturation.requestsPerSecond.median) >= 0.6,
   },
   {
@@ -181,7 +210,8 @@ const GOALS = [
     route: RETURNING,
     goal: '>= 0.6x bare',
     read: (m, target) => m[target]?.saturation.requestsPerSecond.median,
-    show: (value, m) => `${formatNumber(value)} (${formatNumber(ratio(value, m[BARE].saturation.requestsPerSecond.median), 2)}x)`,
+    show: (value, m) =>
+      `${formatNumber(value)} (${formatNumber(ratio(value, m[BARE].saturation.requestsPerSecond.median), 2)}x)`,
     met: (value, m) => ratio(value, m[BARE].saturation.requestsPerSecond.median) >= 0.6,
   },
   {
@@ -232,14 +262,17 @@ export async function runServerPart({ duration }) {
   const measured = [];
   try {
     for (const route of ROUTES) {
-      if (route === RETURNING) for (const target of targets.filter(({ name }) => name !== BARE)) await storeReturningDecision(target);
+      if (route === RETURNING)
+        for (const target of targets.filter(({ name }) => name !== BARE)) await storeReturningDecision(target);
       // Warm-up (JIT, instance created on first use, connection pools); not recorded.
       for (const target of targets) for (const url of target.urls) await load({ url, route, duration: 1 });
       const results = Object.fromEntries(targets.map((target) => [target.name, { rounds: [] }]));
       for (let round = 1; round <= SATURATION_ROUNDS; round++) {
         for (const target of targets) {
           console.log(`server: ${route} saturation ${target.name} (round ${round} of ${SATURATION_ROUNDS})`);
-          results[target.name].rounds.push(await measure(target, route, { duration: duration / SATURATION_ROUNDS }, targets));
+          results[target.name].rounds.push(
+            await measure(target, route, { duration: duration / SATURATION_ROUNDS }, targets),
+          );
         }
       }
       for (const target of targets) results[target.name] = { saturation: combineRounds(results[target.name].rounds) };
@@ -247,12 +280,16 @@ export async function runServerPart({ duration }) {
         console.log(`server: ${route} fixed ${target.name}`);
         results[target.name].fixed = await measure(target, route, { duration, rate: FIXED_RATES[route] }, targets);
       }
-      for (const target of targets) measured.push({ route, target: target.name, ...results[target.name], bare: results[BARE].saturation });
+      for (const target of targets)
+        measured.push({ route, target: target.name, ...results[target.name], bare: results[BARE].saturation });
     }
   } finally {
     await Promise.all(targets.flatMap((target) => target.servers.map((server) => server.stop())));
     if ('stop' in postgres) postgres.stop();
-    if (serverCpus) execFileSync('taskset', ['-a', '-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' });
+    if (serverCpus)
+      execFileSync('taskset', ['-a', '-p', '-c', `0-${availableParallelism() - 1}`, String(process.pid)], {
+        stdio: 'ignore',
+      });
     rmSync(directory, { recursive: true, force: true });
   }
   console.log('server: normal requests beside slow clients');
@@ -265,13 +302,31 @@ export async function runServerPart({ duration }) {
     tables: [
       {
         title: 'Goals',
-        columns: ['figure', 'bare Fastify', 'ours, SQLite', 'goal', 'met', 'ours, PostgreSQL', 'PostgreSQL, 2 processes'],
+        columns: [
+          'figure',
+          'bare Fastify',
+          'ours, SQLite',
+          'goal',
+          'met',
+          'ours, PostgreSQL',
+          'PostgreSQL, 2 processes',
+        ],
         rows: goalRows(measured),
-        notes: ['"met" judges the SQLite figure, as docs/decisions/server-throughput.md does; the PostgreSQL columns are for comparison (fsync=off cluster).'],
+        notes: [
+          '"met" judges the SQLite figure, as docs/decisions/server-throughput.md does; the PostgreSQL columns are for comparison (fsync=off cluster).',
+        ],
       },
       {
         title: 'Saturation',
-        columns: ['route', 'target', 'req/s median / p90', 'vs bare', 'latency ms p50 / p99', 'errors', 'durable writes/s'],
+        columns: [
+          'route',
+          'target',
+          'req/s median / p90',
+          'vs bare',
+          'latency ms p50 / p99',
+          'errors',
+          'durable writes/s',
+        ],
         rows: saturationRows(measured),
         notes: [
           'req/s: per round, median / p90 of the per-second samples (the 2-process fleet: its requests / seconds, no p90); the median of the rounds is shown. Durable writes/s: audit-log rows added during the rounds / their seconds.',

@@ -7,12 +7,19 @@ import { ensureBuild } from './ensure-build.mjs';
 
 /** What a page of each peer loads (vanilla-cookieconsent needs its CSS; klaro.js embeds its CSS). */
 export const PEER_FILES = {
-  'vanilla-cookieconsent 3.1 (JS + CSS)': ['vanilla-cookieconsent/dist/cookieconsent.umd.js', 'vanilla-cookieconsent/dist/cookieconsent.css'],
+  'vanilla-cookieconsent 3.1 (JS + CSS)': [
+    'vanilla-cookieconsent/dist/cookieconsent.umd.js',
+    'vanilla-cookieconsent/dist/cookieconsent.css',
+  ],
   'klaro 0.7 (klaro.js, CSS included)': ['klaro/dist/klaro.js'],
   'IAB TCF stub (@iabtechlabtcf/stub)': ['@iabtechlabtcf/stub/lib/stub.js'],
 };
 
-const sum = (sizes) => sizes.reduce((total, size) => ({ raw: total.raw + size.raw, gzip: total.gzip + size.gzip, brotli: total.brotli + size.brotli }), { raw: 0, gzip: 0, brotli: 0 });
+const sum = (sizes) =>
+  sizes.reduce(
+    (total, size) => ({ raw: total.raw + size.raw, gzip: total.gzip + size.gzip, brotli: total.brotli + size.brotli }),
+    { raw: 0, gzip: 0, brotli: 0 },
+  );
 
 /** A part's name (`v0/page-runtime-actions.js`) by its file (`v0/page-runtime-actions.<hash>.js`), as the budgets name it. */
 const partNames = () => Object.fromEntries(Object.entries(readPartNames().files).map(([name, file]) => [file, name]));
@@ -20,7 +27,9 @@ const partNames = () => Object.fromEntries(Object.entries(readPartNames().files)
 function budgetCell(measured, budgets) {
   const names = partNames();
   const files = measured.map((file) => names[file] ?? file);
-  const exact = budgets.find((budget) => budget.files.length === files.length && budget.files.every((file) => files.includes(file)));
+  const exact = budgets.find(
+    (budget) => budget.files.length === files.length && budget.files.every((file) => files.includes(file)),
+  );
   if (exact) return `${formatNumber(exact.total)} / ${formatNumber(exact.brotli)}${exact.isOver ? ' OVER' : ' ok'}`;
   const group = budgets.find((budget) => files.length === 1 && budget.files.includes(files[0]));
   return group ? `in ${group.files.join(' + ')}` : '-';
@@ -35,7 +44,9 @@ export async function runSizePart() {
   const extensions = [...sizes.keys()].filter((file) => file !== 'v0.js');
   for (const extension of extensions) {
     const files = ['v0.js', extension];
-    rows.push(row(`v0.js + ${extension}`, files, sum(files.map((file) => sizes.get(file))), budgetCell(files, budgets)));
+    rows.push(
+      row(`v0.js + ${extension}`, files, sum(files.map((file) => sizes.get(file))), budgetCell(files, budgets)),
+    );
   }
   for (const [name, files] of Object.entries(PEER_FILES)) {
     rows.push(row(name, files, sum(files.map((file) => measureBytes(readFileSync(`node_modules/${file}`)))), 'peer'));
@@ -44,7 +55,8 @@ export async function runSizePart() {
   return {
     part: 'size',
     title: 'Size',
-    description: 'Bytes of each production file (deterministic: measured once). Budget: brotli bytes of the budget group of size-budgets.json, "total / budget".',
+    description:
+      'Bytes of each production file (deterministic: measured once). Budget: brotli bytes of the budget group of size-budgets.json, "total / budget".',
     tables: [
       {
         title: 'Bytes per file and per page set-up',

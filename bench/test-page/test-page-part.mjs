@@ -17,7 +17,8 @@ import { ratio, summarize } from '../lib/stats.mjs';
 /** Pages per measured batch. */
 const BATCH = 5;
 const TICKS_PER_SECOND = 100;
-const PAGE = '<!doctype html><html lang="en"><title>test</title><p>page</p><script>document.body.append(location.search)</script>';
+const PAGE =
+  '<!doctype html><html lang="en"><title>test</title><p>page</p><script>document.body.append(location.search)</script>';
 
 /** Processor ms and page faults of `root` and its descendants, by process kind (`--type=`), reaped children counted in their parent. */
 function treeUsage(root) {
@@ -32,7 +33,11 @@ function treeUsage(root) {
       const parent = Number(fields[1]);
       children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
       const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-      usage.set(Number(name), { kind, ms: (ticks * 1000) / TICKS_PER_SECOND, faults: Number(fields[7]) + Number(fields[8]) });
+      usage.set(Number(name), {
+        kind,
+        ms: (ticks * 1000) / TICKS_PER_SECOND,
+        faults: Number(fields[7]) + Number(fields[8]),
+      });
     } catch {}
   }
   const total = { browser: 0, renderers: 0, gpu: 0, other: 0, faults: 0 };
@@ -41,7 +46,14 @@ function treeUsage(root) {
     const own = usage.get(pid);
     if (own) {
       // A renderer is forked by the zygote: its time lands in the zygote's once it is reaped.
-      const group = own.kind === 'browser' ? 'browser' : own.kind === 'renderer' || own.kind === 'zygote' ? 'renderers' : own.kind === 'gpu-process' ? 'gpu' : 'other';
+      const group =
+        own.kind === 'browser'
+          ? 'browser'
+          : own.kind === 'renderer' || own.kind === 'zygote'
+            ? 'renderers'
+            : own.kind === 'gpu-process'
+              ? 'gpu'
+              : 'other';
       total[group] += own.ms;
       total.faults += own.faults;
     }
@@ -73,16 +85,24 @@ const VARIANTS = {
 };
 
 export async function runTestPagePart(options) {
-  const server = createServer((request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
+  const server = createServer((request, response) =>
+    response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
+  );
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}/page`;
   const launch = await chromium.launchServer(launchOptions([], await featureFlags(launchOptions())));
   const browser = await chromium.connect(launch.wsEndpoint());
-  const figures = Object.fromEntries(Object.keys(VARIANTS).map((name) => [name, { ms: [], browser: [], renderers: [], gpu: [], other: [], cpu: [], faults: [] }]));
+  const figures = Object.fromEntries(
+    Object.keys(VARIANTS).map((name) => [
+      name,
+      { ms: [], browser: [], renderers: [], gpu: [], other: [], cpu: [], faults: [] },
+    ]),
+  );
   try {
     const context = await browser.newContext();
     const kept = { context, page: await context.newPage() };
-    for (const name of Object.keys(VARIANTS)) for (let warm = 0; warm < 2; warm++) await VARIANTS[name](browser, `${url}?warm`, kept);
+    for (const name of Object.keys(VARIANTS))
+      for (let warm = 0; warm < 2; warm++) await VARIANTS[name](browser, `${url}?warm`, kept);
     const names = Object.keys(VARIANTS);
     for (let run = 0; run < options.runs; run++) {
       // The order of the variants turns each run, so no variant always follows the same one.
@@ -94,8 +114,11 @@ export async function runTestPagePart(options) {
         const after = treeUsage(launch.process().pid);
         const figure = figures[name];
         figure.ms.push(ms);
-        for (const key of ['browser', 'renderers', 'gpu', 'other', 'faults']) figure[key].push((after[key] - before[key]) / BATCH);
-        figure.cpu.push((['browser', 'renderers', 'gpu', 'other'].reduce((sum, key) => sum + after[key] - before[key], 0)) / BATCH);
+        for (const key of ['browser', 'renderers', 'gpu', 'other', 'faults'])
+          figure[key].push((after[key] - before[key]) / BATCH);
+        figure.cpu.push(
+          ['browser', 'renderers', 'gpu', 'other'].reduce((sum, key) => sum + after[key] - before[key], 0) / BATCH,
+        );
       }
     }
   } finally {
@@ -122,7 +145,14 @@ export async function runTestPagePart(options) {
     tables: [
       {
         title: 'Per test page',
-        columns: ['way', 'ms (median / p90)', 'CPU ms (median / p90)', 'CPU ms: browser · renderers · GPU · other', 'page faults', 'CPU x fresh'],
+        columns: [
+          'way',
+          'ms (median / p90)',
+          'CPU ms (median / p90)',
+          'CPU ms: browser · renderers · GPU · other',
+          'page faults',
+          'CPU x fresh',
+        ],
         rows: Object.keys(VARIANTS).map(row),
       },
     ],

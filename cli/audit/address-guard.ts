@@ -20,10 +20,22 @@ export type AddressGuard = {
   close(): Promise<void>;
 };
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 const endToEnd = (raw: readonly string[]): string[] =>
-  raw.flatMap((value, index) => (index % 2 === 1 || HOP_BY_HOP.has(value.toLowerCase()) ? [] : [value, raw[index + 1] ?? '']));
+  raw.flatMap((value, index) =>
+    index % 2 === 1 || HOP_BY_HOP.has(value.toLowerCase()) ? [] : [value, raw[index + 1] ?? ''],
+  );
 
 type Lookup = (host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => void;
 
@@ -36,7 +48,10 @@ const pinned =
     else callback(null, first?.address, first?.family);
   };
 
-export async function startAddressGuard(policy: DestinationPolicy, onBlocked: (blocked: BlockedRequest) => void): Promise<AddressGuard> {
+export async function startAddressGuard(
+  policy: DestinationPolicy,
+  onBlocked: (blocked: BlockedRequest) => void,
+): Promise<AddressGuard> {
   const sockets = new Set<Socket>();
   const check = async (host: string, port: number, url: string) => {
     const addresses = await resolveHost(host);
@@ -79,7 +94,9 @@ async function forward(request: IncomingMessage, response: ServerResponse, check
   }
   const addresses = await check(url.hostname, Number(url.port || 80), url.href);
   if (!addresses) {
-    response.writeHead(403, { 'content-type': 'text/plain' }).end('blocked by the page audit: a loopback or private address');
+    response
+      .writeHead(403, { 'content-type': 'text/plain' })
+      .end('blocked by the page audit: a loopback or private address');
     return;
   }
   const upstream = httpRequest({

@@ -45,7 +45,11 @@ const notRun = (name: JourneyName, reason: string, first: JourneyRecord): Journe
 });
 
 /** The journey, or once a bound trips, its stopped record (after a grace for it to wind down). */
-async function boundedJourney(run: () => Promise<JourneyRecord>, name: JourneyName, bounds: Bounds): Promise<JourneyRecord> {
+async function boundedJourney(
+  run: () => Promise<JourneyRecord>,
+  name: JourneyName,
+  bounds: Bounds,
+): Promise<JourneyRecord> {
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe = () => {};
   const stopped = new Promise<null>((resolve) => {
@@ -57,7 +61,11 @@ async function boundedJourney(run: () => Promise<JourneyRecord>, name: JourneyNa
     const record = await Promise.race([run(), stopped]);
     const tripped = bounds.tripped();
     if (record && !tripped) return record;
-    return stoppedJourney(name, `stopped: ${tripped?.detail ?? 'unknown'}`, record ?? { visits: [], records: [], blocked: [] });
+    return stoppedJourney(
+      name,
+      `stopped: ${tripped?.detail ?? 'unknown'}`,
+      record ?? { visits: [], records: [], blocked: [] },
+    );
   } finally {
     unsubscribe();
     clearTimeout(timer);
@@ -69,14 +77,33 @@ export async function auditPage(browser: Browser, target: URL, settings: AuditSe
   const limits: Limits = { ...DEFAULT_LIMITS, ...settings.limits };
   const bounds = createBounds(limits);
   const stopDeadline = startDeadline(bounds);
-  const options = { pages: settings.pages, promptWaitMs: settings.promptWaitMs ?? 2_000, allowPrivate: settings.allowPrivate ?? [], bounds };
+  const options = {
+    pages: settings.pages,
+    promptWaitMs: settings.promptWaitMs ?? 2_000,
+    allowPrivate: settings.allowPrivate ?? [],
+    bounds,
+  };
   try {
-    const first = await boundedJourney(() => runJourney(browser, 'no-decision', target, { ...options, isScreenshot: true }), 'no-decision', bounds);
+    const first = await boundedJourney(
+      () => runJourney(browser, 'no-decision', target, { ...options, isScreenshot: true }),
+      'no-decision',
+      bounds,
+    );
     const records = [first];
     for (const name of ['reject', 'accept'] as const) {
       const tripped = bounds.tripped();
-      const reason = tripped ? `not started: ${tripped.detail}` : (first.notRun ?? (first.isPromptShown ? null : 'no prompt shown'));
-      records.push(reason ? notRun(name, reason, first) : await boundedJourney(() => runJourney(browser, name, target, { ...options, isScreenshot: false }), name, bounds));
+      const reason = tripped
+        ? `not started: ${tripped.detail}`
+        : (first.notRun ?? (first.isPromptShown ? null : 'no prompt shown'));
+      records.push(
+        reason
+          ? notRun(name, reason, first)
+          : await boundedJourney(
+              () => runJourney(browser, name, target, { ...options, isScreenshot: false }),
+              name,
+              bounds,
+            ),
+      );
     }
     const site = siteOf(target.href) ?? 'file:';
     const journeys = records.map((record) => judgeJourney(record, site, settings.allow));
@@ -87,7 +114,13 @@ export async function auditPage(browser: Browser, target: URL, settings: AuditSe
       site,
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
-      options: { pages: settings.pages, allow: settings.allow, allowPrivate: options.allowPrivate, timeoutMs: limits.timeoutMs, maxRecords: limits.maxRecords },
+      options: {
+        pages: settings.pages,
+        allow: settings.allow,
+        allowPrivate: options.allowPrivate,
+        timeoutMs: limits.timeoutMs,
+        maxRecords: limits.maxRecords,
+      },
       isSandboxed: isSandboxed(browser),
       incomplete: tripped,
       isPromptShown: first.isPromptShown,

@@ -60,7 +60,10 @@ export function createBounds(limits: Limits): Bounds {
 
 /** Trips the deadline bound when `timeoutMs` has passed; returns the timer's cancel. */
 export function startDeadline(bounds: Bounds): () => void {
-  const timer = setTimeout(() => bounds.trip('deadline', `the audit passed its deadline of ${bounds.limits.timeoutMs / 1000} s`), bounds.limits.timeoutMs);
+  const timer = setTimeout(
+    () => bounds.trip('deadline', `the audit passed its deadline of ${bounds.limits.timeoutMs / 1000} s`),
+    bounds.limits.timeoutMs,
+  );
   timer.unref();
   return () => clearTimeout(timer);
 }

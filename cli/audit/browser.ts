@@ -24,7 +24,14 @@ import { type Browser, chromium } from 'playwright-core';
 import { ensureChromium } from '../../scripts/ensure-chromium.mjs';
 
 /** Flags of every headless run of the project on a closed machine: the audit's and the tests'. */
-const QUIET_ARGS = ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu', '--disable-quic'];
+const QUIET_ARGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-gpu',
+  '--disable-quic',
+];
 
 /** The project's test browser (test/browser-server.ts) runs the project's own pages, as root: without the sandbox. */
 export const HEADLESS_ARGS = ['--no-sandbox', ...QUIET_ARGS];
@@ -38,7 +45,12 @@ export const HEADLESS_ARGS = ['--no-sandbox', ...QUIET_ARGS];
 export const UNUSED_WORK_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
 
 /** The browser's own requests, which no page makes: optimisation hints, network time, AI Mode eligibility and the search engine's preconnect (all to Google). */
-export const OWN_REQUEST_FEATURES = ['OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch'];
+export const OWN_REQUEST_FEATURES = [
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+];
 
 /** A renderer whose JavaScript heap passes this many MB runs out of memory and stops (the page crashes). */
 export const RENDERER_HEAP_MB = 512;
@@ -107,7 +119,12 @@ const launch = async (isSandboxed: boolean) => {
   const folder = profileFolder();
   const remove = removal(folder);
   try {
-    const profile = await chromium.launchPersistentContext(folder, { executablePath: ensureChromium(), headless: true, chromiumSandbox: isSandboxed, args: auditBrowserArgs(isSandboxed) });
+    const profile = await chromium.launchPersistentContext(folder, {
+      executablePath: ensureChromium(),
+      headless: true,
+      chromiumSandbox: isSandboxed,
+      args: auditBrowserArgs(isSandboxed),
+    });
     const browser = profile.browser();
     if (browser === null) {
       await profile.close();

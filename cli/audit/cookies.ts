@@ -36,8 +36,20 @@ export function resolveCookie(line: string, host: string, jar: readonly Cookie[]
   const stored = jar.find((cookie) => cookie.name === parsed.name && domainMatches(cookie.domain, host));
   if (stored && !isDeletion) {
     const isPersistent = stored.expires > 0;
-    return { name: parsed.name, domain: stored.domain, expires: isPersistent ? new Date(stored.expires * 1000).toISOString() : null, isPersistent, isDeletion };
+    return {
+      name: parsed.name,
+      domain: stored.domain,
+      expires: isPersistent ? new Date(stored.expires * 1000).toISOString() : null,
+      isPersistent,
+      isDeletion,
+    };
   }
   const isPersistent = expiry !== undefined && !isDeletion;
-  return { name: parsed.name, domain: parsed.domain ?? host, expires: isPersistent ? new Date(expiry).toISOString() : null, isPersistent, isDeletion };
+  return {
+    name: parsed.name,
+    domain: parsed.domain ?? host,
+    expires: isPersistent ? new Date(expiry).toISOString() : null,
+    isPersistent,
+    isDeletion,
+  };
 }

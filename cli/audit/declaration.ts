@@ -6,31 +6,10 @@
  * of our elements or a blocked script that ran), else "unclassified".
  */
 import { endpointOf } from './page-config.ts';
-import type { CookieEvent, Initiator, JourneyReport, Party, StorageEvent } from './report.ts';
+import type { CookieEvent, DeclarationItem, Initiator, JourneyReport, StorageEvent } from './report.ts';
 import { siteOf, siteOfCookieDomain } from './sites.ts';
 
 export const UNCLASSIFIED = 'unclassified';
-
-export type DeclarationKind = 'cookie' | StorageEvent['kind'];
-
-export type DeclarationItem = {
-  readonly kind: DeclarationKind;
-  readonly name: string;
-  /** A cookie's domain as the browser stored it, or a storage item's origin. */
-  readonly domain: string;
-  readonly party: Party;
-  /** The site of the response or script that set it; null when the stack named no script. */
-  readonly setBySite: string | null;
-  /** The response that set it or the script that wrote it; null when the stack named none. */
-  readonly source: string | null;
-  readonly isPersistent: boolean;
-  /** Seconds from the write to the expiry the browser stored; null for a session cookie or a storage item (no expiry). */
-  readonly lifetimeSeconds: number | null;
-  readonly journeys: readonly JourneyReport['name'][];
-  /** The tag on the page that set it, as its first write names it. */
-  readonly tag: Initiator['tag'];
-  readonly category: string;
-};
 
 type Seen = { item: DeclarationItem; journeys: Set<JourneyReport['name']> };
 
@@ -47,14 +26,21 @@ function purposeTags(journeys: readonly JourneyReport[]): Map<string, PurposeTag
         .map((purpose) => purpose.trim())
         .filter((purpose) => purpose.length > 0);
       if (endpoint === null || purposes.length === 0 || tags.has(endpoint)) continue;
-      tags.set(endpoint, { category: purposes.join(', '), tag: { kind: built.kind === 'element' ? 'element' : 'script', url: built.src } });
+      tags.set(endpoint, {
+        category: purposes.join(', '),
+        tag: { kind: built.kind === 'element' ? 'element' : 'script', url: built.src },
+      });
     }
   }
   return tags;
 }
 
 /** The purpose-blocked tag behind a write (the writer, a link of its chain, or its tag), or null. */
-function purposeTagOf(initiator: Initiator, source: string | null, purposes: ReadonlyMap<string, PurposeTag>): PurposeTag | null {
+function purposeTagOf(
+  initiator: Initiator,
+  source: string | null,
+  purposes: ReadonlyMap<string, PurposeTag>,
+): PurposeTag | null {
   for (const url of [source, ...initiator.chain, initiator.tag.url]) {
     const endpoint = url === null ? null : endpointOf(url);
     const found = endpoint === null ? undefined : purposes.get(endpoint);
@@ -64,7 +50,11 @@ function purposeTagOf(initiator: Initiator, source: string | null, purposes: Rea
 }
 
 /** The category and the tag: a purpose-blocked tag's purposes and that tag (our runtime inserted it, so the chain names the runtime), else unclassified and the initiator's tag. */
-function classify(initiator: Initiator, source: string | null, purposes: ReadonlyMap<string, PurposeTag>): { category: string; tag: Initiator['tag'] } {
+function classify(
+  initiator: Initiator,
+  source: string | null,
+  purposes: ReadonlyMap<string, PurposeTag>,
+): { category: string; tag: Initiator['tag'] } {
   return purposeTagOf(initiator, source, purposes) ?? { category: UNCLASSIFIED, tag: initiator.tag };
 }
 
@@ -75,7 +65,11 @@ function cookieLifetime(cookie: CookieEvent, decisionAt: string): number | null 
   return Number.isNaN(written) || Number.isNaN(expires) ? null : Math.max(0, Math.round((expires - written) / 1000));
 }
 
-function cookieItem(cookie: CookieEvent, decisionAt: string, purposes: ReadonlyMap<string, PurposeTag>): DeclarationItem {
+function cookieItem(
+  cookie: CookieEvent,
+  decisionAt: string,
+  purposes: ReadonlyMap<string, PurposeTag>,
+): DeclarationItem {
   return {
     kind: 'cookie',
     name: cookie.name,
@@ -117,10 +111,20 @@ export function buildDeclaration(journeys: readonly JourneyReport[]): Declaratio
     seen.set(key, entry);
   };
   for (const journey of journeys) {
-    for (const cookie of journey.cookies) add(`cookie\n${cookie.name}\n${cookie.domain.replace(/^\./, '')}`, journey.name, () => cookieItem(cookie, journey.decisionAt, purposes));
-    for (const write of journey.storage) add(`${write.kind}\n${write.key}\n${write.origin}`, journey.name, () => storageItem(write, purposes));
+    for (const cookie of journey.cookies)
+      add(`cookie\n${cookie.name}\n${cookie.domain.replace(/^\./, '')}`, journey.name, () =>
+        cookieItem(cookie, journey.decisionAt, purposes),
+      );
+    for (const write of journey.storage)
+      add(`${write.kind}\n${write.key}\n${write.origin}`, journey.name, () => storageItem(write, purposes));
   }
   return [...seen.values()]
     .map(({ item, journeys: names }) => ({ ...item, journeys: JOURNEY_ORDER.filter((name) => names.has(name)) }))
-    .sort((a, b) => a.party.localeCompare(b.party) || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name) || a.domain.localeCompare(b.domain));
+    .sort(
+      (a, b) =>
+        a.party.localeCompare(b.party) ||
+        a.kind.localeCompare(b.kind) ||
+        a.name.localeCompare(b.name) ||
+        a.domain.localeCompare(b.domain),
+    );
 }

@@ -13,7 +13,11 @@ export type DestinationPolicy = {
   readonly allowPrivate: readonly string[];
 };
 
-export type Destination = { readonly host: string; readonly port: number; readonly addresses: readonly LookupAddress[] | null };
+export type Destination = {
+  readonly host: string;
+  readonly port: number;
+  readonly addresses: readonly LookupAddress[] | null;
+};
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
@@ -30,6 +34,8 @@ export function refusalOf(destination: Destination, policy: DestinationPolicy): 
   if (kind === 'unresolved') return `the address of ${host} could not be resolved`;
   if (policy.ownHost === `${host}:${destination.port}`) return null;
   if (policy.allowPrivate.some((allowed) => host === allowed || host.endsWith(`.${allowed}`))) return null;
-  const address = destination.addresses?.find(({ address }) => kindOfAddresses([{ address, family: 0 }]) === 'private')?.address ?? host;
+  const address =
+    destination.addresses?.find(({ address }) => kindOfAddresses([{ address, family: 0 }]) === 'private')?.address ??
+    host;
   return `${host}:${destination.port} is a loopback or private address (${address})`;
 }

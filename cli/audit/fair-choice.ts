@@ -36,9 +36,25 @@ export function measureChoice(control: Locator): Promise<ChoiceLook> {
     const style = getComputedStyle(element);
     const isInView = box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth;
     // A border that is not drawn has no colour worth comparing.
-    const border = style.borderTopStyle === 'none' || Number.parseFloat(style.borderTopWidth) === 0 ? 'none' : `${style.borderTopWidth} ${style.borderTopStyle} ${style.borderTopColor}`;
+    const border =
+      style.borderTopStyle === 'none' || Number.parseFloat(style.borderTopWidth) === 0
+        ? 'none'
+        : `${style.borderTopWidth} ${style.borderTopStyle} ${style.borderTopColor}`;
     const label = (element.textContent ?? '').trim().replace(/\s+/g, ' ');
-    return { label, left: box.left, top: box.top, width: box.width, height: box.height, isInView, background: style.backgroundColor, color: style.color, border, opacity: style.opacity, fontSize: Number.parseFloat(style.fontSize), fontWeight: Number(style.fontWeight) };
+    return {
+      label,
+      left: box.left,
+      top: box.top,
+      width: box.width,
+      height: box.height,
+      isInView,
+      background: style.backgroundColor,
+      color: style.color,
+      border,
+      opacity: style.opacity,
+      fontSize: Number.parseFloat(style.fontSize),
+      fontWeight: Number(style.fontWeight),
+    };
   });
 }
 
@@ -50,16 +66,23 @@ export function unfairnessOf(accept: ChoiceLook, other: ChoiceLook): string[] {
   const of = `"${other.label}" as "${accept.label}"`;
   const problems: string[] = [];
   if (other.width < accept.width - TOLERANCE_PX || other.height < accept.height - TOLERANCE_PX) {
-    problems.push(`size: expected ${of} at least ${px(accept.width)} x ${px(accept.height)}, got ${px(other.width)} x ${px(other.height)}`);
+    problems.push(
+      `size: expected ${of} at least ${px(accept.width)} x ${px(accept.height)}, got ${px(other.width)} x ${px(other.height)}`,
+    );
   }
   for (const key of ['background', 'color', 'border', 'opacity'] as const) {
     if (other[key] !== accept[key]) problems.push(`${key}: expected ${of} ${accept[key]}, got ${other[key]}`);
   }
-  if (other.fontSize < accept.fontSize - 0.5) problems.push(`font size: expected ${of} at least ${px(accept.fontSize)}, got ${px(other.fontSize)}`);
-  if (other.fontWeight < accept.fontWeight) problems.push(`font weight: expected ${of} at least ${accept.fontWeight}, got ${other.fontWeight}`);
-  if (accept.isInView && !other.isInView) problems.push(`place: expected ${of} in view without scrolling, got outside the viewport`);
+  if (other.fontSize < accept.fontSize - 0.5)
+    problems.push(`font size: expected ${of} at least ${px(accept.fontSize)}, got ${px(other.fontSize)}`);
+  if (other.fontWeight < accept.fontWeight)
+    problems.push(`font weight: expected ${of} at least ${accept.fontWeight}, got ${other.fontWeight}`);
+  if (accept.isInView && !other.isInView)
+    problems.push(`place: expected ${of} in view without scrolling, got outside the viewport`);
   if (!near(other.top, accept.top) && !near(other.left, accept.left)) {
-    problems.push(`place: expected ${of} in the same row or column, got at ${px(other.left)}, ${px(other.top)} against ${px(accept.left)}, ${px(accept.top)}`);
+    problems.push(
+      `place: expected ${of} in the same row or column, got at ${px(other.left)}, ${px(other.top)} against ${px(accept.left)}, ${px(accept.top)}`,
+    );
   }
   return problems;
 }

@@ -3,12 +3,21 @@
  * publisher can paste into a privacy page, with a caption, column headers and plain text cells
  * (no script, no style sheet outside, no colour-only meaning).
  */
-import type { DeclarationItem } from './declaration.ts';
+import type { DeclarationItem } from './report.ts';
 import type { AuditReport } from './report.ts';
 import { escapeHtml as e } from './timeline-svg.ts';
 
-const KINDS: Record<DeclarationItem['kind'], string> = { cookie: 'Cookie', localStorage: 'Local storage', sessionStorage: 'Session storage', indexedDB: 'IndexedDB' };
-const JOURNEYS: Record<DeclarationItem['journeys'][number], string> = { 'no-decision': 'no decision', reject: 'after reject', accept: 'after accept' };
+const KINDS: Record<DeclarationItem['kind'], string> = {
+  cookie: 'Cookie',
+  localStorage: 'Local storage',
+  sessionStorage: 'Session storage',
+  indexedDB: 'IndexedDB',
+};
+const JOURNEYS: Record<DeclarationItem['journeys'][number], string> = {
+  'no-decision': 'no decision',
+  reject: 'after reject',
+  accept: 'after accept',
+};
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
 
@@ -27,8 +36,28 @@ export function lifetimeText(item: Pick<DeclarationItem, 'isPersistent' | 'lifet
 const tagText = (tag: DeclarationItem['tag']) => (tag.url === null ? tag.kind : `${tag.kind} ${tag.url}`);
 
 export function formatDeclarationHtml(report: Pick<AuditReport, 'url' | 'startedAt' | 'declaration'>): string {
-  const headers = ['Name', 'Type', 'Party', 'Set by (site)', 'Domain', 'Lifetime', 'Category', 'Seen', 'Tag on the page'];
-  const rows = report.declaration.map((item) => [item.name, KINDS[item.kind], item.party, item.setBySite ?? 'unknown', item.domain, lifetimeText(item), item.category, item.journeys.map((name) => JOURNEYS[name]).join(', '), tagText(item.tag)]);
+  const headers = [
+    'Name',
+    'Type',
+    'Party',
+    'Set by (site)',
+    'Domain',
+    'Lifetime',
+    'Category',
+    'Seen',
+    'Tag on the page',
+  ];
+  const rows = report.declaration.map((item) => [
+    item.name,
+    KINDS[item.kind],
+    item.party,
+    item.setBySite ?? 'unknown',
+    item.domain,
+    lifetimeText(item),
+    item.category,
+    item.journeys.map((name) => JOURNEYS[name]).join(', '),
+    tagText(item.tag),
+  ]);
   const body = rows.length
     ? `<table><caption>Cookies and storage of ${e(report.url)}</caption><thead><tr>${headers.map((header) => `<th scope="col">${e(header)}</th>`).join('')}</tr></thead><tbody>
 ${rows.map((row) => `<tr>${row.map((cell) => `<td>${e(cell)}</td>`).join('')}</tr>`).join('\n')}

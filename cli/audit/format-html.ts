@@ -11,7 +11,11 @@ import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
 import { rulesRun } from './rules-run.ts';
 import { escapeHtml as e, timelineSvg, VERDICT_COLOURS } from './timeline-svg.ts';
 
-const TITLES: Record<JourneyReport['name'], string> = { 'no-decision': 'No decision', reject: 'Reject', accept: 'Accept' };
+const TITLES: Record<JourneyReport['name'], string> = {
+  'no-decision': 'No decision',
+  reject: 'Reject',
+  accept: 'Accept',
+};
 const LEGEND = Object.entries(VERDICT_COLOURS)
   .map(([verdict, colour]) => `<span style="color:${colour}">●</span> ${verdict}`)
   .join(', ');
@@ -23,7 +27,10 @@ caption{text-align:left;font-weight:600}img{max-width:100%;border:1px solid #c4c
 li{margin-bottom:.75rem}code{word-break:break-all}`;
 
 function findingItem(finding: AuditFinding): string {
-  const tag = finding.initiator.tag.url === null ? finding.initiator.tag.kind : `${finding.initiator.tag.kind} ${finding.initiator.tag.url}`;
+  const tag =
+    finding.initiator.tag.url === null
+      ? finding.initiator.tag.kind
+      : `${finding.initiator.tag.kind} ${finding.initiator.tag.url}`;
   return `<li><strong>${e(finding.code)}</strong> at ${s(finding.t)}: ${e(finding.message)}<br>Initiator: ${e(finding.initiator.chain.join(' ← ') || 'unknown')} (tag on the page: ${e(tag)})<br>Fix: ${e(finding.hint)}</li>`;
 }
 
@@ -34,13 +41,23 @@ function table(caption: string, headers: readonly string[], rows: readonly (read
   return `<table><caption>${e(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
-const blockedTable = (journey: JourneyReport) => table('Requests blocked by the address guard', ['URL', 'Why'], journey.blocked.map((item) => [item.url, item.reason]));
+const blockedTable = (journey: JourneyReport) =>
+  table(
+    'Requests blocked by the address guard',
+    ['URL', 'Why'],
+    journey.blocked.map((item) => [item.url, item.reason]),
+  );
 
 function journeySection(journey: JourneyReport, index: number): string {
   const title = TITLES[journey.name];
-  if (journey.status === 'not-run') return `<section aria-labelledby="j${index}"><h2 id="j${index}">${title}</h2><p>Not run: ${e(journey.reason ?? 'unknown reason')}.</p>${blockedTable(journey)}</section>`;
-  const findings = journey.findings.length ? `<ol>${journey.findings.map(findingItem).join('')}</ol>` : '<p>No finding.</p>';
-  const allowed = journey.allowed.length ? `<h3>Allowed by --allow (not findings)</h3><ul>${journey.allowed.map((item) => `<li>${e(item.subject)} ${e(item.what)} (--allow ${e(item.allow)})</li>`).join('')}</ul>` : '';
+  if (journey.status === 'not-run')
+    return `<section aria-labelledby="j${index}"><h2 id="j${index}">${title}</h2><p>Not run: ${e(journey.reason ?? 'unknown reason')}.</p>${blockedTable(journey)}</section>`;
+  const findings = journey.findings.length
+    ? `<ol>${journey.findings.map(findingItem).join('')}</ol>`
+    : '<p>No finding.</p>';
+  const allowed = journey.allowed.length
+    ? `<h3>Allowed by --allow (not findings)</h3><ul>${journey.allowed.map((item) => `<li>${e(item.subject)} ${e(item.what)} (--allow ${e(item.allow)})</li>`).join('')}</ul>`
+    : '';
   const label = `t${index}`;
   const chain = (chain: readonly string[]) => chain.join(' ← ');
   return `<section aria-labelledby="j${index}"><h2 id="j${index}">${title}</h2>
@@ -49,18 +66,67 @@ function journeySection(journey: JourneyReport, index: number): string {
 <h3 id="${label}">Timeline of the ${title.toLowerCase()} journey: ${journey.requests.length} requests, ${journey.cookies.length} cookies, ${journey.storage.length} storage writes around the decision</h3>
 ${timelineSvg(journey, label)}
 <p>Each dot is one event; its colour is its verdict: ${LEGEND}. Hover a dot for its details; the tables below list every event.</p>
-${table('Requests', ['Time', 'Verdict', 'Party', 'Type', 'URL', 'Initiator'], journey.requests.map((r) => [s(r.t), r.verdict, r.party, r.isBeacon ? 'beacon' : r.type, `${r.method} ${r.url}`, chain(r.initiator.chain)]))}
-${table('Cookies', ['Time', 'Verdict', 'Party', 'Cookie', 'Expires', 'Set by'], journey.cookies.map((c) => [s(c.t), c.verdict, c.party, `${c.name} (${c.domain})`, c.expires ?? 'session', `${c.setBy} ${c.source}`]))}
-${table('Set-Cookie lines the browser refused (nothing was stored)', ['Time', 'Cookie', 'Why', 'Response', 'Initiator'], journey.refusedCookies.map((c) => [s(c.t), c.line, c.reasons.join(', '), c.source, chain(c.initiator.chain)]))}
-${table('Storage writes', ['Time', 'Verdict', 'Party', 'Storage', 'Writer'], journey.storage.map((w) => [s(w.t), w.verdict, w.party, `${w.kind} ${w.key} (${w.origin})`, w.writer ?? 'unnamed script']))}
-${table('Our elements built and blocked scripts run', ['Time', 'Kind', 'Tag', 'Blocked by', 'Source'], journey.built.map((b) => [s(b.t), b.kind, b.tag, b.block === null ? (b.purposes ?? 'not blocked') : `data-block-on-consent="${b.block}"`, b.src ?? 'inline']))}
+${table(
+  'Requests',
+  ['Time', 'Verdict', 'Party', 'Type', 'URL', 'Initiator'],
+  journey.requests.map((r) => [
+    s(r.t),
+    r.verdict,
+    r.party,
+    r.isBeacon ? 'beacon' : r.type,
+    `${r.method} ${r.url}`,
+    chain(r.initiator.chain),
+  ]),
+)}
+${table(
+  'Cookies',
+  ['Time', 'Verdict', 'Party', 'Cookie', 'Expires', 'Set by'],
+  journey.cookies.map((c) => [
+    s(c.t),
+    c.verdict,
+    c.party,
+    `${c.name} (${c.domain})`,
+    c.expires ?? 'session',
+    `${c.setBy} ${c.source}`,
+  ]),
+)}
+${table(
+  'Set-Cookie lines the browser refused (nothing was stored)',
+  ['Time', 'Cookie', 'Why', 'Response', 'Initiator'],
+  journey.refusedCookies.map((c) => [s(c.t), c.line, c.reasons.join(', '), c.source, chain(c.initiator.chain)]),
+)}
+${table(
+  'Storage writes',
+  ['Time', 'Verdict', 'Party', 'Storage', 'Writer'],
+  journey.storage.map((w) => [
+    s(w.t),
+    w.verdict,
+    w.party,
+    `${w.kind} ${w.key} (${w.origin})`,
+    w.writer ?? 'unnamed script',
+  ]),
+)}
+${table(
+  'Our elements built and blocked scripts run',
+  ['Time', 'Kind', 'Tag', 'Blocked by', 'Source'],
+  journey.built.map((b) => [
+    s(b.t),
+    b.kind,
+    b.tag,
+    b.block === null ? (b.purposes ?? 'not blocked') : `data-block-on-consent="${b.block}"`,
+    b.src ?? 'inline',
+  ]),
+)}
 ${blockedTable(journey)}
 </section>`;
 }
 
 /** Every rule and whether it passed, failed or did not run, so a clean page reads as checked. */
 function rulesSection(report: AuditReport): string {
-  const items = rulesRun(report).map(({ name, status, detail }) => `<li>${e(name)}: <strong>${status === 'not-run' ? 'not run' : status}</strong> (${e(detail)})</li>`);
+  const items = rulesRun(report).map(
+    ({ name, status, detail }) =>
+      `<li>${e(name)}: <strong>${status === 'not-run' ? 'not run' : status}</strong> (${e(detail)})</li>`,
+  );
   return `<section aria-labelledby="rules"><h2 id="rules">Rules</h2><ul>${items.join('')}</ul></section>`;
 }
 
@@ -74,10 +140,16 @@ export function formatAuditHtml(report: AuditReport, screenshot: Buffer | null):
     ? `<figure><img src="data:image/png;base64,${screenshot.toString('base64')}" alt="The page as a reader first sees it${report.isPromptShown ? ', with its consent prompt' : ' (no consent prompt was shown)'}"><figcaption>First view, before any decision.</figcaption></figure>`
     : '';
   const warnings = [
-    ...(report.incomplete ? [`<p class="finding">Incomplete: the ${e(report.incomplete.bound)} bound stopped the audit (${e(report.incomplete.detail)}); what follows is partial.</p>`] : []),
+    ...(report.incomplete
+      ? [
+          `<p class="finding">Incomplete: the ${e(report.incomplete.bound)} bound stopped the audit (${e(report.incomplete.detail)}); what follows is partial.</p>`,
+        ]
+      : []),
     ...(report.isSandboxed === false ? ['<p>The browser ran without its sandbox (--audit-no-sandbox).</p>'] : []),
   ].join('');
-  const verdict = report.findingCount ? `<p class="finding">${report.findingCount} finding${report.findingCount === 1 ? '' : 's'}.</p>` : '<p>No finding.</p>';
+  const verdict = report.findingCount
+    ? `<p class="finding">${report.findingCount} finding${report.findingCount === 1 ? '' : 's'}.</p>`
+    : '<p>No finding.</p>';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Page audit: ${e(report.url)}</title><style>${CSS}</style></head><body><main>
 <h1>Page audit of <code>${e(report.url)}</code></h1>

@@ -9,7 +9,11 @@
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
 import { rulesRun } from './rules-run.ts';
 
-const TITLES: Record<JourneyReport['name'], string> = { 'no-decision': 'no decision', reject: 'reject', accept: 'accept' };
+const TITLES: Record<JourneyReport['name'], string> = {
+  'no-decision': 'no decision',
+  reject: 'reject',
+  accept: 'accept',
+};
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 export const seconds = (ms: number) => `${ms < 0 ? '-' : '+'}${(Math.abs(ms) / 1000).toFixed(1)} s`;
 
@@ -23,19 +27,34 @@ function findingLines(finding: AuditFinding): string[] {
   ];
 }
 
-const blockedLines = (journey: JourneyReport) => journey.blocked.map((item) => `  blocked: ${item.url} (${item.reason})`);
-const refusedLines = (journey: JourneyReport) => journey.refusedCookies.map((item) => `  refused cookie: ${item.name || '(no name)'} from ${item.source} (${item.reasons.join(', ') || 'no reason given'}): ${item.line}`);
+const blockedLines = (journey: JourneyReport) =>
+  journey.blocked.map((item) => `  blocked: ${item.url} (${item.reason})`);
+const refusedLines = (journey: JourneyReport) =>
+  journey.refusedCookies.map(
+    (item) =>
+      `  refused cookie: ${item.name || '(no name)'} from ${item.source} (${item.reasons.join(', ') || 'no reason given'}): ${item.line}`,
+  );
 
 function journeyLines(journey: JourneyReport): string[] {
   const title = TITLES[journey.name];
-  if (journey.status === 'not-run') return [`${title}: not run (${journey.reason ?? 'unknown reason'})`, ...blockedLines(journey)];
+  if (journey.status === 'not-run')
+    return [`${title}: not run (${journey.reason ?? 'unknown reason'})`, ...blockedLines(journey)];
   const how = journey.decidedBy ? `, ${journey.decidedBy}` : '';
-  return [`${title}: ${count(journey.findings.length, 'finding')}${how}`, ...journey.findings.flatMap(findingLines), ...refusedLines(journey), ...blockedLines(journey)];
+  return [
+    `${title}: ${count(journey.findings.length, 'finding')}${how}`,
+    ...journey.findings.flatMap(findingLines),
+    ...refusedLines(journey),
+    ...blockedLines(journey),
+  ];
 }
 
 function warningLines(report: AuditReport): string[] {
   return [
-    ...(report.incomplete ? [`incomplete: the ${report.incomplete.bound} bound stopped the audit (${report.incomplete.detail}); what follows is partial`] : []),
+    ...(report.incomplete
+      ? [
+          `incomplete: the ${report.incomplete.bound} bound stopped the audit (${report.incomplete.detail}); what follows is partial`,
+        ]
+      : []),
     ...(report.isSandboxed === false ? ['browser: without its sandbox (--audit-no-sandbox)'] : []),
   ];
 }
@@ -52,7 +71,9 @@ function ruleLines(report: AuditReport): string[] {
 }
 
 export function formatAuditText(report: AuditReport): string {
-  const allowed = report.journeys.flatMap((journey) => journey.allowed.map((item) => `  ${TITLES[journey.name]}: ${item.subject} ${item.what} (--allow ${item.allow})`));
+  const allowed = report.journeys.flatMap((journey) =>
+    journey.allowed.map((item) => `  ${TITLES[journey.name]}: ${item.subject} ${item.what} (--allow ${item.allow})`),
+  );
   return [
     `audit of ${report.url} (site ${report.site}), ${(report.durationMs / 1000).toFixed(1)} s${report.isPromptShown ? '' : ', no prompt shown'}`,
     ...warningLines(report),

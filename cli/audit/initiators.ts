@@ -49,4 +49,7 @@ export function requestChain(request: LoggedRequest, requests: readonly LoggedRe
 }
 
 /** The chain of a write made by the script `writer`. */
-export const writerChain = (writer: string, requests: readonly LoggedRequest[]): string[] => [writer, ...chainAbove(writer, requests)];
+export const writerChain = (writer: string, requests: readonly LoggedRequest[]): string[] => [
+  writer,
+  ...chainAbove(writer, requests),
+];

@@ -58,12 +58,23 @@ const DECISION_WAIT_MS = 5_000;
 
 /** A renderer that crashes (as one does past its heap bound) trips the memory bound. */
 function watchCrashes(context: BrowserContext, bounds: Bounds): void {
-  const watch = (page: Page) => page.on('crash', () => bounds.trip('memory', `a renderer of the page crashed, as one does when its JavaScript heap passes ${RENDERER_HEAP_MB} MB`));
+  const watch = (page: Page) =>
+    page.on('crash', () =>
+      bounds.trip(
+        'memory',
+        `a renderer of the page crashed, as one does when its JavaScript heap passes ${RENDERER_HEAP_MB} MB`,
+      ),
+    );
   context.on('page', watch);
 }
 
 /** Logs the requests of each cross-site frame (a process of its own under site isolation) into `requests`. */
-function logFrames(context: BrowserContext, page: Page, requests: LoggedRequest[], add: (entry: LoggedRequest) => boolean): void {
+function logFrames(
+  context: BrowserContext,
+  page: Page,
+  requests: LoggedRequest[],
+  add: (entry: LoggedRequest) => boolean,
+): void {
   const attached = new WeakSet<object>();
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame() || attached.has(frame)) return;
@@ -77,11 +88,22 @@ function logFrames(context: BrowserContext, page: Page, requests: LoggedRequest[
   });
 }
 
-export async function runJourney(browser: Browser, name: JourneyName, target: URL, options: JourneyOptions): Promise<JourneyRecord> {
+export async function runJourney(
+  browser: Browser,
+  name: JourneyName,
+  target: URL,
+  options: JourneyOptions,
+): Promise<JourneyRecord> {
   const { bounds } = options;
   const blocked: BlockedRequest[] = [];
-  const addressGuard = await startAddressGuard(policyFor(target, options.allowPrivate), bounds.capped(blocked, 'blocked requests'));
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, proxy: { server: addressGuard.server } });
+  const addressGuard = await startAddressGuard(
+    policyFor(target, options.allowPrivate),
+    bounds.capped(blocked, 'blocked requests'),
+  );
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    proxy: { server: addressGuard.server },
+  });
   const stopOnTrip = bounds.onTrip(() => void context.close().catch(() => undefined));
   const records: PageRecord[] = [];
   const requests: LoggedRequest[] = [];
@@ -100,15 +122,34 @@ export async function runJourney(browser: Browser, name: JourneyName, target: UR
     const log = await startNetworkLog(session, { requests, add: addRequest });
     logFrames(context, page, requests, addRequest);
     const guard = await guardNavigation(session, target);
-    const base = { name, visits, requests, records, blocked, expectations: null, screenshot: null, decidedBy: null, isPromptShown: false, fairChoice: null };
+    const base = {
+      name,
+      visits,
+      requests,
+      records,
+      blocked,
+      expectations: null,
+      screenshot: null,
+      decidedBy: null,
+      isPromptShown: false,
+      fairChoice: null,
+    };
     visits.push({ url: target.href, time: Date.now() });
     const visit = await open(page, target.href, guard);
-    if ('failure' in visit) return { ...base, notRun: `page unreachable: ${visit.failure}`, decisionAt: Date.now(), jarAtDecision: [], jarAtEnd: [] };
+    if ('failure' in visit)
+      return {
+        ...base,
+        notRun: `page unreachable: ${visit.failure}`,
+        decisionAt: Date.now(),
+        jarAtDecision: [],
+        jarAtEnd: [],
+      };
     const expectations = readExpectations(visit.html, page.url());
     await lookAround(page, log);
     const isPromptShown = expectations.consentId !== null && (await waitForPrompt(page, options.promptWaitMs));
     const screenshot = options.isScreenshot ? await page.screenshot().catch(() => null) : null;
-    const fairChoice = name === 'no-decision' && isPromptShown ? await judgeShownPrompt(page, expectations.consentId) : null;
+    const fairChoice =
+      name === 'no-decision' && isPromptShown ? await judgeShownPrompt(page, expectations.consentId) : null;
     const jarAtDecision = await context.cookies();
     const decisionAt = Date.now();
     const done = { ...base, expectations, screenshot, isPromptShown, decisionAt, jarAtDecision, fairChoice };
@@ -126,7 +167,9 @@ export async function runJourney(browser: Browser, name: JourneyName, target: UR
   } catch (error) {
     // A page that crashes the tab or closes itself ends its journey with the reason, never the audit.
     const tripped = bounds.tripped();
-    const reason = tripped ? `stopped: ${tripped.detail}` : `the browser failed: ${error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : String(error)}`;
+    const reason = tripped
+      ? `stopped: ${tripped.detail}`
+      : `the browser failed: ${error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : String(error)}`;
     return stoppedJourney(name, reason, { visits, records, blocked });
   } finally {
     stopOnTrip();
@@ -136,9 +179,28 @@ export async function runJourney(browser: Browser, name: JourneyName, target: UR
 }
 
 /** A journey that ended before its end: the reason, and what it recorded that needs no judging. */
-export function stoppedJourney(name: JourneyName, reason: string, kept: Pick<JourneyRecord, 'visits' | 'records' | 'blocked'>): JourneyRecord {
+export function stoppedJourney(
+  name: JourneyName,
+  reason: string,
+  kept: Pick<JourneyRecord, 'visits' | 'records' | 'blocked'>,
+): JourneyRecord {
   const { visits, records, blocked } = kept;
-  return { name, notRun: reason, isPromptShown: false, decidedBy: null, decisionAt: Date.now(), visits, records, blocked, requests: [], jarAtDecision: [], jarAtEnd: [], expectations: null, screenshot: null, fairChoice: null };
+  return {
+    name,
+    notRun: reason,
+    isPromptShown: false,
+    decidedBy: null,
+    decisionAt: Date.now(),
+    visits,
+    records,
+    blocked,
+    requests: [],
+    jarAtDecision: [],
+    jarAtEnd: [],
+    expectations: null,
+    screenshot: null,
+    fairChoice: null,
+  };
 }
 
 /** Waits for the `consent-change` to the decided state (the component applied it). */
@@ -146,7 +208,8 @@ async function waitForDecision(records: readonly PageRecord[], since: number, de
   const state = decision === 'reject' ? 'rejected' : 'accepted';
   const deadline = Date.now() + DECISION_WAIT_MS;
   while (Date.now() < deadline) {
-    if (records.some((record) => record.kind === 'consent-change' && record.key === state && record.time >= since - 1)) return true;
+    if (records.some((record) => record.kind === 'consent-change' && record.key === state && record.time >= since - 1))
+      return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;

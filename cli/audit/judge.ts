@@ -2,23 +2,53 @@
  * One journey's report: its events judged, and a finding for each event judged a leak, with the
  * tag on the page that caused it and how to fix it. What `--allow` covers is listed apart.
  */
-import { builtEvents, cookieEvents, type EventContext, permittedSources, refusedCookies, requestEvents, storageEvents } from './events.ts';
+import {
+  builtEvents,
+  cookieEvents,
+  type EventContext,
+  permittedSources,
+  refusedCookies,
+  requestEvents,
+  storageEvents,
+} from './events.ts';
 import { hintFor } from './hints.ts';
 import type { JourneyRecord } from './journey.ts';
 import { endpointOf } from './page-config.ts';
 import type { AllowedItem, AuditFinding, BuiltEvent, Initiator, JourneyReport, Phase, Subject } from './report.ts';
 import { allowedBy } from './sites.ts';
 
-type Judged = { subject: Subject; what: string; source: string; phase: Phase; t: number; verdict: string; initiator: Initiator; detail: string };
+type Judged = {
+  subject: Subject;
+  what: string;
+  source: string;
+  phase: Phase;
+  t: number;
+  verdict: string;
+  initiator: Initiator;
+  detail: string;
+};
 
-const CODES: Record<Subject, string> = { request: 'audit-third-party-request', cookie: 'audit-third-party-cookie', storage: 'audit-third-party-storage' };
-const EXPECTED: Record<Subject, string> = { request: 'no third-party request', cookie: 'no persistent third-party cookie and no cookie written by a third-party script', storage: 'no storage write by a third-party script' };
+const CODES: Record<Subject, string> = {
+  request: 'audit-third-party-request',
+  cookie: 'audit-third-party-cookie',
+  storage: 'audit-third-party-storage',
+};
+const EXPECTED: Record<Subject, string> = {
+  request: 'no third-party request',
+  cookie: 'no persistent third-party cookie and no cookie written by a third-party script',
+  storage: 'no storage write by a third-party script',
+};
 
 function findingOf(item: Judged, built: readonly BuiltEvent[]): AuditFinding {
   const when = item.phase === 'before' ? 'before the decision' : 'after a reject';
   // Only an http(s) address names a built element's source: a file: page's own URL matches none.
   const tagEndpoint = endpointOf(item.initiator.tag.url ?? '');
-  const builtTag = tagEndpoint === null ? null : (built.find((entry) => entry.src !== null && endpointOf(entry.src, item.initiator.tag.url ?? undefined) === tagEndpoint)?.tag ?? null);
+  const builtTag =
+    tagEndpoint === null
+      ? null
+      : (built.find(
+          (entry) => entry.src !== null && endpointOf(entry.src, item.initiator.tag.url ?? undefined) === tagEndpoint,
+        )?.tag ?? null);
   return {
     code: CODES[item.subject],
     subject: item.subject,
@@ -32,20 +62,42 @@ function findingOf(item: Judged, built: readonly BuiltEvent[]): AuditFinding {
 }
 
 export function judgeJourney(record: JourneyRecord, site: string, allow: readonly string[]): JourneyReport {
-  const base = { name: record.name, decidedBy: record.decidedBy, decisionAt: new Date(record.decisionAt).toISOString(), pages: record.visits.map(({ url }) => url) };
+  const base = {
+    name: record.name,
+    decidedBy: record.decidedBy,
+    decisionAt: new Date(record.decisionAt).toISOString(),
+    pages: record.visits.map(({ url }) => url),
+  };
   const blocked = record.blocked.map(({ url, reason }) => ({ url, reason }));
-  const empty = { findings: [], allowed: [], requests: [], cookies: [], refusedCookies: [], storage: [], built: [], blocked };
+  const empty = {
+    findings: [],
+    allowed: [],
+    requests: [],
+    cookies: [],
+    refusedCookies: [],
+    storage: [],
+    built: [],
+    blocked,
+  };
   // A journey that could not be run reports why, and nothing else: the no-decision journey has the rest.
   if (!record.expectations || record.notRun) return { ...base, ...empty, status: 'not-run', reason: record.notRun };
   const pageUrl = record.visits[0]?.url ?? '';
-  const topDocuments = record.requests.filter((request) => request.type === 'Document' && request.initiator.type === 'other').map(({ url }) => url);
-  const builtSources = record.records.flatMap((entry) => (entry.kind === 'built' && entry.src ? (endpointOf(entry.src, entry.frameUrl) ?? []) : []));
+  const topDocuments = record.requests
+    .filter((request) => request.type === 'Document' && request.initiator.type === 'other')
+    .map(({ url }) => url);
+  const builtSources = record.records.flatMap((entry) =>
+    entry.kind === 'built' && entry.src ? (endpointOf(entry.src, entry.frameUrl) ?? []) : [],
+  );
   const context: EventContext = {
     record,
     expectations: record.expectations,
     site,
     allow,
-    tags: { requests: record.requests, pages: new Set([...topDocuments, ...base.pages]), builtSources: new Set(builtSources) },
+    tags: {
+      requests: record.requests,
+      pages: new Set([...topDocuments, ...base.pages]),
+      builtSources: new Set(builtSources),
+    },
     permitted: permittedSources(record, pageUrl),
   };
   const byRequest = requestEvents(context);
@@ -55,13 +107,48 @@ export function judgeJourney(record: JourneyRecord, site: string, allow: readonl
   const storage = storageEvents(context);
   const built = builtEvents(context);
   const judged: Judged[] = [
-    ...requests.map((event) => ({ ...event, subject: 'request' as const, what: event.url, source: event.url, detail: `${event.method} ${event.url} (${event.type})` })),
-    ...cookies.map((event) => ({ ...event, subject: 'cookie' as const, what: `${event.name} (${event.domain})`, source: event.source, detail: `${event.name} on ${event.domain}, ${event.isPersistent ? `persistent until ${event.expires}` : 'session'}, set by ${event.setBy} ${event.source}` })),
-    ...storage.map((event) => ({ ...event, subject: 'storage' as const, what: `${event.kind} ${event.key} (${event.origin})`, source: event.writer ?? event.origin, detail: `${event.kind} "${event.key}" on ${event.origin}, written by ${event.writer ?? 'an unnamed script'}` })),
+    ...requests.map((event) => ({
+      ...event,
+      subject: 'request' as const,
+      what: event.url,
+      source: event.url,
+      detail: `${event.method} ${event.url} (${event.type})`,
+    })),
+    ...cookies.map((event) => ({
+      ...event,
+      subject: 'cookie' as const,
+      what: `${event.name} (${event.domain})`,
+      source: event.source,
+      detail: `${event.name} on ${event.domain}, ${event.isPersistent ? `persistent until ${event.expires}` : 'session'}, set by ${event.setBy} ${event.source}`,
+    })),
+    ...storage.map((event) => ({
+      ...event,
+      subject: 'storage' as const,
+      what: `${event.kind} ${event.key} (${event.origin})`,
+      source: event.writer ?? event.origin,
+      detail: `${event.kind} "${event.key}" on ${event.origin}, written by ${event.writer ?? 'an unnamed script'}`,
+    })),
   ];
   const findings = judged.filter((item) => item.verdict === 'finding').map((item) => findingOf(item, built));
   const allowed: AllowedItem[] = judged
     .filter((item) => item.verdict === 'allowed')
-    .map((item) => ({ allow: allowedBy(item.source, allow) ?? '', subject: item.subject, what: item.what, phase: item.phase }));
-  return { ...base, status: 'run', reason: null, findings, allowed, requests, cookies, refusedCookies: refused, storage, built, blocked };
+    .map((item) => ({
+      allow: allowedBy(item.source, allow) ?? '',
+      subject: item.subject,
+      what: item.what,
+      phase: item.phase,
+    }));
+  return {
+    ...base,
+    status: 'run',
+    reason: null,
+    findings,
+    allowed,
+    requests,
+    cookies,
+    refusedCookies: refused,
+    storage,
+    built,
+    blocked,
+  };
 }

@@ -13,7 +13,9 @@ const withoutHash = (url: string) => url.split('#')[0] ?? url;
 
 export async function pickLinks(page: Page, count: number, target: URL): Promise<string[]> {
   if (count <= 0) return [];
-  const hrefs = await page.$$eval('a[href]', (anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href)).catch(() => [] as string[]);
+  const hrefs = await page
+    .$$eval('a[href]', (anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href))
+    .catch(() => [] as string[]);
   const site = siteOf(target.href);
   const seen = new Set([withoutHash(target.href), withoutHash(page.url())]);
   const picked: string[] = [];
@@ -26,7 +28,14 @@ export async function pickLinks(page: Page, count: number, target: URL): Promise
   return picked;
 }
 
-export async function followLinks(page: Page, count: number, target: URL, guard: NavigationGuard, log: NetworkLog, visits: { url: string; time: number }[]): Promise<void> {
+export async function followLinks(
+  page: Page,
+  count: number,
+  target: URL,
+  guard: NavigationGuard,
+  log: NetworkLog,
+  visits: { url: string; time: number }[],
+): Promise<void> {
   for (const url of await pickLinks(page, count, target)) {
     visits.push({ url, time: Date.now() });
     const visit = await open(page, url, guard);

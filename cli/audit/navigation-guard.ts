@@ -25,7 +25,8 @@ type Paused = { requestId: string; frameId: string; request: { url: string } };
 
 async function refuse(url: URL, start: URL, isStartPrivate: boolean): Promise<string | null> {
   if (url.protocol === 'file:' && start.protocol === 'file:') return null;
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `a redirect to ${url.protocol} (only http and https)`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `a redirect to ${url.protocol} (only http and https)`;
   if (isStartPrivate || url.host === start.host) return null;
   const kind = await classifyHost(url.hostname);
   if (kind === 'private') return `a redirect to the loopback or private address ${url.host}`;
@@ -47,12 +48,17 @@ export async function guardNavigation(session: CDPSession, start: URL): Promise<
   session.on('Fetch.requestPaused', async ({ requestId, frameId, request }: Paused) => {
     const reason = frameId === mainFrameId ? await refuse(new URL(request.url), start, isStartPrivate) : null;
     if (reason) stop(reason);
-    const command = reason ? session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' }) : session.send('Fetch.continueRequest', { requestId });
+    const command = reason
+      ? session.send('Fetch.failRequest', { requestId, errorReason: 'BlockedByClient' })
+      : session.send('Fetch.continueRequest', { requestId });
     await command.catch(() => undefined);
   });
-  session.on('Network.requestWillBeSent', ({ requestId, frameId, type }: { requestId: string; frameId?: string; type?: string }) => {
-    if (type === 'Document' && frameId === mainFrameId && !documents.has(requestId)) documents.set(requestId, 0);
-  });
+  session.on(
+    'Network.requestWillBeSent',
+    ({ requestId, frameId, type }: { requestId: string; frameId?: string; type?: string }) => {
+      if (type === 'Document' && frameId === mainFrameId && !documents.has(requestId)) documents.set(requestId, 0);
+    },
+  );
   const count = (requestId: string, bytes: number) => {
     const total = documents.get(requestId);
     if (total === undefined) return;
@@ -63,12 +69,17 @@ export async function guardNavigation(session: CDPSession, start: URL): Promise<
     }
   };
   // A declared length over the limit stops the document at once; otherwise the bytes are counted.
-  session.on('Network.responseReceived', ({ requestId, response }: { requestId: string; response: { headers: Record<string, string> } }) => {
-    const length = Object.entries(response.headers).find(([name]) => name.toLowerCase() === 'content-length')?.[1];
-    const declared = length !== undefined && /^\d+$/.test(length.trim()) ? Number(length) : 0;
-    if (declared > MAX_PAGE_BYTES) count(requestId, declared);
-  });
-  session.on('Network.dataReceived', ({ requestId, dataLength }: { requestId: string; dataLength: number }) => count(requestId, dataLength));
+  session.on(
+    'Network.responseReceived',
+    ({ requestId, response }: { requestId: string; response: { headers: Record<string, string> } }) => {
+      const length = Object.entries(response.headers).find(([name]) => name.toLowerCase() === 'content-length')?.[1];
+      const declared = length !== undefined && /^\d+$/.test(length.trim()) ? Number(length) : 0;
+      if (declared > MAX_PAGE_BYTES) count(requestId, declared);
+    },
+  );
+  session.on('Network.dataReceived', ({ requestId, dataLength }: { requestId: string; dataLength: number }) =>
+    count(requestId, dataLength),
+  );
   await session.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Request' }] });
   return {
     refusal: () => refusal,

@@ -55,7 +55,8 @@ type WillBeSent = {
 
 type ExtraInfo = { requestId: string; headers: Record<string, string>; blockedCookies?: unknown };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The lines of `Network.responseReceivedExtraInfo`'s `blockedCookies` (an array of `{ cookieLine:
@@ -63,22 +64,29 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * refused lines kept for the report, bounded by `MAX_REFUSED_LINES` and `MAX_REFUSED_LINE_CHARS`.
  * An entry of another shape is left out.
  */
-export function readBlockedCookies(value: unknown): { readonly lines: ReadonlySet<string>; readonly refused: RefusedCookieLine[] } {
+export function readBlockedCookies(value: unknown): {
+  readonly lines: ReadonlySet<string>;
+  readonly refused: RefusedCookieLine[];
+} {
   const lines = new Set<string>();
   const refused: RefusedCookieLine[] = [];
   if (!Array.isArray(value)) return { lines, refused };
   for (const entry of value as unknown[]) {
     if (!isRecord(entry) || typeof entry.cookieLine !== 'string' || !Array.isArray(entry.blockedReasons)) continue;
-    const reasons = (entry.blockedReasons as unknown[]).filter((reason): reason is string => typeof reason === 'string').slice(0, MAX_REASONS);
+    const reasons = (entry.blockedReasons as unknown[])
+      .filter((reason): reason is string => typeof reason === 'string')
+      .slice(0, MAX_REASONS);
     lines.add(entry.cookieLine);
-    if (entry.cookieLine.length > 0 && refused.length < MAX_REFUSED_LINES) refused.push({ line: entry.cookieLine.slice(0, MAX_REFUSED_LINE_CHARS), reasons });
+    if (entry.cookieLine.length > 0 && refused.length < MAX_REFUSED_LINES)
+      refused.push({ line: entry.cookieLine.slice(0, MAX_REFUSED_LINE_CHARS), reasons });
   }
   return { lines, refused };
 }
 
 function readInitiator(initiator: CdpInitiator | undefined): Initiator {
   const urls: string[] = [];
-  for (let stack = initiator?.stack; stack; stack = stack.parent) for (const frame of stack.callFrames ?? []) if (frame.url) urls.push(frame.url);
+  for (let stack = initiator?.stack; stack; stack = stack.parent)
+    for (const frame of stack.callFrames ?? []) if (frame.url) urls.push(frame.url);
   if (initiator?.url && !urls.length) urls.push(initiator.url);
   return { type: initiator?.type ?? 'other', urls };
 }
@@ -138,7 +146,9 @@ export async function startNetworkLog(session: CDPSession, options: NetworkLogOp
     const entry = latest.get(requestId);
     if (!entry) return;
     const blocked = readBlockedCookies(blockedCookies);
-    const lines = Object.entries(headers).flatMap(([name, value]) => (name.toLowerCase() === 'set-cookie' && typeof value === 'string' ? value.split('\n') : []));
+    const lines = Object.entries(headers).flatMap(([name, value]) =>
+      name.toLowerCase() === 'set-cookie' && typeof value === 'string' ? value.split('\n') : [],
+    );
     entry.setCookies.push(...lines.filter((line) => line.length > 0 && !blocked.lines.has(line)));
     entry.refusedCookies.push(...blocked.refused.slice(0, MAX_REFUSED_LINES - entry.refusedCookies.length));
   });

@@ -47,9 +47,21 @@ export function readTarget(text: string): URL | null {
 const HOST = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
 /** A whole number in [min, max], or NaN. */
-const count = (text: string, min: number, max: number) => (/^\d+$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : Number.NaN);
+const count = (text: string, min: number, max: number) =>
+  /^\d+$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : Number.NaN;
 
-type Draft = { target: URL | null; pages: number; format: string; out: string | null; declaration: string | null; allow: string[]; allowPrivate: string[]; timeoutS: number; maxRecords: number; isNoSandboxAllowed: boolean };
+type Draft = {
+  target: URL | null;
+  pages: number;
+  format: string;
+  out: string | null;
+  declaration: string | null;
+  allow: string[];
+  allowPrivate: string[];
+  timeoutS: number;
+  maxRecords: number;
+  isNoSandboxAllowed: boolean;
+};
 
 /** Reads one flag at `args[index]`; returns the index of its last value, or -1 for an unknown flag. */
 function readFlag(args: readonly string[], index: number, draft: Draft): number {
@@ -58,7 +70,8 @@ function readFlag(args: readonly string[], index: number, draft: Draft): number 
   const value = () => inline ?? args[(last += 1)] ?? '';
   const hosts = () => {
     const list = value().split(',');
-    while (inline === undefined && args[last + 1] !== undefined && !args[last + 1]?.startsWith('--')) list.push(...(args[(last += 1)] ?? '').split(','));
+    while (inline === undefined && args[last + 1] !== undefined && !args[last + 1]?.startsWith('--'))
+      list.push(...(args[(last += 1)] ?? '').split(','));
     return list;
   };
   if (flag === '--audit') draft.target = readTarget(value());
@@ -81,7 +94,18 @@ const readHosts = (hosts: readonly string[]) => {
 };
 
 export function parseAuditArguments(args: readonly string[]): AuditOptions | null {
-  const draft: Draft = { target: null, pages: 0, format: 'text', out: null, declaration: null, allow: [], allowPrivate: [], timeoutS: DEFAULT_LIMITS.timeoutMs / 1000, maxRecords: DEFAULT_LIMITS.maxRecords, isNoSandboxAllowed: false };
+  const draft: Draft = {
+    target: null,
+    pages: 0,
+    format: 'text',
+    out: null,
+    declaration: null,
+    allow: [],
+    allowPrivate: [],
+    timeoutS: DEFAULT_LIMITS.timeoutMs / 1000,
+    maxRecords: DEFAULT_LIMITS.maxRecords,
+    isNoSandboxAllowed: false,
+  };
   for (let index = 0; index < args.length; index += 1) {
     index = readFlag(args, index, draft);
     if (index < 0) return null;
@@ -89,6 +113,24 @@ export function parseAuditArguments(args: readonly string[]): AuditOptions | nul
   const { target, pages, format, out, declaration, timeoutS, maxRecords, isNoSandboxAllowed } = draft;
   const allow = readHosts(draft.allow);
   const allowPrivate = readHosts(draft.allowPrivate);
-  if (!target || !allow || !allowPrivate || Number.isNaN(pages + timeoutS + maxRecords) || (format !== 'text' && format !== 'json' && format !== 'html') || declaration === '') return null;
-  return { target, pages, format, out, declaration, allow, allowPrivate, limits: { timeoutMs: timeoutS * 1000, maxRecords }, isNoSandboxAllowed };
+  if (
+    !target ||
+    !allow ||
+    !allowPrivate ||
+    Number.isNaN(pages + timeoutS + maxRecords) ||
+    (format !== 'text' && format !== 'json' && format !== 'html') ||
+    declaration === ''
+  )
+    return null;
+  return {
+    target,
+    pages,
+    format,
+    out,
+    declaration,
+    allow,
+    allowPrivate,
+    limits: { timeoutMs: timeoutS * 1000, maxRecords },
+    isNoSandboxAllowed,
+  };
 }

@@ -57,5 +57,7 @@ export function isExpected(url: string, expectations: PageExpectations): boolean
   const endpoint = endpointOf(url);
   if (endpoint === null) return false;
   if (expectations.endpoints.includes(endpoint)) return true;
-  return expectations.componentFolders.some((folder) => endpoint === `${folder}v0.js` || endpoint.startsWith(`${folder}v0/`));
+  return expectations.componentFolders.some(
+    (folder) => endpoint === `${folder}v0.js` || endpoint.startsWith(`${folder}v0/`),
+  );
 }

@@ -6,7 +6,15 @@
 import { isRecord, own } from '../../src/wire/values.ts';
 import type { PageRecord } from './recorder-script.ts';
 
-const KINDS: readonly PageRecord['kind'][] = ['cookie', 'localStorage', 'sessionStorage', 'indexedDB', 'built', 'script-run', 'consent-change'];
+const KINDS: readonly PageRecord['kind'][] = [
+  'cookie',
+  'localStorage',
+  'sessionStorage',
+  'indexedDB',
+  'built',
+  'script-run',
+  'consent-change',
+];
 
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value.slice(0, 4096) : undefined);
 const nullableText = (value: unknown): string | null | undefined => (value === null ? null : textOf(value));
@@ -18,7 +26,8 @@ export function readPageRecord(value: unknown): PageRecord | null {
   const time = own(value, 'time');
   const frameUrl = textOf(own(value, 'frameUrl'));
   const found = KINDS.find((candidate) => candidate === kind);
-  if (!found || key === undefined || typeof time !== 'number' || !Number.isFinite(time) || frameUrl === undefined) return null;
+  if (!found || key === undefined || typeof time !== 'number' || !Number.isFinite(time) || frameUrl === undefined)
+    return null;
   const stack = typeof own(value, 'stack') === 'string' ? String(own(value, 'stack')).slice(0, 16_384) : undefined;
   const block = nullableText(own(value, 'block'));
   const purposes = nullableText(own(value, 'purposes'));

@@ -17,7 +17,8 @@ const SHOWN = 'page-consent .page-consent-shown, page-story-consent.page-consent
 const FRAME = '.page-consent-frame iframe:not([hidden])';
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A button name that starts with one of `words`, or is one of the catalogues' `texts`. */
-const buttonName = (words: readonly string[], texts: readonly string[]) => new RegExp(`^(?:(?:${words.join('|')})\\b|(?:${texts.map(escapeRegExp).join('|')})$)`, 'iu');
+const buttonName = (words: readonly string[], texts: readonly string[]) =>
+  new RegExp(`^(?:(?:${words.join('|')})\\b|(?:${texts.map(escapeRegExp).join('|')})$)`, 'iu');
 const FRAME_BUTTON: Record<Decision, RegExp> = {
   reject: buttonName(['reject', 'decline', 'refuse', 'deny'], textsOf('rejectAll', 'decline')),
   accept: buttonName(['accept', 'agree', 'allow'], textsOf('acceptAll', 'accept')),
@@ -39,22 +40,32 @@ export async function waitForPrompt(page: Page, waitMs: number): Promise<boolean
 }
 
 const callsAction = (on: string, consentId: string, decision: Decision) =>
-  [...parseActions(on).value.values()].some((calls) => calls.some((call) => call.target === consentId && call.action === decision));
+  [...parseActions(on).value.values()].some((calls) =>
+    calls.some((call) => call.target === consentId && call.action === decision),
+  );
 
 type Control = { readonly control: Locator; readonly how: string };
 
 /** The prompt's visible control for the decision, and how a report names a click on it; null when there is none. */
-export async function findChoiceControl(page: Page, consentId: string | null, decision: Decision): Promise<Control | null> {
+export async function findChoiceControl(
+  page: Page,
+  consentId: string | null,
+  decision: Decision,
+): Promise<Control | null> {
   const controls = page.locator(SHOWN).locator('[on]').filter({ visible: true });
   for (let index = 0; consentId !== null && index < (await controls.count()); index += 1) {
     const control = controls.nth(index);
-    if (callsAction((await control.getAttribute('on')) ?? '', consentId, decision)) return { control, how: `the prompt's ${decision} control` };
+    if (callsAction((await control.getAttribute('on')) ?? '', consentId, decision))
+      return { control, how: `the prompt's ${decision} control` };
   }
   const story = page.locator('page-story-consent.page-consent-shown button').filter({ visible: true });
   const buttons = await story.count();
   if (buttons > 0) {
     if (decision === 'reject' && buttons < 2) return null;
-    return { control: story.nth(decision === 'reject' ? 0 : buttons - 1), how: `the story prompt's ${decision === 'reject' ? 'decline' : 'accept'} button` };
+    return {
+      control: story.nth(decision === 'reject' ? 0 : buttons - 1),
+      how: `the story prompt's ${decision === 'reject' ? 'decline' : 'accept'} button`,
+    };
   }
   const frame = await (await page.$(FRAME))?.contentFrame();
   const button = frame?.getByRole('button', { name: FRAME_BUTTON[decision] }).filter({ visible: true }).first();
@@ -69,7 +80,11 @@ export async function decide(page: Page, consentId: string | null, decision: Dec
     return `clicked ${found.how}`;
   }
   const frame = await (await page.$(FRAME))?.contentFrame();
-  if (!frame || (await page.locator('page-story-consent.page-consent-shown button').filter({ visible: true }).count()) > 0) return null;
+  if (
+    !frame ||
+    (await page.locator('page-story-consent.page-consent-shown button').filter({ visible: true }).count()) > 0
+  )
+    return null;
   await frame.evaluate((action) => parent.postMessage({ type: 'consent-response', action }, '*'), decision);
   return `posted the CMP frame's consent-response ${decision}`;
 }

@@ -3,8 +3,6 @@
  * `schemaVersion` 1; fields are only ever added). Times are milliseconds relative to the
  * decision (negative before it); `phase` says on which side of it an event happened.
  */
-import type { DeclarationItem } from './declaration.ts';
-
 export const SCHEMA_VERSION = 1;
 
 export type Phase = 'before' | 'after';
@@ -21,9 +19,21 @@ export type Initiator = {
 };
 export type TagKind = 'element' | 'script' | 'inline-script' | 'image' | 'frame' | 'other';
 
-type Event = { readonly t: number; readonly phase: Phase; readonly page: string; readonly verdict: Verdict; readonly initiator: Initiator };
+type Event = {
+  readonly t: number;
+  readonly phase: Phase;
+  readonly page: string;
+  readonly verdict: Verdict;
+  readonly initiator: Initiator;
+};
 
-export type RequestEvent = Event & { readonly url: string; readonly method: string; readonly type: string; readonly party: Party; readonly isBeacon: boolean };
+export type RequestEvent = Event & {
+  readonly url: string;
+  readonly method: string;
+  readonly type: string;
+  readonly party: Party;
+  readonly isBeacon: boolean;
+};
 export type CookieEvent = Event & {
   readonly name: string;
   readonly domain: string;
@@ -57,7 +67,15 @@ export type StorageEvent = Event & {
   readonly writer: string | null;
   readonly party: Party;
 };
-export type BuiltEvent = { readonly t: number; readonly phase: Phase; readonly kind: 'element' | 'script'; readonly tag: string; readonly block: string | null; readonly purposes: string | null; readonly src: string | null };
+export type BuiltEvent = {
+  readonly t: number;
+  readonly phase: Phase;
+  readonly kind: 'element' | 'script';
+  readonly tag: string;
+  readonly block: string | null;
+  readonly purposes: string | null;
+  readonly src: string | null;
+};
 
 export type Subject = 'request' | 'cookie' | 'storage';
 export type AuditFinding = {
@@ -73,7 +91,12 @@ export type AuditFinding = {
 };
 /** A request the address guard did not let through (a loopback or private address, or one it could not resolve). */
 export type BlockedItem = { readonly url: string; readonly reason: string };
-export type AllowedItem = { readonly allow: string; readonly subject: Subject; readonly what: string; readonly phase: Phase };
+export type AllowedItem = {
+  readonly allow: string;
+  readonly subject: Subject;
+  readonly what: string;
+  readonly phase: Phase;
+};
 
 export type JourneyReport = {
   readonly name: 'no-decision' | 'reject' | 'accept';
@@ -125,4 +148,26 @@ export type AuditReport = {
   readonly declaration: readonly DeclarationItem[];
   /** PNG of the page as a reader first sees it, with its prompt; a file name with `--out`. */
   readonly screenshot: string | null;
+};
+
+/** One line of the cookie declaration (declaration.ts builds them). */
+export type DeclarationKind = 'cookie' | StorageEvent['kind'];
+
+export type DeclarationItem = {
+  readonly kind: DeclarationKind;
+  readonly name: string;
+  /** A cookie's domain as the browser stored it, or a storage item's origin. */
+  readonly domain: string;
+  readonly party: Party;
+  /** The site of the response or script that set it; null when the stack named no script. */
+  readonly setBySite: string | null;
+  /** The response that set it or the script that wrote it; null when the stack named none. */
+  readonly source: string | null;
+  readonly isPersistent: boolean;
+  /** Seconds from the write to the expiry the browser stored; null for a session cookie or a storage item (no expiry). */
+  readonly lifetimeSeconds: number | null;
+  readonly journeys: readonly JourneyReport['name'][];
+  /** The tag on the page that set it, as its first write names it. */
+  readonly tag: Initiator['tag'];
+  readonly category: string;
 };

@@ -26,7 +26,8 @@ function fairChoiceOutcome(report: AuditReport): RuleOutcome {
   const rule = { code: 'audit-unfair-choice', name: 'fair choice' };
   const problems = report.fairChoice;
   if (!report.isPromptShown) return { ...rule, status: 'not-run', detail: 'no prompt shown' };
-  if (problems === null) return { ...rule, status: 'not-run', detail: "the prompt's accept and reject controls were not both found" };
+  if (problems === null)
+    return { ...rule, status: 'not-run', detail: "the prompt's accept and reject controls were not both found" };
   if (problems.length) return { ...rule, status: 'failed', detail: plural(problems.length, 'warning') };
   return { ...rule, status: 'passed', detail: 'reject as prominent as accept' };
 }
@@ -37,8 +38,16 @@ export function rulesRun(report: AuditReport): RuleOutcome[] {
   const notRun = report.journeys[0]?.reason ?? 'no journey ran';
   const leaks = LEAK_RULES.map(([code, name]): RuleOutcome => {
     if (!ran.length) return { code, name, status: 'not-run', detail: notRun };
-    const count = ran.reduce((sum, journey) => sum + journey.findings.filter((finding) => finding.code === code).length, 0);
-    return { code, name, status: count ? 'failed' : 'passed', detail: `${count ? plural(count, 'finding') : 'none'} in ${names}` };
+    const count = ran.reduce(
+      (sum, journey) => sum + journey.findings.filter((finding) => finding.code === code).length,
+      0,
+    );
+    return {
+      code,
+      name,
+      status: count ? 'failed' : 'passed',
+      detail: `${count ? plural(count, 'finding') : 'none'} in ${names}`,
+    };
   });
   return [...leaks, fairChoiceOutcome(report)];
 }

@@ -38,7 +38,10 @@ export async function runAudit(args: readonly string[], io: CliIo, shared?: Brow
   try {
     browser = shared ?? (await launchAuditBrowser({ isNoSandboxAllowed: options.isNoSandboxAllowed }));
   } catch (error) {
-    const message = error instanceof SandboxRefusal ? error.message : `the browser did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    const message =
+      error instanceof SandboxRefusal
+        ? error.message
+        : `the browser did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
     io.writeError(`page-validate --audit: ${message}\n`);
     return 1;
   }

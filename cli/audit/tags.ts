@@ -26,7 +26,12 @@ const kindOfUrl = (url: string, context: TagContext): TagKind => {
  * `subject`: the URL of the request itself (null for a write); `isByScript`: the immediate
  * initiator is a running script rather than a parser.
  */
-export function describeInitiator(chain: readonly string[], subject: string | null, isByScript: boolean, context: TagContext): Initiator {
+export function describeInitiator(
+  chain: readonly string[],
+  subject: string | null,
+  isByScript: boolean,
+  context: TagContext,
+): Initiator {
   const isBuiltSource = (url: string | null) => {
     const endpoint = url === null ? null : endpointOf(url);
     return endpoint !== null && context.builtSources.has(endpoint);

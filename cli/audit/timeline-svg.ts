@@ -6,7 +6,13 @@
  */
 import type { JourneyReport, Verdict } from './report.ts';
 
-export const VERDICT_COLOURS: Record<Verdict, string> = { finding: '#b3261e', allowed: '#8a5a00', expected: '#1f5fa8', permitted: '#5b3f9e', ok: '#5f6368' };
+export const VERDICT_COLOURS: Record<Verdict, string> = {
+  finding: '#b3261e',
+  allowed: '#8a5a00',
+  expected: '#1f5fa8',
+  permitted: '#5b3f9e',
+  ok: '#5f6368',
+};
 const WIDTH = 720;
 const ROW = 28;
 const LEFT = 90;
@@ -16,7 +22,14 @@ export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 export function timelineSvg(journey: JourneyReport, labelId: string): string {
-  const rows = ROWS.map((row) => journey[row].map((event) => ({ t: event.t, verdict: event.verdict, title: 'url' in event ? event.url : 'name' in event ? `${event.name} (${event.domain})` : `${event.kind} ${event.key}` })));
+  const rows = ROWS.map((row) =>
+    journey[row].map((event) => ({
+      t: event.t,
+      verdict: event.verdict,
+      title:
+        'url' in event ? event.url : 'name' in event ? `${event.name} (${event.domain})` : `${event.kind} ${event.key}`,
+    })),
+  );
   const times = rows.flat().map(({ t }) => t);
   const min = Math.min(0, ...times);
   const max = Math.max(1, ...times);

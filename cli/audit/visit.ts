@@ -39,7 +39,12 @@ async function load(page: Page, url: string, guard: NavigationGuard): Promise<Vi
     const refusal = guard.refusal();
     if (refusal) return { failure: `refused: ${refusal}` };
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { failure: error instanceof Error && error.name === 'TimeoutError' ? `no document within ${FETCH_TIMEOUT_MS / 1000} s` : (message ?? 'unknown') };
+    return {
+      failure:
+        error instanceof Error && error.name === 'TimeoutError'
+          ? `no document within ${FETCH_TIMEOUT_MS / 1000} s`
+          : (message ?? 'unknown'),
+    };
   }
 }
 

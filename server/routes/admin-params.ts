@@ -44,7 +44,11 @@ export async function pageOfUsers(
 }
 
 /** Every server user id a selector designates, read page by page (erasure and exports). */
-export async function* allUsersOf(store: ConsentStore, instanceId: string, selector: UserSelector): AsyncGenerator<string> {
+export async function* allUsersOf(
+  store: ConsentStore,
+  instanceId: string,
+  selector: UserSelector,
+): AsyncGenerator<string> {
   let cursor = '';
   for (;;) {
     const page = await pageOfUsers(store, instanceId, selector, { limit: scanPageSize, cursor });

@@ -33,14 +33,19 @@ async function checkedConfig(context: AppContext, config: InstanceConfig): Promi
 
 function registerInstanceRoutes(app: FastifyInstance, context: AppContext): void {
   const { store } = context;
-  const withCounts = async (instance: InstanceRecord) => ({ ...instance, counts: await store.countInstance(instance.id) });
+  const withCounts = async (instance: InstanceRecord) => ({
+    ...instance,
+    counts: await store.countInstance(instance.id),
+  });
 
   app.get('/admin/api/instances', async (request) => {
     const list = readListQuery(request.query as Record<string, unknown>);
     const page = takePage(await store.listInstances(probePage(list.cursor, list.limit)), list.limit, (i) => i.id);
     return { instances: await Promise.all(page.items.map(withCounts)), nextCursor: page.nextCursor };
   });
-  app.get('/admin/api/instances/:id', async (request) => withCounts(await existingInstance(store, instanceIdOf(request))));
+  app.get('/admin/api/instances/:id', async (request) =>
+    withCounts(await existingInstance(store, instanceIdOf(request))),
+  );
   app.put('/admin/api/instances/:id', async (request) => {
     const id = instanceIdOf(request);
     const config = await checkedConfig(context, parseInstanceConfig(requireJsonBody(request)));
@@ -82,7 +87,8 @@ function registerUserRoutes(app: FastifyInstance, context: AppContext): void {
     const page = await pageOfUsers(store, instanceId, userSelectorOf(request), list);
     const users = await Promise.all(page.items.map((userId) => readUser(store, instanceId, userId, list.limit)));
     const found = users.filter((user) => user.decision || user.history.length > 0);
-    if (found.length === 0 && list.cursor === '') throw new HttpError(404, ErrorCode.userNotFound, 'no records for this user');
+    if (found.length === 0 && list.cursor === '')
+      throw new HttpError(404, ErrorCode.userNotFound, 'no records for this user');
     return { users: found, nextCursor: page.nextCursor };
   });
   app.delete('/admin/api/instances/:id/users', async (request) => {
@@ -100,7 +106,8 @@ function registerUserRoutes(app: FastifyInstance, context: AppContext): void {
   app.get('/admin/api/instances/:id/stats', async (request) => {
     const instanceId = instanceIdOf(request);
     const query = request.query as Record<string, unknown>;
-    const days = strictOptional(readNumber(1, 366), query['days'] === undefined ? undefined : Number(query['days']), 'days') ?? 30;
+    const days =
+      strictOptional(readNumber(1, 366), query['days'] === undefined ? undefined : Number(query['days']), 'days') ?? 30;
     const since = Math.floor(context.now() / dayMs) * dayMs - (days - 1) * dayMs;
     return {
       instanceId,
@@ -120,13 +127,18 @@ function registerAdsConfigAdminRoutes(app: FastifyInstance, context: AppContext)
     const client = clientOf(request);
     const fromFile = context.adsConfigs.get(client);
     const stored = fromFile ? null : await context.store.getAdsConfig(client);
-    if (!fromFile && stored === null) throw new HttpError(404, ErrorCode.adsClientNotFound, `client: no ads config for "${client}"`);
+    if (!fromFile && stored === null)
+      throw new HttpError(404, ErrorCode.adsClientNotFound, `client: no ads config for "${client}"`);
     return { client, source: fromFile ? 'file' : 'store', document: fromFile ?? stored };
   });
   app.put('/admin/api/ads-config/:client', async (request) => {
     const client = clientOf(request);
     if (context.adsConfigs.has(client)) {
-      throw new HttpError(409, ErrorCode.adsConfigFromFile, `client: "${client}" is defined by a file in ADS_CONFIG_DIR`);
+      throw new HttpError(
+        409,
+        ErrorCode.adsConfigFromFile,
+        `client: "${client}" is defined by a file in ADS_CONFIG_DIR`,
+      );
     }
     const document = parseAdsConfigDocument(requireJsonBody(request));
     await context.store.putAdsConfig(client, document, context.now());

@@ -18,7 +18,9 @@ function readStoredDocument(stored: unknown, client: string): AdsConfigDocument 
   try {
     return parseAdsConfigDocument(stored);
   } catch (error) {
-    throw new Error(`stored ads config of "${client}" is invalid: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `stored ads config of "${client}" is invalid: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -25,7 +25,8 @@ export const partFilePattern = /^[a-z][a-z0-9-]*\.[0-9a-z]{5}\.js$/;
 const cacheControlOf = (name: string) => (partFilePattern.test(name) ? partCacheControl : cdnCacheControl);
 
 /** The production files name no source map: the header does, for the browser's developer tools. */
-export const sourceMapHeader = (reply: FastifyReply, name: string) => (name.endsWith('.js') ? reply.header('SourceMap', `${name}.map`) : reply);
+export const sourceMapHeader = (reply: FastifyReply, name: string) =>
+  name.endsWith('.js') ? reply.header('SourceMap', `${name}.map`) : reply;
 
 /** `asset` in the best encoding the client accepts, with ETag (304 on a match) and CORP for any page. */
 export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset, contentType: string) {
@@ -47,17 +48,25 @@ export function registerCdnRoutes(app: FastifyInstance, context: AppContext): vo
     if (!existsSync(join(root, 'v0.js'))) {
       // The path is for the log only: error messages never reveal the server's file system.
       request.log.warn({ cdnRoot: root }, 'CDN tree not built: v0.js is missing');
-      throw new HttpError(404, ErrorCode.cdnNotBuilt, 'the CDN tree is not built (v0.js is missing): run npm run build, then reload');
+      throw new HttpError(
+        404,
+        ErrorCode.cdnNotBuilt,
+        'the CDN tree is not built (v0.js is missing): run npm run build, then reload',
+      );
     }
     const file = join(root, relativePath);
     const isGeo = relativePath === `v0/${geoScript}`;
     const place = isGeo ? requestPlace(request, context) : null;
     // The patched value: `us-ca` when the subdivision is known, else the country (`de`, `unknown`).
-    const asset = place ? await cache.getPatched(file, place.subdivision === 'unknown' ? place.country : place.subdivision) : await cache.get(file);
+    const asset = place
+      ? await cache.getPatched(file, place.subdivision === 'unknown' ? place.country : place.subdivision)
+      : await cache.get(file);
     if (!asset) throw new HttpError(404, ErrorCode.notFound, `${request.url} is not in the CDN tree`);
     // Public only when the place came from trusted headers; an IP lookup is per client.
     reply.header('Cache-Control', place && place.source === null ? 'private, max-age=300' : cacheControlOf(name));
-    const varied = context.geoHeaders.flatMap((pair) => (pair.region === null ? [pair.country] : [pair.country, pair.region]));
+    const varied = context.geoHeaders.flatMap((pair) =>
+      pair.region === null ? [pair.country] : [pair.country, pair.region],
+    );
     if (isGeo && varied.length) reply.header('Vary', varied.join(', '));
     sourceMapHeader(reply, name);
     const type = name.endsWith('.map') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8';

@@ -28,7 +28,10 @@ const scriptNamePattern = /^[a-z]+-0\.1\.js(\.map)?$/;
 
 /** JSON that cannot close the surrounding script element. */
 export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -45,12 +48,19 @@ export function registerPromptRoutes(app: FastifyInstance, context: AppContext):
     const instance = instanceId === null ? null : await context.store.getInstance(instanceId);
     const outcomeUrl = instanceId === null ? null : `/cmp/outcome?instance=${encodeURIComponent(instanceId)}`;
     const config = await promptPageConfig({ language, config: instance?.config ?? null, outcomeUrl, files });
-    if (instance?.config.tcf && !config.tcf) request.log.warn({ instanceId }, 'hosted prompt: instance has tcf settings but the server has no vendor list (TCF_VENDOR_LIST)');
+    if (instance?.config.tcf && !config.tcf)
+      request.log.warn(
+        { instanceId },
+        'hosted prompt: instance has tcf settings but the server has no vendor list (TCF_VENDOR_LIST)',
+      );
     const nonce = randomBytes(16).toString('base64');
     const html = template
       .split('__NONCE__')
       .join(nonce)
-      .replace('<html lang="en" dir="ltr">', () => `<html lang="${language}" dir="${config.messages['dir'] === 'rtl' ? 'rtl' : 'ltr'}">`)
+      .replace(
+        '<html lang="en" dir="ltr">',
+        () => `<html lang="${language}" dir="${config.messages['dir'] === 'rtl' ? 'rtl' : 'ltr'}">`,
+      )
       .split('__TITLE__')
       .join(escapeHtml(config.title))
       .replace('__CUSTOMIZE__', () => escapeHtml(config.messages['customize'] ?? ''))
@@ -60,7 +70,10 @@ export function registerPromptRoutes(app: FastifyInstance, context: AppContext):
       `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; ` +
         "img-src 'self' data:; base-uri 'none'; form-action 'none'",
     );
-    reply.header('Cache-Control', 'no-cache').header('Referrer-Policy', 'no-referrer').header('Vary', 'Accept-Language');
+    reply
+      .header('Cache-Control', 'no-cache')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('Vary', 'Accept-Language');
     return reply.type('text/html; charset=utf-8').send(html);
   });
 
@@ -68,9 +81,15 @@ export function registerPromptRoutes(app: FastifyInstance, context: AppContext):
   app.get('/cmp/:name', async (request, reply) => {
     const { name } = request.params as { name: string };
     const asset = scriptNamePattern.test(name) ? await cache.get(join(context.cdnRoot, 'cmp', name)) : null;
-    if (!asset) throw new HttpError(404, ErrorCode.notFound, `${request.url} is not a hosted prompt script (run npm run build)`);
+    if (!asset)
+      throw new HttpError(404, ErrorCode.notFound, `${request.url} is not a hosted prompt script (run npm run build)`);
     sourceMapHeader(reply, name).header('Cache-Control', cdnCacheControl);
-    return sendAsset(request, reply, asset, name.endsWith('.map') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8');
+    return sendAsset(
+      request,
+      reply,
+      asset,
+      name.endsWith('.map') ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8',
+    );
   });
 }
 

@@ -82,7 +82,11 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
   ): CheckAnswer | string => {
     if (isNewUser) reply.header('Set-Cookie', serializeUserCookie(newUserId(), request.hostname));
     const country = body.matchedGeoGroup === null ? requestCountry(request, context) : unknownCountry;
-    const answer = buildCheckAnswer(instance, resolveGeoGroup(instance.config, body.matchedGeoGroup, country), decision);
+    const answer = buildCheckAnswer(
+      instance,
+      resolveGeoGroup(instance.config, body.matchedGeoGroup, country),
+      decision,
+    );
     reply.header('Cache-Control', 'no-store');
     const prefix = instance.config.xssiPrefix;
     if (!prefix) return answer;
@@ -107,33 +111,37 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
     })();
   });
 
-  app.post('/consent/update', { ...options, schema: { response: { 200: updateAnswerSchema } } }, async (request, reply) => {
-    const body = parseUpdateRequest(requireJsonBody(request));
-    const instance = await ensureAutoInstance(context, body.consentInstanceId);
-    const userId = renewUserId(request, reply);
-    const entry = {
-      instanceId: instance.id,
-      userId,
-      pageUserId: body.pageUserId,
-      state: body.consentStateValue,
-      consentString: body.consentString ?? null,
-      purposeConsents: body.purposeConsents ?? null,
-      consentMetadata: body.consentMetadata ?? null,
-      tcfPolicyVersion: body.tcfPolicyVersion ?? null,
-      policyVersion: instance.policyVersion,
-      time: context.now(),
-      origin: request.headers.origin ?? null,
-      userAgent: request.headers['user-agent']?.slice(0, 512) || null,
-      ipHash: await context.hashIp(request.ip),
-      gpc: body.gpc === true,
-    };
-    // Signed first, then stored with the audit row in one transaction: both or neither (docs/server.md, "Proving consent").
-    const receiptId = newReceiptId();
-    const group = resolveGeoGroup(instance.config, null, requestCountry(request, context));
-    const jws = await context.receipts.sign(buildReceipt(receiptId, entry, group));
-    await store.recordDecision(entry, { id: receiptId, jws });
-    const answer: UpdateAnswer = { recorded: true, policyVersion: instance.policyVersion, receiptId };
-    reply.header('Cache-Control', 'no-store');
-    return answer;
-  });
+  app.post(
+    '/consent/update',
+    { ...options, schema: { response: { 200: updateAnswerSchema } } },
+    async (request, reply) => {
+      const body = parseUpdateRequest(requireJsonBody(request));
+      const instance = await ensureAutoInstance(context, body.consentInstanceId);
+      const userId = renewUserId(request, reply);
+      const entry = {
+        instanceId: instance.id,
+        userId,
+        pageUserId: body.pageUserId,
+        state: body.consentStateValue,
+        consentString: body.consentString ?? null,
+        purposeConsents: body.purposeConsents ?? null,
+        consentMetadata: body.consentMetadata ?? null,
+        tcfPolicyVersion: body.tcfPolicyVersion ?? null,
+        policyVersion: instance.policyVersion,
+        time: context.now(),
+        origin: request.headers.origin ?? null,
+        userAgent: request.headers['user-agent']?.slice(0, 512) || null,
+        ipHash: await context.hashIp(request.ip),
+        gpc: body.gpc === true,
+      };
+      // Signed first, then stored with the audit row in one transaction: both or neither (docs/server.md, "Proving consent").
+      const receiptId = newReceiptId();
+      const group = resolveGeoGroup(instance.config, null, requestCountry(request, context));
+      const jws = await context.receipts.sign(buildReceipt(receiptId, entry, group));
+      await store.recordDecision(entry, { id: receiptId, jws });
+      const answer: UpdateAnswer = { recorded: true, policyVersion: instance.policyVersion, receiptId };
+      reply.header('Cache-Control', 'no-store');
+      return answer;
+    },
+  );
 }

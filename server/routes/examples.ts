@@ -46,7 +46,9 @@ async function renderIndex(dir: string, urlPath: string): Promise<string> {
     if (entry.isDirectory()) items.push(`<li><a href="${escapeHtml(entry.name)}/">${escapeHtml(entry.name)}/</a></li>`);
     if (!entry.isFile() || extname(entry.name) !== '.html') continue;
     const title = (await pageTitle(join(dir, entry.name))) ?? entry.name;
-    items.push(`<li><a href="${escapeHtml(entry.name)}">${escapeHtml(title)}</a> <code>${escapeHtml(entry.name)}</code></li>`);
+    items.push(
+      `<li><a href="${escapeHtml(entry.name)}">${escapeHtml(title)}</a> <code>${escapeHtml(entry.name)}</code></li>`,
+    );
   }
   const list = items.length ? `<ul>${items.join('')}</ul>` : '<p>No example pages yet.</p>';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Examples</title>
@@ -76,7 +78,11 @@ export function registerExampleRoutes(app: FastifyInstance, context: AppContext)
     if (info?.isDirectory() || (relative === '' && !info)) {
       if (!request.url.split('?')[0]!.endsWith('/')) return reply.redirect(`${request.url.split('?')[0]}/`, 301);
       const index = join(file, 'index.html');
-      if (await stat(index).then((s) => s.isFile()).catch(() => false)) {
+      if (
+        await stat(index)
+          .then((s) => s.isFile())
+          .catch(() => false)
+      ) {
         return reply.type(contentTypes['.html']!).send(createReadStream(index));
       }
       return reply.type(contentTypes['.html']!).send(await renderIndex(file, `/examples/${relative}`));

@@ -15,7 +15,17 @@ export const healthPingTimeoutMs = 2000;
 async function pingWithin(store: ConsentStore, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new HttpError(503, ErrorCode.storeUnavailable, `the ${store.kind} store does not answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new HttpError(
+            503,
+            ErrorCode.storeUnavailable,
+            `the ${store.kind} store does not answer within ${timeoutMs} ms`,
+          ),
+        ),
+      timeoutMs,
+    );
   });
   try {
     // The race handles a ping that fails after the time-out: no unhandled rejection.
@@ -29,7 +39,11 @@ export function registerHealthRoutes(app: FastifyInstance, context: AppContext):
   app.get('/healthz', async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     if (context.isDraining()) {
-      throw new HttpError(503, ErrorCode.shuttingDown, 'the server is draining before it shuts down: take it out of rotation');
+      throw new HttpError(
+        503,
+        ErrorCode.shuttingDown,
+        'the server is draining before it shuts down: take it out of rotation',
+      );
     }
     try {
       await pingWithin(context.store, context.healthTimeoutMs);

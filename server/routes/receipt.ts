@@ -17,7 +17,11 @@ export function registerReceiptRoutes(app: FastifyInstance, context: AppContext)
   const guard = adminGuard(context.adminToken);
   // The guard's challenge headers are for admin routes; here every refusal is the same 404.
   const quiet = { header: () => quiet } as unknown as FastifyReply;
-  const isAdmin = (request: FastifyRequest) => guard(request, quiet).then(() => true, () => false);
+  const isAdmin = (request: FastifyRequest) =>
+    guard(request, quiet).then(
+      () => true,
+      () => false,
+    );
   const options = { onRequest: credentialedCors(context.allowedOrigins) };
 
   app.options('/consent/receipt/:id', options, (_request, reply) => reply.code(204).send());
@@ -48,5 +52,7 @@ export function registerReceiptKeyRoutes(app: FastifyInstance, context: AppConte
     return receipts.keySet();
   });
 
-  app.post('/admin/receipt-keys', { onRequest: guard }, async (_request, reply) => reply.code(201).send({ kid: await receipts.rotate() }));
+  app.post('/admin/receipt-keys', { onRequest: guard }, async (_request, reply) =>
+    reply.code(201).send({ kid: await receipts.rotate() }),
+  );
 }

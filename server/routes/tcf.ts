@@ -26,7 +26,11 @@ export function registerTcfRoutes(app: FastifyInstance, context: AppContext): vo
       // The path is for the log only: error messages never reveal the server's file system.
       if (file) request.log.warn({ tcfVendorList: file }, 'TCF_VENDOR_LIST names no readable file');
       const why = file ? 'the file named by TCF_VENDOR_LIST is missing' : 'TCF_VENDOR_LIST is not set';
-      throw new HttpError(404, ErrorCode.tcfVendorListMissing, `${why}: set it to a copy of the IAB Global Vendor List v3`);
+      throw new HttpError(
+        404,
+        ErrorCode.tcfVendorListMissing,
+        `${why}: set it to a copy of the IAB Global Vendor List v3`,
+      );
     }
     reply.header('Cache-Control', vendorListCacheControl);
     if (context.tcfVendorListIsFixture) reply.header('X-Vendor-List', FIXTURE_VENDOR_LIST_HEADER);

@@ -14,7 +14,10 @@ export type ChangeListener = {
   stop(): Promise<void>;
 };
 
-export function createChangeListener(connectionString: string, options: { readonly retryMs: number; readonly clientOptions: pg.ClientConfig }): ChangeListener {
+export function createChangeListener(
+  connectionString: string,
+  options: { readonly retryMs: number; readonly clientOptions: pg.ClientConfig },
+): ChangeListener {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;

@@ -11,7 +11,9 @@
 import type { ConsentStore, DecisionRecord, NewAuditEntry } from './store.ts';
 
 /** Calls `onChange(instanceId, userId)` for each decision changed by anyone, `onChange(null)` when changes may have been missed. */
-export type DecisionWatch = (onChange: (key: { readonly instanceId: string; readonly userId: string } | null) => void) => void;
+export type DecisionWatch = (
+  onChange: (key: { readonly instanceId: string; readonly userId: string } | null) => void,
+) => void;
 
 export type DecisionCacheOptions = {
   /** Longest time an entry is used without reading the database again; 0 disables the cache. */
@@ -24,14 +26,40 @@ export type DecisionCacheOptions = {
 
 export const defaultMaxDecisionEntries = 100_000;
 
-type Entry = { readonly record: Promise<DecisionRecord | null>; settled: DecisionRecord | null | undefined; readonly loadedAt: number };
+type Entry = {
+  readonly record: Promise<DecisionRecord | null>;
+  settled: DecisionRecord | null | undefined;
+  readonly loadedAt: number;
+};
 
 const keyOf = (instanceId: string, userId: string) => `${instanceId}\n${userId}`;
 
 /** The decision an audit entry leaves behind (the audit-only fields dropped). */
 export function decisionOf(entry: NewAuditEntry): DecisionRecord {
-  const { instanceId, userId, pageUserId, state, consentString, purposeConsents, consentMetadata, tcfPolicyVersion, policyVersion, time } = entry;
-  return { instanceId, userId, pageUserId, state, consentString, purposeConsents, consentMetadata, tcfPolicyVersion, policyVersion, time };
+  const {
+    instanceId,
+    userId,
+    pageUserId,
+    state,
+    consentString,
+    purposeConsents,
+    consentMetadata,
+    tcfPolicyVersion,
+    policyVersion,
+    time,
+  } = entry;
+  return {
+    instanceId,
+    userId,
+    pageUserId,
+    state,
+    consentString,
+    purposeConsents,
+    consentMetadata,
+    tcfPolicyVersion,
+    policyVersion,
+    time,
+  };
 }
 
 export function withDecisionCache(store: ConsentStore, options: DecisionCacheOptions): ConsentStore {

@@ -94,7 +94,8 @@ export function createMemoryStore(): ConsentStore {
       const before = audit.length;
       audit = audit.filter((entry) => entry.instanceId !== instanceId || entry.userId !== userId);
       const hadDecision = decisions.delete(key(instanceId, userId));
-      for (const [id, receipt] of receipts) if (receipt.instanceId === instanceId && receipt.userId === userId) receipts.delete(id);
+      for (const [id, receipt] of receipts)
+        if (receipt.instanceId === instanceId && receipt.userId === userId) receipts.delete(id);
       return { decisions: hadDecision ? 1 : 0, auditEntries: before - audit.length };
     },
     getReceipt: async (id) => receipts.get(id) ?? null,
@@ -104,7 +105,8 @@ export function createMemoryStore(): ConsentStore {
     listSigningKeys: async () => [...signingKeys].reverse().sort((a, b) => b.createdAt - a.createdAt),
     async retireSigningKeys(keepKid, at) {
       for (const [index, kept] of signingKeys.entries()) {
-        if (kept.kid !== keepKid && kept.retiredAt === null) signingKeys[index] = { ...kept, privateJwk: null, retiredAt: at };
+        if (kept.kid !== keepKid && kept.retiredAt === null)
+          signingKeys[index] = { ...kept, privateJwk: null, retiredAt: at };
       }
     },
     listAuditEntries: async (instanceId, afterId, limit) =>

@@ -22,7 +22,13 @@ import {
   migrationLockKey,
   postgresMigrations,
 } from './postgres-schema.ts';
-import { type ReceiptRow, receiptFromRow, retireKeysSql, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
+import {
+  type ReceiptRow,
+  receiptFromRow,
+  retireKeysSql,
+  type SigningKeyRow,
+  signingKeyFromRow,
+} from './receipt-rows.ts';
 import type { AuditRow, DecisionRow, InstanceRow } from './rows.ts';
 import {
   auditFromRow,
@@ -76,7 +82,15 @@ const recordBatchSql = `
 function batchParameters(batch: readonly PendingDecision[]): unknown[][] {
   const columns: unknown[][] = Array.from({ length: 16 }, () => []);
   for (const { entry, receipt } of batch) {
-    const values = [...decisionValues(entry), entry.origin, entry.userAgent, entry.ipHash, entry.gpc, receipt?.id ?? null, receipt?.jws ?? null];
+    const values = [
+      ...decisionValues(entry),
+      entry.origin,
+      entry.userAgent,
+      entry.ipHash,
+      entry.gpc,
+      receipt?.id ?? null,
+      receipt?.jws ?? null,
+    ];
     for (const [index, value] of values.entries()) columns[index]!.push(value);
   }
   return columns;
@@ -101,7 +115,12 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
   } catch (error) {
     // A connection that timed out or broke is dropped (the server rolls back when it closes);
     // on a live one, the transaction is rolled back and the connection reused.
-    const isLive = error instanceof pg.DatabaseError && (await client.query('ROLLBACK').then(() => true, () => false));
+    const isLive =
+      error instanceof pg.DatabaseError &&
+      (await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      ));
     client.release(isLive ? undefined : true);
     throw error;
   }
@@ -111,7 +130,9 @@ async function migrate(pool: pg.Pool): Promise<void> {
   await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [migrationLockKey]);
     await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL)');
-    const { rows } = await client.query<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');
+    const { rows } = await client.query<{ version: number | null }>(
+      'SELECT MAX(version) AS version FROM schema_migrations',
+    );
     const current = rows[0]?.version ?? 0;
     for (const [index, sql] of postgresMigrations.slice(current).entries()) {
       await client.query(sql);
@@ -144,7 +165,11 @@ export const migrationTimeoutMs = 60_000;
 
 /** The pg options that bound every wait: connecting, each statement (server side) and each answer (client side). */
 export function postgresTimeouts(statementMs: number, connectMs = statementMs) {
-  return { connectionTimeoutMillis: connectMs, statement_timeout: statementMs, query_timeout: statementMs + clientTimeoutMarginMs };
+  return {
+    connectionTimeoutMillis: connectMs,
+    statement_timeout: statementMs,
+    query_timeout: statementMs + clientTimeoutMarginMs,
+  };
 }
 
 /** Runs the migrations on a connection of their own, with their longer time-out. */
@@ -158,7 +183,10 @@ async function migrateWithin(connectionString: string, timeoutMs: number): Promi
   }
 }
 
-export async function openPostgresStore(connectionString: string, options: SqlStoreOptions = {}): Promise<ConsentStore> {
+export async function openPostgresStore(
+  connectionString: string,
+  options: SqlStoreOptions = {},
+): Promise<ConsentStore> {
   const timeoutMs = options.databaseTimeoutMs ?? databaseTimeoutMs;
   await migrateWithin(connectionString, timeoutMs);
   const pool = new pg.Pool({ connectionString, max: 10, ...postgresTimeouts(timeoutMs) });
@@ -192,7 +220,10 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
     { windowMs: options.commitWindowMs ?? 0, maxBatch: defaultMaxBatch, isItemError: isStatementError },
   );
   const cacheMs = options.instanceCacheMs ?? defaultInstanceCacheMs;
-  const listener = cacheMs > 0 ? createChangeListener(connectionString, { retryMs: listenRetryMs, clientOptions: postgresTimeouts(timeoutMs) }) : null;
+  const listener =
+    cacheMs > 0
+      ? createChangeListener(connectionString, { retryMs: listenRetryMs, clientOptions: postgresTimeouts(timeoutMs) })
+      : null;
 
   const store = guardPlainText({
     kind: 'postgres',
@@ -277,7 +308,9 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
       );
     },
     listSigningKeys: async () =>
-      (await rows<SigningKeyRow>('SELECT * FROM receipt_keys ORDER BY created_at DESC, kid DESC')).map(signingKeyFromRow),
+      (await rows<SigningKeyRow>('SELECT * FROM receipt_keys ORDER BY created_at DESC, kid DESC')).map(
+        signingKeyFromRow,
+      ),
     async retireSigningKeys(keepKid, at) {
       await pool.query(retireKeysSql('$1', '$2'), [keepKid, at]);
       // The row versions from before the update still hold the private parts until the table is
@@ -288,12 +321,17 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
       await pool.query('VACUUM FULL receipt_keys');
       const [after] = await rows<{ file: string }>(fileSql);
       if (after?.file === before?.file) {
-        throw new Error('receipt key retirement: expected VACUUM FULL to rewrite receipt_keys, got it skipped (is the table owned by another database user?); its old row versions keep the retired private key');
+        throw new Error(
+          'receipt key retirement: expected VACUUM FULL to rewrite receipt_keys, got it skipped (is the table owned by another database user?); its old row versions keep the retired private key',
+        );
       }
     },
     eraseUser: (instanceId, userId) =>
       inTransaction(pool, async (client) => ({
-        receipts: await client.query('DELETE FROM receipts WHERE instance_id = $1 AND user_id = $2', [instanceId, userId]),
+        receipts: await client.query('DELETE FROM receipts WHERE instance_id = $1 AND user_id = $2', [
+          instanceId,
+          userId,
+        ]),
         decisions:
           (await client.query('DELETE FROM decisions WHERE instance_id = $1 AND user_id = $2', [instanceId, userId]))
             .rowCount ?? 0,
@@ -382,10 +420,13 @@ export async function openPostgresStore(connectionString: string, options: SqlSt
   let onDecision: Parameters<DecisionWatch>[0] = () => {};
   const instanceWatch: InstanceWatch = (handler) => (onInstance = handler);
   const decisionWatch: DecisionWatch = (handler) => (onDecision = handler);
-  const cached = withDecisionCache(withInstanceCache(store, { ttlMs: cacheMs, ...(listener ? { watch: instanceWatch } : {}) }), {
-    ttlMs: cacheMs,
-    ...(listener ? { watch: decisionWatch } : {}),
-  });
+  const cached = withDecisionCache(
+    withInstanceCache(store, { ttlMs: cacheMs, ...(listener ? { watch: instanceWatch } : {}) }),
+    {
+      ttlMs: cacheMs,
+      ...(listener ? { watch: decisionWatch } : {}),
+    },
+  );
   // Start listening before serving, so a change made from now on is heard.
   await listener?.start({
     [instanceChangeChannel]: (payload) => onInstance(payload),

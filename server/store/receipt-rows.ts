@@ -1,7 +1,14 @@
 /** Row <-> record conversion of receipts and signing keys, shared by the SQL adapters. */
 import type { ReceiptRecord, SigningKeyRecord } from './store.ts';
 
-export type ReceiptRow = { id: string; audit_id: number | string; instance_id: string; user_id: string; time: number | string; jws: string };
+export type ReceiptRow = {
+  id: string;
+  audit_id: number | string;
+  instance_id: string;
+  user_id: string;
+  time: number | string;
+  jws: string;
+};
 
 export type SigningKeyRow = {
   kid: string;
@@ -11,7 +18,8 @@ export type SigningKeyRow = {
   retired_at: number | string | null;
 };
 
-const parsed = (column: string | object) => (typeof column === 'string' ? JSON.parse(column) : column) as Record<string, string>;
+const parsed = (column: string | object) =>
+  (typeof column === 'string' ? JSON.parse(column) : column) as Record<string, string>;
 
 export const receiptFromRow = (row: ReceiptRow): ReceiptRecord => ({
   id: row.id,

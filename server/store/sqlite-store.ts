@@ -20,7 +20,13 @@ import {
   toJson,
   zeroCounts,
 } from './rows.ts';
-import { type ReceiptRow, receiptFromRow, retireKeysSql, type SigningKeyRow, signingKeyFromRow } from './receipt-rows.ts';
+import {
+  type ReceiptRow,
+  receiptFromRow,
+  retireKeysSql,
+  type SigningKeyRow,
+  signingKeyFromRow,
+} from './receipt-rows.ts';
 import { sqliteMigrations } from './sqlite-schema.ts';
 import { createGroupCommit, defaultMaxBatch } from './group-commit.ts';
 import { withDecisionCache } from './decision-cache.ts';
@@ -84,14 +90,17 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
     `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash, gpc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const replaceDecision = prepare(`INSERT OR REPLACE INTO decisions (${decisionColumns}) VALUES (?,?,?,?,?,?,?,?,?,?)`);
-  const insertReceipt = prepare('INSERT INTO receipts (id, audit_id, instance_id, user_id, time, jws) VALUES (?,?,?,?,?,?)');
+  const insertReceipt = prepare(
+    'INSERT INTO receipts (id, audit_id, instance_id, user_id, time, jws) VALUES (?,?,?,?,?,?)',
+  );
   /** One transaction (one WAL fsync at COMMIT) for a whole group of updates, in arrival order. */
   const recordAll = db.transaction((batch: readonly PendingDecision[]): AuditEntry[] =>
     batch.map(({ entry, receipt }) => {
       const values = decisionValues(entry);
       const info = insertAudit.run(...values, entry.origin, entry.userAgent, entry.ipHash, entry.gpc ? 1 : 0);
       replaceDecision.run(...values);
-      if (receipt) insertReceipt.run(receipt.id, info.lastInsertRowid, entry.instanceId, entry.userId, entry.time, receipt.jws);
+      if (receipt)
+        insertReceipt.run(receipt.id, info.lastInsertRowid, entry.instanceId, entry.userId, entry.time, receipt.jws);
       return { ...entry, id: Number(info.lastInsertRowid) };
     }),
   );
@@ -102,7 +111,9 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
 
   const eraseReceipts = prepare('DELETE FROM receipts WHERE instance_id = ? AND user_id = ?');
   const erase = db.transaction((instanceId: string, userId: string) => ({
-    decisions: eraseReceipts.run(instanceId, userId) && prepare('DELETE FROM decisions WHERE instance_id = ? AND user_id = ?').run(instanceId, userId).changes,
+    decisions:
+      eraseReceipts.run(instanceId, userId) &&
+      prepare('DELETE FROM decisions WHERE instance_id = ? AND user_id = ?').run(instanceId, userId).changes,
     auditEntries: prepare('DELETE FROM audit_log WHERE instance_id = ? AND user_id = ?').run(instanceId, userId)
       .changes,
   }));
@@ -121,7 +132,9 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
     }
     const [checkpoint] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
     if (checkpoint?.busy !== 0) {
-      throw new Error('receipt key retirement: expected the SQLite WAL emptied, got busy (another connection is reading); the WAL keeps the retired private key until the next checkpoint');
+      throw new Error(
+        'receipt key retirement: expected the SQLite WAL emptied, got busy (another connection is reading); the WAL keeps the retired private key until the next checkpoint',
+      );
     }
   };
 
@@ -167,8 +180,12 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
       return row ? receiptFromRow(row) : null;
     },
     async addSigningKey({ kid, publicJwk, privateJwk, createdAt }) {
-      prepare('INSERT OR IGNORE INTO receipt_keys (kid, public_jwk, private_jwk, created_at) VALUES (?,?,?,?)')
-        .run(kid, JSON.stringify(publicJwk), privateJwk && JSON.stringify(privateJwk), createdAt);
+      prepare('INSERT OR IGNORE INTO receipt_keys (kid, public_jwk, private_jwk, created_at) VALUES (?,?,?,?)').run(
+        kid,
+        JSON.stringify(publicJwk),
+        privateJwk && JSON.stringify(privateJwk),
+        createdAt,
+      );
     },
     listSigningKeys: async () =>
       all<SigningKeyRow>('SELECT * FROM receipt_keys ORDER BY created_at DESC, rowid DESC').map(signingKeyFromRow),

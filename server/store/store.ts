@@ -105,7 +105,12 @@ export interface ConsentStore {
    * use"); null, writing nothing, when it is missing and `maxAutoInstances` instances created
    * this way (and not configured through putInstance since) exist already.
    */
-  ensureInstance(id: string, config: InstanceConfig, now: number, maxAutoInstances?: number): Promise<InstanceRecord | null>;
+  ensureInstance(
+    id: string,
+    config: InstanceConfig,
+    now: number,
+    maxAutoInstances?: number,
+  ): Promise<InstanceRecord | null>;
   /** Creates or replaces the config; the policy version is kept. The instance no longer counts as created on first use. */
   putInstance(id: string, config: InstanceConfig, now: number): Promise<InstanceRecord>;
   bumpPolicyVersion(id: string, now: number): Promise<InstanceRecord | null>;

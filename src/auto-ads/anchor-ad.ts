@@ -20,7 +20,14 @@ export function insertAnchorAd(host: Element, attributes: Attributes): boolean {
   ad.setAttribute('aria-label', merged['data-label'] ?? 'Advertisement');
   host.after(ad);
   // After insertion: the runtime writes the layout box when the element connects.
-  Object.assign(ad.style, { position: 'fixed', left: '0', right: '0', [side]: '0', zIndex: '2147483000', maxHeight: '30vh' });
+  Object.assign(ad.style, {
+    position: 'fixed',
+    left: '0',
+    right: '0',
+    [side]: '0',
+    zIndex: '2147483000',
+    maxHeight: '30vh',
+  });
   ad.append(createCloseButton(ad));
   return true;
 }
@@ -32,7 +39,8 @@ function createCloseButton(ad: Element): HTMLButtonElement {
   button.className = 'page-anchor-ad-close';
   button.setAttribute('aria-label', 'Close ad');
   button.textContent = '×';
-  button.style.cssText = 'position:absolute;top:0;right:0;z-index:1;min-width:32px;min-height:32px;font:20px/1 sans-serif';
+  button.style.cssText =
+    'position:absolute;top:0;right:0;z-index:1;min-width:32px;min-height:32px;font:20px/1 sans-serif';
   button.addEventListener('click', () => ad.remove());
   return button;
 }

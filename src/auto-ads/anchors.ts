@@ -47,7 +47,11 @@ const DENIED_TAGS = ['PAGE-SIDEBAR', 'PAGE-APP-BANNER', 'PAGE-AD'];
  * The element that forbids a placement: a deny-listed or fixed/sticky-positioned element
  * containing the ad's future parent (the anchor's parent for BEFORE/AFTER, else the anchor).
  */
-export function findDeniedAncestor(anchor: Element, position: Position, isPinned: (element: Element) => boolean): Element | undefined {
+export function findDeniedAncestor(
+  anchor: Element,
+  position: Position,
+  isPinned: (element: Element) => boolean,
+): Element | undefined {
   const parent = findParentOf(anchor, position);
   if (!parent) return anchor;
   for (let node: Element | null = parent; node; node = node.parentElement) {

@@ -33,7 +33,9 @@ const whenVisible = () =>
 
 /** The first scan waits for the parser, so that the first `ads-placed` covers the whole page. */
 const whenParsed = () =>
-  new Promise((resolve) => (document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', resolve) : resolve(0)));
+  new Promise((resolve) =>
+    document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', resolve) : resolve(0),
+  );
 
 export function createAutoAdsElement(page: PageRuntime): PageElementConstructor {
   return class PageAutoAdsElement extends page.PageElement {
@@ -64,11 +66,22 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
         return this.report(diagnostic(code, `type ${Object.keys(NETWORKS).join('|')}`, type ?? undefined));
       }
       const missing = network.required.find((name) => !element.getAttribute(name));
-      if (missing) return this.report(diagnostic('auto-ads-attribute-missing', `a ${missing} attribute for type ${type}`, undefined));
+      if (missing)
+        return this.report(
+          diagnostic('auto-ads-attribute-missing', `a ${missing} attribute for type ${type}`, undefined),
+        );
       const first = document.body.firstElementChild;
-      if (first !== element) this.report(diagnostic('auto-ads-not-first-child', 'the first child of <body>', first?.tagName.toLowerCase()), 'warn');
+      if (first !== element)
+        this.report(
+          diagnostic('auto-ads-not-first-child', 'the first child of <body>', first?.tagName.toLowerCase()),
+          'warn',
+        );
       const canonical = document.querySelector<HTMLLinkElement>('link[rel=canonical]')?.href || location.href;
-      const url = network.getConfigUrl({ data: { ...element.dataset }, canonicalUrl: canonical, pageUrl: location.href });
+      const url = network.getConfigUrl({
+        data: { ...element.dataset },
+        canonicalUrl: canonical,
+        pageUrl: location.href,
+      });
       for (const d of url.diagnostics) this.report(d);
       if (url.value) this.#start(network, url.value);
     }
@@ -86,7 +99,11 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
     async #fetchConfig(url: string): Promise<unknown> {
       let text: string | Diagnostic = '';
       try {
-        const response = await fetch(url, { credentials: 'omit', mode: 'cors', signal: AbortSignal.timeout(CONFIG_TIMEOUT_MS) });
+        const response = await fetch(url, {
+          credentials: 'omit',
+          mode: 'cors',
+          signal: AbortSignal.timeout(CONFIG_TIMEOUT_MS),
+        });
         if (!response.ok) throw `HTTP ${response.status}`;
         text = await readBody(response, CONFIG_MAX_BYTES);
       } catch (error) {
@@ -105,7 +122,10 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
       const shared = mergeAttributes(network.getAttributes({ ...element.dataset }), config.attributes);
       // Consent markers come from the page only (docs/auto-ads.md, "Config format"); the config's were dropped by the parser.
       const markers = readConsentMarkers(element);
-      if (config.isAnchorAdEnabled && !insertAnchorAd(element, mergeAttributes(shared, config.stickyAttributes, markers))) {
+      if (
+        config.isAnchorAdEnabled &&
+        !insertAnchorAd(element, mergeAttributes(shared, config.stickyAttributes, markers))
+      ) {
         this.report(diagnostic('auto-ads-sticky-ad-exists', 'no other sticky ad for the anchor ad', 'one'), 'warn');
       }
       const placements = config.placements.filter((placement) => {
@@ -123,8 +143,12 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
           const { adsPlaced, totalAdsOnPage, density } = result;
           // the detail of docs/auto-ads.md, "Event"; the reasons join it only when the density limit held ads back.
           const skipped = countSkipped(result.candidates);
-          this.dispatch('ads-placed', skipped.density ? { adsPlaced, totalAdsOnPage, skipped, density } : { adsPlaced, totalAdsOnPage });
-          if (isDebugRequested(location)) drawDebugOverlay(page, result, describeRun(result, config.constraints, placements), placements);
+          this.dispatch(
+            'ads-placed',
+            skipped.density ? { adsPlaced, totalAdsOnPage, skipped, density } : { adsPlaced, totalAdsOnPage },
+          );
+          if (isDebugRequested(location))
+            drawDebugOverlay(page, result, describeRun(result, config.constraints, placements), placements);
         },
       });
       this.#setActive(this.#isActive);

@@ -15,7 +15,16 @@ import { findParentOf } from './anchors.ts';
 import { isTooNear, selectSpacing, toPixels, type VerticalBox } from './spacing.ts';
 import type { Constraints } from '../wire/auto-ads-constraints.ts';
 
-export type Outcome = 'pending' | 'placed' | 'too-near' | 'above-scroll' | 'in-viewport' | 'denied-ancestor' | 'max-count' | 'excluded' | 'density';
+export type Outcome =
+  | 'pending'
+  | 'placed'
+  | 'too-near'
+  | 'above-scroll'
+  | 'in-viewport'
+  | 'denied-ancestor'
+  | 'max-count'
+  | 'excluded'
+  | 'density';
 
 export type Candidate = {
   readonly placement: PlacementSpec;
@@ -86,8 +95,10 @@ export function planRound({ candidates, viewport, constraints, adHeight, main, .
     });
   let boxes = measureAds();
   const { sticky } = round.density ?? {};
-  let density =
-    round.density && { adHeight: ads.reduce((sum, ad) => sum + ad.height, sticky ? viewport.getPageBox(sticky).height : 0), contentHeight: viewport.getPageBox(main).height };
+  let density = round.density && {
+    adHeight: ads.reduce((sum, ad) => sum + ad.height, sticky ? viewport.getPageBox(sticky).height : 0),
+    contentHeight: viewport.getPageBox(main).height,
+  };
   for (const candidate of candidates) {
     if (candidate.outcome !== 'pending') continue;
     const { anchor, placement } = candidate;
@@ -104,7 +115,8 @@ export function planRound({ candidates, viewport, constraints, adHeight, main, .
     else if (y < scrollTop + viewportHeight) candidate.outcome = 'in-viewport';
     // At the y of one of the round's ads the plan cannot tell on which side of it this ad would go
     // (docs/decisions/auto-ads-batched-placement.md): too near, unless the spacing is 0.
-    else if (isTooNear(y, boxes, spacing) || (spacing > 0 && ads.some((ad) => ad.y === measured))) candidate.outcome = 'too-near';
+    else if (isTooNear(y, boxes, spacing) || (spacing > 0 && ads.some((ad) => ad.y === measured)))
+      candidate.outcome = 'too-near';
     else if (density && !isWithinDensity(density, adHeight)) candidate.outcome = 'density';
     else {
       const outer = marginTop + adHeight + placement.marginBottom;
@@ -112,7 +124,11 @@ export function planRound({ candidates, viewport, constraints, adHeight, main, .
       const rank = position === 'after' || position === 'first-child' ? -ads.length : ads.length;
       ads.push({ y: measured, rank, outer, marginTop, height: adHeight });
       boxes = measureAds();
-      if (density) density = { adHeight: density.adHeight + adHeight, contentHeight: density.contentHeight + (main.contains(findParentOf(anchor, position)) ? outer : 0) };
+      if (density)
+        density = {
+          adHeight: density.adHeight + adHeight,
+          contentHeight: density.contentHeight + (main.contains(findParentOf(anchor, position)) ? outer : 0),
+        };
       candidate.outcome = 'placed';
       placed.push(candidate);
     }

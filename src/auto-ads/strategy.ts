@@ -46,7 +46,8 @@ const insert: Record<Position, (anchor: Element, ad: Element) => void> = {
 const isPinned = (element: Element) => /fixed|sticky/.test(getComputedStyle(element).position);
 
 /** Additions of elements that are not ads or inside one (the debug overlay is outside `<body>`). */
-const isContentAdded = (record: MutationRecord) => [...record.addedNodes].some((node) => node.nodeType === 1 && !(node as Element).closest('page-ad'));
+const isContentAdded = (record: MutationRecord) =>
+  [...record.addedNodes].some((node) => node.nodeType === 1 && !(node as Element).closest('page-ad'));
 
 /** Creates the strategy, switched off; the returned switch starts (and re-scans) or stops it. */
 export function createStrategy(options: StrategyOptions): (isActive: boolean) => void {
@@ -76,7 +77,11 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
       for (const anchor of anchors) {
         if (known.has(anchor)) continue;
         known.add(anchor);
-        const outcome = isExcluded(anchor) ? 'excluded' : findDeniedAncestor(anchor, placement.position, isPinned) ? 'denied-ancestor' : 'pending';
+        const outcome = isExcluded(anchor)
+          ? 'excluded'
+          : findDeniedAncestor(anchor, placement.position, isPinned)
+            ? 'denied-ancestor'
+            : 'pending';
         const candidate: Candidate = { placement, anchor, outcome };
         candidates.push(candidate);
         yield candidate;
@@ -93,7 +98,10 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
       ads,
       constraints,
       adHeight: options.height(),
-      density: viewport.getWidth() < DENSITY_MAX_VIEWPORT_WIDTH ? { sticky: document.querySelector('page-ad[sticky]') } : undefined,
+      density:
+        viewport.getWidth() < DENSITY_MAX_VIEWPORT_WIDTH
+          ? { sticky: document.querySelector('page-ad[sticky]') }
+          : undefined,
       main: findMainContent(document),
     });
     totalAdsOnPage = plan.totalAdsOnPage;
@@ -105,7 +113,8 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
   const insertAll = ({ placed, adHeight }: Plan) => {
     for (const { anchor, placement } of placed) {
       const ad = document.createElement('page-ad');
-      for (const [name, value] of Object.entries(mergeAttributes(options.attributes, placement.attributes))) ad.setAttribute(name, value);
+      for (const [name, value] of Object.entries(mergeAttributes(options.attributes, placement.attributes)))
+        ad.setAttribute(name, value);
       // `sticky` in config attributes is meant for the anchor ad; here it would hide the ad from the count.
       ad.removeAttribute('sticky');
       insert[placement.position](anchor, ad);

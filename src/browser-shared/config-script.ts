@@ -6,4 +6,9 @@
 import { parseConfigScripts } from '../wire/config-script.ts';
 
 export const readConfigScript = (element: Element): unknown =>
-  parseConfigScripts(Array.from(element.querySelectorAll<HTMLScriptElement>(':scope>script[type="application/json"]'), (script) => script.text));
+  parseConfigScripts(
+    Array.from(
+      element.querySelectorAll<HTMLScriptElement>(':scope>script[type="application/json"]'),
+      (script) => script.text,
+    ),
+  );

@@ -8,7 +8,10 @@ export const IDLE_TIMEOUT_MS = 1000;
  */
 export const whenIdle = () =>
   new Promise<void>((resolve) => {
-    const idle = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: IDLE_TIMEOUT_MS }) : setTimeout(resolve));
+    const idle = () =>
+      typeof requestIdleCallback === 'function'
+        ? requestIdleCallback(() => resolve(), { timeout: IDLE_TIMEOUT_MS })
+        : setTimeout(resolve);
     if (document.readyState === 'complete') idle();
     else addEventListener('load', idle, { once: true });
   });

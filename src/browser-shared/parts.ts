@@ -28,7 +28,8 @@ const loads = new Map<string, Promise<unknown>>();
  * (scripts/part-names.mjs): one define of the first screen instead of one per part.
  */
 export function partFile(part: string): string {
-  if (DEV && !PART_NAMES.split(',').includes(part)) throw new Error(`part ${part} is not one this bundle was built to load`);
+  if (DEV && !PART_NAMES.split(',').includes(part))
+    throw new Error(`part ${part} is not one this bundle was built to load`);
   return `${PART_PREFIX}${part}.${PART_HASH}`;
 }
 
@@ -61,6 +62,13 @@ export function loadPart<T>(file: string, directory: string, report: (d: Diagnos
   let load = loads.get(name);
   const registered = registry()[name];
   // A part already on the page (the inline return-visit copy registers the stored decision's parser) is not requested again.
-  if (!load) loads.set(name, (load = registered === undefined ? request(name, new URL(`${file}.js`, directory || location.href).href, report) : Promise.resolve(registered)));
+  if (!load)
+    loads.set(
+      name,
+      (load =
+        registered === undefined
+          ? request(name, new URL(`${file}.js`, directory || location.href).href, report)
+          : Promise.resolve(registered)),
+    );
   return load as Promise<T | undefined>;
 }

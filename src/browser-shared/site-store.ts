@@ -16,7 +16,8 @@ export function decodeStore(text: string | null): Values | null {
     const bytes = Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
     const data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
     const { version, values } = (data ?? {}) as { version?: unknown; values?: unknown };
-    if (version === STORE_VERSION && typeof values === 'object' && values && !Array.isArray(values)) return values as Values;
+    if (version === STORE_VERSION && typeof values === 'object' && values && !Array.isArray(values))
+      return values as Values;
   } catch {}
   return null;
 }

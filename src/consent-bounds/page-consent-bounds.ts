@@ -10,5 +10,7 @@ import { SIGNALS_SERVICE, type SignalSource, UNCHECKED_SIGNALS_SERVICE } from '.
 type Queue = { push(callback: (page: PageRuntime) => void): void };
 const scope = self as unknown as { PAGE?: Queue };
 (scope.PAGE ||= [] as Queue).push((page) =>
-  page.whenService(UNCHECKED_SIGNALS_SERVICE).then((source) => page.provideService(SIGNALS_SERVICE, boundedSource(source as SignalSource))),
+  page
+    .whenService(UNCHECKED_SIGNALS_SERVICE)
+    .then((source) => page.provideService(SIGNALS_SERVICE, boundedSource(source as SignalSource))),
 );

@@ -16,7 +16,10 @@ import { applicableSectionsOf, fillOwnSections, gppStringOf } from './gpp-sectio
 
 /** Whether the signal is final for GPP: decided (or timed out), no prompt, no string on its way. */
 const isReady = (signal: ConsentSignal) =>
-  signal.isKnown && !signal.isPromptShown && !signal.isStringPending && (signal.state !== 'unknown' || signal.hasTimedOut);
+  signal.isKnown &&
+  !signal.isPromptShown &&
+  !signal.isStringPending &&
+  (signal.state !== 'unknown' || signal.hasTimedOut);
 
 type Callback = (value: unknown, success: boolean) => void;
 
@@ -35,7 +38,11 @@ function replayReady() {
       listener(new EventData('signalStatus', event.listenerId, SignalStatus.READY, event.pingData), true);
   };
   scope.__gpp = (command, callback, ...rest) =>
-    inner(command, command === 'addEventListener' && typeof callback === 'function' ? withReplay(callback as Callback) : callback, ...rest);
+    inner(
+      command,
+      command === 'addEventListener' && typeof callback === 'function' ? withReplay(callback as Callback) : callback,
+      ...rest,
+    );
 }
 
 /** Starts the API; returns the channel that gives the TCF part the TC string of a GPP string. */
@@ -77,7 +84,9 @@ export function startGppApi(source: SignalSource): TcfFromGpp {
     if (last === (last = key)) return;
     if (!ready) return api.setSignalStatus(SignalStatus.NOT_READY);
     api.setSignalStatus(SignalStatus.NOT_READY);
-    const sections = gppString ? decode(gppString, signal.consentMetadata?.gppSectionId) : fillOwnSections(api, signal, source.hasTcf, config);
+    const sections = gppString
+      ? decode(gppString, signal.consentMetadata?.gppSectionId)
+      : fillOwnSections(api, signal, source.hasTcf, config);
     api.setApplicableSections(sections ?? [-1]);
     const names = Object.keys(api.getObject());
     api.setSupportedAPIs(names);

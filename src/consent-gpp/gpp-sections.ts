@@ -26,7 +26,12 @@ export const tcStringOf = (signal: ConsentSignal): string => {
 };
 
 /** Fills `api` with the sections our decision gives when it has no GPP string; returns the applicable sections. */
-export function fillOwnSections(api: CmpApi, signal: ConsentSignal, hasTcf: boolean, config: GppConfig | null): number[] {
+export function fillOwnSections(
+  api: CmpApi,
+  signal: ConsentSignal,
+  hasTcf: boolean,
+  config: GppConfig | null,
+): number[] {
   api.clear();
   const tcString = hasTcf ? tcStringOf(signal) : '';
   if (tcString && signal.isConsentRequired !== false) {
@@ -37,7 +42,8 @@ export function fillOwnSections(api: CmpApi, signal: ConsentSignal, hasTcf: bool
   if (!config?.usnat || (state !== 'accepted' && state !== 'rejected')) return [-1];
   for (const [name, value] of Object.entries(config.usnat)) api.setFieldValue('usnat', name, value);
   const isOptOut = state === 'rejected' || signal.consentMetadata?.gpc === true;
-  for (const name of ['SaleOptOut', 'SharingOptOut', 'TargetedAdvertisingOptOut']) api.setFieldValue('usnat', name, isOptOut ? OPTED_OUT : NOT_OPTED_OUT);
+  for (const name of ['SaleOptOut', 'SharingOptOut', 'TargetedAdvertisingOptOut'])
+    api.setFieldValue('usnat', name, isOptOut ? OPTED_OUT : NOT_OPTED_OUT);
   api.setFieldValue('usnat', 'GpcSegmentIncluded', true);
   api.setFieldValue('usnat', 'Gpc', signal.consentMetadata?.gpc === true);
   return [7];

@@ -6,5 +6,7 @@ import { startGppApi } from './gpp-api.ts';
 type Queue = { push(callback: (page: PageRuntime) => void): void };
 const scope = self as unknown as { PAGE?: Queue };
 (scope.PAGE ||= [] as Queue).push((page) =>
-  page.whenService(SIGNALS_SERVICE).then((source) => page.provideService(GPP_TCF_SERVICE, startGppApi(source as SignalSource))),
+  page
+    .whenService(SIGNALS_SERVICE)
+    .then((source) => page.provideService(GPP_TCF_SERVICE, startGppApi(source as SignalSource))),
 );

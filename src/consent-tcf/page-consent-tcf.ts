@@ -13,9 +13,18 @@ const scope = self as unknown as { PAGE?: Queue };
 (scope.PAGE ||= [] as Queue).push((page) =>
   page.whenService(SIGNALS_SERVICE).then((service) => {
     const source = service as SignalSource;
-    if (!source.hasStringSource) source.report(diagnostic('consent-tcf-string-source-missing', 'a tcf object, a promptUiSrc or a checkConsentHref with exposesTcfApi', 'none of them'));
+    if (!source.hasStringSource)
+      source.report(
+        diagnostic(
+          'consent-tcf-string-source-missing',
+          'a tcf object, a promptUiSrc or a checkConsentHref with exposesTcfApi',
+          'none of them',
+        ),
+      );
     const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), GPP_PART_WAIT_MS));
-    const fromGpp = source.hasGpp ? Promise.race([page.whenService(GPP_TCF_SERVICE) as Promise<TcfFromGpp>, timeout]) : null;
+    const fromGpp = source.hasGpp
+      ? Promise.race([page.whenService(GPP_TCF_SERVICE) as Promise<TcfFromGpp>, timeout])
+      : null;
     startTcfApi(source, fromGpp);
     if (source.tcf) startTcStrings(source);
   }),

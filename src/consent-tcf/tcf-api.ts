@@ -20,8 +20,10 @@ export function startTcfApi(source: SignalSource, fromGpp: Promise<TcfFromGpp | 
   let signal = source.current();
   let isDecoded = true;
   let channel: TcfFromGpp | null | undefined = fromGpp ? undefined : null;
-  const complete = (next: Next, data: unknown, success: boolean) => next(completeTcData(data, signal, isDecoded, channel), success);
-  const ping = (next: Next, data: unknown, success: boolean) => next({ ...(data as object), apiVersion: TCF_API_VERSION }, success);
+  const complete = (next: Next, data: unknown, success: boolean) =>
+    next(completeTcData(data, signal, isDecoded, channel), success);
+  const ping = (next: Next, data: unknown, success: boolean) =>
+    next({ ...(data as object), apiVersion: TCF_API_VERSION }, success);
   filterQueue(TCF_API);
   const api = new CmpApi(source.cmpId, source.cmpVersion, true, { getTCData: complete, ping });
   guardApi(TCF_API);

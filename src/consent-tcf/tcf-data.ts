@@ -13,7 +13,8 @@ import { type ConsentSignal, STRING_TYPE, type TcfFromGpp } from '../consent/sig
  * exposes the TCF API, so its CMP speaks TCF unless it says otherwise.
  */
 export function tcfInputOf(signal: ConsentSignal, fromGpp?: TcfFromGpp | null): string | null {
-  const { gdprApplies = signal.isConsentRequired !== false, consentStringType = STRING_TYPE.tcfV2 } = signal.consentMetadata ?? {};
+  const { gdprApplies = signal.isConsentRequired !== false, consentStringType = STRING_TYPE.tcfV2 } =
+    signal.consentMetadata ?? {};
   if (!gdprApplies) return null;
   if (consentStringType === STRING_TYPE.gpp) return fromGpp?.tcStringOf(signal.consentString ?? '') ?? '';
   return consentStringType === STRING_TYPE.tcfV2 ? (signal.consentString ?? '') : '';
@@ -25,12 +26,19 @@ export function tcfInputOf(signal: ConsentSignal, fromGpp?: TcfFromGpp | null): 
  */
 export const isTcStringWaiting = (signal: ConsentSignal, fromGpp: TcfFromGpp | null | undefined): boolean =>
   signal.isStringPending ||
-  (signal.consentMetadata?.consentStringType === STRING_TYPE.gpp && fromGpp !== null && fromGpp?.tcStringOf(signal.consentString ?? '') === undefined);
+  (signal.consentMetadata?.consentStringType === STRING_TYPE.gpp &&
+    fromGpp !== null &&
+    fromGpp?.tcStringOf(signal.consentString ?? '') === undefined);
 
 const DECODED_SECTIONS = ['purpose', 'vendor', 'specialFeatureOptins', 'publisher'];
 
 /** The library's answer (TCData, or a boolean for removeEventListener) completed from `signal`. */
-export function completeTcData(data: unknown, signal: ConsentSignal, isDecoded: boolean, fromGpp?: TcfFromGpp | null): unknown {
+export function completeTcData(
+  data: unknown,
+  signal: ConsentSignal,
+  isDecoded: boolean,
+  fromGpp?: TcfFromGpp | null,
+): unknown {
   if (!data || typeof data !== 'object') return data;
   const input = tcfInputOf(signal, fromGpp);
   const library = data as Record<string, unknown>;

@@ -30,7 +30,10 @@ async function fetchVendorList(href: string): Promise<Parsed<GvlJson | null>> {
     const json = parseJsonText(text);
     return json === undefined ? failed(href, 'text that is not JSON') : parseGvl(json);
   } catch {
-    return failed(href, controller.signal.aborted ? `no answer within ${VENDOR_LIST_TIMEOUT_MS / 1000} s` : 'network or CORS error');
+    return failed(
+      href,
+      controller.signal.aborted ? `no answer within ${VENDOR_LIST_TIMEOUT_MS / 1000} s` : 'network or CORS error',
+    );
   } finally {
     clearTimeout(timer);
   }

@@ -20,7 +20,8 @@ export const FRAME_MESSAGE_LIMIT = 8192;
 
 /** Whether `source` is a frame inside this window, at any depth (not a parent, an opener, this window or nothing). */
 export function isDescendant(source: unknown): boolean {
-  for (let frame = source as Window | null; frame && frame !== frame.parent; ) if ((frame = frame.parent) === self) return true;
+  for (let frame = source as Window | null; frame && frame !== frame.parent; )
+    if ((frame = frame.parent) === self) return true;
   return false;
 }
 
@@ -33,7 +34,12 @@ export function isDescendant(source: unknown): boolean {
 export function copyOfMessage(data: unknown): unknown {
   let values = 0;
   try {
-    const text = typeof data === 'string' ? data : JSON.stringify(data, (_key, value) => (ArrayBuffer.isView(value) || ++values > FRAME_MESSAGE_LIMIT ? 0n : value));
+    const text =
+      typeof data === 'string'
+        ? data
+        : JSON.stringify(data, (_key, value) =>
+            ArrayBuffer.isView(value) || ++values > FRAME_MESSAGE_LIMIT ? 0n : value,
+          );
     if (text.length <= FRAME_MESSAGE_LIMIT) return JSON.parse(text);
   } catch {}
 }
@@ -44,7 +50,12 @@ export function queueStub(callbackIndex: number, ping?: () => unknown): ApiFunct
   return (...args) => {
     if (!args.length) return queue;
     const callback = args[callbackIndex];
-    if (typeof callback === 'function') args[0] === 'ping' && ping ? callback(ping(), true) : queue.length < STUB_QUEUE_LIMIT ? queue.push(args) : callback(null, false);
+    if (typeof callback === 'function')
+      args[0] === 'ping' && ping
+        ? callback(ping(), true)
+        : queue.length < STUB_QUEUE_LIMIT
+          ? queue.push(args)
+          : callback(null, false);
   };
 }
 
@@ -53,7 +64,11 @@ export function queueStub(callbackIndex: number, ping?: () => unknown): ApiFunct
  * know whose they are), and a frame that asked for `FRAME_LISTENER_LIMIT` listeners through it
  * (counted in `listeners`) gets nothing more queued.
  */
-export function admitStubCall(call: Record<string, unknown>, source: object, listeners: WeakMap<object, number>): boolean {
+export function admitStubCall(
+  call: Record<string, unknown>,
+  source: object,
+  listeners: WeakMap<object, number>,
+): boolean {
   const count = listeners.get(source) || 0;
   if (call.command === 'addEventListener') listeners.set(source, count + 1);
   return call.command !== 'removeEventListener' && count < FRAME_LISTENER_LIMIT;

@@ -24,7 +24,8 @@ const COMMANDS: Readonly<Record<SignalApi['name'], readonly string[]>> = {
 };
 
 /** Whether `command` is one the API defines (a string compare: `constructor` is not one). */
-export const isApiCommand = (api: SignalApi, command: unknown): boolean => typeof command === 'string' && COMMANDS[api.name].includes(command);
+export const isApiCommand = (api: SignalApi, command: unknown): boolean =>
+  typeof command === 'string' && COMMANDS[api.name].includes(command);
 
 function refuse(api: SignalApi, args: unknown[]) {
   const callback = args[api.callbackIndex];
@@ -35,7 +36,9 @@ function refuse(api: SignalApi, args: unknown[]) {
 export function filterQueue(api: SignalApi): void {
   const stub = scope[api.name];
   const queued = typeof stub === 'function' ? stub() : undefined;
-  const kept = (Array.isArray(queued) ? queued : []).filter((args: unknown[]) => isApiCommand(api, args[0]) || refuse(api, args));
+  const kept = (Array.isArray(queued) ? queued : []).filter(
+    (args: unknown[]) => isApiCommand(api, args[0]) || refuse(api, args),
+  );
   // The library asks `__gpp()` for the queue, and `__gpp('events')` for a stub's listeners (ours keeps none).
   scope[api.name] = (...args) => (args.length ? undefined : kept);
 }
@@ -71,7 +74,14 @@ function bridge(api: SignalApi, report: Report) {
       share.open--;
     } else if (command !== 'ping' && share.open++ >= FRAME_LISTENER_LIMIT) {
       share.open--;
-      if (!isReported) report(diagnostic('consent-frame-listeners-exceeded', `at most ${FRAME_LISTENER_LIMIT} per frame on ${api.name}`, share.open + 1));
+      if (!isReported)
+        report(
+          diagnostic(
+            'consent-frame-listeners-exceeded',
+            `at most ${FRAME_LISTENER_LIMIT} per frame on ${api.name}`,
+            share.open + 1,
+          ),
+        );
       isReported = true;
       return reply(null, false);
     }
@@ -79,7 +89,8 @@ function bridge(api: SignalApi, report: Report) {
     let isOpen = !isListener && command !== 'ping' && command !== 'removeEventListener';
     scope[api.name]?.(
       ...api.argumentsOf(call, (value, success) => {
-        const id = isListener && value && typeof value === 'object' ? (value as { listenerId?: unknown }).listenerId : undefined;
+        const id =
+          isListener && value && typeof value === 'object' ? (value as { listenerId?: unknown }).listenerId : undefined;
         if (id !== undefined && id !== null) share.ids.add(id);
         if (isOpen) share.open--;
         isOpen = false;
@@ -95,5 +106,9 @@ export function takeOverBridges(report: Report): void {
   scope.__pageConsentBridge = true;
   scope.__pageConsentStub?.off();
   // A bridge's one diagnostic (consent-frame-listeners-exceeded) is a warning (src/wire/severity.ts).
-  for (const api of [TCF_API, GPP_API, USP_API]) addEventListener('message', bridge(api, (d) => report(d, 'warn')));
+  for (const api of [TCF_API, GPP_API, USP_API])
+    addEventListener(
+      'message',
+      bridge(api, (d) => report(d, 'warn')),
+    );
 }

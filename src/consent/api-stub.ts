@@ -22,7 +22,10 @@ const ours = {
 };
 
 /** The `<name>Call` of a message of a descendant frame (a JSON copy, api-bounds.ts), with the function that answers it. */
-export function frameCallOf(event: MessageEvent, name: string): [Record<string, unknown>, (value: unknown, success: boolean) => void] | undefined {
+export function frameCallOf(
+  event: MessageEvent,
+  name: string,
+): [Record<string, unknown>, (value: unknown, success: boolean) => void] | undefined {
   if (!isDescendant(event.source)) return;
   const isText = typeof event.data === 'string';
   const data = copyOfMessage(event.data);

@@ -16,12 +16,19 @@ export function boundedSource(source: SignalSource): SignalSource {
   const bounded = (signal: ConsentSignal): ConsentSignal => {
     const { consentString = '', consentMetadata } = signal;
     const { consentStringType: type, ...metadata } = consentMetadata ?? {};
-    const check = type === STRING_TYPE.gpp ? source.hasGpp && checkGppString : (type ?? STRING_TYPE.tcfV2) === STRING_TYPE.tcfV2 && source.hasTcf && checkTcString;
+    const check =
+      type === STRING_TYPE.gpp
+        ? source.hasGpp && checkGppString
+        : (type ?? STRING_TYPE.tcfV2) === STRING_TYPE.tcfV2 && source.hasTcf && checkTcString;
     if (checked !== (checked = `${type}:${consentString}`)) {
       refusal = check && consentString ? check(consentString) : null;
       if (refusal) source.report(refusal);
     }
     return refusal ? { ...signal, consentString: undefined, consentMetadata: metadata } : signal;
   };
-  return { ...source, current: () => bounded(source.current()), subscribe: (listener) => source.subscribe((signal) => listener(bounded(signal))) };
+  return {
+    ...source,
+    current: () => bounded(source.current()),
+    subscribe: (listener) => source.subscribe((signal) => listener(bounded(signal))),
+  };
 }

@@ -21,15 +21,23 @@ export type ConsentType = (typeof CONSENT_TYPES)[number];
 export type ConsentModeValue = 'granted' | 'denied';
 /** `consent` (the global decision), `granted` (always) or `purpose:<name>`. */
 export type ConsentModeMapping = Readonly<Partial<Record<ConsentType, string>>>;
-export type ConsentModeOptions = { readonly waitForUpdate?: number; readonly adsDataRedaction?: boolean; readonly urlPassthrough?: boolean };
+export type ConsentModeOptions = {
+  readonly waitForUpdate?: number;
+  readonly adsDataRedaction?: boolean;
+  readonly urlPassthrough?: boolean;
+};
 
-const isSource = (value: unknown) => value === 'consent' || value === 'granted' || (typeof value === 'string' && /^purpose:./.test(value));
+const isSource = (value: unknown) =>
+  value === 'consent' || value === 'granted' || (typeof value === 'string' && /^purpose:./.test(value));
 
 /** The valid mapping entries; each other entry is dropped with a diagnostic. */
 export function parseConsentModeMapping(json: Json, diagnostics: Diagnostic[]): ConsentModeMapping {
   const entries = Object.entries(json).filter(([type, source]) => {
     const isValid = (CONSENT_TYPES as readonly string[]).includes(type) && isSource(source);
-    if (!isValid) diagnostics.push(diagnostic('consent-mode-mapping-invalid', `${type}: "consent", "granted" or "purpose:<name>"`, source, type));
+    if (!isValid)
+      diagnostics.push(
+        diagnostic('consent-mode-mapping-invalid', `${type}: "consent", "granted" or "purpose:<name>"`, source, type),
+      );
     return isValid;
   });
   return Object.fromEntries(entries);
@@ -40,8 +48,10 @@ const OPTION_TYPES = { waitForUpdate: 'number', adsDataRedaction: 'boolean', url
 export function parseConsentModeOptions(json: Json, diagnostics: Diagnostic[]): ConsentModeOptions {
   const entries = Object.entries(json).filter(([name, value]) => {
     const type = Object.hasOwn(OPTION_TYPES, name) ? OPTION_TYPES[name as keyof typeof OPTION_TYPES] : undefined;
-    const isValid = typeof value === type && (type !== 'number' || ((value as number) >= 0 && (value as number) <= 60_000));
-    if (!isValid) diagnostics.push(diagnostic('consent-mode-options-invalid', `${name}: ${type ?? 'a known option'}`, value, name));
+    const isValid =
+      typeof value === type && (type !== 'number' || ((value as number) >= 0 && (value as number) <= 60_000));
+    if (!isValid)
+      diagnostics.push(diagnostic('consent-mode-options-invalid', `${name}: ${type ?? 'a known option'}`, value, name));
     return isValid;
   });
   return Object.fromEntries(entries);
@@ -49,10 +59,15 @@ export function parseConsentModeOptions(json: Json, diagnostics: Diagnostic[]): 
 
 /** Every mapped type denied, except the `granted` ones. */
 export const defaultConsentOf = (mapping: ConsentModeMapping): Record<string, ConsentModeValue> =>
-  Object.fromEntries(Object.entries(mapping).map(([type, source]) => [type, source === 'granted' ? 'granted' : 'denied']));
+  Object.fromEntries(
+    Object.entries(mapping).map(([type, source]) => [type, source === 'granted' ? 'granted' : 'denied']),
+  );
 
 /** The consent of each mapped type in `snapshot`: not-required counts as granted. */
-export function consentOf(mapping: ConsentModeMapping, { state, purposeConsents }: Pick<ConsentSnapshot, 'state' | 'purposeConsents'>) {
+export function consentOf(
+  mapping: ConsentModeMapping,
+  { state, purposeConsents }: Pick<ConsentSnapshot, 'state' | 'purposeConsents'>,
+) {
   const isFree = state === 'not-required';
   const isGranted = (source: string) => {
     if (source === 'granted') return true;
@@ -60,7 +75,10 @@ export function consentOf(mapping: ConsentModeMapping, { state, purposeConsents 
     const purpose = source.slice('purpose:'.length);
     return Object.hasOwn(purposeConsents, purpose) ? purposeConsents[purpose] === true : isFree;
   };
-  const entries = Object.entries(mapping).map(([type, source]) => [type, isGranted(source as string) ? 'granted' : 'denied']);
+  const entries = Object.entries(mapping).map(([type, source]) => [
+    type,
+    isGranted(source as string) ? 'granted' : 'denied',
+  ]);
   return Object.fromEntries(entries) as Record<string, ConsentModeValue>;
 }
 
@@ -82,7 +100,10 @@ function gtagOfPage(): Gtag {
 export function startConsentMode(mapping: ConsentModeMapping, options: ConsentModeOptions) {
   const gtag = gtagOfPage();
   const { waitForUpdate, adsDataRedaction, urlPassthrough } = options;
-  gtag('consent', 'default', { ...defaultConsentOf(mapping), ...(waitForUpdate === undefined ? {} : { wait_for_update: waitForUpdate }) });
+  gtag('consent', 'default', {
+    ...defaultConsentOf(mapping),
+    ...(waitForUpdate === undefined ? {} : { wait_for_update: waitForUpdate }),
+  });
   if (adsDataRedaction) gtag('set', 'ads_data_redaction', true);
   if (urlPassthrough) gtag('set', 'url_passthrough', true);
   let sent = '';

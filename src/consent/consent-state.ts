@@ -32,12 +32,20 @@ function booleans(args: ActionArguments, report: Host['report']): Record<string,
 }
 
 /** The reducer event of an action; the reducer ignores it until a prompt is shown. */
-export function eventOf(name: (typeof CONSENT_ACTIONS)[number], args: ActionArguments, report: Host['report']): ConsentEvent {
+export function eventOf(
+  name: (typeof CONSENT_ACTIONS)[number],
+  args: ActionArguments,
+  report: Host['report'],
+): ConsentEvent {
   if (name === 'dismiss') return { type: 'decide', decision: 'dismissed' };
   if (name === 'prompt') return { type: 'prompt' };
   const purposes = booleans(args, report);
   if (name === 'setPurpose') return { type: 'set-purposes', purposes };
-  return { type: 'decide', decision: name === 'accept' ? 'accepted' : 'rejected', purposeConsentDefault: own(purposes, 'purposeConsentDefault') };
+  return {
+    type: 'decide',
+    decision: name === 'accept' ? 'accepted' : 'rejected',
+    purposeConsentDefault: own(purposes, 'purposeConsentDefault'),
+  };
 }
 
 /** The parts of the consent script the state loads (their exports; src/consent/parts.ts names them all). */
@@ -67,7 +75,10 @@ export type ConsentStateOptions = {
   readonly parse: (geoGroups: string[]) => Parsed<ConsentCoreConfig | null>;
 };
 
-export function createConsentState(host: Host, { load, report, checked, view, onModel, isCovered, whenIdle, returnItem, parse }: ConsentStateOptions) {
+export function createConsentState(
+  host: Host,
+  { load, report, checked, view, onModel, isCovered, whenIdle, returnItem, parse }: ConsentStateOptions,
+) {
   const page = host.runtime;
   let lastDetail = '';
   // The return record (docs/decisions/consent-return-record.md) is written at idle, by its part:
@@ -89,7 +100,14 @@ export function createConsentState(host: Host, { load, report, checked, view, on
           return core && { ...core, ...parseConsentTiming(core).value };
         };
         const parseStored = (value: unknown, now: number) => stored.parseStoredConsent(value, now).value;
-        part.writeReturnRecord(page.storage, host.element, returnItem, { parseConfig, parseStored, reduceConsent, initialModel, startEventOf, decide });
+        part.writeReturnRecord(page.storage, host.element, returnItem, {
+          parseConfig,
+          parseStored,
+          reduceConsent,
+          initialModel,
+          startEventOf,
+          decide,
+        });
       });
   };
   // The decision the record covers (undefined until the first saved one).
@@ -114,7 +132,14 @@ export function createConsentState(host: Host, { load, report, checked, view, on
       if (lastDetail !== (lastDetail = JSON.stringify(detail))) host.dispatch('consent-change', detail);
     },
   });
-  const [provider, notify] = installConsentProvider(page, host, () => ({ ...controller.model(), ...view() }), checked, controller.receipt);
-  const act = (name: (typeof CONSENT_ACTIONS)[number], args: ActionArguments) => controller.dispatch(eventOf(name, args, report));
+  const [provider, notify] = installConsentProvider(
+    page,
+    host,
+    () => ({ ...controller.model(), ...view() }),
+    checked,
+    controller.receipt,
+  );
+  const act = (name: (typeof CONSENT_ACTIONS)[number], args: ActionArguments) =>
+    controller.dispatch(eventOf(name, args, report));
   return { controller, provider, act };
 }

@@ -8,7 +8,14 @@ import type { parseStoredConsent, StoredConsent } from '../wire/consent.ts';
 import type { ConsentConfig } from '../wire/consent-config.ts';
 import type { Network, RemoteCalls } from './remote.ts';
 import { startEventOf } from './lifetime.ts';
-import { type ConsentEvent, type ConsentModel, type ConsentReducer, initialModel, reduceConsent, type SavedDecision } from './state.ts';
+import {
+  type ConsentEvent,
+  type ConsentModel,
+  type ConsentReducer,
+  initialModel,
+  reduceConsent,
+  type SavedDecision,
+} from './state.ts';
 
 export type ControllerDeps = Network & {
   readonly storage: Pick<StorageService, 'get' | 'set' | 'remove'>;
@@ -45,10 +52,12 @@ export const USER_ID_KEY = 'consent-user';
 /** The storage key of an instance's cached decision. */
 export const decisionKeyOf = (consentInstanceId: string) => `consent:${consentInstanceId}`;
 
-const fieldsOf = (d: SavedDecision | null) => d && [d.state, d.consentString, d.purposeConsents, d.consentMetadata, d.tcfPolicyVersion];
+const fieldsOf = (d: SavedDecision | null) =>
+  d && [d.state, d.consentString, d.purposeConsents, d.consentMetadata, d.tcfPolicyVersion];
 
 /** Whether two decisions differ in more than their time (and field order). */
-const isSameDecision = (a: SavedDecision | null, b: SavedDecision | null) => JSON.stringify(fieldsOf(a)) === JSON.stringify(fieldsOf(b));
+const isSameDecision = (a: SavedDecision | null, b: SavedDecision | null) =>
+  JSON.stringify(fieldsOf(a)) === JSON.stringify(fieldsOf(b));
 
 export function createConsentController(deps: ControllerDeps): ConsentController {
   let model = initialModel;
@@ -92,7 +101,9 @@ export function createConsentController(deps: ControllerDeps): ConsentController
   const persist = ({ saved }: ConsentModel, current: ConsentConfig, isConfirmed: boolean) => {
     const isSame = isSameDecision(saved, written);
     if (isSame && !(saved && isConfirmed)) return held && notify(current, held);
-    written = saved && ({ ...saved, time: saved.time !== undefined && !isConfirmed ? saved.time : now() } satisfies StoredConsent);
+    written =
+      saved &&
+      ({ ...saved, time: saved.time !== undefined && !isConfirmed ? saved.time : now() } satisfies StoredConsent);
     if (!written) return deps.storage.remove(keyOf(current));
     deps.storage.set(keyOf(current), written);
     if (!isSame) notify(current, written as StoredConsent);
@@ -138,7 +149,14 @@ export function createConsentController(deps: ControllerDeps): ConsentController
     const url = await deps.expandUrl(checkConsentHref);
     const calls = await loading;
     // Without the remote part (reported by the loader) the check failed: fail closed, as after any failure.
-    const result = calls && (await calls.checkConsent(deps, url, calls.checkRequestOf(consentInstanceId, saved, matchedGeoGroup, event.isGpcReject), next.xssiPrefix));
+    const result =
+      calls &&
+      (await calls.checkConsent(
+        deps,
+        url,
+        calls.checkRequestOf(consentInstanceId, saved, matchedGeoGroup, event.isGpcReject),
+        next.xssiPrefix,
+      ));
     for (const d of result?.diagnostics ?? []) deps.report(d, result?.value ? 'warn' : 'error');
     dispatch(result?.value ? { type: 'response', response: result.value } : { type: 'failure' });
   };

@@ -11,15 +11,31 @@ import { parseCreativeConsentCall } from '../wire/creative-message.ts';
 
 /** The custom ad whose own frame is `source`, if any. */
 const adFrameOf = (source: MessageEventSource | null) =>
-  [...document.querySelectorAll<HTMLIFrameElement>('page-ad[type=custom]>iframe')].find((frame) => frame.contentWindow === source);
+  [...document.querySelectorAll<HTMLIFrameElement>('page-ad[type=custom]>iframe')].find(
+    (frame) => frame.contentWindow === source,
+  );
 
 /** Answers one message of an ad frame. */
-export async function replyToCreative({ data, source, origin }: MessageEvent, consent: ConsentSource, report: (d: Diagnostic) => void): Promise<void> {
+export async function replyToCreative(
+  { data, source, origin }: MessageEvent,
+  consent: ConsentSource,
+  report: (d: Diagnostic) => void,
+): Promise<void> {
   const { value, diagnostics } = parseCreativeConsentCall(data);
   for (const d of diagnostics) report(d);
   if (!value) return;
-  const { GDPR, GDPR_CONSENT, CONSENT_STATE, US_PRIVACY, GPP_STRING, GPP_SID } = consentMacroValues(await settledSnapshot(consent));
-  const reply = { callId: value.callId ?? null, gdpr: GDPR, gdprConsent: GDPR_CONSENT, consentState: CONSENT_STATE, usPrivacy: US_PRIVACY, gppString: GPP_STRING, gppSid: GPP_SID };
+  const { GDPR, GDPR_CONSENT, CONSENT_STATE, US_PRIVACY, GPP_STRING, GPP_SID } = consentMacroValues(
+    await settledSnapshot(consent),
+  );
+  const reply = {
+    callId: value.callId ?? null,
+    gdpr: GDPR,
+    gdprConsent: GDPR_CONSENT,
+    consentState: CONSENT_STATE,
+    usPrivacy: US_PRIVACY,
+    gppString: GPP_STRING,
+    gppSid: GPP_SID,
+  };
   (source as Window).postMessage({ pageAdConsentReturn: reply }, origin === 'null' ? '*' : origin);
 }
 

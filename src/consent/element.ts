@@ -3,7 +3,12 @@
  * One element per page; never blocked by consent itself.
  */
 import type { Diagnostic, DiagnosticLevel, Layout, PageRuntime } from '../runtime/index.ts';
-import { type ConsentConfig, type ConsentCoreConfig, isObject, parseConsentCoreConfig } from '../wire/consent-config.ts';
+import {
+  type ConsentConfig,
+  type ConsentCoreConfig,
+  isObject,
+  parseConsentCoreConfig,
+} from '../wire/consent-config.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { readConfigScript } from '../browser-shared/config-script.ts';
 import { whenIdle } from '../browser-shared/idle.ts';
@@ -26,17 +31,26 @@ type Report = (d: Diagnostic, level?: DiagnosticLevel) => void;
  * The matched geo groups from `<page-geo>` (the geo part waits for them, and starts the signals
  * no group changes first); none without the element, or without the part (reported by the loader).
  */
-async function readGeoGroups(page: PageRuntime, json: unknown, report: Report, load: () => Promise<ConsentParts['geo'] | undefined>, startSignals: () => void) {
-  if (document.querySelector('page-geo')) return (await load())?.waitForGeoGroups(page, report, json, startSignals) ?? [];
+async function readGeoGroups(
+  page: PageRuntime,
+  json: unknown,
+  report: Report,
+  load: () => Promise<ConsentParts['geo'] | undefined>,
+  startSignals: () => void,
+) {
+  if (document.querySelector('page-geo'))
+    return (await load())?.waitForGeoGroups(page, report, json, startSignals) ?? [];
   if (isObject(json) && json.geoOverride) report(diagnostic('consent-geo-missing', '<page-geo>', null), 'warn');
   return [];
 }
 
 /** Resolves after the next painted frame (at once in a hidden document, which paints none). */
-const afterFirstFrame = () => (document.hidden ? Promise.resolve() : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+const afterFirstFrame = () =>
+  document.hidden ? Promise.resolve() : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 
 /** Consent Mode's default and the TCF/GPP stubs start as early as they can (with the state part at once). */
-const hasUrgentSignals = (config: ConsentCoreConfig) => config.consentModeMapping !== undefined || !!config.exposesTcfApi || !!config.exposesGppApi;
+const hasUrgentSignals = (config: ConsentCoreConfig) =>
+  config.consentModeMapping !== undefined || !!config.exposesTcfApi || !!config.exposesGppApi;
 
 async function startConsent(host: Host, checked: Promise<void>, scriptUrl: string): Promise<void> {
   const { element, runtime: page } = host;
@@ -68,19 +82,41 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
         render?.(model);
         signal?.(model);
       };
-      return { ...part.createConsentState(host, { load, report, checked, view, onModel, isCovered: () => isCovered, whenIdle, returnItem, parse }), parseConsentTiming: part.parseConsentTiming };
+      return {
+        ...part.createConsentState(host, {
+          load,
+          report,
+          checked,
+          view,
+          onModel,
+          isCovered: () => isCovered,
+          whenIdle,
+          returnItem,
+          parse,
+        }),
+        parseConsentTiming: part.parseConsentTiming,
+      };
     });
   let current: Awaited<typeof made>;
   const whenStarted = made.then((ready) => (current = ready));
   // Before the `start` event (the first change) the reducer would ignore a decision: it waits.
-  const withState = (use: (state: NonNullable<typeof current>) => void) => (isStarted ? current && use(current) : void hasStarted.then(() => current && use(current)));
+  const withState = (use: (state: NonNullable<typeof current>) => void) =>
+    isStarted ? current && use(current) : void hasStarted.then(() => current && use(current));
 
   // Actions exist from the build on; the reducer ignores them until a prompt is shown. A first
   // use ends the wait for idle below, as a request the replayed record does not know does.
   let use = () => {};
   const used = new Promise<void>((resolve) => (use = resolve));
-  for (const name of CONSENT_ACTIONS) host.registerAction(name, (args) => (use(), withState((state) => state.act(name, args))));
-  answerCreatives((event) => (use(), Promise.all([load('creative'), made]).then(([part, ready]) => ready && part?.replyToCreative(event, ready.provider, report))));
+  for (const name of CONSENT_ACTIONS)
+    host.registerAction(name, (args) => (use(), withState((state) => state.act(name, args))));
+  answerCreatives(
+    (event) => (
+      use(),
+      Promise.all([load('creative'), made]).then(
+        ([part, ready]) => ready && part?.replyToCreative(event, ready.provider, report),
+      )
+    ),
+  );
   // The config and <page-geo> may not be parsed yet when the scripts run first (cached scripts).
   if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
   const json = readConfigScript(element);
@@ -104,7 +140,8 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     if (lines[0] === '1') await Promise.race([whenIdle(), used]);
   }
   const presets = type === null ? {} : ((await load('presets'))?.CMP_PRESETS ?? {});
-  const parse = (geoGroups: string[]) => parseConsentCoreConfig(json, { geoGroups, type, baseUrl: location.href, presets });
+  const parse = (geoGroups: string[]) =>
+    parseConsentCoreConfig(json, { geoGroups, type, baseUrl: location.href, presets });
   // Consent Mode's default comes before any decision is applied, the TCF/GPP stubs as early as
   // they can; a page with neither gets `__uspapi` after the prompt's first frame.
   const startSignalsOnce = (found: ConsentCoreConfig | null) => {
@@ -119,7 +156,13 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
         signal?.(ready.controller.model());
       });
   };
-  const geoGroups = await readGeoGroups(page, json, report, () => load('geo'), () => startSignalsOnce(parse([]).value));
+  const geoGroups = await readGeoGroups(
+    page,
+    json,
+    report,
+    () => load('geo'),
+    () => startSignalsOnce(parse([]).value),
+  );
   const { value, diagnostics } = parse(geoGroups);
   config = element.id ? value : null;
   // One error says why a config fails (the parser's last diagnostic, or the missing id); the rest warn.
@@ -128,7 +171,13 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
   if (!element.id) report(diagnostic('consent-id-missing', 'an id', null));
   // A first visit (nothing cached for the instance, an inline or story prompt) shows what the
   // `start` event calls for before the state part is requested; every other page requests it now.
-  const start = config && !config.promptUiSrc && !hasUrgentSignals(config) && page.storage.get(decisionKeyOf(config.consentInstanceId)) == null ? startUndecided(initialModel, freshStartEventOf(config, hasGpc)) : null;
+  const start =
+    config &&
+    !config.promptUiSrc &&
+    !hasUrgentSignals(config) &&
+    page.storage.get(decisionKeyOf(config.consentInstanceId)) == null
+      ? startUndecided(initialModel, freshStartEventOf(config, hasGpc))
+      : null;
   const first = start?.isPromptShown ? start : null;
   if (!first) requestState();
   if (config) {
@@ -141,11 +190,14 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     const inline = find(config.promptUI, element, 'consent-prompt-missing');
     // The story part only where the story is the prompt (there without an inline prompt, or named
     // by promptUI; never with an iframe).
-    const isStory = inline ? inline.localName === 'page-story-consent' : element.querySelector(':scope>page-story-consent') !== null;
+    const isStory = inline
+      ? inline.localName === 'page-story-consent'
+      : element.querySelector(':scope>page-story-consent') !== null;
     const story = isStory && !config.promptUiSrc ? await load('story') : undefined;
     const frame = config.promptUiSrc ? await load('frame') : undefined;
     const post = find(config.postPromptUI, document, 'consent-post-prompt-missing');
-    const decide = (decision: Decision, data: DecisionData = {}) => withState((state) => state.controller.dispatch({ type: 'decide', decision, ...data }));
+    const decide = (decision: Decision, data: DecisionData = {}) =>
+      withState((state) => state.controller.dispatch({ type: 'decide', decision, ...data }));
     render = createPromptUi(element, config, {
       page,
       scriptUrl,
@@ -155,7 +207,9 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
       clock: self,
       report,
       ...(story && { renderStory: story.renderStoryPrompt }),
-      ...(frame && { frame: { createFrameUi: frame.createFrameUi, model: () => current?.controller.model() ?? initialModel } }),
+      ...(frame && {
+        frame: { createFrameUi: frame.createFrameUi, model: () => current?.controller.model() ?? initialModel },
+      }),
     });
     if (first) {
       render(first);

@@ -27,7 +27,15 @@ const ignore = () => {};
 
 /** The fast path's own copy of the rules, over `element`'s config (`json`). */
 export const rulesOf = (element: Element, json: unknown): ConsentRules => ({
-  parseConfig: (geoGroups) => (element.id ? parseConsentConfig(json, { geoGroups, type: element.getAttribute('type'), baseUrl: location.href, presets: CMP_PRESETS }).value : null),
+  parseConfig: (geoGroups) =>
+    element.id
+      ? parseConsentConfig(json, {
+          geoGroups,
+          type: element.getAttribute('type'),
+          baseUrl: location.href,
+          presets: CMP_PRESETS,
+        }).value
+      : null,
   parseStored: (value, now) => parseStoredConsent(value, now).value,
   reduceConsent,
   initialModel,
@@ -41,7 +49,8 @@ export function startFastPath(): void {
   // The first script starts at once (not in a microtask after the rest of the consent bundle's
   // set-up); each later one after the previous one.
   let chain: Promise<void> | undefined;
-  const isAllowed = (request: BlockRequest | null) => !!request && !!inputs?.length && inputs.every((input) => decide(request, input) === 'allow');
+  const isAllowed = (request: BlockRequest | null) =>
+    !!request && !!inputs?.length && inputs.every((input) => decide(request, input) === 'allow');
   const take = () => {
     let metaBlockedTags: Set<string> | undefined;
     for (const blocked of document.querySelectorAll<HTMLScriptElement>(BLOCKED_SCRIPTS)) {
@@ -55,7 +64,13 @@ export function startFastPath(): void {
         // The site store is decoded once for every geo variant.
         const values = readStoredValues(self, location.hostname);
         const json = readConfigScript(element);
-        inputs = variantsOf(json, Date.now(), hasGpc, (name) => (Object.hasOwn(values, name) ? values[name] : undefined), rulesOf(element, json)).map((variant) => variant.input);
+        inputs = variantsOf(
+          json,
+          Date.now(),
+          hasGpc,
+          (name) => (Object.hasOwn(values, name) ? values[name] : undefined),
+          rulesOf(element, json),
+        ).map((variant) => variant.input);
       }
       if (!isAllowed(readBlockRequest(blocked, (metaBlockedTags ??= readMetaBlockedTags(document)), ignore))) continue;
       const src = blocked.getAttribute('src');

@@ -22,7 +22,14 @@ export function consentInfoOf(model: () => ConsentModel): ReadonlyMap<string, (f
     const current = model();
     const { kind } = current.state;
     const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
-    return JSON.stringify(own({ ...detailOf(current), consentStateValue, tcfPolicyVersion: current.tcfPolicyVersion, isDirty: false }, field)) ?? '';
+    return (
+      JSON.stringify(
+        own(
+          { ...detailOf(current), consentStateValue, tcfPolicyVersion: current.tcfPolicyVersion, isDirty: false },
+          field,
+        ),
+      ) ?? ''
+    );
   };
   return new Map([['CONSENT_INFO', info]]);
 }
@@ -32,7 +39,10 @@ export function consentInfoOf(model: () => ConsentModel): ReadonlyMap<string, (f
  * it fails or has not run within CMP_LOAD_TIMEOUT_MS.
  */
 function loadCmp({ page, scriptUrl, report, clock }: PromptDeps): Promise<CreatePromptFrame | undefined> {
-  const script = Object.assign(document.createElement('script'), { async: true, src: new URL('page-consent-cmp-0.1.js', scriptUrl || location.href).href });
+  const script = Object.assign(document.createElement('script'), {
+    async: true,
+    src: new URL('page-consent-cmp-0.1.js', scriptUrl || location.href).href,
+  });
   const failed = new Promise<undefined>((resolve) => {
     script.onerror = () => resolve(undefined);
     clock.setTimeout(() => resolve(undefined), CMP_LOAD_TIMEOUT_MS);
@@ -48,19 +58,48 @@ function loadCmp({ page, scriptUrl, report, clock }: PromptDeps): Promise<Create
  * The frame's prompt for `config.promptUiSrc`, with the inline prompt (or story) as its
  * `fallback`; `model` is the controller's current model (for `CONSENT_INFO`).
  */
-export function createFrameUi(host: HTMLElement, config: ConsentCoreConfig, fallback: HTMLElement | null, deps: PromptDeps, model: () => ConsentModel): Ui {
-  const { promptUiSrc: src = '', sandbox, clientConfig, consentPromptCaption: caption, buttonActionCaption: buttonCaption } = config;
+export function createFrameUi(
+  host: HTMLElement,
+  config: ConsentCoreConfig,
+  fallback: HTMLElement | null,
+  deps: PromptDeps,
+  model: () => ConsentModel,
+): Ui {
+  const {
+    promptUiSrc: src = '',
+    sandbox,
+    clientConfig,
+    consentPromptCaption: caption,
+    buttonActionCaption: buttonCaption,
+  } = config;
   const { clock, report, decide } = deps;
-  const options: Omit<FrameOptions, 'expandUrl'> = { src, sandbox, clientConfig, fallback, caption, buttonCaption, clock, report, decide };
+  const options: Omit<FrameOptions, 'expandUrl'> = {
+    src,
+    sandbox,
+    clientConfig,
+    fallback,
+    caption,
+    buttonCaption,
+    clock,
+    report,
+    decide,
+  };
   const slot = Object.assign(document.createElement('div'), { className: 'page-consent-frame', hidden: true });
   host.append(slot);
-  const ui = createUi(host, { prompt: slot, post: deps.post, overlay: config.overlay, caption: config.consentPromptCaption });
+  const ui = createUi(host, {
+    prompt: slot,
+    post: deps.post,
+    overlay: config.overlay,
+    caption: config.consentPromptCaption,
+  });
   const info = consentInfoOf(model);
   const expandUrl = (src: string) => deps.page.expandUrl(src, PAGE_MACROS, info);
   let follow: ((model: ConsentModel) => void) | undefined;
   let latest: ConsentModel | undefined;
   loadCmp(deps).then((create) => {
-    follow = create ? create(slot, ui, { ...options, expandUrl }) : () => fallback && slot.replaceChildren(Object.assign(fallback, { hidden: false }));
+    follow = create
+      ? create(slot, ui, { ...options, expandUrl })
+      : () => fallback && slot.replaceChildren(Object.assign(fallback, { hidden: false }));
     if (latest) follow(latest);
   });
   const render = (current: ConsentModel) => {

@@ -14,7 +14,12 @@ export const GEO_TIMEOUT_SECONDS = 5;
  * first when no `geoOverride` group of the config `json` sets a signal field: those signals need
  * not wait for the answer.
  */
-export async function waitForGeoGroups(page: PageRuntime, report: (d: Diagnostic, level?: DiagnosticLevel) => void, json: unknown, startSignals: () => void): Promise<string[]> {
+export async function waitForGeoGroups(
+  page: PageRuntime,
+  report: (d: Diagnostic, level?: DiagnosticLevel) => void,
+  json: unknown,
+  startSignals: () => void,
+): Promise<string[]> {
   if (!hasGeoSignalFields(json)) startSignals();
   const timeout = new Promise((resolve) => setTimeout(resolve, GEO_TIMEOUT_SECONDS * 1000));
   const geo = (await Promise.race([page.whenService('geo'), timeout])) as { matchedGroups: string[] } | undefined;

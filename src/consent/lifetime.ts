@@ -10,7 +10,8 @@ import type { StartEvent } from './state.ts';
 
 const DAY_MS = 86_400_000;
 
-export const isExpired = ({ state, time }: StoredConsent, lifetime: ConsentLifetime, now: number): boolean => now - time > lifetime[state] * DAY_MS;
+export const isExpired = ({ state, time }: StoredConsent, lifetime: ConsentLifetime, now: number): boolean =>
+  now - time > lifetime[state] * DAY_MS;
 
 /** The `start` event with nothing cached (a first visit's; the timing plays no part). Pure. */
 export const freshStartEventOf = (config: ConsentCoreConfig, hasGpc = false): StartEvent => ({
@@ -22,7 +23,16 @@ export const freshStartEventOf = (config: ConsentCoreConfig, hasGpc = false): St
 });
 
 /** The `start` event: an expired decision is no decision (its purposes are kept as the prompt's start). Pure. */
-export function startEventOf(config: ConsentConfig, cached: StoredConsent | null, now: number, hasGpc = false): StartEvent {
+export function startEventOf(
+  config: ConsentConfig,
+  cached: StoredConsent | null,
+  now: number,
+  hasGpc = false,
+): StartEvent {
   const expired = cached && isExpired(cached, config.consentLifetime, now) ? cached : null;
-  return { ...freshStartEventOf(config, hasGpc), stored: expired ? null : cached, expiredPurposes: expired ? (expired.purposeConsents ?? {}) : undefined };
+  return {
+    ...freshStartEventOf(config, hasGpc),
+    stored: expired ? null : cached,
+    expiredPurposes: expired ? (expired.purposeConsents ?? {}) : undefined,
+  };
 }

@@ -9,5 +9,8 @@ import { createConsentElement } from './element.ts';
 type Queue = { push(callback: (page: PageRuntime) => void): void };
 const scope = self as unknown as { PAGE?: Queue };
 // Known only while this script runs: the directory the parts and the TCF and GPP bundles load from.
-const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src ?? document.querySelector<HTMLScriptElement>('script[custom-element="page-consent"]')?.src ?? '';
+const scriptUrl =
+  (document.currentScript as HTMLScriptElement | null)?.src ??
+  document.querySelector<HTMLScriptElement>('script[custom-element="page-consent"]')?.src ??
+  '';
 (scope.PAGE ||= [] as Queue).push((page) => page.define('page-consent', createConsentElement(page, scriptUrl)));

@@ -38,6 +38,9 @@ export type ConsentParts = {
 };
 
 /** Part `name` (`page-consent-{name}.<hash>.js`), through the runtime's loader (one loader per page). */
-export const loadConsentPart = <K extends keyof ConsentParts>(page: PageRuntime, name: K, scriptUrl: string, report: (d: Diagnostic) => void) =>
-  page.loadPart<ConsentParts[K]>(partFile(name), scriptUrl, report);
-
+export const loadConsentPart = <K extends keyof ConsentParts>(
+  page: PageRuntime,
+  name: K,
+  scriptUrl: string,
+  report: (d: Diagnostic) => void,
+) => page.loadPart<ConsentParts[K]>(partFile(name), scriptUrl, report);

@@ -25,7 +25,10 @@ const DECIDED: Readonly<Record<string, PolicyState>> = {
  * The policy's state, or null while it waits (for the cache, the server or the user). An
  * undecided consent without a prompt UI is `unknown` at once: the prompt was skipped.
  */
-export function resolvePolicy(policy: BlockPolicy, { state, fallbackAction, hasPrompt }: PolicyInput): PolicyState | null {
+export function resolvePolicy(
+  policy: BlockPolicy,
+  { state, fallbackAction, hasPrompt }: PolicyInput,
+): PolicyState | null {
   if (state.kind !== 'unknown') return Object.hasOwn(DECIDED, state.kind) ? DECIDED[state.kind]! : null;
   const isTimedOut = policy === 'default' && state.hasTimedOut;
   if (policy === '_auto_reject' || (isTimedOut && fallbackAction === 'reject')) return 'insufficient';
@@ -42,7 +45,9 @@ export function decide({ policy, purposes }: BlockRequest, input: PolicyInput): 
   const state = policy ? resolvePolicy(policy, input) : 'sufficient';
   const isAnyAnswer = policy === '_till_responded' || policy === '_auto_reject';
   // Own properties only, and only `true` allows: `constructor` or a mistyped value is undecided.
-  const choices = purposes.map((name) => (Object.hasOwn(input.purposeConsents, name) ? input.purposeConsents[name] : undefined));
+  const choices = purposes.map((name) =>
+    Object.hasOwn(input.purposeConsents, name) ? input.purposeConsents[name] : undefined,
+  );
   const isPurposePending = !choices.every((choice) => choice === true);
   const isDenied =
     kind === 'invalid' ||

@@ -47,7 +47,12 @@ export type CreatePromptFrame = (slot: HTMLElement, ui: Ui, options: FrameOption
 type FrameState =
   | { readonly kind: 'closed' }
   | { readonly kind: 'failed' }
-  | { readonly kind: 'loading' | 'ready'; readonly frame: HTMLIFrameElement; readonly origin: string; readonly isModal: boolean };
+  | {
+      readonly kind: 'loading' | 'ready';
+      readonly frame: HTMLIFrameElement;
+      readonly origin: string;
+      readonly isModal: boolean;
+    };
 
 const DECISIONS = { accept: 'accepted', reject: 'rejected', dismiss: 'dismissed' } as const;
 
@@ -62,13 +67,26 @@ export function sandboxOf(extra: string | undefined, isCrossOrigin: boolean, rep
 }
 
 /** The client info JSON that the frame reads from its `name`. */
-export function clientInfoOf(model: ConsentModel, clientConfig: Json | undefined, promptTrigger: 'load' | 'action'): string {
+export function clientInfoOf(
+  model: ConsentModel,
+  clientConfig: Json | undefined,
+  promptTrigger: 'load' | 'action',
+): string {
   const { kind } = model.state;
   const { consentString, consentMetadata, tcfPolicyVersion } = model;
   // After an expiry the earlier choices are the prompt's starting point (docs/consent.md, "Consent lifetime").
   const purposeConsents = purposesOf(model);
   const consentStateValue = kind === 'accepted' || kind === 'rejected' ? kind : 'unknown';
-  return JSON.stringify({ clientConfig, consentStateValue, consentString, purposeConsents, consentMetadata, tcfPolicyVersion, promptTrigger, isDirty: false });
+  return JSON.stringify({
+    clientConfig,
+    consentStateValue,
+    consentString,
+    purposeConsents,
+    consentMetadata,
+    tcfPolicyVersion,
+    promptTrigger,
+    isDirty: false,
+  });
 }
 
 export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
@@ -80,7 +98,8 @@ export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
   let timer: unknown;
   let announced = false;
   let isShowing = false;
-  const element = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}) => Object.assign(doc.createElement(tag), props);
+  const element = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}) =>
+    Object.assign(doc.createElement(tag), props);
 
   const close = () => {
     isShowing = false;
@@ -118,11 +137,23 @@ export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
     const url = parseLoadableUrl(href, location.href);
     if (!url) return fail(diagnostic('url-refused', LOADABLE_URL, href));
     const isCross = url.origin !== location.origin;
-    const frame = element('iframe', { name: clientInfoOf(model, options.clientConfig, trigger), title: options.caption, src: url.href, hidden: true });
+    const frame = element('iframe', {
+      name: clientInfoOf(model, options.clientConfig, trigger),
+      title: options.caption,
+      src: url.href,
+      hidden: true,
+    });
     frame.setAttribute('sandbox', sandboxOf(options.sandbox, isCross, options.report));
     state = { kind: 'loading', frame, origin: isCross ? url.origin : 'null', isModal: false };
     slot.append(frame);
-    timer = options.clock.setTimeout(() => fail(diagnostic('consent-prompt-frame-timeout', `a ready message within ${READY_TIMEOUT_MS / 1000} s`, url.href), 'warn'), READY_TIMEOUT_MS);
+    timer = options.clock.setTimeout(
+      () =>
+        fail(
+          diagnostic('consent-prompt-frame-timeout', `a ready message within ${READY_TIMEOUT_MS / 1000} s`, url.href),
+          'warn',
+        ),
+      READY_TIMEOUT_MS,
+    );
   };
 
   /**
@@ -132,7 +163,11 @@ export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
    */
   const announce = (frame: HTMLIFrameElement) => {
     if (!announced) {
-      const button = element('button', { type: 'button', textContent: options.buttonCaption, onclick: () => frame.focus() });
+      const button = element('button', {
+        type: 'button',
+        textContent: options.buttonCaption,
+        onclick: () => frame.focus(),
+      });
       const alert = element('div', { className: 'page-consent-sr' });
       alert.setAttribute('role', 'alertdialog');
       alert.setAttribute('aria-label', options.caption);
@@ -143,7 +178,11 @@ export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
     frame.focus();
   };
 
-  const ready = (frame: HTMLIFrameElement, origin: string, { initialHeight = 30, border }: Extract<CmpMessage, { kind: 'ready' }>) => {
+  const ready = (
+    frame: HTMLIFrameElement,
+    origin: string,
+    { initialHeight = 30, border }: Extract<CmpMessage, { kind: 'ready' }>,
+  ) => {
     options.clock.clearTimeout(timer);
     const isModal = initialHeight > 60;
     state = { kind: 'ready', frame, origin, isModal };
@@ -168,7 +207,13 @@ export const createPromptFrame: CreatePromptFrame = (slot, ui, options) => {
       ui.setModal(true);
     }
     const info = isAllowed ? 'Entering fullscreen.' : `Could not enter fullscreen. ${FULLSCREEN_REFUSED}`;
-    const reply = { type: 'page-consent-response', requestType: 'consent-ui', requestAction: 'enter-fullscreen', state: isAllowed ? 'success' : 'error', info };
+    const reply = {
+      type: 'page-consent-response',
+      requestType: 'consent-ui',
+      requestAction: 'enter-fullscreen',
+      state: isAllowed ? 'success' : 'error',
+      info,
+    };
     frame.contentWindow?.postMessage(reply, origin === 'null' ? '*' : origin);
   };
 

@@ -32,15 +32,28 @@ export type PromptDeps = {
 };
 
 /** The frame part's prompt (src/consent/frame-ui.ts): the CMP iframe, with `fallback` while it cannot show. */
-export type CreateFrameUi = (host: HTMLElement, config: ConsentCoreConfig, fallback: HTMLElement | null, deps: PromptDeps, model: () => ConsentModel) => Ui;
+export type CreateFrameUi = (
+  host: HTMLElement,
+  config: ConsentCoreConfig,
+  fallback: HTMLElement | null,
+  deps: PromptDeps,
+  model: () => ConsentModel,
+) => Ui;
 
 export function createPromptUi(host: HTMLElement, config: ConsentCoreConfig, deps: PromptDeps): Ui {
   const { promptUiSrc: src, overlay, consentPromptCaption: caption } = config;
   const { inline, post, decide, report, renderStory, frame } = deps;
   // A story prompt is the prompt by being there, or by being named in `promptUI` (as AMP pages write it).
-  const story = inline ? (inline.localName === 'page-story-consent' ? inline : null) : host.querySelector<HTMLElement>(':scope>page-story-consent');
-  if (story && src) report(diagnostic('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src));
+  const story = inline
+    ? inline.localName === 'page-story-consent'
+      ? inline
+      : null
+    : host.querySelector<HTMLElement>(':scope>page-story-consent');
+  if (story && src)
+    report(diagnostic('consent-story-with-prompt-src', '<page-story-consent> or promptUiSrc, not both', src));
   const prompt = story ? (!src && renderStory ? renderStory(story, decide, report) : null) : inline;
   // Without the frame part (reported by the loader) the inline prompt, the frame's own fallback, shows.
-  return src && frame ? frame.createFrameUi(host, config, prompt, deps, frame.model) : createUi(host, { prompt, post, overlay, caption });
+  return src && frame
+    ? frame.createFrameUi(host, config, prompt, deps, frame.model)
+    : createUi(host, { prompt, post, overlay, caption });
 }

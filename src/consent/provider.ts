@@ -2,7 +2,13 @@
  * The runtime's consent provider (gate decisions, policy states, snapshots, change
  * subscriptions) over the element's current consent model.
  */
-import type { ConsentProvider, ConsentSnapshot, PageElementInstance, PageRuntime, PolicyState } from '../runtime/index.ts';
+import type {
+  ConsentProvider,
+  ConsentSnapshot,
+  PageElementInstance,
+  PageRuntime,
+  PolicyState,
+} from '../runtime/index.ts';
 import { decide, type PolicyInput, resolvePolicy } from './policy.ts';
 import { changeStateOf, type ConsentModel, isRequiredOf, purposesOf } from './state.ts';
 
@@ -11,14 +17,30 @@ export type ConsentView = PolicyInput & ConsentModel;
 /** The `consent-change` event detail (docs/consent.md, "Events and vendor API"); after an expiry the kept purposes and `expired: true` (docs/consent.md, "Consent lifetime"). */
 export function detailOf(model: ConsentModel) {
   const { consentString, consentMetadata, sharedData, expiredPurposes } = model;
-  return { state: changeStateOf(model.state), purposeConsents: purposesOf(model), consentString, consentMetadata, sharedData, ...(expiredPurposes && { expired: true }) };
+  return {
+    state: changeStateOf(model.state),
+    purposeConsents: purposesOf(model),
+    consentString,
+    consentMetadata,
+    sharedData,
+    ...(expiredPurposes && { expired: true }),
+  };
 }
 
-export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({ ...detailOf(model), isConsentRequired: isRequiredOf(model.state), isStringPending: model.isStringPending });
+export const snapshotOf = (model: ConsentModel): ConsentSnapshot => ({
+  ...detailOf(model),
+  isConsentRequired: isRequiredOf(model.state),
+  isStringPending: model.isStringPending,
+});
 
 /** Unknown policy ids are read as `default` (docs/consent.md, "Blocking other elements"). */
 const policyStateOf = (policyId: string, view: ConsentView): PolicyState | null =>
-  resolvePolicy(policyId === '_till_responded' || policyId === '_till_accepted' || policyId === '_auto_reject' ? policyId : 'default', view);
+  resolvePolicy(
+    policyId === '_till_responded' || policyId === '_till_accepted' || policyId === '_auto_reject'
+      ? policyId
+      : 'default',
+    view,
+  );
 
 /**
  * Installs the provider; returns it, with the function that tells its subscribers about a change.

@@ -25,11 +25,22 @@ const SETTLED = ['accepted', 'rejected', 'not-required'];
  * are removed, and the ones that end first beyond RETURN_CONFIGS in all. Without localStorage
  * nothing is written (the next page then waits for the element).
  */
-export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element: Element, item: string, rules: ConsentRules, now = Date.now()): void {
+export function writeReturnRecord(
+  storage: Pick<StorageService, 'get'>,
+  element: Element,
+  item: string,
+  rules: ConsentRules,
+  now = Date.now(),
+): void {
   const hasGpc = (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true;
   try {
     // The requests an entry for the same decision knew (its lines after the wait flag), by key.
-    const known = new Map((readReturnEntry(localStorage.getItem(item), storage.get, now)?.slice(1) ?? []).map((line) => [line.slice(1), line]));
+    const known = new Map(
+      (readReturnEntry(localStorage.getItem(item), storage.get, now)?.slice(1) ?? []).map((line) => [
+        line.slice(1),
+        line,
+      ]),
+    );
     localStorage.removeItem(item);
     // The origin's other valid entries, by the time they end.
     const others: [string, number][] = [];
@@ -44,18 +55,38 @@ export function writeReturnRecord(storage: Pick<StorageService, 'get'>, element:
     const variants = variantsOf(readConfigScript(element), now, hasGpc, storage.get, rules);
     const key = variants[0] && decisionKeyOf(variants[0].config.consentInstanceId);
     const stored = key && storage.get(key);
-    const until = Math.min(...variants.map(({ config, cached }) => (cached ? cached.time + config.consentLifetime[cached.state] * DAY_MS : 0)));
+    const until = Math.min(
+      ...variants.map(({ config, cached }) =>
+        cached ? cached.time + config.consentLifetime[cached.state] * DAY_MS : 0,
+      ),
+    );
     if (!key || stored === undefined || now >= until) return;
     const metaBlocked = readMetaBlockedTags(document);
-    for (const blocked of document.querySelectorAll(['[data-block-on-consent]', '[data-block-on-consent-purposes]', ...metaBlocked].join())) {
+    for (const blocked of document.querySelectorAll(
+      ['[data-block-on-consent]', '[data-block-on-consent-purposes]', ...metaBlocked].join(),
+    )) {
       const request = readBlockRequest(blocked, metaBlocked, ignore);
       const requestKey = request && requestKeyOf(request);
-      if (request && requestKey) known.set(requestKey, `${variants.every(({ input }) => rules.decide(request, input) === 'allow') ? '+' : '-'}${requestKey}`);
+      if (request && requestKey)
+        known.set(
+          requestKey,
+          `${variants.every(({ input }) => rules.decide(request, input) === 'allow') ? '+' : '-'}${requestKey}`,
+        );
     }
     // A post-prompt UI outside the element is shown in place: it may not wait (it would shift the page later).
-    const isPostInPlace = variants.some(({ config: { postPromptUI: id } }) => id !== undefined && !element.querySelector(`#${CSS.escape(id)}`));
+    const isPostInPlace = variants.some(
+      ({ config: { postPromptUI: id } }) => id !== undefined && !element.querySelector(`#${CSS.escape(id)}`),
+    );
     // The publisher's server is asked on every page as soon as the element starts: no wait with a checkConsentHref.
-    const mayWait = !isPostInPlace && variants.every(({ config, input }) => SETTLED.includes(input.state.kind) && !config.exposesTcfApi && !config.exposesGppApi && !config.checkConsentHref);
+    const mayWait =
+      !isPostInPlace &&
+      variants.every(
+        ({ config, input }) =>
+          SETTLED.includes(input.state.kind) &&
+          !config.exposesTcfApi &&
+          !config.exposesGppApi &&
+          !config.checkConsentHref,
+      );
     localStorage.setItem(item, [key, JSON.stringify(stored), until, mayWait ? 1 : 0, ...known.values()].join('\n'));
   } catch {}
 }

@@ -33,7 +33,8 @@ export const signalOf = (model: ConsentModel): ConsentSignal => ({
 export const STRING_WAIT_MS = 8000;
 
 /** A TC string holds `cmpId` and `cmpVersion` in 12 bits each. */
-const isInteger = (value: unknown, minimum: number) => Number.isInteger(value) && (value as number) >= minimum && (value as number) < 4096;
+const isInteger = (value: unknown, minimum: number) =>
+  Number.isInteger(value) && (value as number) >= minimum && (value as number) < 4096;
 
 /** Adds `{file}.js` from the directory of the consent script. */
 function loadBundle(file: string, scriptUrl: string, report: (d: Diagnostic) => void) {
@@ -45,29 +46,58 @@ function loadBundle(file: string, scriptUrl: string, report: (d: Diagnostic) => 
 }
 
 /** Starts every configured signal; returns the function to call with each new model. */
-export function startSignals(page: PageRuntime, config: ConsentCoreConfig, report: (d: Diagnostic) => void, scriptUrl: string, { dispatch, extend }: Pick<ConsentController, 'dispatch' | 'extend'>) {
+export function startSignals(
+  page: PageRuntime,
+  config: ConsentCoreConfig,
+  report: (d: Diagnostic) => void,
+  scriptUrl: string,
+  { dispatch, extend }: Pick<ConsentController, 'dispatch' | 'extend'>,
+) {
   const diagnostics: Diagnostic[] = [];
   const mapping = config.consentModeMapping && parseConsentModeMapping(config.consentModeMapping, diagnostics);
-  const updateConsentMode = mapping && startConsentMode(mapping, parseConsentModeOptions(config.consentModeOptions ?? {}, diagnostics));
+  const updateConsentMode =
+    mapping && startConsentMode(mapping, parseConsentModeOptions(config.consentModeOptions ?? {}, diagnostics));
   let signal: ConsentSignal | undefined;
   const listeners: ((signal: ConsentSignal) => void)[] = [];
   const updateUsPrivacy = installUsPrivacyApi();
   const { exposesTcfApi, exposesGppApi, cmpId, cmpVersion, tcf, gpp } = config;
   // TCF needs the publisher's CMP ids; GPP takes them when given, else 0.
   const hasIds = isInteger(cmpId, 2) && isInteger(cmpVersion, 0);
-  if (exposesTcfApi && !hasIds) diagnostics.push(diagnostic('consent-cmp-id-missing', 'cmpId (an integer of 2 to 4095) and cmpVersion (an integer of 0 to 4095) with exposesTcfApi', { cmpId, cmpVersion }));
+  if (exposesTcfApi && !hasIds)
+    diagnostics.push(
+      diagnostic(
+        'consent-cmp-id-missing',
+        'cmpId (an integer of 2 to 4095) and cmpVersion (an integer of 0 to 4095) with exposesTcfApi',
+        { cmpId, cmpVersion },
+      ),
+    );
   const hasTcf = !!exposesTcfApi && hasIds;
-  const addString: SignalSource['addString'] = (decisionKey, data) => dispatch({ type: 'add-string', decisionKey, ...data });
+  const addString: SignalSource['addString'] = (decisionKey, data) =>
+    dispatch({ type: 'add-string', decisionKey, ...data });
   if (hasTcf || exposesGppApi) {
     const ids = hasIds ? { cmpId: cmpId as number, cmpVersion: cmpVersion as number } : { cmpId: 0, cmpVersion: 0 };
     const hasStringSource = !!(tcf || config.promptUiSrc || config.checkConsentHref);
-    const source: SignalSource = { ...ids, report, tcf, gpp, hasTcf, hasGpp: !!exposesGppApi, hasStringSource, addString, current: () => signal!, subscribe: (listener) => listeners.push(listener) };
+    const source: SignalSource = {
+      ...ids,
+      report,
+      tcf,
+      gpp,
+      hasTcf,
+      hasGpp: !!exposesGppApi,
+      hasStringSource,
+      addString,
+      current: () => signal!,
+      subscribe: (listener) => listeners.push(listener),
+    };
     if (hasTcf && tcf) {
       extend(withTcStrings);
       dispatch({ type: 'expect-tc-string' });
     }
     page.provideService(UNCHECKED_SIGNALS_SERVICE, source);
-    for (const [api, name] of [[hasTcf && TCF_API, 'tcf'], [exposesGppApi && GPP_API, 'gpp']] as const) {
+    for (const [api, name] of [
+      [hasTcf && TCF_API, 'tcf'],
+      [exposesGppApi && GPP_API, 'gpp'],
+    ] as const) {
       if (!api) continue;
       installStub(api, () => ({ ...api.stubPing!(), ...ids }));
       loadBundle(`page-consent-${name}-0.1`, scriptUrl, report);
@@ -82,7 +112,8 @@ export function startSignals(page: PageRuntime, config: ConsentCoreConfig, repor
     signal = signalOf(model);
     const { decisionKey } = signal;
     // If the TCF part never answers (it did not load), the decision goes on without a string.
-    if (signal.isStringPending && waited !== (waited = decisionKey)) setTimeout(() => addString(decisionKey, null), STRING_WAIT_MS);
+    if (signal.isStringPending && waited !== (waited = decisionKey))
+      setTimeout(() => addString(decisionKey, null), STRING_WAIT_MS);
     updateConsentMode?.(signal, signal.isKnown);
     for (const listener of listeners) listener(signal);
     updateUsPrivacy(signal);

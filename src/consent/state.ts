@@ -60,7 +60,11 @@ export type ConsentEvent =
   | { readonly type: 'response'; readonly response: CheckResult }
   | { readonly type: 'failure' }
   /** A user decision; a CMP message (integrations) may add its string and metadata. */
-  | (DecisionData & { readonly type: 'decide'; readonly decision: Decision; readonly purposeConsentDefault?: boolean | undefined })
+  | (DecisionData & {
+      readonly type: 'decide';
+      readonly decision: Decision;
+      readonly purposeConsentDefault?: boolean | undefined;
+    })
   | { readonly type: 'set-purposes'; readonly purposes: PurposeConsents }
   | { readonly type: 'prompt' }
   | { readonly type: 'timeout' }
@@ -104,7 +108,12 @@ const undecided = (model: ConsentModel, isRequired: boolean): ConsentModel =>
 /** The event that starts the state from the config and the cached decision (lifetime.ts builds it). */
 export type StartEvent = Extract<ConsentEvent, { type: 'start' }>;
 
-const begin = (model: ConsentModel, { requiredPurposes, expiredPurposes, isGpcReject }: StartEvent): ConsentModel => ({ ...model, requiredPurposes, isGpcReject, expiredPurposes });
+const begin = (model: ConsentModel, { requiredPurposes, expiredPurposes, isGpcReject }: StartEvent): ConsentModel => ({
+  ...model,
+  requiredPurposes,
+  isGpcReject,
+  expiredPurposes,
+});
 
 /**
  * The `start` event's model without a usable cached decision: the prompt, GPC's rejection,
@@ -118,7 +127,9 @@ export function startUndecided(model: ConsentModel, event: StartEvent): ConsentM
 
 function start(model: ConsentModel, event: StartEvent): ConsentModel {
   const { stored } = event;
-  return stored ? { ...decided(begin(model, event), stored.state, stored), saved: stored } : startUndecided(model, event);
+  return stored
+    ? { ...decided(begin(model, event), stored.state, stored), saved: stored }
+    : startUndecided(model, event);
 }
 
 /** The rules for the server answer (docs/consent.md, "Remote check"); after a user action on this page only `sharedData` counts. */
@@ -128,7 +139,8 @@ function respond(model: ConsentModel, response: CheckResult): ConsentModel {
   if (model.hasUserActed) return next;
   if (model.state.kind === 'pending') next = undecided(next, consentRequired);
   // After an expiry only the reader renews a decision, not the server's copy of the old one.
-  if (consentRequired && !model.expiredPurposes && value !== null && value !== 'unknown') next = decided(next, value, response);
+  if (consentRequired && !model.expiredPurposes && value !== null && value !== 'unknown')
+    next = decided(next, value, response);
   return expireCache || (consentRequired && value === 'unknown') ? { ...next, saved: null } : next;
 }
 
@@ -145,7 +157,11 @@ function decide(model: ConsentModel, event: Extract<ConsentEvent, { type: 'decid
   const carried: Record<string, boolean> = { ...model.purposeConsents, ...model.expiredPurposes };
   for (const name in carried) carried[name] &&= decision === 'accepted';
   const purposeConsents = { ...defaults, ...carried, ...model.pendingPurposes };
-  return { ...decided({ ...next, purposeConsents }, decision, event), isPromptShown: false, expiredPurposes: undefined };
+  return {
+    ...decided({ ...next, purposeConsents }, decision, event),
+    isPromptShown: false,
+    expiredPurposes: undefined,
+  };
 }
 
 export type ConsentReducer = (model: ConsentModel, event: ConsentEvent) => ConsentModel;
@@ -165,7 +181,9 @@ export const reduceConsent: ConsentReducer = (model, event) => {
     case 'decide':
       return model.isPromptShown ? decide(model, event) : model;
     case 'set-purposes':
-      return model.isPromptShown ? { ...model, pendingPurposes: { ...model.pendingPurposes, ...event.purposes } } : model;
+      return model.isPromptShown
+        ? { ...model, pendingPurposes: { ...model.pendingPurposes, ...event.purposes } }
+        : model;
     case 'prompt':
       return kind === 'pending' || kind === 'invalid' ? model : { ...model, isPromptShown: true };
     case 'timeout':
@@ -175,11 +193,13 @@ export const reduceConsent: ConsentReducer = (model, event) => {
 };
 
 /** Whether consent is required (a prompt is due or a decision made); undefined until known. */
-export const isRequiredOf = ({ kind }: ConsentState): boolean | undefined => (kind === 'pending' || kind === 'invalid' ? undefined : kind !== 'not-required');
+export const isRequiredOf = ({ kind }: ConsentState): boolean | undefined =>
+  kind === 'pending' || kind === 'invalid' ? undefined : kind !== 'not-required';
 
 /** The purposes the page sees: after an expiry the kept ones under the current ones (docs/consent.md, "Consent lifetime"). */
 export const purposesOf = ({ purposeConsents, expiredPurposes, pendingPurposes }: ConsentModel): PurposeConsents =>
   expiredPurposes ? { ...purposeConsents, ...expiredPurposes, ...pendingPurposes } : purposeConsents;
 
 /** The public state name (docs/consent.md, "Events and vendor API") of an internal state. */
-export const changeStateOf = ({ kind }: ConsentState): ConsentChangeState => (kind === 'pending' || kind === 'invalid' ? 'unknown' : kind);
+export const changeStateOf = ({ kind }: ConsentState): ConsentChangeState =>
+  kind === 'pending' || kind === 'invalid' ? 'unknown' : kind;

@@ -16,10 +16,15 @@ type StringModel = ConsentModel & {
 export const decisionKeyOf = (model: ConsentModel): string => JSON.stringify([model.state.kind, model.purposeConsents]);
 
 const isPendingOf = (model: StringModel): boolean =>
-  (model.state.kind === 'accepted' || model.state.kind === 'rejected') && model.consentString === undefined && model.tcStringFailedFor !== decisionKeyOf(model);
+  (model.state.kind === 'accepted' || model.state.kind === 'rejected') &&
+  model.consentString === undefined &&
+  model.tcStringFailedFor !== decisionKeyOf(model);
 
 /** The TCF part's string for the current decision (its metadata complete); none: it could not be built. A decision's own string wins. */
-function addString(model: StringModel, { type, decisionKey, ...data }: Extract<ConsentEvent, { type: 'add-string' }>): StringModel {
+function addString(
+  model: StringModel,
+  { type, decisionKey, ...data }: Extract<ConsentEvent, { type: 'add-string' }>,
+): StringModel {
   if (!model.isStringPending || decisionKey !== decisionKeyOf(model)) return model;
   if (!data.consentString) return { ...model, tcStringFailedFor: decisionKey };
   return { ...model, ...data, saved: model.saved && { ...model.saved, ...data } };
@@ -29,7 +34,12 @@ function addString(model: StringModel, { type, decisionKey, ...data }: Extract<C
 export const withTcStrings =
   (reduce: ConsentReducer): ConsentReducer =>
   (model, event) => {
-    const next = event.type === 'add-string' ? addString(model, event) : event.type === 'expect-tc-string' ? model : reduce(model, event);
+    const next =
+      event.type === 'add-string'
+        ? addString(model, event)
+        : event.type === 'expect-tc-string'
+          ? model
+          : reduce(model, event);
     const isStringPending = isPendingOf(next);
     return next.isStringPending === isStringPending ? next : { ...next, isStringPending };
   };

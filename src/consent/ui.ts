@@ -20,7 +20,10 @@ export type UiChoice = 'prompt' | 'post' | null;
  * Shows the UI the model calls for; `hasPrompt` is false without a prompt UI; `setModal` turns the
  * overlay on or off while the prompt is shown (a CMP iframe asks for it once it is ready).
  */
-export type Ui = ((model: ConsentModel) => void) & { readonly hasPrompt: boolean; readonly setModal: (isModal: boolean) => void };
+export type Ui = ((model: ConsentModel) => void) & {
+  readonly hasPrompt: boolean;
+  readonly setModal: (isModal: boolean) => void;
+};
 
 /** The prompt while it is due; else the post-prompt once consent is required or decided. */
 export function selectUi(model: ConsentModel, hasPrompt: boolean, hasPost: boolean): UiChoice {
@@ -56,7 +59,9 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
     if (isModal === locked.contains('page-consent-locked')) return;
     const { body } = doc;
     if (isModal) {
-      inert = [...body.children].filter((child): child is HTMLElement => !child.contains(host) && !(child as HTMLElement).inert);
+      inert = [...body.children].filter(
+        (child): child is HTMLElement => !child.contains(host) && !(child as HTMLElement).inert,
+      );
       mask = body.appendChild(Object.assign(doc.createElement('div'), { className: 'page-consent-overlay' }));
     } else mask?.remove();
     for (const child of inert) child.inert = isModal;

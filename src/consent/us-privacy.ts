@@ -36,7 +36,12 @@ export function installUsPrivacyApi(): (signal: ConsentSignal) => void {
   return (next) => {
     signal = next;
     // Known: decided with its strings, or nothing more to wait for (no prompt, or the policy timed out).
-    if (waiting && next.isKnown && !next.isStringPending && (next.state !== 'unknown' || !next.isPromptShown || next.hasTimedOut)) {
+    if (
+      waiting &&
+      next.isKnown &&
+      !next.isStringPending &&
+      (next.state !== 'unknown' || !next.isPromptShown || next.hasTimedOut)
+    ) {
       const calls = waiting;
       waiting = null;
       // In a task after the TCF and GPP updates: Prebid.js's US privacy module, answered after its

@@ -26,13 +26,23 @@ export type ConsentRules = {
 };
 
 /** The config of one geo variant, its cached decision and the policy input they make. */
-export type Variant = { readonly config: ConsentConfig; readonly cached: StoredConsent | null; readonly input: PolicyInput };
+export type Variant = {
+  readonly config: ConsentConfig;
+  readonly cached: StoredConsent | null;
+  readonly input: PolicyInput;
+};
 
 /**
  * The cached decision under the base config of `json` and each of its `geoOverride` groups; none
  * when any config is invalid or has Consent Mode. `stored` reads a site-store value.
  */
-export function variantsOf(json: unknown, now: number, hasGpc: boolean, stored: (name: string) => unknown, rules: ConsentRules): Variant[] {
+export function variantsOf(
+  json: unknown,
+  now: number,
+  hasGpc: boolean,
+  stored: (name: string) => unknown,
+  rules: ConsentRules,
+): Variant[] {
   const groups = isRecord(json) && isRecord(json.geoOverride) ? Object.keys(json.geoOverride) : [];
   const variants: Variant[] = [];
   for (const geoGroups of [[], ...groups.map((group) => [group])]) {
@@ -42,7 +52,16 @@ export function variantsOf(json: unknown, now: number, hasGpc: boolean, stored: 
     const cached = rules.parseStored(stored(decisionKeyOf(config.consentInstanceId)), now);
     const model = rules.reduceConsent(rules.initialModel, rules.startEventOf(config, cached, now, hasGpc));
     // A prompt is assumed: an undecided state then waits, as it may for the components.
-    variants.push({ config, cached, input: { state: model.state, purposeConsents: model.purposeConsents, fallbackAction: config.fallbackAction, hasPrompt: true } });
+    variants.push({
+      config,
+      cached,
+      input: {
+        state: model.state,
+        purposeConsents: model.purposeConsents,
+        fallbackAction: config.fallbackAction,
+        hasPrompt: true,
+      },
+    });
   }
   return variants;
 }

@@ -12,7 +12,9 @@ export function createPageImg(ContentElement: ContentElementClass): PageElementC
     override layoutCallback() {
       // `src` and every `srcset` candidate must be loadable, else no image at all.
       const { element } = this;
-      const urls = `${element.getAttribute('src') ?? ''},${element.getAttribute('srcset') ?? ''}`.split(',').map((url) => url.trim().split(/\s/)[0]);
+      const urls = `${element.getAttribute('src') ?? ''},${element.getAttribute('srcset') ?? ''}`
+        .split(',')
+        .map((url) => url.trim().split(/\s/)[0]);
       if (!urls.every((url) => !url || readLoadableUrl(url, document.baseURI, this))) return;
       const image = document.createElement('img');
       this.copyAttributes(image, ['src', 'srcset', 'sizes', 'alt', 'referrerpolicy', 'crossorigin']);

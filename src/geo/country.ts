@@ -16,7 +16,9 @@ export type CountrySources = {
 
 /** `xx` or `xx-yyy` as the country and the subdivision code (`unknown` when absent); anything else as unknown. */
 const placeOf = (code: string | undefined) =>
-  code && code !== 'unknown' ? { country: code.slice(0, 2), subdivision: code.length > 2 ? code : 'unknown' } : { country: 'unknown', subdivision: 'unknown' };
+  code && code !== 'unknown'
+    ? { country: code.slice(0, 2), subdivision: code.length > 2 ? code : 'unknown' }
+    : { country: 'unknown', subdivision: 'unknown' };
 
 /** The country, the subdivision code as given (`unknown` when none) and whether a debug hash was present but not honoured. */
 export function countryOf({ hash, hostname, allowDebug, patched }: CountrySources) {

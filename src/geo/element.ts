@@ -10,7 +10,11 @@ import { matchGroups, parseGeoConfig, parseSubdivisionFallback } from '../wire/g
 import { readSubdivision } from '../wire/geo-subdivisions.ts';
 
 /** `subdivision`: a known ISO 3166-2 code (`us-ca`) or `unknown`. */
-export type GeoService = { readonly country: string; readonly subdivision: string; readonly matchedGroups: readonly string[] };
+export type GeoService = {
+  readonly country: string;
+  readonly subdivision: string;
+  readonly matchedGroups: readonly string[];
+};
 
 export function createGeoElement(page: PageRuntime, patched: string) {
   return class PageGeoElement extends page.PageElement {
@@ -25,13 +29,15 @@ export function createGeoElement(page: PageRuntime, patched: string) {
     override async buildCallback() {
       const { element } = this;
       // The config child may not be parsed yet when the script runs first (cached scripts).
-      if (document.readyState === 'loading') await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
+      if (document.readyState === 'loading')
+        await new Promise((resolve) => addEventListener('DOMContentLoaded', resolve));
       const report = (d: Diagnostic) => page.report(element, d, 'warn');
       const { hash, hostname } = location;
       const allowDebug = element.hasAttribute('data-allow-debug-override');
       const place = countryOf({ hash, hostname, allowDebug, patched });
       const { country, isDebugIgnored } = place;
-      if (isDebugIgnored) report(diagnostic('geo-debug-ignored', 'a loopback host or data-allow-debug-override', hostname));
+      if (isDebugIgnored)
+        report(diagnostic('geo-debug-ignored', 'a loopback host or data-allow-debug-override', hostname));
       const json = readConfigScript(element);
       const groups = parseGeoConfig(json);
       const fallback = parseSubdivisionFallback(json);

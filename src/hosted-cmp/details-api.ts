@@ -15,7 +15,11 @@ export type PromptDecision = {
   readonly purposeConsents?: Readonly<Record<string, boolean>>;
   readonly info?: string;
   /** `consentStringType` 2 (`info` is the TC string), or 4 with `gppSectionId` "2" (`info` is a GPP string holding it). */
-  readonly consentMetadata?: { readonly consentStringType: 2 | 4; readonly gdprApplies: boolean; readonly gppSectionId?: string };
+  readonly consentMetadata?: {
+    readonly consentStringType: 2 | 4;
+    readonly gdprApplies: boolean;
+    readonly gppSectionId?: string;
+  };
   readonly tcfPolicyVersion?: number;
 };
 

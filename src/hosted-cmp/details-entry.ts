@@ -9,6 +9,7 @@ import { ownSession } from './own-session.ts';
 import { tcfSession } from './tcf-session.ts';
 
 const details: DetailsModule = {
-  start: async (config, info, nonce) => (config.tcf ? tcfSession(config, config.tcf, info, nonce) : ownSession(config, info)),
+  start: async (config, info, nonce) =>
+    config.tcf ? tcfSession(config, config.tcf, info, nonce) : ownSession(config, info),
 };
 self.pageCmpDetails = details;

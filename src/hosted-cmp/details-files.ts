@@ -11,7 +11,11 @@ const FETCH_TIMEOUT_MS = 8000;
 
 /** Reports what could not be read (`expected` it to be), or the diagnostic it was rejected with; null, so the prompt goes on without it. */
 export function reportFailed(code: string, expected: string, error: unknown): null {
-  reportAll([typeof (error as Diagnostic | null)?.expected === 'string' ? (error as Diagnostic) : diagnostic(code, expected, String(error))]);
+  reportAll([
+    typeof (error as Diagnostic | null)?.expected === 'string'
+      ? (error as Diagnostic)
+      : diagnostic(code, expected, String(error)),
+  ]);
   return null;
 }
 

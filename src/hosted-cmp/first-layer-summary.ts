@@ -32,7 +32,10 @@ export function summarize(gvl: GvlJson, scope: TcfScope): SummaryItem[] {
   return items;
 
   function size(stack: { readonly purposes: readonly number[]; readonly specialFeatures: readonly number[] }): number {
-    return stack.purposes.filter((id) => purposes.has(id)).length + stack.specialFeatures.filter((id) => features.has(id)).length;
+    return (
+      stack.purposes.filter((id) => purposes.has(id)).length +
+      stack.specialFeatures.filter((id) => features.has(id)).length
+    );
   }
 }
 

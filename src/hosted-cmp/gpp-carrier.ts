@@ -40,8 +40,19 @@ export function storedTcString(info: ClientInfo, gpp: GppModule | null): string 
 }
 
 /** The answer's string and metadata for `tcString`: with GPP, the one string is the GPP string. */
-export function carriedString(tcString: string, gpp: GppModule | null, gdprApplies: boolean): Pick<PromptDecision, 'info' | 'consentMetadata'> {
+export function carriedString(
+  tcString: string,
+  gpp: GppModule | null,
+  gdprApplies: boolean,
+): Pick<PromptDecision, 'info' | 'consentMetadata'> {
   return gpp
-    ? { info: gpp.gppStringOf(tcString), consentMetadata: { consentStringType: GPP_STRING_TYPE, gdprApplies, ...(gdprApplies ? { gppSectionId: '2' } : {}) } }
+    ? {
+        info: gpp.gppStringOf(tcString),
+        consentMetadata: {
+          consentStringType: GPP_STRING_TYPE,
+          gdprApplies,
+          ...(gdprApplies ? { gppSectionId: '2' } : {}),
+        },
+      }
     : { info: tcString, consentMetadata: { consentStringType: TC_STRING_TYPE, gdprApplies } };
 }

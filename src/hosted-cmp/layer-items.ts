@@ -7,16 +7,28 @@ import type { Messages } from './page-config.ts';
 import { createSwitch, type Switches } from './switches.ts';
 
 export type SwitchSpec = { readonly key: string; readonly label: string };
-export type LayerItem = { readonly name: string; readonly description?: string; readonly switches: readonly SwitchSpec[] };
-export type VendorRow = { readonly id: string; readonly name: string; readonly switches: readonly SwitchSpec[]; details(): Node | null };
+export type LayerItem = {
+  readonly name: string;
+  readonly description?: string;
+  readonly switches: readonly SwitchSpec[];
+};
+export type VendorRow = {
+  readonly id: string;
+  readonly name: string;
+  readonly switches: readonly SwitchSpec[];
+  details(): Node | null;
+};
 
 let ids = 0;
 
 /** A fresh element id. */
 export const nextId = (prefix: string): string => `${prefix}${++ids}`;
 
-export const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text = '', className = ''): HTMLElementTagNameMap[K] =>
-  Object.assign(document.createElement(tag), { textContent: text, className });
+export const element = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text = '',
+  className = '',
+): HTMLElementTagNameMap[K] => Object.assign(document.createElement(tag), { textContent: text, className });
 
 export function renderItem(item: LayerItem, state: Switches): HTMLLIElement {
   const li = element('li', '', 'item');
@@ -36,12 +48,16 @@ export function renderVendor(vendor: VendorRow, state: Switches, messages: Messa
   const summary = element('summary', messages['details']);
   summary.setAttribute('aria-describedby', li.querySelector('.name')!.id);
   details.append(summary);
-  details.addEventListener('toggle', () => {
-    if (details.open && details.childElementCount === 1) {
-      const content = vendor.details();
-      if (content) details.append(content);
-    }
-  }, { passive: true });
+  details.addEventListener(
+    'toggle',
+    () => {
+      if (details.open && details.childElementCount === 1) {
+        const content = vendor.details();
+        if (content) details.append(content);
+      }
+    },
+    { passive: true },
+  );
   li.append(details);
   return li;
 }

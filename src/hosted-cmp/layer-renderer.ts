@@ -8,7 +8,11 @@ import { buildSecondLayer, type SecondLayerModel } from './second-layer.ts';
 import type { Switches } from './switches.ts';
 
 /** The session's `render`: attaches the layer, built ahead, into `container`. */
-export function renderer(model: SecondLayerModel, state: Switches, messages: Messages): (container: HTMLElement) => void {
+export function renderer(
+  model: SecondLayerModel,
+  state: Switches,
+  messages: Messages,
+): (container: HTMLElement) => void {
   let parts: HTMLElement[] | null = null;
   const build = () => (parts ??= buildSecondLayer(model, state, messages));
   setTimeout(build, 0);

@@ -17,7 +17,9 @@ export function ownSession(config: PageConfig, info: ClientInfo): DetailsSession
   return {
     render: renderer(ownModel(config, purposes), state, config.messages),
     decide(kind) {
-      const purposeConsents = Object.fromEntries(purposes.map((p) => [p.id, kind === 'save' ? state.get(`c:${p.id}`) === true : kind === 'accept']));
+      const purposeConsents = Object.fromEntries(
+        purposes.map((p) => [p.id, kind === 'save' ? state.get(`c:${p.id}`) === true : kind === 'accept']),
+      );
       const action = kind === 'save' ? (Object.values(purposeConsents).some(Boolean) ? 'accept' : 'reject') : kind;
       return { action, ...(purposes.length ? { purposeConsents } : {}) };
     },

@@ -17,10 +17,16 @@ export function ownPurposes(config: PageConfig, info: ClientInfo): readonly Page
 export function ownModel(config: PageConfig, purposes: readonly PagePurpose[]): SecondLayerModel {
   const consent = config.messages['consent'] ?? '';
   return {
-    sections: [{
-      title: config.messages['purposes'] ?? '',
-      items: purposes.map((p) => ({ name: p.label, ...(p.description ? { description: p.description } : {}), switches: [{ key: `c:${p.id}`, label: consent }] })),
-    }],
+    sections: [
+      {
+        title: config.messages['purposes'] ?? '',
+        items: purposes.map((p) => ({
+          name: p.label,
+          ...(p.description ? { description: p.description } : {}),
+          switches: [{ key: `c:${p.id}`, label: consent }],
+        })),
+      },
+    ],
     vendors: config.vendors.map((vendor, index) => ({
       id: String(index),
       name: vendor.name,
@@ -30,7 +36,12 @@ export function ownModel(config: PageConfig, purposes: readonly PagePurpose[]): 
         const labels = new Map(purposes.map((p) => [p.id, p.label]));
         box.textContent = (vendor.purposes ?? []).map((id) => labels.get(id) ?? id).join(', ');
         if (vendor.url) {
-          const link = Object.assign(document.createElement('a'), { href: vendor.url, target: '_blank', rel: 'noopener noreferrer', textContent: config.messages['policy'] ?? '' });
+          const link = Object.assign(document.createElement('a'), {
+            href: vendor.url,
+            target: '_blank',
+            rel: 'noopener noreferrer',
+            textContent: config.messages['policy'] ?? '',
+          });
           box.append(box.textContent ? ' · ' : '', link);
         }
         return box;

@@ -40,4 +40,5 @@ export type PageConfig = {
 };
 
 /** `{n}` in a catalogue text replaced by `n`. */
-export const formatMessage = (text: string | undefined, n: number | string): string => (text ?? '').replace('{n}', String(n));
+export const formatMessage = (text: string | undefined, n: number | string): string =>
+  (text ?? '').replace('{n}', String(n));

@@ -45,10 +45,23 @@ function paintFirstLayer(): void {
   const vendorCount = config.tcf ? config.tcf.vendorCount : config.vendors.length;
   if (vendorCount) $('vendor-line').textContent = formatMessage(messages['partners'], vendorCount);
   if (config.privacyPolicyUrl) {
-    $('policy-line').append(Object.assign(document.createElement('a'), { href: config.privacyPolicyUrl, target: '_blank', rel: 'noopener noreferrer', textContent: messages['policy'] ?? '' }));
+    $('policy-line').append(
+      Object.assign(document.createElement('a'), {
+        href: config.privacyPolicyUrl,
+        target: '_blank',
+        rel: 'noopener noreferrer',
+        textContent: messages['policy'] ?? '',
+      }),
+    );
     $('policy-line').hidden = false;
   }
-  for (const [id, key] of [['accept', 'acceptAll'], ['reject', 'rejectAll'], ['customize', 'customize'], ['save', 'save'], ['layer2-title', 'customize']] as const) {
+  for (const [id, key] of [
+    ['accept', 'acceptAll'],
+    ['reject', 'rejectAll'],
+    ['customize', 'customize'],
+    ['save', 'save'],
+    ['layer2-title', 'customize'],
+  ] as const) {
     $(id).textContent = messages[key] ?? '';
   }
   $('dismiss').setAttribute('aria-label', messages['close'] ?? '');
@@ -60,14 +73,16 @@ function start(): void {
   /** The second layer once loaded: Customize then renders it at once, in the click's task. */
   let loaded: DetailsSession | null = null;
   const loadDetails = () =>
-    (session ??= loadScript(config.detailsScript, nonce).then(() => {
-      if (!self.pageCmpDetails) throw new Error('details script');
-      return self.pageCmpDetails.start(config, info, nonce);
-    }).then((ready) => {
-      performance.mark('cmp-details-ready');
-      loaded = ready;
-      return ready;
-    }));
+    (session ??= loadScript(config.detailsScript, nonce)
+      .then(() => {
+        if (!self.pageCmpDetails) throw new Error('details script');
+        return self.pageCmpDetails.start(config, info, nonce);
+      })
+      .then((ready) => {
+        performance.mark('cmp-details-ready');
+        loaded = ready;
+        return ready;
+      }));
 
   let isDone = false;
   const finish = (decision: PromptDecision | { action: 'dismiss' }) => {
@@ -83,11 +98,17 @@ function start(): void {
   const fallback = (kind: ChoiceKind): PromptDecision => {
     const purposes = config.tcf ? Object.keys(config.tcf.purposeMapping) : ownPurposes(config, info).map((p) => p.id);
     const isAccept = kind === 'accept';
-    return { action: isAccept ? 'accept' : 'reject', ...(purposes.length ? { purposeConsents: Object.fromEntries(purposes.map((id) => [id, isAccept])) } : {}) };
+    return {
+      action: isAccept ? 'accept' : 'reject',
+      ...(purposes.length ? { purposeConsents: Object.fromEntries(purposes.map((id) => [id, isAccept])) } : {}),
+    };
   };
   const choose = (kind: ChoiceKind) => {
     $('prompt').setAttribute('aria-busy', 'true');
-    loadDetails().then((s) => finish(s.decide(kind)), () => finish(fallback(kind)));
+    loadDetails().then(
+      (s) => finish(s.decide(kind)),
+      () => finish(fallback(kind)),
+    );
   };
   // The page shows the frame only once it is ready, and a hidden frame takes no focus: when the
   // page then moves focus into the frame, it lands on the dialog (or the second layer's heading),

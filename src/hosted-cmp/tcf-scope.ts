@@ -36,9 +36,14 @@ export function scopeOf(gvl: GvlJson, settings: TcfSettings): TcfScope {
  * The page's purposes from the TCF choices: a config purpose is consented when every TCF
  * purpose mapped to it is (and it maps at least one).
  */
-export function purposeConsentsOf(choices: TcfChoices, mapping: Readonly<Record<string, readonly number[]>>): Record<string, boolean> {
+export function purposeConsentsOf(
+  choices: TcfChoices,
+  mapping: Readonly<Record<string, readonly number[]>>,
+): Record<string, boolean> {
   const consented = new Set(choices.purposeConsents);
-  return Object.fromEntries(Object.entries(mapping).map(([name, ids]) => [name, ids.length > 0 && ids.every((id) => consented.has(id))]));
+  return Object.fromEntries(
+    Object.entries(mapping).map(([name, ids]) => [name, ids.length > 0 && ids.every((id) => consented.has(id))]),
+  );
 }
 
 /** Whether the reader consented to anything (the response's `accept` or `reject`). */

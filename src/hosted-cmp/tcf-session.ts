@@ -23,13 +23,22 @@ import { tcfModel } from './tcf-view.ts';
 const TRANSLATION = 'consent-prompt-translation-invalid';
 const VENDOR_LIST = 'consent-prompt-vendor-list-invalid';
 
-export async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientInfo, nonce: string): Promise<DetailsSession> {
+export async function tcfSession(
+  config: PageConfig,
+  tcf: PageTcf,
+  info: ClientInfo,
+  nonce: string,
+): Promise<DetailsSession> {
   const [gvlJson, translationJson, gpp] = await Promise.all([
     fetchJson(tcf.vendorListUrl, VENDOR_LIST_MAX_BYTES).catch((error: unknown) => {
       reportFailed(VENDOR_LIST, 'the vendor list as JSON', error);
       throw error;
     }),
-    tcf.translationsUrl ? fetchJson(tcf.translationsUrl, TRANSLATION_MAX_BYTES).catch((error: unknown) => reportFailed(TRANSLATION, 'the IAB translation file as JSON', error)) : null,
+    tcf.translationsUrl
+      ? fetchJson(tcf.translationsUrl, TRANSLATION_MAX_BYTES).catch((error: unknown) =>
+          reportFailed(TRANSLATION, 'the IAB translation file as JSON', error),
+        )
+      : null,
     gppModuleOf(config, info, nonce),
   ]);
   const parsedGvl = parseGvl(gvlJson, VENDOR_LIST);
@@ -43,11 +52,16 @@ export async function tcfSession(config: PageConfig, tcf: PageTcf, info: ClientI
   const state = initialState(scope, stored ? choicesOfTcString(stored) : null);
   const gdprApplies = info.consentMetadata?.gdprApplies ?? true;
   const decide = (kind: ChoiceKind): PromptDecision => {
-    const choices = kind === 'save' ? choicesOfState(state) : choicesOfDecision(gvl, tcf.settings, { state: kind === 'accept' ? 'accepted' : 'rejected' });
+    const choices =
+      kind === 'save'
+        ? choicesOfState(state)
+        : choicesOfDecision(gvl, tcf.settings, { state: kind === 'accept' ? 'accepted' : 'rejected' });
     return {
       action: kind === 'save' ? (isAnyConsent(choices) ? 'accept' : 'reject') : kind,
       ...carriedString(encodeTcString(gvl, tcf.settings, choices), gpp, gdprApplies),
-      ...(Object.keys(tcf.purposeMapping).length ? { purposeConsents: purposeConsentsOf(choices, tcf.purposeMapping) } : {}),
+      ...(Object.keys(tcf.purposeMapping).length
+        ? { purposeConsents: purposeConsentsOf(choices, tcf.purposeMapping) }
+        : {}),
       tcfPolicyVersion: gvl.tcfPolicyVersion,
     };
   };

@@ -11,13 +11,15 @@ import type { TcfScope } from './tcf-scope.ts';
 
 export function initialState(scope: TcfScope, stored: TcfChoices | null): Switches {
   const state: Switches = new Map();
-  const has = (list: readonly number[] | undefined, id: number, fallback: boolean) => (stored && list ? list.includes(id) : fallback);
+  const has = (list: readonly number[] | undefined, id: number, fallback: boolean) =>
+    stored && list ? list.includes(id) : fallback;
   for (const id of scope.purposes) state.set(`p:${id}`, has(stored?.purposeConsents, id, false));
   for (const id of scope.legIntPurposes) state.set(`pl:${id}`, has(stored?.purposeLegitimateInterests, id, true));
   for (const id of scope.specialFeatures) state.set(`sf:${id}`, has(stored?.specialFeatureOptins, id, false));
   for (const vendor of scope.vendors) {
     state.set(`v:${vendor.id}`, has(stored?.vendorConsents, vendor.id, false));
-    if (vendor.legIntPurposes.length) state.set(`vl:${vendor.id}`, has(stored?.vendorLegitimateInterests, vendor.id, true));
+    if (vendor.legIntPurposes.length)
+      state.set(`vl:${vendor.id}`, has(stored?.vendorLegitimateInterests, vendor.id, true));
   }
   return state;
 }

@@ -15,10 +15,18 @@ type Entries = Readonly<Record<string, GvlEntry>> | undefined;
 
 const nameOf = (entries: Entries, id: number) => (entries ? own(entries, String(id))?.name : undefined) ?? `#${id}`;
 
-function items(entries: Entries, list: readonly number[], switches: (id: number) => LayerItem['switches']): LayerItem[] {
+function items(
+  entries: Entries,
+  list: readonly number[],
+  switches: (id: number) => LayerItem['switches'],
+): LayerItem[] {
   return list.map((id) => {
     const entry = entries ? own(entries, String(id)) : undefined;
-    return { name: entry?.name ?? `#${id}`, ...(entry?.description ? { description: entry.description } : {}), switches: switches(id) };
+    return {
+      name: entry?.name ?? `#${id}`,
+      ...(entry?.description ? { description: entry.description } : {}),
+      switches: switches(id),
+    };
   });
 }
 
@@ -36,7 +44,8 @@ function vendorDetails(gvl: GvlJson, vendor: GvlVendor, messages: Messages, lang
     list.append(dt, dd);
     rows.set(key, dd);
   };
-  const names = (entries: Entries, ids: readonly number[] | undefined) => (ids ?? []).map((id) => nameOf(entries, id)).join(', ');
+  const names = (entries: Entries, ids: readonly number[] | undefined) =>
+    (ids ?? []).map((id) => nameOf(entries, id)).join(', ');
   const lists: [string, Entries, readonly number[] | undefined][] = [
     ['consent', gvl.purposes, vendor.purposes],
     ['legitimateInterest', gvl.purposes, vendor.legIntPurposes],
@@ -49,13 +58,28 @@ function vendorDetails(gvl: GvlJson, vendor: GvlVendor, messages: Messages, lang
   const retention = vendor.dataRetention ? own(vendor.dataRetention, 'stdRetention') : undefined;
   if (typeof retention === 'number') add('retention', formatMessage(messages['days'], retention));
   const maxAge = vendor.cookieMaxAgeSeconds ?? 0;
-  add('storage', vendor.usesCookies ? formatMessage(messages['cookies'], Math.ceil(maxAge / 86_400)) : (messages['noCookies'] ?? ''));
+  add(
+    'storage',
+    vendor.usesCookies ? formatMessage(messages['cookies'], Math.ceil(maxAge / 86_400)) : (messages['noCookies'] ?? ''),
+  );
   const urls = vendor.urls ?? [];
   const url = urls.find((u) => u.langId === lang) ?? urls.find((u) => u.langId === 'en') ?? urls[0];
   // Each link once, shown as its address under its term: the privacy policy; the legitimate-interest
   // claim after the purposes the vendor claims it for.
-  for (const [key, href] of [['policy', url?.privacy], ['legitimateInterest', url?.legIntClaim]] as const) {
-    if (href) add(key, Object.assign(document.createElement('a'), { href, target: '_blank', rel: 'noopener noreferrer', textContent: href }));
+  for (const [key, href] of [
+    ['policy', url?.privacy],
+    ['legitimateInterest', url?.legIntClaim],
+  ] as const) {
+    if (href)
+      add(
+        key,
+        Object.assign(document.createElement('a'), {
+          href,
+          target: '_blank',
+          rel: 'noopener noreferrer',
+          textContent: href,
+        }),
+      );
   }
   return list;
 }
@@ -86,7 +110,10 @@ export function tcfModel(gvl: GvlJson, scope: TcfScope, messages: Messages, lang
           ...(li.has(id) ? [{ key: `pl:${id}`, label: legitimate }] : []),
         ]),
       },
-      { title: messages['specialFeatures'] ?? '', items: items(gvl.specialFeatures, scope.specialFeatures, (id) => [{ key: `sf:${id}`, label: consent }]) },
+      {
+        title: messages['specialFeatures'] ?? '',
+        items: items(gvl.specialFeatures, scope.specialFeatures, (id) => [{ key: `sf:${id}`, label: consent }]),
+      },
       { title: messages['specialPurposes'] ?? '', items: items(gvl.specialPurposes, scope.specialPurposes, () => []) },
       { title: messages['features'] ?? '', items: items(gvl.features, scope.features, () => []) },
     ],

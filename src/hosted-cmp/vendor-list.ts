@@ -22,7 +22,11 @@ export function renderVendors(vendors: readonly VendorRow[], state: Switches, me
   const heading = element('h3', messages['vendors']);
   heading.id = 'vendors-title';
   section.setAttribute('aria-labelledby', heading.id);
-  const search = Object.assign(element('input', '', 'search'), { type: 'search', id: 'vendor-search', autocomplete: 'off' });
+  const search = Object.assign(element('input', '', 'search'), {
+    type: 'search',
+    id: 'vendor-search',
+    autocomplete: 'off',
+  });
   // A visible label, not only an accessible name.
   const label = Object.assign(element('label', messages['search']), { htmlFor: search.id });
   search.setAttribute('aria-controls', 'vendor-list');
@@ -49,18 +53,22 @@ export function renderVendors(vendors: readonly VendorRow[], state: Switches, me
   };
   // The end marker within a screen of the viewport: one more batch, then look again (observing
   // anew reports the marker's position even when it did not cross the margin).
-  const observer = new IntersectionObserver((entries) => {
-    if (!entries.some((entry) => entry.isIntersecting) || built >= matches.length) return;
-    grow(BATCH_ROWS);
-    look();
-  }, { root: document, rootMargin: '100% 0px' });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((entry) => entry.isIntersecting) || built >= matches.length) return;
+      grow(BATCH_ROWS);
+      look();
+    },
+    { root: document, rootMargin: '100% 0px' },
+  );
   const look = () => {
     observer.unobserve(end);
     observer.observe(end);
   };
   list.addEventListener('focusin', (event) => {
     const row = (event.target as Element).closest('li');
-    if (row && row.parentNode === list && built - Number(row.getAttribute('aria-posinset')) < FOCUS_MARGIN) grow(BATCH_ROWS);
+    if (row && row.parentNode === list && built - Number(row.getAttribute('aria-posinset')) < FOCUS_MARGIN)
+      grow(BATCH_ROWS);
   });
   let pending = 0;
   search.addEventListener('input', () => {
@@ -72,7 +80,9 @@ export function renderVendors(vendors: readonly VendorRow[], state: Switches, me
       list.replaceChildren();
       grow(FIRST_ROWS);
       look();
-      status.textContent = matches.length ? formatMessage(messages['partners'], matches.length) : (messages['noMatch'] ?? '');
+      status.textContent = matches.length
+        ? formatMessage(messages['partners'], matches.length)
+        : (messages['noMatch'] ?? '');
     });
   });
   grow(FIRST_ROWS);

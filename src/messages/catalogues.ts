@@ -16,7 +16,8 @@ const dir = join(dirname(fileURLToPath(import.meta.url)), 'catalogues');
 function readCatalogue(language: CmpLanguage): Messages {
   const json: unknown = JSON.parse(readFileSync(join(dir, `${language}.json`), 'utf8'));
   const entries = typeof json === 'object' && json !== null ? Object.entries(json) : [];
-  if (!entries.length || entries.some(([, text]) => typeof text !== 'string')) throw new Error(`catalogues/${language}.json: expected an object of texts`);
+  if (!entries.length || entries.some(([, text]) => typeof text !== 'string'))
+    throw new Error(`catalogues/${language}.json: expected an object of texts`);
   return Object.fromEntries(entries) as Messages;
 }
 

@@ -5,8 +5,32 @@
  * catalogue; English when none has. Pure, shared by the server and the story prompt.
  */
 export const cmpLanguages = [
-  'bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fi', 'fr', 'ga', 'hr', 'hu',
-  'is', 'it', 'lt', 'lv', 'mt', 'nb', 'nl', 'pl', 'pt', 'ro', 'sk', 'sl', 'sv',
+  'bg',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'en',
+  'es',
+  'et',
+  'fi',
+  'fr',
+  'ga',
+  'hr',
+  'hu',
+  'is',
+  'it',
+  'lt',
+  'lv',
+  'mt',
+  'nb',
+  'nl',
+  'pl',
+  'pt',
+  'ro',
+  'sk',
+  'sl',
+  'sv',
 ] as const;
 
 export type CmpLanguage = (typeof cmpLanguages)[number];

@@ -31,14 +31,26 @@ export type ActionsOptions = {
   readonly interactions?: WeakMap<Element, number>;
 };
 
-type Request = { readonly source: Element; readonly action: string; readonly args: ActionArguments; readonly event: Event | null };
+type Request = {
+  readonly source: Element;
+  readonly action: string;
+  readonly args: ActionArguments;
+  readonly event: Event | null;
+};
 
 export const INTERACTIONS = ['click', 'keydown', 'touchstart', 'pointerdown', 'change'];
 /** Elements whose keyboard activation already fires a click. */
 const NATIVE_CONTROLS = 'button,input,select,textarea,a[href]';
 
 export function createActions(options: ActionsOptions): ActionsService {
-  const { document, report, now = Date.now, whenBuilt, handlers = new WeakMap(), interactions = new WeakMap() } = options;
+  const {
+    document,
+    report,
+    now = Date.now,
+    whenBuilt,
+    handlers = new WeakMap(),
+    interactions = new WeakMap(),
+  } = options;
   const waiting = new WeakMap<Element, Request[]>();
   const parsed = new WeakMap<Element, { text: string; calls: ReadonlyMap<string, readonly ActionCall[]> }>();
   let isStarted = false;
@@ -75,7 +87,8 @@ export function createActions(options: ActionsOptions): ActionsService {
     const handler = actions?.get(call.action);
     if (handler) invoke(target, handler, request);
     // A page element that failed its build (`page-error`) never will: no queue for it.
-    else if (actions || !target.localName.startsWith('page-') || target.classList.contains('page-error')) unknownAction(target, request);
+    else if (actions || !target.localName.startsWith('page-') || target.classList.contains('page-error'))
+      unknownAction(target, request);
     else {
       if (!waiting.has(target)) whenBuilt(target).then(() => flush(target));
       waiting.set(target, [...(waiting.get(target) ?? []), request]);
@@ -96,10 +109,21 @@ export function createActions(options: ActionsOptions): ActionsService {
 
   function onEvent(event: Event): void {
     const { type } = event;
-    const names = type === 'click' ? ['tap', 'click'] : type === 'change' ? ['change'] : type === 'keydown' && isKeyboardTap(event) ? ['tap'] : [];
+    const names =
+      type === 'click'
+        ? ['tap', 'click']
+        : type === 'change'
+          ? ['change']
+          : type === 'keydown' && isKeyboardTap(event)
+            ? ['tap']
+            : [];
     const time = now();
     const start = event.target as Node | null;
-    for (let element = start?.nodeType === 1 ? (start as Element) : (start?.parentElement ?? null); element; element = element.parentElement) {
+    for (
+      let element = start?.nodeType === 1 ? (start as Element) : (start?.parentElement ?? null);
+      element;
+      element = element.parentElement
+    ) {
       if (type !== 'change') interactions.set(element, time);
       for (const name of names) trigger(element, name, event);
     }
@@ -110,7 +134,10 @@ export function createActions(options: ActionsOptions): ActionsService {
       const actions = handlers.get(element) ?? new Map<string, ActionHandler>();
       handlers.set(element, actions.set(name, handler));
       const queued = waiting.get(element) ?? [];
-      waiting.set(element, queued.filter((request) => request.action !== name));
+      waiting.set(
+        element,
+        queued.filter((request) => request.action !== name),
+      );
       for (const request of queued) if (request.action === name) invoke(element, handler, request);
     },
     trigger,
@@ -118,7 +145,10 @@ export function createActions(options: ActionsOptions): ActionsService {
       if (isStarted) return;
       isStarted = true;
       for (const type of INTERACTIONS) {
-        document.addEventListener(type, onEvent, { capture: true, passive: type === 'touchstart' || type === 'pointerdown' });
+        document.addEventListener(type, onEvent, {
+          capture: true,
+          passive: type === 'touchstart' || type === 'pointerdown',
+        });
       }
     },
     lastInteraction: (element) => interactions.get(element) ?? Number.NEGATIVE_INFINITY,
@@ -130,7 +160,12 @@ export function createActions(options: ActionsOptions): ActionsService {
 function isKeyboardTap(event: Event): boolean {
   const { key, target } = event as KeyboardEvent;
   const element = target as Element | null;
-  if ((key !== 'Enter' && key !== ' ') || element?.getAttribute?.('role') !== 'button' || element.matches(NATIVE_CONTROLS)) return false;
+  if (
+    (key !== 'Enter' && key !== ' ') ||
+    element?.getAttribute?.('role') !== 'button' ||
+    element.matches(NATIVE_CONTROLS)
+  )
+    return false;
   if (key === ' ') event.preventDefault();
   return true;
 }

@@ -43,7 +43,6 @@ export function decideChangeSize(input: ChangeSizeInput): ChangeSizeDecision {
   if (box.bottom <= viewportTop && viewportTop > 0) return 'apply-above';
   // Intersecting the visible viewport: growing pushes content below it down and shrinking
   // pulls it up, a width or margin change may reflow siblings; so only a no-op is applied.
-  const isUnchanged =
-    input.newHeight === box.height && (input.newWidth ?? box.width) === box.width && !input.margins;
+  const isUnchanged = input.newHeight === box.height && (input.newWidth ?? box.width) === box.width && !input.margins;
   return isUnchanged ? 'apply' : 'refuse';
 }

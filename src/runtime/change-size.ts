@@ -7,7 +7,17 @@ import type { Margins, PageRuntime } from './types.ts';
 import type { Viewport, ViewportPlatform } from './viewport.ts';
 
 export type ChangeSizeOptions = {
-  viewport: Pick<Viewport, 'measure' | 'mutate' | 'getPageBox' | 'getScrollTop' | 'getHeight' | 'getDocumentHeight' | 'isScrolling' | 'whenScrollIdle'>;
+  viewport: Pick<
+    Viewport,
+    | 'measure'
+    | 'mutate'
+    | 'getPageBox'
+    | 'getScrollTop'
+    | 'getHeight'
+    | 'getDocumentHeight'
+    | 'isScrolling'
+    | 'whenScrollIdle'
+  >;
   platform: Pick<ViewportPlatform, 'scrollBy' | 'getMargins'>;
   isDocumentHidden: () => boolean;
   /** Time (same clock as `now`) of the user's last interaction with the element; -Infinity when none. */
@@ -49,7 +59,10 @@ export function createChangeSize(options: ChangeSizeOptions): AttemptChangeSize 
         if (decision !== 'apply-above') return { decision, delta: 0 };
         const current = platform.getMargins(element);
         const shift = (next: number | undefined, now: number) => (next === undefined ? 0 : next - now);
-        return { decision, delta: height - box.height + shift(margins?.top, current.top) + shift(margins?.bottom, current.bottom) };
+        return {
+          decision,
+          delta: height - box.height + shift(margins?.top, current.top) + shift(margins?.bottom, current.bottom),
+        };
       });
     let { decision, delta } = await check();
     while (decision === 'apply-above' && viewport.isScrolling()) {

@@ -45,5 +45,4 @@ export function createConsentApi(whenProvider: Promise<ConsentProvider | null>):
       };
     },
   };
-
 }

@@ -11,12 +11,16 @@ import type { ActionHandler } from './types.ts';
 
 export type ActionsPart = { createActions(options: ActionsOptions): ActionsService };
 
-export function createLazyActions(options: ActionsOptions, load: () => Promise<ActionsPart | undefined>): ActionsService {
+export function createLazyActions(
+  options: ActionsOptions,
+  load: () => Promise<ActionsPart | undefined>,
+): ActionsService {
   const handlers = new WeakMap<Element, Map<string, ActionHandler>>();
   const interactions = new WeakMap<Element, number>();
   let service: ActionsService | undefined;
   let loading: Promise<ActionsService | undefined> | undefined;
-  const ensure = () => (loading ??= load().then((part) => (service = part?.createActions({ ...options, handlers, interactions }))));
+  const ensure = () =>
+    (loading ??= load().then((part) => (service = part?.createActions({ ...options, handlers, interactions }))));
   const hasActions = (start: Element | null) => !!start?.closest('[on]');
 
   const handle = (event: Event) => {
@@ -41,7 +45,11 @@ export function createLazyActions(options: ActionsOptions, load: () => Promise<A
       else if (element.hasAttribute('on')) ensure().then((ready) => ready?.trigger(element, eventName, event));
     },
     start() {
-      for (const type of INTERACTIONS) options.document.addEventListener(type, handle, { capture: true, passive: type === 'touchstart' || type === 'pointerdown' });
+      for (const type of INTERACTIONS)
+        options.document.addEventListener(type, handle, {
+          capture: true,
+          passive: type === 'touchstart' || type === 'pointerdown',
+        });
     },
     lastInteraction: (element) => interactions.get(element) ?? Number.NEGATIVE_INFINITY,
     handle,

@@ -6,11 +6,22 @@
  */
 import type { ConsentApi } from './types.ts';
 
-const CALLS = ['getPolicyState', 'getSharedData', 'getConsentString', 'getPurposeConsents', 'getMetadata', 'getReceipt'] as const;
+const CALLS = [
+  'getPolicyState',
+  'getSharedData',
+  'getConsentString',
+  'getPurposeConsents',
+  'getMetadata',
+  'getReceipt',
+] as const;
 
 export function createLazyConsentApi(load: () => Promise<ConsentApi | undefined>): ConsentApi {
   const api = Object.fromEntries(
-    CALLS.map((name) => [name, async (...args: unknown[]) => ((await load())?.[name] as ((...a: unknown[]) => Promise<unknown>) | undefined)?.(...args) ?? null]),
+    CALLS.map((name) => [
+      name,
+      async (...args: unknown[]) =>
+        ((await load())?.[name] as ((...a: unknown[]) => Promise<unknown>) | undefined)?.(...args) ?? null,
+    ]),
   ) as Omit<ConsentApi, 'onChange'>;
   return {
     ...api,

@@ -109,7 +109,9 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
     }
     instance.layout = spec.value.layout;
     applyLayout(element, spec.value);
-    const request = instance.isBlockable() ? readBlockRequest(element, metaBlockedTags(), (d) => report(element, d)) : null;
+    const request = instance.isBlockable()
+      ? readBlockRequest(element, metaBlockedTags(), (d) => report(element, d))
+      : null;
     const entry: Entry = { instance, request, phase: 'waiting', isLaidOut: false, isNear: false };
     entries.set(element, entry);
     return entry;
@@ -158,6 +160,7 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
     },
     whenBuilt: (element: Element) => deferredOf(element).promise,
     /** Whether `instance` is the implementation the runtime created for its element. */
-    isImplementation: (instance: PageElementInstance | undefined) => !!instance && entries.get(instance.element)?.instance === instance,
+    isImplementation: (instance: PageElementInstance | undefined) =>
+      !!instance && entries.get(instance.element)?.instance === instance,
   };
 }

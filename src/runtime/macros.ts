@@ -30,7 +30,9 @@ const MACRO = /\$\{([A-Z][A-Z0-9_]*)(?:\((.*?)\))?\}|\b([A-Z][A-Z0-9_]*)\b(?:\((
 /** 96 random bits as 16 base64url characters. */
 export function randomBase64Url(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
 }
 
 export function createMacros(options: MacrosOptions): MacrosService {
@@ -58,7 +60,10 @@ export function createMacros(options: MacrosOptions): MacrosService {
   register('PAGE_VIEW_ID', pageViewId);
   register('PAGE_VIEW_ID_64', pageViewId64);
   register('CONSENT_PAGE_VIEW_ID_64', consentPageViewId64);
-  register('CANONICAL_URL', () => document.querySelector<HTMLLinkElement>('link[rel~=canonical][href]')?.href || sourceUrl());
+  register(
+    'CANONICAL_URL',
+    () => document.querySelector<HTMLLinkElement>('link[rel~=canonical][href]')?.href || sourceUrl(),
+  );
   register('SOURCE_URL', sourceUrl);
 
   async function resolve(name: string, resolver: MacroResolver, argument: string | undefined): Promise<string> {
@@ -79,7 +84,10 @@ export function createMacros(options: MacrosOptions): MacrosService {
         const name = (match[1] ?? match[3])!;
         const resolver = extra?.get(name) ?? (allowed && !allowed.includes(name) ? undefined : resolvers.get(name));
         if (!resolver) continue;
-        parts.push(template.slice(end, match.index), resolve(name, resolver, (match[2] ?? match[4])?.trim() || undefined));
+        parts.push(
+          template.slice(end, match.index),
+          resolve(name, resolver, (match[2] ?? match[4])?.trim() || undefined),
+        );
         end = match.index + match[0].length;
       }
       parts.push(template.slice(end));

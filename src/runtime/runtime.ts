@@ -32,23 +32,36 @@ type Parts = {
 
 export function createRuntime(win: Window & typeof globalThis, partsDirectory = ''): PageRuntime {
   const doc = win.document;
-  const load = <K extends keyof Parts>(name: K) => loadPart<Parts[K]>(partFile(name), partsDirectory, (d) => report('page-runtime', d));
+  const load = <K extends keyof Parts>(name: K) =>
+    loadPart<Parts[K]>(partFile(name), partsDirectory, (d) => report('page-runtime', d));
   const once = <T>(make: () => Promise<T>) => {
     let made: Promise<T> | undefined;
     return () => (made ??= make());
   };
   const gate = createConsentGate(doc, (d) => report('page-consent', d));
   const storage = createStorage({ window: win, hostname: win.location.hostname, report });
-  const actions = createLazyActions({ document: doc, report, whenBuilt: (element) => lifecycle.whenBuilt(element) }, () => load('actions'));
+  const actions = createLazyActions(
+    { document: doc, report, whenBuilt: (element) => lifecycle.whenBuilt(element) },
+    () => load('actions'),
+  );
   const macros = createLazyMacros({ window: win, document: doc, storage }, gate, () => load('macros'));
   const changeSize = once(async () => {
     const [part, frames] = await Promise.all([load('change-size'), load('viewport')]);
-    return frames && part?.createChangeSize({ ...frames, isDocumentHidden: () => doc.hidden, lastInteraction: actions.lastInteraction, now: () => Date.now() });
+    return (
+      frames &&
+      part?.createChangeSize({
+        ...frames,
+        isDocumentHidden: () => doc.hidden,
+        lastInteraction: actions.lastInteraction,
+        now: () => Date.now(),
+      })
+    );
   });
   const consentApi = once(async () => (await load('consent-api'))?.createConsentApi(gate.whenProvider));
   let metaBlockedTags: Set<string> | null = null;
   const services = createServices();
-  const isConsentElement = (owner: PageElementInstance) => lifecycle.isImplementation(owner) && owner.element.localName === 'page-consent';
+  const isConsentElement = (owner: PageElementInstance) =>
+    lifecycle.isImplementation(owner) && owner.element.localName === 'page-consent';
   const runtime: PageRuntime = {
     version: '0.1',
     define: (tag, implementation) => lifecycle.define(tag, implementation),
@@ -82,6 +95,11 @@ export function createRuntime(win: Window & typeof globalThis, partsDirectory = 
   });
   defineLazyElements(runtime, () => load('elements'));
   actions.start();
-  activateScripts({ document: doc, gate, metaBlockedTags: () => (metaBlockedTags ??= readMetaBlockedTags(doc)), report });
+  activateScripts({
+    document: doc,
+    gate,
+    metaBlockedTags: () => (metaBlockedTags ??= readMetaBlockedTags(doc)),
+    report,
+  });
   return runtime;
 }

@@ -37,13 +37,18 @@ export function createStorage({ window, hostname, report }: StorageOptions): Sto
       got = (error as { name?: unknown } | null)?.name ?? error;
     }
     isPersistent = false;
-    report(SOURCE, diagnostic('storage-unavailable', 'persistent localStorage (choices last this page view only)', got), 'warn');
+    report(
+      SOURCE,
+      diagnostic('storage-unavailable', 'persistent localStorage (choices last this page view only)', got),
+      'warn',
+    );
   }
 
   function decode(text: string | null): Values {
     const values = decodeStore(text);
     if (values) return values;
-    if (!isCorruptionReported) report(SOURCE, diagnostic('storage-corrupt', `base64 JSON with "version": ${STORE_VERSION}`, text), 'warn');
+    if (!isCorruptionReported)
+      report(SOURCE, diagnostic('storage-corrupt', `base64 JSON with "version": ${STORE_VERSION}`, text), 'warn');
     isCorruptionReported = true;
     return {};
   }
@@ -60,7 +65,12 @@ export function createStorage({ window, hostname, report }: StorageOptions): Sto
     update(values);
     cache = values;
     const json = JSON.stringify({ version: STORE_VERSION, values });
-    attempt((local) => local.setItem(key, btoa(Array.from(new TextEncoder().encode(json), (byte) => String.fromCharCode(byte)).join(''))));
+    attempt((local) =>
+      local.setItem(
+        key,
+        btoa(Array.from(new TextEncoder().encode(json), (byte) => String.fromCharCode(byte)).join('')),
+      ),
+    );
   }
 
   return {

@@ -24,14 +24,18 @@ export function activateScripts({ document, gate, metaBlockedTags, report }: Opt
     for (const blocked of document.querySelectorAll<HTMLScriptElement>(BLOCKED_SCRIPTS)) {
       if (done.has(blocked)) continue;
       if (!requests.has(blocked)) {
-        requests.set(blocked, readBlockRequest(blocked, metaBlockedTags(), (d) => report(blocked, d)));
+        requests.set(
+          blocked,
+          readBlockRequest(blocked, metaBlockedTags(), (d) => report(blocked, d)),
+        );
       }
       const request = requests.get(blocked);
       if (!request || gate.decide(request) !== 'allow') continue;
       done.add(blocked);
       // The URL rule (docs/runtime.md, "The URL rule"): a `src` that is not http(s) or relative is never run.
       const src = blocked.getAttribute('src');
-      if (src === null || readLoadableUrl(src, document.baseURI, { report: (d) => report(blocked, d) })) chain = chain.then(() => runBlockedScript(document, blocked));
+      if (src === null || readLoadableUrl(src, document.baseURI, { report: (d) => report(blocked, d) }))
+        chain = chain.then(() => runBlockedScript(document, blocked));
     }
   };
   gate.subscribe(scan);

@@ -28,14 +28,17 @@ export type PageBox = {
 export type ActionArguments = Readonly<Record<string, ActionValue>>;
 export type ActionHandler = (args: ActionArguments, event: Event | null) => void;
 
-export type Margins = { readonly top?: number; readonly bottom?: number; readonly left?: number; readonly right?: number };
-
+export type Margins = {
+  readonly top?: number;
+  readonly bottom?: number;
+  readonly left?: number;
+  readonly right?: number;
+};
 
 /** allow: build now; deny: do not build (and unlayout if built); pending: wait for a change. */
 export type GateDecision = 'allow' | 'deny' | 'pending';
 
 export type PolicyState = 'sufficient' | 'insufficient' | 'unknown_not_required' | 'unknown';
-
 
 /** Implemented by the consent extension and installed with `page.setConsentProvider`. */
 export type ConsentProvider = {
@@ -114,7 +117,10 @@ export type PageRuntime = {
   readonly version: string;
   define(tag: string, implementation: PageElementConstructor): void;
   /** The base class to extend: `class extends page.PageElement { buildCallback() {...} }`. */
-  readonly PageElement: new (element: HTMLElement, runtime: PageRuntime) => PageElementBase;
+  readonly PageElement: new (
+    element: HTMLElement,
+    runtime: PageRuntime,
+  ) => PageElementBase;
   readonly storage: StorageService;
   readonly viewport: ViewportService;
   readonly consent: ConsentApi;
@@ -130,7 +136,11 @@ export type PageRuntime = {
   registerAction(element: Element, name: string, handler: ActionHandler): void;
   registerMacro(name: string, resolver: MacroResolver): void;
   /** Only the registered macros in `allowedMacros` when given; `extraMacros` for this call only. */
-  expandUrl(template: string, allowedMacros?: readonly string[], extraMacros?: ReadonlyMap<string, MacroResolver>): Promise<string>;
+  expandUrl(
+    template: string,
+    allowedMacros?: readonly string[],
+    extraMacros?: ReadonlyMap<string, MacroResolver>,
+  ): Promise<string>;
   report(source: Element | string, diagnostic: Diagnostic, level?: DiagnosticLevel): void;
   /** Resolves when the element's implementation has built. */
   whenBuilt(element: Element): Promise<void>;

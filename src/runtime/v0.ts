@@ -15,7 +15,10 @@ const scope = self as unknown as { PAGE: Queue; PAGE_RUNTIME?: PageRuntime };
 
 if (!scope.PAGE_RUNTIME) {
   // Known only while this script runs; `v0/` beside it holds the parts.
-  const src = (document.currentScript as HTMLScriptElement | null)?.src || document.querySelector<HTMLScriptElement>('script[src$="/v0.js"]')?.src || location.href;
+  const src =
+    (document.currentScript as HTMLScriptElement | null)?.src ||
+    document.querySelector<HTMLScriptElement>('script[src$="/v0.js"]')?.src ||
+    location.href;
   const runtime = createRuntime(window, new URL('v0/', src).href);
   scope.PAGE_RUNTIME = runtime;
   installStyles(document);

@@ -33,11 +33,14 @@ export type TcfSettings = {
 
 export type TcfDecision = { state: 'accepted' | 'rejected'; purposeConsents?: Readonly<Record<string, boolean>> };
 
-const idsOf = (section: Readonly<Record<string, { readonly id: number }>>): number[] => Object.values(section).map((entry) => entry.id);
+const idsOf = (section: Readonly<Record<string, { readonly id: number }>>): number[] =>
+  Object.values(section).map((entry) => entry.id);
 
 /** The GVL's vendors among `settings.vendors`, in the publisher's order, without deleted ones. */
 export function listedVendors(gvl: GvlJson, settings: TcfSettings): GvlVendor[] {
-  const vendors = settings.vendors.map((id) => (Object.hasOwn(gvl.vendors, String(id)) ? gvl.vendors[String(id)] : undefined));
+  const vendors = settings.vendors.map((id) =>
+    Object.hasOwn(gvl.vendors, String(id)) ? gvl.vendors[String(id)] : undefined,
+  );
   return vendors.filter((vendor): vendor is GvlVendor => vendor !== undefined && !vendor.deletedDate);
 }
 
@@ -59,12 +62,18 @@ export function choicesOfDecision(gvl: GvlJson, settings: TcfSettings, decision:
   const vendors = listedVendors(gvl, settings);
   const isAccepted = decision.state === 'accepted';
   const hasInterest = (vendor: GvlVendor) =>
-    vendor.legIntPurposes.length ? vendor.legIntPurposes.every(isChosen) : vendor.specialPurposes.length > 0 && isAccepted;
+    vendor.legIntPurposes.length
+      ? vendor.legIntPurposes.every(isChosen)
+      : vendor.specialPurposes.length > 0 && isAccepted;
   return {
     purposeConsents,
     purposeLegitimateInterests,
-    vendorConsents: vendors.filter((vendor) => vendor.purposes.length > 0 && vendor.purposes.every(isChosen)).map((vendor) => vendor.id),
+    vendorConsents: vendors
+      .filter((vendor) => vendor.purposes.length > 0 && vendor.purposes.every(isChosen))
+      .map((vendor) => vendor.id),
     vendorLegitimateInterests: vendors.filter(hasInterest).map((vendor) => vendor.id),
-    specialFeatureOptins: isAccepted ? (settings.specialFeatures ?? []).filter((id) => Object.hasOwn(gvl.specialFeatures, String(id))) : [],
+    specialFeatureOptins: isAccepted
+      ? (settings.specialFeatures ?? []).filter((id) => Object.hasOwn(gvl.specialFeatures, String(id)))
+      : [],
   };
 }

@@ -27,7 +27,8 @@ const REFERENCE = /^event\.([\w.]+)$/;
 export function parseActions(text: string): Parsed<ReadonlyMap<string, readonly ActionCall[]>> {
   const value = new Map<string, ActionCall[]>();
   const diagnostics: Diagnostic[] = [];
-  const invalid = (got: string) => diagnostics.push(diagnostic('invalid-action', '"event:target.action(name=value)"', got));
+  const invalid = (got: string) =>
+    diagnostics.push(diagnostic('invalid-action', '"event:target.action(name=value)"', got));
   const clauses = splitTopLevel(text, ';');
   if (!clauses) invalid(text.trim());
   for (const clause of clauses ?? []) {

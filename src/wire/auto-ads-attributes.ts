@@ -22,7 +22,12 @@ const readValue = readText(2000);
 /** One attribute: its value as text, or undefined after one coded diagnostic. */
 function readAttribute(into: Collector, name: string, value: unknown, field: string): string | undefined {
   if (name.startsWith('data-block-on-consent')) {
-    return drop(withCode(into, 'auto-ads-consent-attribute-dropped'), field, 'no consent marker (the page sets them)', name);
+    return drop(
+      withCode(into, 'auto-ads-consent-attribute-dropped'),
+      field,
+      'no consent marker (the page sets them)',
+      name,
+    );
   }
   const dropped = withCode(into, 'auto-ads-attribute-dropped');
   if (!ALLOWED_NAME.test(name)) return drop(dropped, field, ALLOWED_TEXT, name);
@@ -43,7 +48,12 @@ export const readAttributes: Read<Attributes> = (into, value, field) => {
   if (!map) return;
   const names = Object.keys(map);
   if (names.length > MAX_ATTRIBUTES) {
-    return drop(withCode(into, 'auto-ads-field-invalid'), field, `at most ${MAX_ATTRIBUTES} attributes`, `${names.length} attributes`);
+    return drop(
+      withCode(into, 'auto-ads-field-invalid'),
+      field,
+      `at most ${MAX_ATTRIBUTES} attributes`,
+      `${names.length} attributes`,
+    );
   }
   const entries: [string, string][] = [];
   for (const name of names) {

@@ -8,7 +8,22 @@
 import { type Attributes, readAttributes } from './auto-ads-attributes.ts';
 import { type Constraints, readConstraints } from './auto-ads-constraints.ts';
 import { diagnostic, type Parsed } from './diagnostic.ts';
-import { collector, type Collector, drop, isRecord, type Json, optional, own, type Read, readBoolean, readList, readNumber, readObject, readText, withCode } from './values.ts';
+import {
+  collector,
+  type Collector,
+  drop,
+  isRecord,
+  type Json,
+  optional,
+  own,
+  type Read,
+  readBoolean,
+  readList,
+  readNumber,
+  readObject,
+  readText,
+  withCode,
+} from './values.ts';
 
 /** `pos` 1-4 (docs/auto-ads.md, "Config format"). */
 export type Position = 'before' | 'first-child' | 'last-child' | 'after';
@@ -64,11 +79,14 @@ function readAnchor(depth: number): Read<AnchorSpec> {
 
 function readSub(depth: number): Read<AnchorSpec> {
   return (into, value, field) =>
-    depth < MAX_SUB_DEPTH ? readAnchor(depth + 1)(into, value, field) : drop(into, field, `no deeper than ${MAX_SUB_DEPTH} sub anchors`, 'more');
+    depth < MAX_SUB_DEPTH
+      ? readAnchor(depth + 1)(into, value, field)
+      : drop(into, field, `no deeper than ${MAX_SUB_DEPTH} sub anchors`, 'more');
 }
 
 const readPosition: Read<Position> = (into, value, field) =>
-  (typeof value === 'number' && POSITIONS[value - 1]) || drop(into, field, '1 (BEFORE), 2 (FIRST_CHILD), 3 (LAST_CHILD) or 4 (AFTER)', value);
+  (typeof value === 'number' && POSITIONS[value - 1]) ||
+  drop(into, field, '1 (BEFORE), 2 (FIRST_CHILD), 3 (LAST_CHILD) or 4 (AFTER)', value);
 
 const readBanner: Read<1> = (into, value, field) => (value === 1 ? 1 : drop(into, field, '1 (BANNER)', value));
 
@@ -95,10 +113,12 @@ const readPlacement: Read<PlacementSpec> = (into, value, field) => {
 
 /** A JSON object gives a config (maybe with diagnostics); anything else gives none. */
 export function parseAutoAdsConfig(json: unknown, defaults: Constraints): Parsed<AutoAdsConfig | undefined> {
-  if (!isRecord(json)) return { value: undefined, diagnostics: [diagnostic('auto-ads-config-invalid', 'a JSON object', json)] };
+  if (!isRecord(json))
+    return { value: undefined, diagnostics: [diagnostic('auto-ads-config-invalid', 'a JSON object', json)] };
   const into = collector('auto-ads-field-invalid');
   const reason = optional(into, json, 'noConfigReason', readText(500));
-  if (reason !== undefined) into.diagnostics.push(diagnostic('auto-ads-no-config-reason', 'a config with ads', reason, 'noConfigReason'));
+  if (reason !== undefined)
+    into.diagnostics.push(diagnostic('auto-ads-no-config-reason', 'a config with ads', reason, 'noConfigReason'));
   const value: AutoAdsConfig = {
     placements: readList(readPlacement, MAX_PLACEMENTS)(into, own(json, 'placements'), 'placements') ?? [],
     attributes: optional(into, json, 'attributes', readAttributes) ?? {},

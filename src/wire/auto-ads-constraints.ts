@@ -3,7 +3,18 @@
  * Any invalid part discards the whole object for the network's defaults, with one
  * `auto-ads-constraints-invalid` naming the first bad value.
  */
-import { collector, type Collector, type Json, optional, own, type Read, readList, readNumber, readObject, readText } from './values.ts';
+import {
+  collector,
+  type Collector,
+  type Json,
+  optional,
+  own,
+  type Read,
+  readList,
+  readNumber,
+  readObject,
+  readText,
+} from './values.ts';
 
 /** A length with the units of docs/auto-ads.md, "Config format": `px`, or `vp` (multiples of the viewport height). */
 export type Spacing = { readonly value: number; readonly unit: 'px' | 'vp' };
@@ -44,7 +55,8 @@ const readRule: Read<SpacingRule> = (into, value, field) => {
 
 function readParts(into: Collector, constraints: Json, field: string): Constraints | undefined {
   const initial = readSpacing(into, own(constraints, 'initialMinSpacing'), `${field}.initialMinSpacing`);
-  const rules = optional(into, constraints, 'subsequentMinSpacing', readList(readRule), `${field}.subsequentMinSpacing`) ?? [];
+  const rules =
+    optional(into, constraints, 'subsequentMinSpacing', readList(readRule), `${field}.subsequentMinSpacing`) ?? [];
   const maximum = readCount(into, own(constraints, 'maxAdCount'), `${field}.maxAdCount`);
   if (!initial || maximum === undefined) return;
   const sorted = [...rules].sort((a, b) => a.adCount - b.adCount);
@@ -52,7 +64,12 @@ function readParts(into: Collector, constraints: Json, field: string): Constrain
 }
 
 /** Absent (or null): the defaults. Invalid in any part: the defaults and one diagnostic. */
-export function readConstraints(into: Collector, value: unknown, defaults: Constraints, field = 'adConstraints'): Constraints {
+export function readConstraints(
+  into: Collector,
+  value: unknown,
+  defaults: Constraints,
+  field = 'adConstraints',
+): Constraints {
   if (value === undefined || value === null) return defaults;
   const scratch = collector('auto-ads-constraints-invalid');
   const constraints = readObject(scratch, value, field);

@@ -44,7 +44,12 @@ const ok = (value: string, diagnostics: Diagnostic[] = []) => ({ value, diagnost
 
 /** Google's public auto-ads config endpoint, used by `adsense` and `doubleclick`. */
 function googleConfigUrl(client: string | undefined, canonicalUrl: string): Parsed<string> {
-  const query = new URLSearchParams({ client: client ?? '', plah: new URL(canonicalUrl).hostname, ama_t: 'amp', url: canonicalUrl });
+  const query = new URLSearchParams({
+    client: client ?? '',
+    plah: new URL(canonicalUrl).hostname,
+    ama_t: 'amp',
+    url: canonicalUrl,
+  });
   return ok('https://pagead2.googlesyndication.com/getconfig/ama?' + query);
 }
 
@@ -76,7 +81,12 @@ const custom: AdNetwork = {
   getConfigUrl({ data, canonicalUrl, pageUrl }) {
     const url = parseLoadableUrl(data.configUrl ?? '', pageUrl);
     if (!url || (url.protocol !== 'https:' && url.origin !== new URL(pageUrl).origin)) {
-      return { value: undefined, diagnostics: [diagnostic('auto-ads-config-url-invalid', 'an https or same-origin http(s) data-config-url', data.configUrl)] };
+      return {
+        value: undefined,
+        diagnostics: [
+          diagnostic('auto-ads-config-url-invalid', 'an https or same-origin http(s) data-config-url', data.configUrl),
+        ],
+      };
     }
     if (data.adClient) url.searchParams.set('client', data.adClient);
     if (!url.searchParams.has('url')) url.searchParams.set('url', canonicalUrl);

@@ -31,12 +31,20 @@ export function readBlockRequest(
   if (value && !POLICIES.includes(value as BlockPolicy)) {
     onDiagnostic(diagnostic('invalid-block-policy', `no value or ${POLICIES.join('|')}`, value));
   } else if (value) policy = value as BlockPolicy;
-  const purposes = (purposeList ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const purposes = (purposeList ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   return { policy, purposes };
 }
 
 /** Tag names listed by `<meta name="page-consent-blocking" content="page-img,page-ad">`. */
 export function readMetaBlockedTags(document: Document): Set<string> {
   const content = document.querySelector('meta[name="page-consent-blocking"]')?.getAttribute('content') ?? '';
-  return new Set(content.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    content
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }

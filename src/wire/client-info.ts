@@ -5,7 +5,17 @@
  * never a broken one.
  */
 import type { Parsed } from './diagnostic.ts';
-import { collector, parseJsonText, readBoolean, readFields, readList, readMap, readNumber, readOneOf, readText } from './values.ts';
+import {
+  collector,
+  parseJsonText,
+  readBoolean,
+  readFields,
+  readList,
+  readMap,
+  readNumber,
+  readOneOf,
+  readText,
+} from './values.ts';
 
 export type ClientInfo = {
   readonly clientConfig?: {

@@ -36,7 +36,8 @@ const readResponse = readFields<ResponseFields>({
 
 /** A `consent-ui` message; null without a valid action. */
 function uiMessageOf({ action, initialHeight, border }: UiFields): CmpMessage | null {
-  if (action === 'ready') return { kind: 'ready', initialHeight: initialHeight ? Number.parseInt(initialHeight, 10) : undefined, border };
+  if (action === 'ready')
+    return { kind: 'ready', initialHeight: initialHeight ? Number.parseInt(initialHeight, 10) : undefined, border };
   return action ? { kind: 'enter-fullscreen' } : null;
 }
 
@@ -44,7 +45,12 @@ function uiMessageOf({ action, initialHeight, border }: UiFields): CmpMessage | 
 function responseOf({ action, info, ...rest }: ResponseFields): CmpMessage | null {
   const data = { consentString: info, ...rest };
   if (!action) return null;
-  return { kind: 'decision', action, data: action === 'dismiss' ? {} : Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)) };
+  return {
+    kind: 'decision',
+    action,
+    data:
+      action === 'dismiss' ? {} : Object.fromEntries(Object.entries(data).filter(([, value]) => value !== undefined)),
+  };
 }
 
 /** One message event's `data`; null when it is not a valid CMP message. */

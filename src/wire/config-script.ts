@@ -9,4 +9,5 @@
 import { parseJsonText } from './values.ts';
 
 /** The config of the texts of an element's JSON script children, in document order. */
-export const parseConfigScripts = (texts: readonly string[]): unknown => (texts.length === 1 ? parseJsonText(texts[0]!) : undefined);
+export const parseConfigScripts = (texts: readonly string[]): unknown =>
+  texts.length === 1 ? parseJsonText(texts[0]!) : undefined;

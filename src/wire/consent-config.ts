@@ -77,7 +77,13 @@ export type ConsentConfigOptions = {
 
 /** The JSON type of a value; `string[]` for a list of strings. */
 export const kindOf = (value: unknown): string =>
-  Array.isArray(value) ? (value.every((item) => typeof item === 'string') ? 'string[]' : 'array') : value === null ? 'null' : typeof value;
+  Array.isArray(value)
+    ? value.every((item) => typeof item === 'string')
+      ? 'string[]'
+      : 'array'
+    : value === null
+      ? 'null'
+      : typeof value;
 
 export const isObject = isRecord;
 
@@ -123,14 +129,27 @@ const TYPES = {
 };
 
 /** Fields read by the ad-tech signals (startSignals). */
-const SIGNAL_FIELDS = ['exposesTcfApi', 'exposesGppApi', 'cmpId', 'cmpVersion', 'consentModeMapping', 'consentModeOptions', 'tcf', 'gpp'];
+const SIGNAL_FIELDS = [
+  'exposesTcfApi',
+  'exposesGppApi',
+  'cmpId',
+  'cmpVersion',
+  'consentModeMapping',
+  'consentModeOptions',
+  'tcf',
+  'gpp',
+];
 
 /**
  * Whether a `geoOverride` group of the config JSON sets a signal field: the signals then wait for
  * the geo groups; otherwise they can start from the base config before `<page-geo>` answers.
  */
 export const hasGeoSignalFields = (json: unknown): boolean =>
-  isObject(json) && isObject(json.geoOverride) && Object.values(json.geoOverride).some((group) => isObject(group) && SIGNAL_FIELDS.some((key) => Object.hasOwn(group, key)));
+  isObject(json) &&
+  isObject(json.geoOverride) &&
+  Object.values(json.geoOverride).some(
+    (group) => isObject(group) && SIGNAL_FIELDS.some((key) => Object.hasOwn(group, key)),
+  );
 
 /** Over `base`, one level deep: nested objects are merged, everything else replaced. */
 export function mergeConfig(base: Json, over: Json): Json {
@@ -159,15 +178,23 @@ function parsePolicy(policy: Json, diagnostics: Diagnostic[]) {
   const { seconds = timeout, fallbackAction = 'dismiss' } = isObject(timeout) ? timeout : {};
   const isSeconds = typeof seconds === 'number' && seconds >= 0 && seconds < 1e6;
   if ((seconds !== undefined && !isSeconds) || (fallbackAction !== 'reject' && fallbackAction !== 'dismiss')) {
-    diagnostics.push(diagnostic('consent-policy-invalid', 'timeout: seconds or {seconds, fallbackAction: reject|dismiss}', timeout));
+    diagnostics.push(
+      diagnostic('consent-policy-invalid', 'timeout: seconds or {seconds, fallbackAction: reject|dismiss}', timeout),
+    );
   }
-  return { timeoutSeconds: isSeconds ? seconds : null, fallbackAction: fallbackAction === 'reject' ? fallbackAction : ('dismiss' as FallbackAction) };
+  return {
+    timeoutSeconds: isSeconds ? seconds : null,
+    fallbackAction: fallbackAction === 'reject' ? fallbackAction : ('dismiss' as FallbackAction),
+  };
 }
 
 /** The timing of a parsed config: its `policy` and `consentLifetimeDays`. Never fails: a wrong value is reported and the default used. */
 export function parseConsentTiming({ policy, consentLifetimeDays }: ConsentCoreConfig): Parsed<ConsentTiming> {
   const diagnostics: Diagnostic[] = [];
-  const value = { ...parsePolicy(policy ?? {}, diagnostics), consentLifetime: parseConsentLifetime(consentLifetimeDays, diagnostics) };
+  const value = {
+    ...parsePolicy(policy ?? {}, diagnostics),
+    consentLifetime: parseConsentLifetime(consentLifetimeDays, diagnostics),
+  };
   return { value, diagnostics };
 }
 
@@ -180,7 +207,10 @@ export function parseConsentConfig(json: unknown, options: ConsentConfigOptions)
 }
 
 /** The config without its timing (what the consent core needs before its prompt shows). */
-export function parseConsentCoreConfig(json: unknown, { geoGroups, type = null, baseUrl, presets = {} }: ConsentConfigOptions): Parsed<ConsentCoreConfig | null> {
+export function parseConsentCoreConfig(
+  json: unknown,
+  { geoGroups, type = null, baseUrl, presets = {} }: ConsentConfigOptions,
+): Parsed<ConsentCoreConfig | null> {
   const diagnostics: Diagnostic[] = [];
   const fail = (code: string, expected: string, got: unknown) => {
     diagnostics.push(diagnostic(code, expected, got));
@@ -189,12 +219,14 @@ export function parseConsentCoreConfig(json: unknown, { geoGroups, type = null, 
   if (!isObject(json)) return fail('consent-config-invalid', 'one JSON <script> child with an object', json);
   // A CMP preset is merged under the inline config (inline wins).
   const preset = type === null ? undefined : presetOf(presets, type, json, baseUrl);
-  if (type !== null && !preset) diagnostics.push(diagnostic('consent-type-unknown', `one of: ${Object.keys(presets).join(', ')}`, type));
+  if (type !== null && !preset)
+    diagnostics.push(diagnostic('consent-type-unknown', `one of: ${Object.keys(presets).join(', ')}`, type));
   let merged = preset ? mergeConfig(preset, json) : json;
   let matchedGeoGroup: string | null = null;
   for (const [group, over] of Object.entries(isObject(merged.geoOverride) ? merged.geoOverride : {})) {
     const { consentInstanceId, ...rest } = isObject(over) ? over : {};
-    if (consentInstanceId !== undefined) diagnostics.push(diagnostic('consent-geo-instance-id', `no consentInstanceId in ${group}`, consentInstanceId));
+    if (consentInstanceId !== undefined)
+      diagnostics.push(diagnostic('consent-geo-instance-id', `no consentInstanceId in ${group}`, consentInstanceId));
     if (!matchedGeoGroup && geoGroups.includes(group)) [merged, matchedGeoGroup] = [mergeConfig(merged, rest), group];
   }
   const config: ConfigFields & Json = checkTypes(merged, TYPES, diagnostics);
@@ -203,12 +235,22 @@ export function parseConsentCoreConfig(json: unknown, { geoGroups, type = null, 
   for (const key of ['checkConsentHref', 'onUpdateHref'] as const) {
     const href = config[key];
     // docs/consent.md asks https of onUpdateHref only; checkConsentHref may be any http(s) URL.
-    if (href !== undefined && !isAllowedUrl(href, baseUrl, key === 'checkConsentHref')) return fail('consent-url-invalid', `${key}: an https URL`, href);
+    if (href !== undefined && !isAllowedUrl(href, baseUrl, key === 'checkConsentHref'))
+      return fail('consent-url-invalid', `${key}: an https URL`, href);
   }
   const required = config.consentRequired ?? config.promptIfUnknown ?? (checkConsentHref ? 'remote' : undefined);
-  if (required === undefined) return fail('consent-required-missing', 'consentRequired: true for a client-only setup, or a checkConsentHref', required);
+  if (required === undefined)
+    return fail(
+      'consent-required-missing',
+      'consentRequired: true for a client-only setup, or a checkConsentHref',
+      required,
+    );
   if (required !== true && required !== false && (required !== 'remote' || !checkConsentHref)) {
-    return fail('consent-required-invalid', 'consentRequired: true|false, or "remote" with a checkConsentHref', required);
+    return fail(
+      'consent-required-invalid',
+      'consentRequired: true|false, or "remote" with a checkConsentHref',
+      required,
+    );
   }
   const uiConfig = checkTypes((config.uiConfig ?? {}) as Json, TYPES, diagnostics);
   const captions = checkTypes((config.captions ?? {}) as Json, TYPES, diagnostics);

@@ -14,8 +14,19 @@ const isDays = (value: unknown): value is number => typeof value === 'number' &&
 
 export function parseConsentLifetime(json: unknown, diagnostics: Diagnostic[]): ConsentLifetime {
   const both = json ?? DEFAULT_LIFETIME_DAYS;
-  const { accepted = DEFAULT_LIFETIME_DAYS, rejected = DEFAULT_LIFETIME_DAYS, ...others } = isRecord(both) ? both : { accepted: both, rejected: both };
+  const {
+    accepted = DEFAULT_LIFETIME_DAYS,
+    rejected = DEFAULT_LIFETIME_DAYS,
+    ...others
+  } = isRecord(both) ? both : { accepted: both, rejected: both };
   if (isDays(accepted) && isDays(rejected) && !Object.keys(others).length) return { accepted, rejected };
-  diagnostics.push(diagnostic('consent-lifetime-invalid', 'a positive number of days, or {accepted, rejected} days', json, 'consentLifetimeDays'));
+  diagnostics.push(
+    diagnostic(
+      'consent-lifetime-invalid',
+      'a positive number of days, or {accepted, rejected} days',
+      json,
+      'consentLifetimeDays',
+    ),
+  );
   return { accepted: DEFAULT_LIFETIME_DAYS, rejected: DEFAULT_LIFETIME_DAYS };
 }

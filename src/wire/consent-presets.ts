@@ -42,7 +42,12 @@ const hosted: Preset = (inline, baseUrl) => {
 export const CMP_PRESETS: Readonly<Record<string, Preset>> = { 'page-hosted': hosted };
 
 /** The preset config of `type` merged under nothing yet; undefined for an unknown type. */
-export const presetOf = (presets: Readonly<Record<string, Preset>>, type: string, inline: Json, baseUrl: string): Json | undefined => {
+export const presetOf = (
+  presets: Readonly<Record<string, Preset>>,
+  type: string,
+  inline: Json,
+  baseUrl: string,
+): Json | undefined => {
   const preset = Object.hasOwn(presets, type) ? presets[type] : undefined;
   const value = preset?.(inline, baseUrl);
   return isRecord(value) ? value : undefined;

@@ -25,7 +25,9 @@ type Ranges = (read: Reader, spend: Spend) => void;
 
 /** Walks one base64url segment bit by bit (characters outside the alphabet: the decoders refuse the segment unread). */
 function within(segment: string, walk: (read: Reader) => void): void {
-  const values = [...segment].map((char) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(char));
+  const values = [...segment].map((char) =>
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(char),
+  );
   let at = 0;
   const read: Reader = (count) => {
     let value = 0;

@@ -83,7 +83,9 @@ export const readPurposeConsents: Read<Record<string, boolean>> = readPurposeMap
 
 /** A string of plain text, a finite number or a boolean. */
 const readScalar: Read<string | number | boolean> = (into, value, field) =>
-  (typeof value === 'string' && isPlainText(value)) || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+  (typeof value === 'string' && isPlainText(value)) ||
+  typeof value === 'boolean' ||
+  (typeof value === 'number' && Number.isFinite(value))
     ? value
     : drop(into, field, 'a string, number or boolean', value);
 
@@ -125,7 +127,10 @@ const readAnswer = readFields<AnswerFields>({
   purposeConsent: readPurposeConsents,
 });
 
-const failed = (got: unknown): Parsed<null> => ({ value: null, diagnostics: [diagnostic('consent-check-failed', 'a JSON object with a boolean consentRequired', got)] });
+const failed = (got: unknown): Parsed<null> => ({
+  value: null,
+  diagnostics: [diagnostic('consent-check-failed', 'a JSON object with a boolean consentRequired', got)],
+});
 
 /**
  * A checkConsentHref answer. Fails (null) on text that is not a JSON object and on a present but
@@ -139,15 +144,32 @@ export function parseCheckAnswer(text: string, xssiPrefix = ''): Parsed<CheckRes
   if (!answer) return failed(json === undefined ? 'invalid JSON' : json);
   const { consentRequired = answer.promptIfUnknown, promptIfUnknown, purposeConsent, consentString, ...rest } = answer;
   // A mistyped consentRequired fails even when the legacy promptIfUnknown is there to fall back on.
-  if (answer.consentRequired === undefined && (json as Json).consentRequired != null) return failed((json as Json).consentRequired);
-  const value: CheckResult = { ...rest, consentRequired: consentRequired ?? false, consentStateValue: rest.consentStateValue ?? null };
+  if (answer.consentRequired === undefined && (json as Json).consentRequired != null)
+    return failed((json as Json).consentRequired);
+  const value: CheckResult = {
+    ...rest,
+    consentRequired: consentRequired ?? false,
+    consentStateValue: rest.consentStateValue ?? null,
+  };
   const purposes = rest.purposeConsents ?? purposeConsent;
-  return { value: { ...value, ...(consentString ? { consentString } : {}), ...(purposes ? { purposeConsents: purposes } : {}) }, diagnostics: into.diagnostics };
+  return {
+    value: {
+      ...value,
+      ...(consentString ? { consentString } : {}),
+      ...(purposes ? { purposeConsents: purposes } : {}),
+    },
+    diagnostics: into.diagnostics,
+  };
 }
 
 /** Built when first used, so a bundle that reads no stored decision (the remote part) leaves it out. */
 const readStored = (): Read<Omit<StoredConsent, 'version'> & { version: number }> =>
-  readFields({ ...DECISION, version: readNumber(1, 2), state: readOneOf(['accepted', 'rejected'] as const), time: readNumber(0, 8.64e15) });
+  readFields({
+    ...DECISION,
+    version: readNumber(1, 2),
+    state: readOneOf(['accepted', 'rejected'] as const),
+    time: readNumber(0, 8.64e15),
+  });
 
 /**
  * A cached decision read back: null when absent or of another format; mistyped fields dropped.
@@ -158,8 +180,10 @@ export function parseStoredConsent(json: unknown, now: number): Parsed<StoredCon
   if (json == null) return { value: null, diagnostics: [] };
   const stored = readStored()(into, json, 'stored');
   const time = stored?.version === 1 ? now : stored?.time;
-  const value = stored?.version && stored.state && time !== undefined ? ({ ...stored, version: 2, time } as StoredConsent) : null;
-  if (!value && !into.diagnostics.length) into.diagnostics.push(diagnostic(into.code, 'stored: a version 2 decision with a time', json));
+  const value =
+    stored?.version && stored.state && time !== undefined ? ({ ...stored, version: 2, time } as StoredConsent) : null;
+  if (!value && !into.diagnostics.length)
+    into.diagnostics.push(diagnostic(into.code, 'stored: a version 2 decision with a time', json));
   return { value, diagnostics: into.diagnostics };
 }
 

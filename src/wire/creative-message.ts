@@ -10,7 +10,9 @@ export type CreativeConsentCall = { readonly callId?: string | number };
 
 const readCall = readFields<CreativeConsentCall>({
   callId: (into, value, field) =>
-    (typeof value === 'string' && value.length <= 100) || Number.isFinite(value) ? (value as string | number) : drop(into, field, 'a string of up to 100 characters or a number', value),
+    (typeof value === 'string' && value.length <= 100) || Number.isFinite(value)
+      ? (value as string | number)
+      : drop(into, field, 'a string of up to 100 characters or a number', value),
 });
 
 export function parseCreativeConsentCall(data: unknown): Parsed<CreativeConsentCall | null> {

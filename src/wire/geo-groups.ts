@@ -47,7 +47,12 @@ function readEntry(value: unknown): string | null {
 /** The diagnostic of a dropped entry: a subdivision code of an unknown US state or area has its own code. */
 function entryDiagnostic(entry: unknown, name: string, field: string): Diagnostic {
   if (typeof entry === 'string' && subdivisionPattern.test(entry.toLowerCase())) {
-    return diagnostic('geo-subdivision-invalid', `a US state or area (us-ca) or another country's subdivision in ${name}`, entry, field);
+    return diagnostic(
+      'geo-subdivision-invalid',
+      `a US state or area (us-ca) or another country's subdivision in ${name}`,
+      entry,
+      field,
+    );
   }
   return diagnostic('geo-country-invalid', `an ISO country code, unknown or a preset in ${name}`, entry, field);
 }
@@ -60,11 +65,21 @@ export function parseGeoGroups(value: unknown, field = 'ISOCountryGroups'): Pars
   const diagnostics: Diagnostic[] = [];
   const groups: Record<string, string[]> = {};
   if (!isRecord(value)) {
-    return { value: groups, diagnostics: [diagnostic('geo-config-invalid', '{"ISOCountryGroups": {...}}', value, field)] };
+    return {
+      value: groups,
+      diagnostics: [diagnostic('geo-config-invalid', '{"ISOCountryGroups": {...}}', value, field)],
+    };
   }
   for (const [name, list] of Object.entries(value)) {
     if (!isGeoGroupName(name) || !Array.isArray(list)) {
-      diagnostics.push(diagnostic('geo-group-invalid', 'a name of letters and digits: [country codes]', { [name]: list }, `${field}.${name}`));
+      diagnostics.push(
+        diagnostic(
+          'geo-group-invalid',
+          'a name of letters and digits: [country codes]',
+          { [name]: list },
+          `${field}.${name}`,
+        ),
+      );
       continue;
     }
     groups[name] = list.flatMap((entry: unknown, index) => {
@@ -88,13 +103,18 @@ export function parseGeoConfig(json: unknown): Parsed<GeoGroups> {
 export function parseSubdivisionFallback(json: unknown): Parsed<SubdivisionFallback> {
   const value = isRecord(json) && Object.hasOwn(json, 'subdivisionUnknown') ? json['subdivisionUnknown'] : 'strictest';
   if (value === 'strictest' || value === 'national') return { value, diagnostics: [] };
-  return { value: 'strictest', diagnostics: [diagnostic('geo-fallback-invalid', '"strictest" or "national"', value, 'subdivisionUnknown')] };
+  return {
+    value: 'strictest',
+    diagnostics: [diagnostic('geo-fallback-invalid', '"strictest" or "national"', value, 'subdivisionUnknown')],
+  };
 }
 
 /** A code (`us`, `us-ca`, `unknown`) holds the reader by country, by subdivision, or under `strictest` as a subdivision of the reader's country when theirs is unknown. */
 function holdsCode(code: string, country: string, subdivision: string, fallback: SubdivisionFallback): boolean {
   if (!subdivisionPattern.test(code)) return code === country;
-  return code === subdivision || (subdivision === 'unknown' && fallback === 'strictest' && code.startsWith(`${country}-`));
+  return (
+    code === subdivision || (subdivision === 'unknown' && fallback === 'strictest' && code.startsWith(`${country}-`))
+  );
 }
 
 /**
@@ -102,8 +122,15 @@ function holdsCode(code: string, country: string, subdivision: string, fallback:
  * groups listing "unknown". `subdivision` is a known code or `unknown` (the default: the server
  * and the validator know countries only).
  */
-export function matchGroups(groups: GeoGroups, country: string, subdivision = 'unknown', fallback: SubdivisionFallback = 'strictest'): string[] {
+export function matchGroups(
+  groups: GeoGroups,
+  country: string,
+  subdivision = 'unknown',
+  fallback: SubdivisionFallback = 'strictest',
+): string[] {
   const holds = (entry: string) =>
-    (Object.hasOwn(PRESETS, entry) ? PRESETS[entry]! : [entry]).some((code) => holdsCode(code, country, subdivision, fallback));
+    (Object.hasOwn(PRESETS, entry) ? PRESETS[entry]! : [entry]).some((code) =>
+      holdsCode(code, country, subdivision, fallback),
+    );
   return Object.keys(groups).filter((name) => groups[name]?.some(holds));
 }

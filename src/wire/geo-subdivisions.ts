@@ -8,7 +8,8 @@
 import { diagnostic, type Parsed } from './diagnostic.ts';
 
 /** The 50 states, DC and the outlying areas (ISO 3166-2:US). */
-const US_CODES = 'al ak az ar ca co ct de dc fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy as gu mp pr um vi';
+const US_CODES =
+  'al ak az ar ca co ct de dc fl ga hi id il in ia ks ky la me md ma mi mn ms mo mt ne nv nh nj nm ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy as gu mp pr um vi';
 export const US_SUBDIVISIONS: readonly string[] = US_CODES.split(' ').map((code) => `us-${code}`);
 
 /** A subdivision code's form: `xx-y`, `xx-yy` or `xx-yyy` (lowercase). */
@@ -32,5 +33,8 @@ export function subdivisionOf(country: string, region: string): string | null {
 /** The subdivision `<page-geo>` found (`unknown` or `xx-yyy`): an unknown US state or area is reported and read as `unknown`. */
 export function readSubdivision(code: string): Parsed<string> {
   if (code === 'unknown' || isSubdivision(code)) return { value: code, diagnostics: [] };
-  return { value: 'unknown', diagnostics: [diagnostic('geo-subdivision-invalid', `a state or area of ${code.slice(0, 2)} (us-ca)`, code)] };
+  return {
+    value: 'unknown',
+    diagnostics: [diagnostic('geo-subdivision-invalid', `a state or area of ${code.slice(0, 2)} (us-ca)`, code)],
+  };
 }

@@ -6,9 +6,28 @@
  * object that `@iabtechlabtcf/core`'s `GVL` takes as it is.
  */
 import type { Parsed } from './diagnostic.ts';
-import { collector, drop, optional, own, type Read, readFields, readList, readMap, readNumber, readObject, readBoolean, readText, type Schema } from './values.ts';
+import {
+  collector,
+  drop,
+  optional,
+  own,
+  type Read,
+  readFields,
+  readList,
+  readMap,
+  readNumber,
+  readObject,
+  readBoolean,
+  readText,
+  type Schema,
+} from './values.ts';
 
-export type GvlEntry = { readonly id: number; readonly name: string; readonly description?: string; readonly illustrations?: string[] };
+export type GvlEntry = {
+  readonly id: number;
+  readonly name: string;
+  readonly description?: string;
+  readonly illustrations?: string[];
+};
 
 export type GvlVendor = {
   readonly id: number;
@@ -48,7 +67,11 @@ const ids = readList(id, 1000);
 const text = readText(10_000);
 const entryFields = { id, name: text, description: text, illustrations: readList(text, 100) };
 const ENTRY: Schema<GvlEntry> = entryFields;
-const URL_FIELDS = readFields<{ langId: string; privacy: string; legIntClaim?: string }>({ langId: readText(20, 1), privacy: text, legIntClaim: text });
+const URL_FIELDS = readFields<{ langId: string; privacy: string; legIntClaim?: string }>({
+  langId: readText(20, 1),
+  privacy: text,
+  legIntClaim: text,
+});
 const VENDOR: Schema<GvlVendor> = {
   ...entryFields,
   purposes: ids,
@@ -64,19 +87,34 @@ const VENDOR: Schema<GvlVendor> = {
   urls: readList(URL_FIELDS, 100),
   deletedDate: readText(40),
 };
-const VENDOR_REQUIRED = ['id', 'name', 'purposes', 'legIntPurposes', 'flexiblePurposes', 'specialPurposes', 'features', 'specialFeatures'] as const;
+const VENDOR_REQUIRED = [
+  'id',
+  'name',
+  'purposes',
+  'legIntPurposes',
+  'flexiblePurposes',
+  'specialPurposes',
+  'features',
+  'specialFeatures',
+] as const;
 
 /**
  * A map of entries, each of which must carry the `required` fields; others are dropped. A
  * required field that is there but malformed was reported by its reader: one diagnostic each.
  */
-function readEntries<T>(schema: Schema<T>, required: readonly (keyof T & string)[], maxKeys: number): Read<Record<string, T>> {
+function readEntries<T>(
+  schema: Schema<T>,
+  required: readonly (keyof T & string)[],
+  maxKeys: number,
+): Read<Record<string, T>> {
   const read = readFields(schema);
   const complete: Read<T> = (into, value, field) => {
     const item = read(into, value, field);
     const missing = item && required.find((key) => !Object.hasOwn(item, key));
     if (!missing) return item;
-    return own(value as Record<string, unknown>, missing) === undefined ? drop(into, `${field}.${missing}`, 'a value', undefined) : undefined;
+    return own(value as Record<string, unknown>, missing) === undefined
+      ? drop(into, `${field}.${missing}`, 'a value', undefined)
+      : undefined;
   };
   return readMap(complete, maxKeys);
 }
@@ -90,12 +128,23 @@ const GVL = {
   specialPurposes: readEntries(ENTRY, ['id', 'name'], 100),
   features: readEntries(ENTRY, ['id', 'name'], 100),
   specialFeatures: readEntries(ENTRY, ['id', 'name'], 100),
-  stacks: readEntries<GvlStack>({ ...ENTRY, purposes: ids, specialFeatures: ids }, ['id', 'name', 'purposes', 'specialFeatures'], 200),
+  stacks: readEntries<GvlStack>(
+    { ...ENTRY, purposes: ids, specialFeatures: ids },
+    ['id', 'name', 'purposes', 'specialFeatures'],
+    200,
+  ),
   dataCategories: readEntries(ENTRY, ['id', 'name'], 100),
   vendors: readEntries(VENDOR, VENDOR_REQUIRED, 10_000),
 } as const;
 const REQUIRED = ['vendorListVersion', 'tcfPolicyVersion', 'purposes', 'specialFeatures', 'vendors'] as const;
-const EMPTY = { gvlSpecificationVersion: 3, lastUpdated: '', specialPurposes: {}, features: {}, stacks: {}, dataCategories: {} };
+const EMPTY = {
+  gvlSpecificationVersion: 3,
+  lastUpdated: '',
+  specialPurposes: {},
+  features: {},
+  stacks: {},
+  dataCategories: {},
+};
 
 /** A GVL v3 document; null (with the diagnostics) when a field the TC string needs is missing. */
 export function parseGvl(json: unknown, code = 'consent-tcf-vendor-list-invalid'): Parsed<GvlJson | null> {

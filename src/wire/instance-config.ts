@@ -8,7 +8,18 @@ import { parseGeoGroups } from './geo-groups.ts';
 import { type SharedData, readSharedData } from './consent.ts';
 import { readPurposeId, readPurposeMap } from './purpose-id.ts';
 import { parseLoadableUrl } from './url.ts';
-import { drop, isRecord, type Read, readBoolean, readFields, readList, readMap, readNumber, readText, type Schema } from './values.ts';
+import {
+  drop,
+  isRecord,
+  type Read,
+  readBoolean,
+  readFields,
+  readList,
+  readMap,
+  readNumber,
+  readText,
+  type Schema,
+} from './values.ts';
 
 export type PromptPurpose = { readonly id: string; readonly label: string; readonly description?: string };
 
@@ -49,7 +60,9 @@ export type InstanceTcf = {
 
 /** An absolute http(s) URL of at most 2,000 characters. */
 const readHttpUrl: Read<string> = (into, value, field) =>
-  typeof value === 'string' && value.length <= 2000 && parseLoadableUrl(value, 'about:blank') ? readText(2000, 1)(into, value, field) : drop(into, field, 'an http(s) URL', value);
+  typeof value === 'string' && value.length <= 2000 && parseLoadableUrl(value, 'about:blank')
+    ? readText(2000, 1)(into, value, field)
+    : drop(into, field, 'an http(s) URL', value);
 
 /** `readFields`, with the (string) fields in `required` present. */
 function withRequired<T>(schema: Schema<T>, required: readonly (keyof T & string)[]): Read<T> {
@@ -62,14 +75,29 @@ function withRequired<T>(schema: Schema<T>, required: readonly (keyof T & string
   };
 }
 
-const readPurpose = withRequired<PromptPurpose>({ id: readPurposeId, label: readText(200, 1), description: readText(2000, 1) }, ['id', 'label']);
+const readPurpose = withRequired<PromptPurpose>(
+  { id: readPurposeId, label: readText(200, 1), description: readText(2000, 1) },
+  ['id', 'label'],
+);
 
-const readVendor = withRequired<PromptVendor>({ name: readText(200, 1), url: readHttpUrl, purposes: readList(readPurposeId) }, ['name']);
+const readVendor = withRequired<PromptVendor>(
+  { name: readText(200, 1), url: readHttpUrl, purposes: readList(readPurposeId) },
+  ['name'],
+);
 
-type PromptFields = Omit<PromptConfig, 'purposes' | 'vendors'> & { readonly purposes?: PromptPurpose[]; readonly vendors?: PromptVendor[] };
+type PromptFields = Omit<PromptConfig, 'purposes' | 'vendors'> & {
+  readonly purposes?: PromptPurpose[];
+  readonly vendors?: PromptVendor[];
+};
 
 const readPromptFields = withRequired<PromptFields>(
-  { title: readText(200, 1), message: readText(4000, 1), purposes: readList(readPurpose, 50), vendors: readList(readVendor, 1000), privacyPolicyUrl: readHttpUrl },
+  {
+    title: readText(200, 1),
+    message: readText(4000, 1),
+    purposes: readList(readPurpose, 50),
+    vendors: readList(readVendor, 1000),
+    privacyPolicyUrl: readHttpUrl,
+  },
   ['title', 'message'],
 );
 
@@ -96,7 +124,8 @@ const readTcfFields = withRequired<InstanceTcf>(
     vendors: readList(readNumber(1, 65_535), 5000),
     purposes: readPurposeMap(readList(readNumber(1, 24), 24), 24),
     specialFeatures: readList(readNumber(1, 12), 12),
-    publisherCountryCode: (into, value, field) => readText(2, 2, /^[A-Za-z]{2}$/, 'a two-letter country code')(into, value, field)?.toUpperCase(),
+    publisherCountryCode: (into, value, field) =>
+      readText(2, 2, /^[A-Za-z]{2}$/, 'a two-letter country code')(into, value, field)?.toUpperCase(),
   },
   ['cmpId', 'cmpVersion', 'vendors'],
 );
@@ -106,10 +135,18 @@ const TCF_FIELDS = ['cmpId', 'cmpVersion', 'vendors', 'purposes', 'specialFeatur
 /** The `tcf` settings; an unknown field is refused (a typo would otherwise drop a setting silently). */
 export const readInstanceTcf: Read<InstanceTcf> = (into, value, field) => {
   const unknown = isRecord(value) ? Object.keys(value).find((key) => !TCF_FIELDS.includes(key)) : undefined;
-  if (unknown !== undefined) return drop(into, `${field}.${unknown}`, `one of the fields ${TCF_FIELDS.join(', ')}`, (value as Record<string, unknown>)[unknown]);
+  if (unknown !== undefined)
+    return drop(
+      into,
+      `${field}.${unknown}`,
+      `one of the fields ${TCF_FIELDS.join(', ')}`,
+      (value as Record<string, unknown>)[unknown],
+    );
   const tcf = readTcfFields(into, value, field);
   const duplicate = tcf ? tcf.vendors.findIndex((id, index) => tcf.vendors.indexOf(id) !== index) : -1;
-  return duplicate < 0 ? tcf : drop(into, `${field}.vendors[${duplicate}]`, 'each vendor once', tcf!.vendors[duplicate]);
+  return duplicate < 0
+    ? tcf
+    : drop(into, `${field}.vendors[${duplicate}]`, 'each vendor once', tcf!.vendors[duplicate]);
 };
 
 type ConfigFields = { readonly [K in keyof InstanceConfig]?: NonNullable<InstanceConfig[K]> };

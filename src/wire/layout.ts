@@ -17,11 +17,16 @@ export type Layout =
 
 export type LayoutSpec = { readonly layout: Layout; readonly width?: number; readonly height?: number };
 
-const LAYOUTS = 'nodisplay fixed fixed-height responsive fill container flex-item intrinsic'.split(' ') as readonly Layout[];
+const LAYOUTS = 'nodisplay fixed fixed-height responsive fill container flex-item intrinsic'.split(
+  ' ',
+) as readonly Layout[];
 
 /** What each layout needs: w = width, h = height. */
 const NEEDS: Partial<Record<Layout, string>> = {
-  fixed: 'wh', 'fixed-height': 'h', responsive: 'wh', intrinsic: 'wh',
+  fixed: 'wh',
+  'fixed-height': 'h',
+  responsive: 'wh',
+  intrinsic: 'wh',
 };
 
 type Attributes = { readonly layout: string | null; readonly width: string | null; readonly height: string | null };
@@ -51,7 +56,10 @@ export function parseLayout(attributes: Attributes): Parsed<LayoutSpec | null> {
   }
   const needs = NEEDS[layout] ?? '';
   if ((needs.includes('w') && width === undefined) || (needs.includes('h') && height === undefined)) {
-    return { value: null, diagnostics: [diagnostic('missing-size', `width and height for layout=${layout}`, attributes)] };
+    return {
+      value: null,
+      diagnostics: [diagnostic('missing-size', `width and height for layout=${layout}`, attributes)],
+    };
   }
   const spec: { layout: Layout; width?: number; height?: number } = { layout };
   if (width !== undefined) spec.width = width;

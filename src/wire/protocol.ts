@@ -37,7 +37,7 @@ export type ConsentUpdateRequest = {
   readonly consentString?: string;
   readonly purposeConsents?: PurposeConsents;
   readonly consentMetadata?: ConsentMetadata;
-  readonly tcfPolicyVersion?: number;  /** The browser sent Global Privacy Control (docs/consent.md, "Global Privacy Control"); the server keeps it with the audit record. */
+  readonly tcfPolicyVersion?: number /** The browser sent Global Privacy Control (docs/consent.md, "Global Privacy Control"); the server keeps it with the audit record. */;
   readonly gpc?: boolean;
 };
 

@@ -17,4 +17,5 @@ export const isPurposeId = (id: string): boolean => PURPOSE_ID.test(id);
 export const readPurposeId: Read<string> = /* @__PURE__ */ readText(100, 1, PURPOSE_ID, PURPOSE_ID_EXPECTED);
 
 /** A map keyed by purpose ids: a key outside the rule is dropped with a diagnostic, its value unread. */
-export const readPurposeMap = <T>(read: Read<T>, maxKeys = 100): Read<Record<string, T>> => readMap(read, maxKeys, isPurposeId, PURPOSE_ID_EXPECTED);
+export const readPurposeMap = <T>(read: Read<T>, maxKeys = 100): Read<Record<string, T>> =>
+  readMap(read, maxKeys, isPurposeId, PURPOSE_ID_EXPECTED);

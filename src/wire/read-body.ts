@@ -14,7 +14,8 @@ import { type Diagnostic, diagnostic } from './diagnostic.ts';
 
 /** The body of `response` as text; a diagnostic when it is larger than `maxBytes`; rejects as its stream does. */
 export async function readBody(response: Response, maxBytes: number): Promise<string | Diagnostic> {
-  const tooLarge = () => diagnostic('remote-answer-too-large', `at most ${maxBytes} bytes`, `more from ${response.url}`);
+  const tooLarge = () =>
+    diagnostic('remote-answer-too-large', `at most ${maxBytes} bytes`, `more from ${response.url}`);
   // Without the header (NaN, never within the cap) the answer is streamed.
   if (Number(response.headers.get('content-length') ?? NaN) <= maxBytes) {
     const bytes = await response.arrayBuffer();

@@ -27,10 +27,15 @@ export const requestKeyOf = ({ policy, purposes }: BlockRequest): string => `${p
  * The localStorage item of a `<page-consent>` config's entry: the prefix and one line of JSON of
  * the release, GPC, the element's id and `type` and its config (read by the elements' rule).
  */
-export const returnKeyOf = (id: string, type: string | null, config: unknown, hasGpc: boolean): string => RETURN_PREFIX + JSON.stringify([RELEASE, hasGpc, id, type, config]);
+export const returnKeyOf = (id: string, type: string | null, config: unknown, hasGpc: boolean): string =>
+  RETURN_PREFIX + JSON.stringify([RELEASE, hasGpc, id, type, config]);
 
 /** The lines after the time of an entry's text, while it is valid for the stored decision (`stored`) at `now`; else null. */
-export function readReturnEntry(text: string | null | undefined, stored: (key: string) => unknown, now: number): ReturnLines | null {
+export function readReturnEntry(
+  text: string | null | undefined,
+  stored: (key: string) => unknown,
+  now: number,
+): ReturnLines | null {
   const [key = '', decision, until, ...lines] = text?.split('\n') ?? [];
   return decision !== undefined && decision === JSON.stringify(stored(key)) && now < Number(until) ? lines : null;
 }

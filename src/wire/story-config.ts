@@ -24,11 +24,17 @@ const readStory = readFields<StoryConfig>({
 });
 
 /** The story config of parsed JSON; null (with diagnostics) without title, message or vendors. */
-export function parseStoryJson(json: unknown, baseUrl: string, into = collector('consent-story-invalid')): StoryConfig | null {
+export function parseStoryJson(
+  json: unknown,
+  baseUrl: string,
+  into = collector('consent-story-invalid'),
+): StoryConfig | null {
   const config = readStory(into, json, 'story');
   const { href = '', title } = config?.externalLink ?? {};
   if (config?.externalLink && (!title || !parseLoadableUrl(href, baseUrl))) {
-    into.diagnostics.push(diagnostic(into.code, 'a title and an http(s) href', config.externalLink, 'story.externalLink'));
+    into.diagnostics.push(
+      diagnostic(into.code, 'a title and an http(s) href', config.externalLink, 'story.externalLink'),
+    );
   }
   if (config?.title && config.message && config.vendors) return config;
   // No object at all has been reported by readStory already: one diagnostic per cause.

@@ -40,9 +40,15 @@ export function parseTcfConfig(json: unknown, baseUrl: string): Parsed<TcfConfig
   const href = httpUrlOf(value.vendorListHref, baseUrl);
   const given = own(json as Json, 'vendorListHref');
   // A mistyped value was reported by its reader already; a missing or non-http one is reported here.
-  if (!href && (given === undefined || value.vendorListHref !== undefined)) drop(into, 'tcf.vendorListHref', 'an http(s) URL of a GVL v3 JSON', given);
-  if (!value.vendors && own(json as Json, 'vendors') === undefined) drop(into, 'tcf.vendors', 'an array of GVL vendor ids', undefined);
-  return { value: href && value.vendors ? { ...value, vendorListHref: href, vendors: value.vendors } : null, diagnostics: into.diagnostics };
+  if (!href && (given === undefined || value.vendorListHref !== undefined))
+    drop(into, 'tcf.vendorListHref', 'an http(s) URL of a GVL v3 JSON', given);
+  if (!value.vendors && own(json as Json, 'vendors') === undefined)
+    drop(into, 'tcf.vendors', 'an array of GVL vendor ids', undefined);
+  return {
+    value: href && value.vendors ? { ...value, vendorListHref: href, vendors: value.vendors } : null,
+    diagnostics: into.diagnostics,
+  };
 }
 
-const httpUrlOf = (href: string | undefined, baseUrl: string): string | undefined => (href ? parseLoadableUrl(href, baseUrl)?.href : undefined);
+const httpUrlOf = (href: string | undefined, baseUrl: string): string | undefined =>
+  href ? parseLoadableUrl(href, baseUrl)?.href : undefined;

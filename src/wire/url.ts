@@ -33,4 +33,5 @@ export function readLoadableUrl(href: string, base: string, owner: { report(d: D
 export const isLoopbackHost = (hostname: string): boolean => /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(hostname);
 
 /** A host as the URL parser writes it: lower case, a bare IPv6 address in brackets (`::1` -> `[::1]`). */
-export const hostOf = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host).toLowerCase();
+export const hostOf = (host: string): string =>
+  (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host).toLowerCase();

@@ -15,13 +15,15 @@ export type Read<T> = (collector: Collector, value: unknown, field: string) => T
 
 export const collector = (code: string): Collector => ({ code, diagnostics: [] });
 
-export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The own property `key` of `record` (a JSON object, or a map read by `readMap`), never one
  * inherited from `Object.prototype`; else undefined.
  */
-export const own = <T = unknown>(record: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+export const own = <T = unknown>(record: Readonly<Record<string, T>>, key: string): T | undefined =>
+  Object.hasOwn(record, key) ? record[key] : undefined;
 
 /** Records a dropped value; returns undefined so readers can `return drop(...)`. */
 export function drop(into: Collector, field: string, expected: string, got: unknown): undefined {
@@ -41,12 +43,22 @@ export function optional<T>(into: Collector, record: Json, key: string, read: Re
 export const readBoolean: Read<boolean> = (into, value, field) =>
   typeof value === 'boolean' ? value : drop(into, field, 'true or false', value);
 
-export const readObject: Read<Json> = (into, value, field) => (isRecord(value) ? value : drop(into, field, 'a JSON object', value));
+export const readObject: Read<Json> = (into, value, field) =>
+  isRecord(value) ? value : drop(into, field, 'a JSON object', value);
 
 /** A string of `min`-`max` characters of plain text, matching `pattern` when given. */
-export function readText(max: number, min = 0, pattern?: RegExp, expected = `a string of ${min}-${max} characters`): Read<string> {
+export function readText(
+  max: number,
+  min = 0,
+  pattern?: RegExp,
+  expected = `a string of ${min}-${max} characters`,
+): Read<string> {
   return (into, value, field) =>
-    typeof value === 'string' && value.length >= min && value.length <= max && isPlainText(value) && (!pattern || pattern.test(value))
+    typeof value === 'string' &&
+    value.length >= min &&
+    value.length <= max &&
+    isPlainText(value) &&
+    (!pattern || pattern.test(value))
       ? value
       : drop(into, field, expected, value);
 }
@@ -55,19 +67,24 @@ export function readText(max: number, min = 0, pattern?: RegExp, expected = `a s
 export function readNumber(min: number, max: number, isInteger = true): Read<number> {
   const expected = `${isInteger ? 'an integer' : 'a number'} from ${min} to ${max}`;
   return (into, value, field) =>
-    typeof value === 'number' && (isInteger ? Number.isInteger(value) : Number.isFinite(value)) && value >= min && value <= max
+    typeof value === 'number' &&
+    (isInteger ? Number.isInteger(value) : Number.isFinite(value)) &&
+    value >= min &&
+    value <= max
       ? value
       : drop(into, field, expected, value);
 }
 
 export function readOneOf<T extends string>(allowed: readonly T[]): Read<T> {
-  return (into, value, field) => (allowed.includes(value as T) ? (value as T) : drop(into, field, `one of ${allowed.join(', ')}`, value));
+  return (into, value, field) =>
+    allowed.includes(value as T) ? (value as T) : drop(into, field, `one of ${allowed.join(', ')}`, value);
 }
 
 /** An array of at most `maxItems`; items that fail `read` are dropped one by one. */
 export function readList<T>(read: Read<T>, maxItems = 100): Read<T[]> {
   return (into, value, field) => {
-    if (!Array.isArray(value) || value.length > maxItems) return drop(into, field, `an array of at most ${maxItems} items`, value);
+    if (!Array.isArray(value) || value.length > maxItems)
+      return drop(into, field, `an array of at most ${maxItems} items`, value);
     const items: T[] = [];
     value.forEach((item, index) => {
       const parsed = read(into, item, `${field}[${index}]`);
@@ -86,7 +103,12 @@ const isMapKey = (key: string): boolean => key.length > 0 && key.length <= 100 &
  * fails is dropped, and so is an entry whose value fails `read`, one by one. The result holds own
  * properties only, so `__proto__` and `constructor` are ordinary keys.
  */
-export function readMap<T>(read: Read<T>, maxKeys = 100, isKey = isMapKey, keyExpected = 'a key of 1-100 characters'): Read<Record<string, T>> {
+export function readMap<T>(
+  read: Read<T>,
+  maxKeys = 100,
+  isKey = isMapKey,
+  keyExpected = 'a key of 1-100 characters',
+): Read<Record<string, T>> {
   return (into, value, field) => {
     if (!isRecord(value)) return drop(into, field, 'a JSON object', value);
     const keys = Object.keys(value);
@@ -128,7 +150,13 @@ export function readFields<T>(schema: Schema<T>): Read<T> {
     if (!object) return;
     const entries: [string, unknown][] = [];
     for (const key of Object.keys(schema)) {
-      const item = optional(into, object, key, schema[key as keyof T] as Read<unknown>, field ? `${field}.${key}` : key);
+      const item = optional(
+        into,
+        object,
+        key,
+        schema[key as keyof T] as Read<unknown>,
+        field ? `${field}.${key}` : key,
+      );
       if (item !== undefined) entries.push([key, item]);
     }
     return Object.fromEntries(entries) as T;

@@ -6,7 +6,16 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SCROLL_IDLE_MS } from '../../src/runtime/viewport.ts';
-import { html, launchBrowser, newPage, settled, startServer, type ConsoleLine, type TestPage, type TestServer } from './harness.ts';
+import {
+  html,
+  launchBrowser,
+  newPage,
+  settled,
+  startServer,
+  type ConsoleLine,
+  type TestPage,
+  type TestServer,
+} from './harness.ts';
 
 // 580 px high: every candidate position in these pages is a multiple of 100 px, so none falls in
 // the bottom 10 % of the viewport (522-580 px) where the change-size arbiter may still allow growth.
@@ -63,7 +72,15 @@ afterAll(async () => {
 });
 
 type Placed = { detail: { adsPlaced: number; totalAdsOnPage: number }; target: string; bubbles: boolean };
-type Ad = { top: number; bottom: number; height: number; manual: boolean; previous: string; parent: string; position: string };
+type Ad = {
+  top: number;
+  bottom: number;
+  height: number;
+  manual: boolean;
+  previous: string;
+  parent: string;
+  position: string;
+};
 
 function paragraphs(count: number, className = ''): string {
   const attribute = className ? ` class="${className}"` : '';
@@ -81,7 +98,10 @@ function autoAdsPage(
   options: { attributes?: string; extensions?: string[]; before?: string; head?: string } = {},
 ): string {
   const element = `<page-auto-ads type="custom" data-config-url="${configPath}"${options.attributes ?? ''}></page-auto-ads>`;
-  return html(`${options.before ?? ''}${element}${body}`, { head: STYLE + (options.head ?? ''), extensions: options.extensions ?? ['page-auto-ads'] });
+  return html(`${options.before ?? ''}${element}${body}`, {
+    head: STYLE + (options.head ?? ''),
+    extensions: options.extensions ?? ['page-auto-ads'],
+  });
 }
 
 async function open(name: string, markup: string, viewport = VIEWPORT, cookies = false): Promise<TestPage> {
@@ -170,7 +190,14 @@ function diagnostics(messages: ConsoleLine[], source = 'page-auto-ads'): string[
 /** Requests other than the page itself, the CDN bundles and the browser's own favicon request. */
 function otherRequests(since: number, pagePath: string): string[] {
   return server.requests
-    .filter((r) => r.time >= since && r.path !== pagePath && r.path !== '/v0.js' && !r.path.startsWith('/v0/') && r.path !== '/favicon.ico')
+    .filter(
+      (r) =>
+        r.time >= since &&
+        r.path !== pagePath &&
+        r.path !== '/v0.js' &&
+        !r.path.startsWith('/v0/') &&
+        r.path !== '/favicon.ico',
+    )
     .map((r) => r.url);
 }
 
@@ -203,7 +230,9 @@ describe('page-auto-ads acceptance: insertion', () => {
       const next = element.nextElementSibling!.getBoundingClientRect();
       return {
         previous: element.previousElementSibling?.id,
-        attributes: Object.fromEntries([...element.attributes].filter((a) => a.name !== 'style' && a.name !== 'class').map((a) => [a.name, a.value])),
+        attributes: Object.fromEntries(
+          [...element.attributes].filter((a) => a.name !== 'style' && a.name !== 'class').map((a) => [a.name, a.value]),
+        ),
         marginTop: style.marginTop,
         marginBottom: style.marginBottom,
         gapAbove: box.top - target.bottom,
@@ -212,7 +241,12 @@ describe('page-auto-ads acceptance: insertion', () => {
       };
     });
     expect(ad.previous).toBe('target');
-    expect(ad.attributes).toMatchObject({ type: 'fake', 'data-slot': 'placement', 'data-network': 'n1', 'data-extra': '7' });
+    expect(ad.attributes).toMatchObject({
+      type: 'fake',
+      'data-slot': 'placement',
+      'data-network': 'n1',
+      'data-extra': '7',
+    });
     expect(ad.attributes).not.toHaveProperty('onclick');
     expect(ad.attributes).not.toHaveProperty('src');
     expect(ad.height).toBeGreaterThan(0);
@@ -236,7 +270,8 @@ describe('page-auto-ads acceptance: insertion', () => {
       attributes: FAKE,
       adConstraints: { initialMinSpacing: '0px', maxAdCount: 10 },
     });
-    const block = (id: string) => `<div id="${id}"><p id="${id}-first">${TEXT}</p><p id="${id}-last">${TEXT}</p></div>${paragraphs(5)}`;
+    const block = (id: string) =>
+      `<div id="${id}"><p id="${id}-first">${TEXT}</p><p id="${id}-last">${TEXT}</p></div>${paragraphs(5)}`;
     const body = `<div style="height:1000px"></div>${block('a1')}${block('a2')}${block('a3')}${block('a4')}`;
     const { page } = await open('positions', autoAdsPage(path, body));
     expect((await waitForPlacement(page)).detail).toEqual({ adsPlaced: 4, totalAdsOnPage: 4 });
@@ -251,7 +286,13 @@ describe('page-auto-ads acceptance: insertion', () => {
         count: document.querySelectorAll('page-ad').length,
       };
     });
-    expect(where).toEqual({ before: 'page-ad', firstChild: 'page-ad', lastChild: 'page-ad', after: 'page-ad', count: 4 });
+    expect(where).toEqual({
+      before: 'page-ad',
+      firstChild: 'page-ad',
+      lastChild: 'page-ad',
+      after: 'page-ad',
+      count: 4,
+    });
   });
 
   it('resolves anchors by selector, index, all, min_c and sub', async () => {
@@ -277,7 +318,9 @@ describe('page-auto-ads acceptance: insertion', () => {
     const { page } = await open('anchors', autoAdsPage(path, body));
     expect((await waitForPlacement(page)).detail).toEqual({ adsPlaced: 4, totalAdsOnPage: 4 });
     const neighbours = await page.evaluate(() =>
-      [...document.querySelectorAll('page-ad')].map((ad) => `${ad.previousElementSibling?.id || '-'}|${ad.nextElementSibling?.id || '-'}`),
+      [...document.querySelectorAll('page-ad')].map(
+        (ad) => `${ad.previousElementSibling?.id || '-'}|${ad.nextElementSibling?.id || '-'}`,
+      ),
     );
     // After s1a and s1c (s1b is too short), before the third h2, after m1 (m0 is too short).
     expect(neighbours.sort()).toEqual(['-|h2', 'm1|m2', 's1a|s1b', 's1c|-']);
@@ -363,7 +406,10 @@ describe('page-auto-ads acceptance: spacing and count', () => {
       adConstraints: { initialMinSpacing: '100px', maxAdCount: 2 },
     });
     const manual = '<page-ad class="manual" type="fake" layout="fixed-height" height="50"></page-ad>';
-    const { page } = await open('max-reached', autoAdsPage(path, `${manual}${manual}<div id="article">${paragraphs(40)}</div>`));
+    const { page } = await open(
+      'max-reached',
+      autoAdsPage(path, `${manual}${manual}<div id="article">${paragraphs(40)}</div>`),
+    );
     expect((await waitForPlacement(page)).detail).toEqual({ adsPlaced: 0, totalAdsOnPage: 2 });
     expect(await measureAds(page)).toHaveLength(2);
   });
@@ -415,10 +461,17 @@ describe('page-auto-ads acceptance: spacing and count', () => {
     ['a unit-less spacing', { initialMinSpacing: '50', maxAdCount: 3 }],
     ['a negative spacing', { initialMinSpacing: '-100px', maxAdCount: 3 }],
     ['a missing maxAdCount', { initialMinSpacing: '100px' }],
-    ['a rule without adCount', { initialMinSpacing: '100px', subsequentMinSpacing: [{ spacing: '100px' }], maxAdCount: 3 }],
+    [
+      'a rule without adCount',
+      { initialMinSpacing: '100px', subsequentMinSpacing: [{ spacing: '100px' }], maxAdCount: 3 },
+    ],
   ])('falls back to the default constraints (1vp, 3:2vp, 6:3vp, max 8) on %s', async (name, adConstraints) => {
     const slug = `invalid-constraints-${name.replace(/\W+/g, '-')}`;
-    const path = config(slug, { placements: [placement({ selector: 'p', all: true }, 4)], attributes: FAKE, adConstraints });
+    const path = config(slug, {
+      placements: [placement({ selector: 'p', all: true }, 4)],
+      attributes: FAKE,
+      adConstraints,
+    });
     const { page, messages } = await open(slug, autoAdsPage(path, `<div id="article">${paragraphs(140)}</div>`));
     expect((await waitForPlacement(page)).detail).toEqual({ adsPlaced: 8, totalAdsOnPage: 8 });
     expect(diagnostics(messages).length).toBeGreaterThanOrEqual(1);
@@ -431,7 +484,11 @@ describe('page-auto-ads acceptance: spacing and count', () => {
     const path = config('vp-units', {
       placements: [placement({ selector: 'p', all: true }, 4)],
       attributes: FAKE,
-      adConstraints: { initialMinSpacing: '0.5vp', subsequentMinSpacing: [{ adCount: 2, spacing: '1.5vp' }], maxAdCount: 4 },
+      adConstraints: {
+        initialMinSpacing: '0.5vp',
+        subsequentMinSpacing: [{ adCount: 2, spacing: '1.5vp' }],
+        maxAdCount: 4,
+      },
     });
     const { page } = await open('vp-units', autoAdsPage(path, `<div id="article">${paragraphs(60)}</div>`));
     expect((await waitForPlacement(page)).detail).toEqual({ adsPlaced: 4, totalAdsOnPage: 4 });
@@ -443,7 +500,10 @@ describe('page-auto-ads acceptance: spacing and count', () => {
 describe('page-auto-ads acceptance: viewport and layout shift', () => {
   it('places no ad with a height inside the visible viewport and shifts nothing', async () => {
     const path = config('viewport', {
-      placements: [placement({ selector: '#article h2', all: true }, 1), placement({ selector: '#article p', all: true }, 4)],
+      placements: [
+        placement({ selector: '#article h2', all: true }, 1),
+        placement({ selector: '#article p', all: true }, 4),
+      ],
       attributes: FAKE,
     });
     const article = Array.from({ length: 20 }, (_, i) => `<h2 id="h${i}">Heading ${i}</h2>${paragraphs(4)}`).join('');
@@ -464,9 +524,18 @@ describe('page-auto-ads acceptance: viewport and layout shift', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     server.route('/config-scrolled.json', async () => {
       await held;
-      return { body: { placements: [placement({ selector: '#article p', all: true }, 4)], attributes: FAKE, adConstraints: { initialMinSpacing: '300px', maxAdCount: 10 } } };
+      return {
+        body: {
+          placements: [placement({ selector: '#article p', all: true }, 4)],
+          attributes: FAKE,
+          adConstraints: { initialMinSpacing: '300px', maxAdCount: 10 },
+        },
+      };
     });
-    const { page } = await open('scrolled', autoAdsPage('/config-scrolled.json', `<div id="article">${paragraphs(100)}</div>`));
+    const { page } = await open(
+      'scrolled',
+      autoAdsPage('/config-scrolled.json', `<div id="article">${paragraphs(100)}</div>`),
+    );
     await page.evaluate(() => window.scrollTo(0, 3000));
     await expect.poll(() => page.evaluate(() => scrollY), POLL).toBe(3000);
     await expect.poll(() => server.requestsTo('/config-scrolled.json').length, POLL).toBe(1);
@@ -490,8 +559,13 @@ describe('page-auto-ads acceptance: viewport and layout shift', () => {
     await expect.poll(() => server.requestsTo(path).length, POLL).toBe(1);
     await settled(page);
     const before = (await measureAds(page)).length;
-    await page.evaluate((markup) => document.getElementById('article')!.insertAdjacentHTML('beforeend', markup), paragraphs(40));
-    await expect.poll(async () => (await measureAds(page)).filter((ad) => ad.height > 0).length, POLL).toBeGreaterThan(before);
+    await page.evaluate(
+      (markup) => document.getElementById('article')!.insertAdjacentHTML('beforeend', markup),
+      paragraphs(40),
+    );
+    await expect
+      .poll(async () => (await measureAds(page)).filter((ad) => ad.height > 0).length, POLL)
+      .toBeGreaterThan(before);
     const ads = autoAds(await measureAds(page));
     expect(gaps(ads).every((gap) => gap >= 300)).toBe(true);
     expect(ads.every((ad) => ad.top >= VIEWPORT.height)).toBe(true);
@@ -524,8 +598,16 @@ describe('page-auto-ads acceptance: viewport and layout shift', () => {
 
 describe('page-auto-ads acceptance: config fetch', () => {
   it('fetches the config once with GET and without credentials', async () => {
-    const path = config('fetch', { placements: [placement({ selector: '#article p', all: true }, 4)], attributes: FAKE });
-    const { page } = await open('fetch', autoAdsPage(path, `<div id="article">${paragraphs(60)}</div>`), VIEWPORT, true);
+    const path = config('fetch', {
+      placements: [placement({ selector: '#article p', all: true }, 4)],
+      attributes: FAKE,
+    });
+    const { page } = await open(
+      'fetch',
+      autoAdsPage(path, `<div id="article">${paragraphs(60)}</div>`),
+      VIEWPORT,
+      true,
+    );
     await waitForPlacement(page);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await settledAfterScroll(page);
@@ -545,7 +627,10 @@ describe('page-auto-ads acceptance: config fetch', () => {
     const slug = name.replace(/\W+/g, '-');
     const path = `/config-${slug}.json`;
     server.route(path, reply);
-    const { page, messages } = await open(`failure-${slug}`, autoAdsPage(path, `<div id="article">${paragraphs(40)}</div>`));
+    const { page, messages } = await open(
+      `failure-${slug}`,
+      autoAdsPage(path, `<div id="article">${paragraphs(40)}</div>`),
+    );
     await expect.poll(() => diagnostics(messages).length, POLL).toBeGreaterThan(0);
     await settled(page);
     expect(diagnostics(messages)).toHaveLength(1);
@@ -560,7 +645,10 @@ describe('page-auto-ads acceptance: config fetch', () => {
     const slug = name.replace(/\W+/g, '-');
     const path = `/config-${slug}.json`;
     server.route(path, reply);
-    const { page, messages } = await open(`shape-${slug}`, autoAdsPage(path, `<div id="article">${paragraphs(40)}</div>`));
+    const { page, messages } = await open(
+      `shape-${slug}`,
+      autoAdsPage(path, `<div id="article">${paragraphs(40)}</div>`),
+    );
     await expect.poll(() => diagnostics(messages).length, POLL).toBeGreaterThan(0);
     await settled(page);
     expect(await page.evaluate(() => document.querySelectorAll('page-ad').length)).toBe(0);
@@ -587,15 +675,23 @@ describe('page-auto-ads acceptance: config fetch', () => {
   });
 
   it('logs a diagnostic when it is not the first child of body', async () => {
-    const path = config('not-first', { placements: [placement({ selector: '#article p', all: true }, 4)], attributes: FAKE });
-    const markup = autoAdsPage(path, `<div id="article">${paragraphs(20)}</div>`, { before: '<p id="intro">Intro</p>' });
+    const path = config('not-first', {
+      placements: [placement({ selector: '#article p', all: true }, 4)],
+      attributes: FAKE,
+    });
+    const markup = autoAdsPage(path, `<div id="article">${paragraphs(20)}</div>`, {
+      before: '<p id="intro">Intro</p>',
+    });
     const { messages } = await open('not-first', markup);
     await expect.poll(() => diagnostics(messages).length, POLL).toBeGreaterThan(0);
     expect(diagnostics(messages).some((line) => /first|body/i.test(line))).toBe(true);
   });
 
   it('fetches nothing when consent blocks it and the reader rejects', async () => {
-    const path = config('consent-reject', { placements: [placement({ selector: '#article p', all: true }, 4)], attributes: FAKE });
+    const path = config('consent-reject', {
+      placements: [placement({ selector: '#article p', all: true }, 4)],
+      attributes: FAKE,
+    });
     const markup = autoAdsPage(path, `${CONSENT}<div id="article">${paragraphs(60)}</div>`, {
       attributes: ' data-block-on-consent',
       extensions: ['page-auto-ads', 'page-consent'],
@@ -636,7 +732,8 @@ describe('runtime acceptance', () => {
     const consent = `<page-consent id="consent" layout="nodisplay"><script type="application/json">
       {"consentInstanceId": "acceptance-layouts", "consentRequired": true, "promptUI": "prompt"}
     </script><div id="prompt">Prompt</div></page-consent>`;
-    const img = (id: string, attributes: string) => `<page-img id="${id}" data-block-on-consent src="/img.svg" ${attributes}></page-img>`;
+    const img = (id: string, attributes: string) =>
+      `<page-img id="${id}" data-block-on-consent src="/img.svg" ${attributes}></page-img>`;
     const body = `${consent}
       <div style="width:400px">${img('responsive', 'layout="responsive" width="16" height="9"')}</div>
       <div>${img('fixed', 'layout="fixed" width="300" height="250"')}</div>
@@ -707,7 +804,8 @@ describe('runtime acceptance', () => {
     });
     await expect.poll(log, POLL).toEqual(expect.arrayContaining(['build:added', 'layout:added']));
     const entries = await log();
-    for (const id of ['near', 'far', 'added']) expect(entries.filter((entry) => entry === `build:${id}`)).toHaveLength(1);
+    for (const id of ['near', 'far', 'added'])
+      expect(entries.filter((entry) => entry === `build:${id}`)).toHaveLength(1);
   });
 
   it('runs tap actions on click and on Enter and Space on role=button', async () => {
@@ -731,7 +829,9 @@ describe('runtime acceptance', () => {
       <button id="both" on="tap:target.pong, target.pong">Twice</button>`;
     const { page, errors } = await open('actions', html(body));
     const count = () => page.evaluate(() => (window as unknown as { __log: string[] }).__log.length);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __ready?: boolean }).__ready === true), POLL).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __ready?: boolean }).__ready === true), POLL)
+      .toBe(true);
     await page.click('#button');
     await expect.poll(count, POLL).toBe(1);
     await page.focus('#role');
@@ -745,23 +845,35 @@ describe('runtime acceptance', () => {
     expect(await count()).toBe(3);
     await page.click('#both');
     await expect.poll(count, POLL).toBe(5);
-    expect(await page.evaluate(() => (window as unknown as { __log: string[] }).__log)).toEqual(['ping', 'ping', 'ping', 'pong', 'pong']);
+    expect(await page.evaluate(() => (window as unknown as { __log: string[] }).__log)).toEqual([
+      'ping',
+      'ping',
+      'ping',
+      'pong',
+      'pong',
+    ]);
     expect(errors).toEqual([]);
   });
 
   it('logs a diagnostic, never an exception, for an unknown action target', async () => {
     const body = '<button id="unknown" on="tap:nosuchtarget.go">Go</button>';
     const { page, messages, errors } = await open('unknown-target', html(body));
-    await expect.poll(async () => {
-      await page.click('#unknown');
-      return messages.filter((m) => (m.type === 'error' || m.type === 'warning') && m.text.includes('nosuchtarget')).length;
-    }, POLL).toBeGreaterThan(0);
+    await expect
+      .poll(async () => {
+        await page.click('#unknown');
+        return messages.filter((m) => (m.type === 'error' || m.type === 'warning') && m.text.includes('nosuchtarget'))
+          .length;
+      }, POLL)
+      .toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
 
   it('issues one GET for a page-pixel', async () => {
     server.route('/pixel-once', { body: '' });
-    const { page } = await open('pixel', html('<page-pixel src="/pixel-once?hit=1"></page-pixel><div style="height:3000px"></div>'));
+    const { page } = await open(
+      'pixel',
+      html('<page-pixel src="/pixel-once?hit=1"></page-pixel><div style="height:3000px"></div>'),
+    );
     await expect.poll(() => server.requestsTo('/pixel-once').length, POLL).toBe(1);
     await page.evaluate(() => window.scrollTo(0, 100));
     await settledAfterScroll(page);
@@ -773,12 +885,19 @@ describe('runtime acceptance', () => {
   });
 
   it('renders page-iframe as a sandboxed iframe', async () => {
-    const { page } = await open('iframe', html('<page-iframe src="/frame.html" width="300" height="200" layout="fixed"></page-iframe>'));
+    const { page } = await open(
+      'iframe',
+      html('<page-iframe src="/frame.html" width="300" height="200" layout="fixed"></page-iframe>'),
+    );
     await page.waitForSelector('page-iframe iframe', { state: 'attached', timeout: POLL.timeout });
     const frame = await page.evaluate(() => {
       const iframe = document.querySelector('page-iframe iframe')!;
       const rect = document.querySelector('page-iframe')!.getBoundingClientRect();
-      return { sandbox: iframe.getAttribute('sandbox'), src: iframe.getAttribute('src'), size: [rect.width, rect.height] };
+      return {
+        sandbox: iframe.getAttribute('sandbox'),
+        src: iframe.getAttribute('src'),
+        size: [rect.width, rect.height],
+      };
     });
     expect(frame.sandbox).not.toBeNull();
     expect(frame.src).toContain('/frame.html');
@@ -788,7 +907,8 @@ describe('runtime acceptance', () => {
   it('substitutes consent macros in a custom page-ad creative URL', async () => {
     server.route('/creative', { body: '<p>creative</p>' });
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the page markup carries the literal macros
-    const body = '<page-ad type="custom" layout="fixed" width="300" height="250" data-src="/creative?state=${CONSENT_STATE}&gdpr=${GDPR}"></page-ad>';
+    const body =
+      '<page-ad type="custom" layout="fixed" width="300" height="250" data-src="/creative?state=${CONSENT_STATE}&gdpr=${GDPR}"></page-ad>';
     const { page } = await open('custom-ad', html(body));
     await expect.poll(() => server.requestsTo('/creative').length, POLL).toBe(1);
     const url = server.requestsTo('/creative')[0]!.url;
@@ -800,8 +920,13 @@ describe('runtime acceptance', () => {
 
   it('renders a fake page-ad as a placeholder of its size that requests nothing', async () => {
     const since = Date.now();
-    const { page } = await open('fake-ad', html('<page-ad id="ad" type="fake" layout="fixed" width="300" height="250"></page-ad>'));
-    await expect.poll(() => page.evaluate(() => document.getElementById('ad')!.textContent!.trim().length), POLL).toBeGreaterThan(0);
+    const { page } = await open(
+      'fake-ad',
+      html('<page-ad id="ad" type="fake" layout="fixed" width="300" height="250"></page-ad>'),
+    );
+    await expect
+      .poll(() => page.evaluate(() => document.getElementById('ad')!.textContent!.trim().length), POLL)
+      .toBeGreaterThan(0);
     const rect = await page.evaluate(() => {
       const r = document.getElementById('ad')!.getBoundingClientRect();
       return [r.width, r.height];
@@ -817,7 +942,14 @@ describe('runtime acceptance', () => {
       'unknown-ad',
       html('<page-ad id="ad" type="nosuchnetwork" layout="fixed" width="300" height="250" data-slot="x"></page-ad>'),
     );
-    await expect.poll(() => messages.filter((m) => (m.type === 'error' || m.type === 'warning') && m.text.includes('nosuchnetwork')).length, POLL).toBeGreaterThan(0);
+    await expect
+      .poll(
+        () =>
+          messages.filter((m) => (m.type === 'error' || m.type === 'warning') && m.text.includes('nosuchnetwork'))
+            .length,
+        POLL,
+      )
+      .toBeGreaterThan(0);
     await settled(page);
     expect(await page.evaluate(() => document.querySelectorAll('#ad iframe').length)).toBe(0);
     expect(otherRequests(since, '/unknown-ad.html')).toEqual([]);

@@ -8,7 +8,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fetchedAt, installClock, pauseClock, runUntil, shownAt } from './clock.ts';
 import { html, launchBrowser, newPage, type RecordedRequest, settled, type TestPage } from './harness.ts';
 import type { SettleOptions } from './settled.ts';
-import { DIAGNOSTIC, diagnosticLines, isShown, storedValues, useConsentFixture, vendorCall } from './consent-fixtures.ts';
+import {
+  DIAGNOSTIC,
+  diagnosticLines,
+  isShown,
+  storedValues,
+  useConsentFixture,
+  vendorCall,
+} from './consent-fixtures.ts';
 
 const fixture = useConsentFixture();
 const opened: TestPage[] = [];
@@ -27,12 +34,21 @@ function fresh(): string {
   return `/t${++counter}`;
 }
 
-type Options = { head?: string; extensions?: readonly string[]; viewport?: { width: number; height: number }; hash?: string; clock?: boolean };
+type Options = {
+  head?: string;
+  extensions?: readonly string[];
+  viewport?: { width: number; height: number };
+  hash?: string;
+  clock?: boolean;
+};
 
 /** Serves `body` as a page and opens it in a fresh browser context (empty storage). */
 async function open(prefix: string, body: string, options: Options = {}): Promise<TestPage> {
   const path = `${prefix}/page.html`;
-  fixture.server.page(path, html(body, { extensions: options.extensions ?? ['page-consent'], ...(options.head ? { head: options.head } : {}) }));
+  fixture.server.page(
+    path,
+    html(body, { extensions: options.extensions ?? ['page-consent'], ...(options.head ? { head: options.head } : {}) }),
+  );
   const test = await newPage(fixture.browser, { viewport: options.viewport ?? { width: 800, height: 600 } });
   opened.push(test);
   if (options.clock) await installClock(test.page);
@@ -110,7 +126,8 @@ async function expectNothingBuilt(test: TestPage, prefix: string, settle: Settle
   await controlBuilt(test);
   await settled(test.page, settle);
   expect(await built(test, prefix)).toEqual(NOTHING_BUILT);
-  for (const name of ['img.svg', 'frame.html', 'pixel']) expect(fixture.server.requestsTo(`${prefix}/${name}`)).toHaveLength(0);
+  for (const name of ['img.svg', 'frame.html', 'pixel'])
+    expect(fixture.server.requestsTo(`${prefix}/${name}`)).toHaveLength(0);
 }
 
 async function expectAllBuilt(test: TestPage, prefix: string): Promise<void> {
@@ -123,8 +140,11 @@ async function policyState(page: Page, ms = 10_000): Promise<unknown> {
     (ms) =>
       new Promise((resolve) => {
         setTimeout(() => resolve('pending'), ms);
-        const queue = ((self as unknown as { PAGE: unknown[] }).PAGE = (self as unknown as { PAGE?: unknown[] }).PAGE ?? []);
-        queue.push((runtime: { consent: { getPolicyState(): Promise<unknown> } }) => runtime.consent.getPolicyState().then(resolve));
+        const queue = ((self as unknown as { PAGE: unknown[] }).PAGE =
+          (self as unknown as { PAGE?: unknown[] }).PAGE ?? []);
+        queue.push((runtime: { consent: { getPolicyState(): Promise<unknown> } }) =>
+          runtime.consent.getPolicyState().then(resolve),
+        );
       }),
     ms,
   );
@@ -211,7 +231,10 @@ describe('consent acceptance: client-only decisions', () => {
     await test.page.click('#accept', CLICK);
     await expectAllBuilt(test, p);
     expect(await policyState(test.page)).toBe('sufficient');
-    expect((await events(test.page)).map((e) => e.state).filter((s) => s === 'rejected' || s === 'accepted')).toEqual(['rejected', 'accepted']);
+    expect((await events(test.page)).map((e) => e.state).filter((s) => s === 'rejected' || s === 'accepted')).toEqual([
+      'rejected',
+      'accepted',
+    ]);
     // The blocked script ran exactly once and the pixel fired exactly once, even after another accept.
     await test.page.click('#settings', CLICK);
     await test.page.click('#accept', CLICK);
@@ -253,7 +276,9 @@ describe('consent acceptance: client-only decisions', () => {
     await controlBuilt(test);
     expect(await test.page.evaluate(() => (window as unknown as { order?: string[] }).order)).toBeUndefined();
     await test.page.click('#accept', CLICK);
-    await expect.poll(() => test.page.evaluate(() => (window as unknown as { order?: string[] }).order), WAIT).toEqual(['first:a', 'second']);
+    await expect
+      .poll(() => test.page.evaluate(() => (window as unknown as { order?: string[] }).order), WAIT)
+      .toEqual(['first:a', 'second']);
     expect(await test.page.locator('script#first').getAttribute('data-vendor')).toBe('a');
   });
 
@@ -274,7 +299,9 @@ describe('consent acceptance: client-only decisions', () => {
     await test.page.click('#accept', CLICK);
     await expect.poll(() => lastState(test.page), WAIT).toBe('accepted');
     const keys = await test.page.evaluate(() => (window as unknown as { eventKeys: string[][] }).eventKeys.at(-1));
-    expect(keys).toEqual(expect.arrayContaining(['state', 'purposeConsents', 'consentString', 'consentMetadata', 'sharedData']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['state', 'purposeConsents', 'consentString', 'consentMetadata', 'sharedData']),
+    );
     const detail = (await events(test.page)).at(-1) ?? {};
     expect(typeof detail.purposeConsents).toBe('object');
   });
@@ -284,7 +311,10 @@ describe('consent acceptance: client-only decisions', () => {
     const test = await open(p, consent(CLIENT) + blocked(p));
     await test.page.click('#reject', CLICK);
     await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
-    fixture.server.page(`${p}/relaxed.html`, html(consent({ ...CLIENT, consentRequired: false }) + blocked(p), { extensions: ['page-consent'] }));
+    fixture.server.page(
+      `${p}/relaxed.html`,
+      html(consent({ ...CLIENT, consentRequired: false }) + blocked(p), { extensions: ['page-consent'] }),
+    );
     await test.page.goto(`${fixture.server.origin}${p}/relaxed.html`);
     await expectNothingBuilt(test, p);
     expect(await policyState(test.page)).toBe('insufficient');
@@ -292,7 +322,10 @@ describe('consent acceptance: client-only decisions', () => {
 
   it('treats the legacy promptIfUnknown as consentRequired', async () => {
     const p = fresh();
-    const test = await open(p, consent({ consentInstanceId: 'site', promptIfUnknown: true, promptUI: 'prompt' }) + blocked(p));
+    const test = await open(
+      p,
+      consent({ consentInstanceId: 'site', promptIfUnknown: true, promptUI: 'prompt' }) + blocked(p),
+    );
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(test, p);
     await test.page.click('#accept', CLICK);
@@ -325,7 +358,9 @@ describe('consent acceptance: client-only decisions', () => {
     });
     await test.page.goto(fixture.server.origin + path);
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
-    await expect.poll(() => test.messages.filter((m) => m.type === 'warning' && DIAGNOSTIC.test(m.text)).length, WAIT).toBeGreaterThan(0);
+    await expect
+      .poll(() => test.messages.filter((m) => m.type === 'warning' && DIAGNOSTIC.test(m.text)).length, WAIT)
+      .toBeGreaterThan(0);
     await test.page.click('#accept', CLICK);
     await expectAllBuilt(test, p);
     expect(test.errors).toEqual([]);
@@ -333,7 +368,8 @@ describe('consent acceptance: client-only decisions', () => {
 
   it('shows an inline post-prompt UI outside the consent element only after the prompt is answered', async () => {
     const p = fresh();
-    const inline = '<footer><div id="inline-post"><button on="tap:consent.prompt">Cookie choices</button></div></footer>';
+    const inline =
+      '<footer><div id="inline-post"><button on="tap:consent.prompt">Cookie choices</button></div></footer>';
     const test = await open(p, consent({ ...CLIENT, postPromptUI: 'inline-post' }) + inline + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     expect(await isShown(test.page, '#inline-post')).toBe(false);
@@ -359,7 +395,9 @@ describe('consent acceptance: client-only decisions', () => {
     const test = await open(p, consent(CLIENT, bad) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await test.page.click('#bad', CLICK);
-    await expect.poll(() => test.messages.filter((m) => DIAGNOSTIC.test(m.text) && m.text.includes('explode')).length, WAIT).toBeGreaterThan(0);
+    await expect
+      .poll(() => test.messages.filter((m) => DIAGNOSTIC.test(m.text) && m.text.includes('explode')).length, WAIT)
+      .toBeGreaterThan(0);
     expect(test.errors).toEqual([]);
     await test.page.click('#accept', CLICK);
     await expectAllBuilt(test, p);
@@ -383,11 +421,18 @@ describe('consent acceptance: client-only decisions', () => {
 
   it('gates elements inserted after the decision: blocked after reject, built once accepted', async () => {
     const p = fresh();
-    const test = await open(p, consent(CLIENT) + '<div id="slot"></div><page-img id="control" src="' + p + '/control.svg" width="10" height="10" layout="fixed"></page-img>');
+    const test = await open(
+      p,
+      consent(CLIENT) +
+        '<div id="slot"></div><page-img id="control" src="' +
+        p +
+        '/control.svg" width="10" height="10" layout="fixed"></page-img>',
+    );
     await test.page.click('#reject', CLICK);
     await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
     await test.page.evaluate((p) => {
-      document.querySelector('#slot')!.innerHTML = `<page-img id="late" data-block-on-consent src="${p}/late.svg" width="10" height="10" layout="fixed"></page-img>`;
+      document.querySelector('#slot')!.innerHTML =
+        `<page-img id="late" data-block-on-consent src="${p}/late.svg" width="10" height="10" layout="fixed"></page-img>`;
     }, p);
     await settled(test.page);
     expect(await test.page.locator('#late img').count()).toBe(0);
@@ -411,7 +456,8 @@ describe('consent acceptance: client-only decisions', () => {
     const test = await open(p, vendorScript + consent(CLIENT) + markup);
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await settled(test.page);
-    const widget = () => test.page.evaluate(() => (window as unknown as { widget: { built: number; unlaid: number } }).widget);
+    const widget = () =>
+      test.page.evaluate(() => (window as unknown as { widget: { built: number; unlaid: number } }).widget);
     expect(await widget()).toEqual({ built: 0, unlaid: 0 });
     await test.page.click('#accept', CLICK);
     await expect.poll(widget, WAIT).toEqual({ built: 1, unlaid: 0 });
@@ -472,8 +518,11 @@ describe('consent acceptance: blocking markers', () => {
         () =>
           new Promise((resolve) => {
             setTimeout(() => resolve('pending'), 10_000);
-            const queue = ((self as unknown as { PAGE: unknown[] }).PAGE = (self as unknown as { PAGE?: unknown[] }).PAGE ?? []);
-            queue.push((runtime: { consent: { getPolicyState(id: string): Promise<unknown> } }) => runtime.consent.getPolicyState('_auto_reject').then(resolve));
+            const queue = ((self as unknown as { PAGE: unknown[] }).PAGE =
+              (self as unknown as { PAGE?: unknown[] }).PAGE ?? []);
+            queue.push((runtime: { consent: { getPolicyState(id: string): Promise<unknown> } }) =>
+              runtime.consent.getPolicyState('_auto_reject').then(resolve),
+            );
           }),
       );
     expect(await autoState()).toBe('insufficient');
@@ -491,7 +540,9 @@ describe('consent acceptance: blocking markers', () => {
     const markup = `
       <page-img id="img" src="${p}/img.svg" width="10" height="10" layout="fixed"></page-img>
       <page-iframe id="frame" src="${p}/frame.html" width="100" height="50" layout="fixed"></page-iframe>`;
-    const test = await open(p, consent(CLIENT) + markup, { head: '<meta name="page-consent-blocking" content="page-img">' });
+    const test = await open(p, consent(CLIENT) + markup, {
+      head: '<meta name="page-consent-blocking" content="page-img">',
+    });
     await test.page.waitForSelector('#frame iframe', { state: 'attached', ...WAIT });
     await settled(test.page);
     expect(await test.page.locator('#img img').count()).toBe(0);
@@ -527,7 +578,11 @@ describe('consent acceptance: purposes', () => {
     <button id="reject-rest" on="tap:consent.reject(purposeConsentDefault=false)">Reject the rest</button>`;
   const PURPOSES = { ...CLIENT, purposeConsentRequired: ['ads', 'measure'] };
   const has = (test: TestPage, id: string) => test.page.locator(`#${id} img[src]`).count();
-  const builtIds = async (test: TestPage) => ({ ads: await has(test, 'ads'), measure: await has(test, 'measure'), both: await has(test, 'both') });
+  const builtIds = async (test: TestPage) => ({
+    ads: await has(test, 'ads'),
+    measure: await has(test, 'measure'),
+    both: await has(test, 'both'),
+  });
 
   it('builds only the elements whose purposes were set to true, then accepted', async () => {
     const p = fresh();
@@ -601,7 +656,12 @@ describe('consent acceptance: purposes', () => {
 });
 
 describe('consent acceptance: checkConsentHref', () => {
-  const REMOTE = (p: string) => ({ consentInstanceId: 'site', checkConsentHref: `${p}/check`, promptUI: 'prompt', postPromptUI: 'post' });
+  const REMOTE = (p: string) => ({
+    consentInstanceId: 'site',
+    checkConsentHref: `${p}/check`,
+    promptUI: 'prompt',
+    postPromptUI: 'post',
+  });
 
   it('posts the instance, cached state and matched group once with credentials and prompts on unknown', async () => {
     const p = fresh();
@@ -618,7 +678,11 @@ describe('consent acceptance: checkConsentHref', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]?.method).toBe('POST');
     expect(calls[0]?.headers.cookie).toContain('reader=r1');
-    expect(json(calls[0])).toMatchObject({ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: null });
+    expect(json(calls[0])).toMatchObject({
+      consentInstanceId: 'site',
+      consentStateValue: 'unknown',
+      matchedGeoGroup: null,
+    });
     expect(typeof json(calls[0]).isDirty).toBe('boolean');
   });
 
@@ -627,7 +691,14 @@ describe('consent acceptance: checkConsentHref', () => {
     let visit = 0;
     fixture.server.route(`${p}/check`, () =>
       ++visit === 1
-        ? { body: { consentRequired: true, consentStateValue: 'accepted', consentString: 'CS-1', sharedData: { tier: 'gold' } } }
+        ? {
+            body: {
+              consentRequired: true,
+              consentStateValue: 'accepted',
+              consentString: 'CS-1',
+              sharedData: { tier: 'gold' },
+            },
+          }
         : { body: { consentRequired: true } },
     );
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
@@ -639,14 +710,19 @@ describe('consent acceptance: checkConsentHref', () => {
 
     await revisit(test);
     await expect.poll(() => built(test, p), WAIT).toMatchObject({ img: true, frame: true, ad: true, script: 1 });
-    expect(json(fixture.server.requestsTo(`${p}/check`)[1])).toMatchObject({ consentStateValue: 'accepted', consentString: 'CS-1' });
+    expect(json(fixture.server.requestsTo(`${p}/check`)[1])).toMatchObject({
+      consentStateValue: 'accepted',
+      consentString: 'CS-1',
+    });
   });
 
   it('unblocks from the cache at once on the next visit while the server answer is still pending', async () => {
     const p = fresh();
     let visit = 0;
     fixture.server.route(`${p}/check`, () =>
-      ++visit === 1 ? { body: { consentRequired: true, consentStateValue: 'unknown' } } : { delay: 40_000, body: { consentRequired: true } },
+      ++visit === 1
+        ? { body: { consentRequired: true, consentStateValue: 'unknown' } }
+        : { delay: 40_000, body: { consentRequired: true } },
     );
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     await test.page.click('#accept', CLICK);
@@ -660,7 +736,10 @@ describe('consent acceptance: checkConsentHref', () => {
   it('substitutes the page URL macros in checkConsentHref and keeps the others verbatim', async () => {
     const p = fresh();
     fixture.server.route(`${p}/check`, { body: { consentRequired: true, consentStateValue: 'unknown' } });
-    const config = { ...REMOTE(p), checkConsentHref: `${p}/check?pv=PAGE_VIEW_ID&cid=CLIENT_ID&other=NOT_A_MACRO&info=CONSENT_INFO(consentStateValue)&gdpr=GDPR` };
+    const config = {
+      ...REMOTE(p),
+      checkConsentHref: `${p}/check?pv=PAGE_VIEW_ID&cid=CLIENT_ID&other=NOT_A_MACRO&info=CONSENT_INFO(consentStateValue)&gdpr=GDPR`,
+    };
     const test = await open(p, consent(config) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     const query = new URL(fixture.server.requestsTo(`${p}/check`)[0]?.url ?? '', 'http://x').searchParams;
@@ -699,7 +778,9 @@ describe('consent acceptance: checkConsentHref', () => {
     const p = fresh();
     let visit = 0;
     fixture.server.route(`${p}/check`, () =>
-      ++visit === 1 ? { body: { consentRequired: true, consentStateValue: 'unknown' } } : { body: { consentRequired: false } },
+      ++visit === 1
+        ? { body: { consentRequired: true, consentStateValue: 'unknown' } }
+        : { body: { consentRequired: false } },
     );
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     await test.page.click('#reject', CLICK);
@@ -730,7 +811,9 @@ describe('consent acceptance: checkConsentHref', () => {
     const p = fresh();
     let visit = 0;
     fixture.server.route(`${p}/check`, () =>
-      ++visit === 1 ? { body: { consentRequired: true, consentStateValue: 'rejected' } } : { body: { consentRequired: true } },
+      ++visit === 1
+        ? { body: { consentRequired: true, consentStateValue: 'rejected' } }
+        : { body: { consentRequired: true } },
     );
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     expect(await policyState(test.page)).toBe('insufficient');
@@ -749,7 +832,9 @@ describe('consent acceptance: checkConsentHref', () => {
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(test, p);
-    await expect.poll(() => diagnosticLines(test).filter((line) => line.includes('500')).length, WAIT).toBeGreaterThan(0);
+    await expect
+      .poll(() => diagnosticLines(test).filter((line) => line.includes('500')).length, WAIT)
+      .toBeGreaterThan(0);
     expect(diagnosticLines(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
     await test.page.click('#accept', CLICK);
     await expectAllBuilt(test, p);
@@ -761,7 +846,10 @@ describe('consent acceptance: checkConsentHref', () => {
       body: { consentRequired: false },
       headers: { 'access-control-allow-origin': 'http://elsewhere.example' },
     });
-    const test = await open(p, consent({ ...REMOTE(p), checkConsentHref: `${fixture.server.otherOrigin}${p}/check` }) + blocked(p));
+    const test = await open(
+      p,
+      consent({ ...REMOTE(p), checkConsentHref: `${fixture.server.otherOrigin}${p}/check` }) + blocked(p),
+    );
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(test, p);
     expect(fixture.server.requestsTo(`${p}/check`).length).toBeGreaterThan(0);
@@ -770,7 +858,10 @@ describe('consent acceptance: checkConsentHref', () => {
 
   it('fails closed on an invalid JSON answer', async () => {
     const p = fresh();
-    fixture.server.route(`${p}/check`, { body: '{"consentRequired": tru', headers: { 'content-type': 'application/json' } });
+    fixture.server.route(`${p}/check`, {
+      body: '{"consentRequired": tru',
+      headers: { 'content-type': 'application/json' },
+    });
     const test = await open(p, consent(REMOTE(p)) + blocked(p));
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(test, p);
@@ -799,19 +890,23 @@ describe('consent acceptance: checkConsentHref', () => {
 
   it('strips the xssiPrefix before reading the answer', async () => {
     const p = fresh();
-    fixture.server.route(`${p}/check`, { body: `)]}'\n${JSON.stringify({ consentRequired: true, consentStateValue: 'accepted' })}` });
+    fixture.server.route(`${p}/check`, {
+      body: `)]}'\n${JSON.stringify({ consentRequired: true, consentStateValue: 'accepted' })}`,
+    });
     const test = await open(p, consent({ ...REMOTE(p), xssiPrefix: ")]}'" }) + blocked(p));
     await expectAllBuilt(test, p);
     expect(await policyState(test.page)).toBe('sufficient');
   });
-
 });
 
 describe('consent acceptance: onUpdateHref', () => {
   it('posts once per change of the stored state with a stable pageUserId, not on dismiss or repeats', async () => {
     const p = fresh();
     fixture.server.route(`${p}/update`, { body: { ok: true } });
-    const test = await open(p, consent({ ...CLIENT, onUpdateHref: `${fixture.server.origin}${p}/update` }) + blocked(p));
+    const test = await open(
+      p,
+      consent({ ...CLIENT, onUpdateHref: `${fixture.server.origin}${p}/update` }) + blocked(p),
+    );
     await test.context.addCookies([{ name: 'reader', value: 'r2', url: fixture.server.origin }]);
     await test.page.click('#dismiss', CLICK);
     await test.page.click('#settings', CLICK);
@@ -830,7 +925,11 @@ describe('consent acceptance: onUpdateHref', () => {
     await test.page.click('#reject', CLICK);
     await expect.poll(() => fixture.server.requestsTo(`${p}/update`).length, WAIT).toBe(2);
     const second = json(fixture.server.requestsTo(`${p}/update`)[1]);
-    expect(second).toMatchObject({ consentInstanceId: 'site', consentStateValue: 'rejected', pageUserId: first.pageUserId });
+    expect(second).toMatchObject({
+      consentInstanceId: 'site',
+      consentStateValue: 'rejected',
+      pageUserId: first.pageUserId,
+    });
 
     await revisit(test);
     await expect.poll(() => isShown(test.page, '#post'), WAIT).toBe(true);
@@ -843,16 +942,25 @@ describe('consent acceptance: onUpdateHref', () => {
     const buttons = `
       <button id="ads-yes" on="tap:consent.setPurpose(ads=true)">Ads on</button>
       <button id="ads-no" on="tap:consent.setPurpose(ads=false)">Ads off</button>`;
-    const test = await open(p, consent({ ...CLIENT, onUpdateHref: `${fixture.server.origin}${p}/update` }, buttons) + blocked(p));
+    const test = await open(
+      p,
+      consent({ ...CLIENT, onUpdateHref: `${fixture.server.origin}${p}/update` }, buttons) + blocked(p),
+    );
     await test.page.click('#ads-yes', CLICK);
     await test.page.click('#accept', CLICK);
     await expect.poll(() => fixture.server.requestsTo(`${p}/update`).length, WAIT).toBe(1);
-    expect(json(fixture.server.requestsTo(`${p}/update`)[0])).toMatchObject({ consentStateValue: 'accepted', purposeConsents: { ads: true } });
+    expect(json(fixture.server.requestsTo(`${p}/update`)[0])).toMatchObject({
+      consentStateValue: 'accepted',
+      purposeConsents: { ads: true },
+    });
     await test.page.click('#settings', CLICK);
     await test.page.click('#ads-no', CLICK);
     await test.page.click('#accept', CLICK);
     await expect.poll(() => fixture.server.requestsTo(`${p}/update`).length, WAIT).toBe(2);
-    expect(json(fixture.server.requestsTo(`${p}/update`)[1])).toMatchObject({ consentStateValue: 'accepted', purposeConsents: { ads: false } });
+    expect(json(fixture.server.requestsTo(`${p}/update`)[1])).toMatchObject({
+      consentStateValue: 'accepted',
+      purposeConsents: { ads: false },
+    });
   });
   it('refuses a plain-http onUpdateHref on a non-loopback host with a diagnostic', async () => {
     const p = fresh();
@@ -860,13 +968,22 @@ describe('consent acceptance: onUpdateHref', () => {
     const port = new URL(fixture.server.origin).port;
     const named = await launchBrowser(['--host-resolver-rules=MAP updates.example 127.0.0.1']);
     try {
-      fixture.server.page(`${p}/page.html`, html(consent({ ...CLIENT, onUpdateHref: `http://updates.example:${port}${p}/update` }) + blocked(p), { extensions: ['page-consent'] }));
+      fixture.server.page(
+        `${p}/page.html`,
+        html(consent({ ...CLIENT, onUpdateHref: `http://updates.example:${port}${p}/update` }) + blocked(p), {
+          extensions: ['page-consent'],
+        }),
+      );
       const context = await named.newContext();
       const page = await context.newPage();
       const lines: string[] = [];
       page.on('console', (message) => lines.push(message.text()));
       await page.goto(`${fixture.server.origin}${p}/page.html`);
-      const refusals = () => lines.filter((line) => line.startsWith('[page-consent#consent] ') && DIAGNOSTIC.test(line) && line.includes('onUpdateHref'));
+      const refusals = () =>
+        lines.filter(
+          (line) =>
+            line.startsWith('[page-consent#consent] ') && DIAGNOSTIC.test(line) && line.includes('onUpdateHref'),
+        );
       await expect.poll(() => refusals().length, WAIT).toBeGreaterThan(0);
       // Refused at load (the config is then invalid and fails closed) or at send time: either way nothing is posted.
       if (await page.locator('#accept').isVisible()) await page.click('#accept', CLICK);
@@ -893,14 +1010,23 @@ describe('consent acceptance: geo', () => {
       postPromptUI: 'post',
       geoOverride: { eea: { consentRequired: 'remote', checkConsentHref: `${p}/check` } },
     };
-    const eu = await open(p, GEO + consent(config) + blocked(p), { extensions: ['page-consent', 'page-geo'], hash: '#page-geo=de' });
+    const eu = await open(p, GEO + consent(config) + blocked(p), {
+      extensions: ['page-consent', 'page-geo'],
+      hash: '#page-geo=de',
+    });
     await eu.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(eu, p);
-    expect(json(fixture.server.requestsTo(`${p}/check`)[0])).toMatchObject({ consentInstanceId: 'site', matchedGeoGroup: 'eea' });
+    expect(json(fixture.server.requestsTo(`${p}/check`)[0])).toMatchObject({
+      consentInstanceId: 'site',
+      matchedGeoGroup: 'eea',
+    });
     expect(await eu.page.evaluate(() => document.documentElement.classList.contains('page-geo-group-eea'))).toBe(true);
 
     const q = fresh();
-    const us = await open(q, GEO + consent(config) + blocked(q), { extensions: ['page-consent', 'page-geo'], hash: '#page-geo=us' });
+    const us = await open(q, GEO + consent(config) + blocked(q), {
+      extensions: ['page-consent', 'page-geo'],
+      hash: '#page-geo=us',
+    });
     await expectAllBuilt(us, q);
     expect(await isShown(us.page, '#prompt')).toBe(false);
     expect(fixture.server.requestsTo(`${p}/check`)).toHaveLength(1);
@@ -911,14 +1037,28 @@ describe('consent acceptance: geo', () => {
       ISOCountryGroups: { eea: ['preset-eea'], de: ['de'] },
     })}</script></page-geo>`;
     const p = fresh();
-    const deFirst = { ...CLIENT, consentRequired: true, geoOverride: { de: { consentRequired: false }, eea: { consentRequired: true } } };
-    const first = await open(p, groups + consent(deFirst) + blocked(p), { extensions: ['page-consent', 'page-geo'], hash: '#page-geo=de' });
+    const deFirst = {
+      ...CLIENT,
+      consentRequired: true,
+      geoOverride: { de: { consentRequired: false }, eea: { consentRequired: true } },
+    };
+    const first = await open(p, groups + consent(deFirst) + blocked(p), {
+      extensions: ['page-consent', 'page-geo'],
+      hash: '#page-geo=de',
+    });
     await expectAllBuilt(first, p);
     expect(await isShown(first.page, '#prompt')).toBe(false);
 
     const q = fresh();
-    const eeaFirst = { ...CLIENT, consentRequired: false, geoOverride: { eea: { consentRequired: true }, de: { consentRequired: false } } };
-    const second = await open(q, groups + consent(eeaFirst) + blocked(q), { extensions: ['page-consent', 'page-geo'], hash: '#page-geo=de' });
+    const eeaFirst = {
+      ...CLIENT,
+      consentRequired: false,
+      geoOverride: { eea: { consentRequired: true }, de: { consentRequired: false } },
+    };
+    const second = await open(q, groups + consent(eeaFirst) + blocked(q), {
+      extensions: ['page-consent', 'page-geo'],
+      hash: '#page-geo=de',
+    });
     await second.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expectNothingBuilt(second, q);
   });
@@ -926,8 +1066,13 @@ describe('consent acceptance: geo', () => {
   it('refuses a consentInstanceId inside a geoOverride group with a diagnostic', async () => {
     const p = fresh();
     const config = { ...CLIENT, geoOverride: { eea: { consentInstanceId: 'other' } } };
-    const test = await open(p, GEO + consent(config) + blocked(p), { extensions: ['page-consent', 'page-geo'], hash: '#page-geo=fr' });
-    await expect.poll(() => diagnosticLines(test).filter((line) => line.includes('consentInstanceId')).length, WAIT).toBeGreaterThan(0);
+    const test = await open(p, GEO + consent(config) + blocked(p), {
+      extensions: ['page-consent', 'page-geo'],
+      hash: '#page-geo=fr',
+    });
+    await expect
+      .poll(() => diagnosticLines(test).filter((line) => line.includes('consentInstanceId')).length, WAIT)
+      .toBeGreaterThan(0);
     expect(diagnosticLines(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
     expect(test.errors).toEqual([]);
   });
@@ -964,7 +1109,12 @@ describe('consent acceptance: bad config', () => {
     await test.page.click('#accept', CLICK);
     await expectAllBuilt(test, p);
     const before = await storedValues(test.page);
-    fixture.server.page(`${p}/broken.html`, html(consent({ consentInstanceId: 'site', promptUI: 'prompt' }) + blocked(`${p}/b`), { extensions: ['page-consent'] }));
+    fixture.server.page(
+      `${p}/broken.html`,
+      html(consent({ consentInstanceId: 'site', promptUI: 'prompt' }) + blocked(`${p}/b`), {
+        extensions: ['page-consent'],
+      }),
+    );
     await test.page.goto(`${fixture.server.origin}${p}/broken.html`);
     await expect.poll(() => diagnosticLines(test).length, WAIT).toBeGreaterThan(0);
     await expectNothingBuilt(test, `${p}/b`);
@@ -974,11 +1124,13 @@ describe('consent acceptance: bad config', () => {
     expect(await isShown(test.page, '#prompt')).toBe(false);
   });
 
-  it('never accepts on the reader\'s behalf: a fallbackAction of accept is reported and builds nothing', async () => {
+  it("never accepts on the reader's behalf: a fallbackAction of accept is reported and builds nothing", async () => {
     const p = fresh();
     const config = { ...CLIENT, policy: { default: { timeout: { seconds: 0, fallbackAction: 'accept' } } } };
     const test = await open(p, consent(config) + blocked(p));
-    await expect.poll(() => diagnosticLines(test).filter((line) => line.includes('accept')).length, WAIT).toBeGreaterThan(0);
+    await expect
+      .poll(() => diagnosticLines(test).filter((line) => line.includes('accept')).length, WAIT)
+      .toBeGreaterThan(0);
     expect(diagnosticLines(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
     await settled(test.page);
     await expectNothingBuilt(test, p);
@@ -990,7 +1142,9 @@ describe('consent acceptance: bad config', () => {
     const p = fresh();
     const config = { ...CLIENT, policy: { special: { timeout: 1 } } };
     const test = await open(p, consent(config) + blocked(p));
-    await expect.poll(() => diagnosticLines(test).filter((line) => line.includes('special')).length, WAIT).toBeGreaterThan(0);
+    await expect
+      .poll(() => diagnosticLines(test).filter((line) => line.includes('special')).length, WAIT)
+      .toBeGreaterThan(0);
     expect(diagnosticLines(test).every((line) => DIAGNOSTIC.test(line))).toBe(true);
     await expectNothingBuilt(test, p);
   });
@@ -1019,7 +1173,8 @@ describe('consent acceptance: bad config', () => {
 });
 
 describe('consent acceptance: prompt UI', () => {
-  const TALL = '<button id="open" on="tap:consent.prompt">Cookie settings</button><div id="content" style="height:4000px;background:#eee">Article</div>';
+  const TALL =
+    '<button id="open" on="tap:consent.prompt">Cookie settings</button><div id="content" style="height:4000px;background:#eee">Article</div>';
 
   it('moves focus into the prompt when shown and back to the opener when hidden', async () => {
     const p = fresh();
@@ -1034,7 +1189,13 @@ describe('consent acceptance: prompt UI', () => {
     await test.page.keyboard.press('Enter');
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     await expect.poll(focusInPrompt, WAIT).toBe(true);
-    expect(await test.page.evaluate(() => !!document.querySelector('#prompt')?.closest('[role="dialog"], [role="alertdialog"]') || !!document.querySelector('#prompt [role="dialog"]'))).toBe(true);
+    expect(
+      await test.page.evaluate(
+        () =>
+          !!document.querySelector('#prompt')?.closest('[role="dialog"], [role="alertdialog"]') ||
+          !!document.querySelector('#prompt [role="dialog"]'),
+      ),
+    ).toBe(true);
     await test.page.focus('#reject');
     await test.page.keyboard.press('Enter');
     await expect.poll(() => isShown(test.page, '#prompt'), WAIT).toBe(false);
@@ -1043,9 +1204,15 @@ describe('consent acceptance: prompt UI', () => {
 
   it('exposes the prompt as a dialog named by the consentPromptCaption', async () => {
     const p = fresh();
-    const test = await open(p, consent({ ...CLIENT, captions: { consentPromptCaption: 'Your privacy choices' } }) + blocked(p));
+    const test = await open(
+      p,
+      consent({ ...CLIENT, captions: { consentPromptCaption: 'Your privacy choices' } }) + blocked(p),
+    );
     await test.page.getByRole('dialog', { name: 'Your privacy choices' }).waitFor({ state: 'visible', ...WAIT });
-    await test.page.getByRole('dialog', { name: 'Your privacy choices' }).getByRole('button', { name: 'Accept' }).click(CLICK);
+    await test.page
+      .getByRole('dialog', { name: 'Your privacy choices' })
+      .getByRole('button', { name: 'Accept' })
+      .click(CLICK);
     await expectAllBuilt(test, p);
   });
 
@@ -1075,10 +1242,14 @@ describe('consent acceptance: prompt UI', () => {
 
   it('fits the prompt on a 320 px screen, fixed to the bottom, with working buttons', async () => {
     const p = fresh();
-    const longText = '<p>We and our partners store and read information on your device to show ads, measure them and improve our service. You can change your mind at any time in the privacy settings at the foot of each page.</p>';
+    const longText =
+      '<p>We and our partners store and read information on your device to show ads, measure them and improve our service. You can change your mind at any time in the privacy settings at the foot of each page.</p>';
     const style = '<style>#prompt { background: #fff; padding: 1rem; box-shadow: 0 -2px 8px #0003; }</style>';
     // Blocked content first: built elements render their content when near the viewport.
-    const test = await open(p, consent(CLIENT, longText) + blocked(p) + TALL, { viewport: { width: 320, height: 568 }, head: style });
+    const test = await open(p, consent(CLIENT, longText) + blocked(p) + TALL, {
+      viewport: { width: 320, height: 568 },
+      head: style,
+    });
     await test.page.locator('#prompt').waitFor({ state: 'visible', ...WAIT });
     const box = await test.page.locator('#prompt').boundingBox();
     expect(box).not.toBeNull();

@@ -21,8 +21,12 @@ beforeAll(async () => {
   harness = await buildApp({}, true);
   const { store } = harness;
   await store.ensureInstance('site', defaultInstanceConfig, day(1));
-  await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1', time: day(13), purposeConsents: { ads: true, analytics: true } }));
-  await store.recordDecision(entry({ userId: 'u2', time: day(14), state: 'rejected', purposeConsents: { ads: false } }));
+  await store.recordDecision(
+    entry({ userId: 'u1', pageUserId: 'p1', time: day(13), purposeConsents: { ads: true, analytics: true } }),
+  );
+  await store.recordDecision(
+    entry({ userId: 'u2', time: day(14), state: 'rejected', purposeConsents: { ads: false } }),
+  );
   await store.recordDecision(entry({ userId: 'u3', time: day(14), state: 'accepted' }));
   await store.recordPromptOutcome('site', '2025-06-14', 'dismiss');
   await store.recordPromptOutcome('site', '2025-06-14', 'accept');
@@ -49,7 +53,12 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     expect(await page.locator('#decisions-chart svg rect').count()).toBe(2 * 3);
     expect(await page.locator('#outcomes-chart svg rect').count()).toBe(1 * 3);
     expect(await page.locator('#decisions-chart title').first().textContent()).toBe('2025-06-13 accepted: 1 (100%)');
-    expect(await page.locator('#purposes-chart svg text').allTextContents()).toEqual(['ads', '50%', 'analytics', '100%']);
+    expect(await page.locator('#purposes-chart svg text').allTextContents()).toEqual([
+      'ads',
+      '50%',
+      'analytics',
+      '100%',
+    ]);
     await page.close();
   });
 
@@ -69,9 +78,19 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     const user = page.locator('#user-result article');
     await expect.poll(() => user.locator('h3').textContent()).toBe('User u1');
     const facts = await user.locator('.facts div').evaluateAll((rows) => rows.map((row) => row.textContent));
-    expect(facts).toEqual(['Decisionaccepted on 2025-06-13 09:00:00 UTC', 'Page user idp1', 'Purposesads yes, analytics yes', 'Policy version1', 'Consent stringnone']);
+    expect(facts).toEqual([
+      'Decisionaccepted on 2025-06-13 09:00:00 UTC',
+      'Page user idp1',
+      'Purposesads yes, analytics yes',
+      'Policy version1',
+      'Consent stringnone',
+    ]);
     expect(await user.locator('table.history tbody tr').first().locator('td').allTextContents()).toEqual([
-      '2025-06-13 09:00:00 UTC', 'accepted', 'ads yes, analytics yes', 'https://news.example', 'no',
+      '2025-06-13 09:00:00 UTC',
+      'accepted',
+      'ads yes, analytics yes',
+      'https://news.example',
+      'no',
     ]);
     // Dates, not epoch milliseconds; fields, not JSON.
     const text = (await page.locator('#user-result').textContent()) ?? '';
@@ -103,7 +122,9 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     const page = await connect();
     await page.evaluate(axeSource);
     const violations = await page.evaluate(async () => {
-      const result = await (window as unknown as { axe: { run: (c: Document) => Promise<{ violations: { id: string }[] }> } }).axe.run(document);
+      const result = await (
+        window as unknown as { axe: { run: (c: Document) => Promise<{ violations: { id: string }[] }> } }
+      ).axe.run(document);
       return result.violations.map((v) => v.id);
     });
     expect(violations).toEqual([]);
@@ -112,7 +133,8 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
 
   // Last: it adds instances to the shared store.
   it('lists every instance in the picker, following the list pages', async () => {
-    for (let i = 0; i < 1001; i++) await harness.store.putInstance(`extra-${String(i).padStart(4, '0')}`, defaultInstanceConfig, day(2));
+    for (let i = 0; i < 1001; i++)
+      await harness.store.putInstance(`extra-${String(i).padStart(4, '0')}`, defaultInstanceConfig, day(2));
     const page = await browser.newPage();
     await page.goto(`${origin}/admin/`);
     await page.getByLabel('Admin token').fill(adminToken);

@@ -15,18 +15,46 @@ beforeAll(async () => {
   if (!hasChromium) return;
   browser = await launchBrowser();
   harness = await buildApp({}, true);
-  const payload = { consentInstanceId: 'site', pageUserId: 'page-7', consentStateValue: 'accepted', purposeConsents: { ads: true } };
-  const response = await harness.app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, origin: pageOrigin }, payload });
+  const payload = {
+    consentInstanceId: 'site',
+    pageUserId: 'page-7',
+    consentStateValue: 'accepted',
+    purposeConsents: { ads: true },
+  };
+  const response = await harness.app.inject({
+    method: 'POST',
+    url: '/consent/update',
+    headers: { ...json, origin: pageOrigin },
+    payload,
+  });
   receiptId = response.json().receiptId;
-  const { jws } = (await harness.app.inject({ url: `/consent/receipt/${receiptId}`, headers: { authorization: `Bearer ${adminToken}` } })).json();
+  const { jws } = (
+    await harness.app.inject({
+      url: `/consent/receipt/${receiptId}`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    })
+  ).json();
   const [header, body, signature] = jws.split('.');
-  const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), state: 'rejected' })).toString('base64url');
-  await harness.store.recordDecision(entry({ userId: 'u9' }), { id: 'rcpt_forged', jws: `${header}.${forged}.${signature}` });
+  const forged = Buffer.from(
+    JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), state: 'rejected' }),
+  ).toString('base64url');
+  await harness.store.recordDecision(entry({ userId: 'u9' }), {
+    id: 'rcpt_forged',
+    jws: `${header}.${forged}.${signature}`,
+  });
   // Signed with the key after it retired, with a time that `<` would take as 0.
   const [retired] = await harness.store.listSigningKeys();
-  await harness.app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: { authorization: `Bearer ${adminToken}` } });
-  const late = new CompactSign(new TextEncoder().encode(JSON.stringify({ receipt_id: 'rcpt_null_time', state: 'accepted', time: null })));
-  const lateJws = await late.setProtectedHeader({ alg: 'EdDSA', kid: retired!.kid, typ: 'page-consent-receipt+jwt' }).sign(await importJWK(retired!.privateJwk!, 'EdDSA'));
+  await harness.app.inject({
+    method: 'POST',
+    url: '/admin/receipt-keys',
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  const late = new CompactSign(
+    new TextEncoder().encode(JSON.stringify({ receipt_id: 'rcpt_null_time', state: 'accepted', time: null })),
+  );
+  const lateJws = await late
+    .setProtectedHeader({ alg: 'EdDSA', kid: retired!.kid, typ: 'page-consent-receipt+jwt' })
+    .sign(await importJWK(retired!.privateJwk!, 'EdDSA'));
   await harness.store.recordDecision(entry({ userId: 'u10' }), { id: 'rcpt_null_time', jws: lateJws });
   origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
 });
@@ -51,7 +79,13 @@ describe.skipIf(!hasChromium)('admin dashboard receipts in Chromium', () => {
     const page = await verify(receiptId);
     expect(await page.locator('#receipt-status').textContent()).toMatch(/^Signature verified with key [\w-]{43}\.$/);
     const shown = JSON.parse((await page.locator('#receipt-result').textContent()) ?? '');
-    expect(shown).toMatchObject({ receipt_id: receiptId, pii_principal_id: 'page-7', state: 'accepted', purpose_consents: { ads: true }, origin: pageOrigin });
+    expect(shown).toMatchObject({
+      receipt_id: receiptId,
+      pii_principal_id: 'page-7',
+      state: 'accepted',
+      purpose_consents: { ads: true },
+      origin: pageOrigin,
+    });
     await page.close();
   });
 

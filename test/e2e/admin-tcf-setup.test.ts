@@ -44,7 +44,12 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-admin-route-'));
   writeFileSync(join(dir, 'vendor-list.json'), largeVendorList());
   server = await startServer(
-    { HOST: 'localhost', ADMIN_TOKEN: TOKEN, TCF_VENDOR_LIST: join(dir, 'vendor-list.json'), DATABASE_URL: `sqlite:${join(dir, 'page.db')}` },
+    {
+      HOST: 'localhost',
+      ADMIN_TOKEN: TOKEN,
+      TCF_VENDOR_LIST: join(dir, 'vendor-list.json'),
+      DATABASE_URL: `sqlite:${join(dir, 'page.db')}`,
+    },
     50_000,
   );
   browser = await launchBrowser();
@@ -67,7 +72,10 @@ async function open(path: string, width: number): Promise<TestPage & { failed: s
   return { ...test, failed };
 }
 
-const problems = ({ messages, errors }: TestPage) => [...messages.filter((m) => m.type === 'error').map((m) => m.text), ...errors];
+const problems = ({ messages, errors }: TestPage) => [
+  ...messages.filter((m) => m.type === 'error').map((m) => m.text),
+  ...errors,
+];
 
 const api = async (path: string, init: RequestInit = {}) => {
   const response = await fetch(`${server.url}/admin/api/instances/${path}`, {
@@ -87,7 +95,9 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     const { page } = admin;
     await page.locator('#vendors-section').waitFor({ state: 'visible' });
     await page.locator('#instance').selectOption(INSTANCE);
-    await expect.poll(() => page.locator('#gvl-status').textContent(), { timeout: 15_000 }).toMatch(/, 1000 vendors\.$/);
+    await expect
+      .poll(() => page.locator('#gvl-status').textContent(), { timeout: 15_000 })
+      .toMatch(/, 1000 vendors\.$/);
     await expect.poll(() => page.locator('#vendor-range').textContent()).toBe('Vendors 1-50 of 1000 (page 1 of 20).');
     expect(await page.locator('#vendor-options li').count()).toBe(50);
 
@@ -101,12 +111,16 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     await page.getByRole('button', { name: 'Select all shown' }).click();
     expect(await page.locator('#tcf-selection').textContent()).toMatch(/^1000 vendors selected;/);
     await page.getByLabel('Search the vendor list').fill('partner');
-    await expect.poll(() => page.locator('#vendor-range').textContent()).toBe('Vendors 1-50 of 994 matching (page 1 of 20).');
+    await expect
+      .poll(() => page.locator('#vendor-range').textContent())
+      .toBe('Vendors 1-50 of 994 matching (page 1 of 20).');
     await page.getByRole('button', { name: 'Clear shown' }).click();
     expect(await page.locator('#tcf-selection').textContent()).toMatch(/^6 vendors selected;/);
     await page.getByLabel('Search the vendor list').fill('');
     await page.getByLabel('Selected only').check();
-    await expect.poll(() => page.locator('#vendor-range').textContent()).toBe('Vendors 1-6 of 6 matching (page 1 of 1).');
+    await expect
+      .poll(() => page.locator('#vendor-range').textContent())
+      .toBe('Vendors 1-6 of 6 matching (page 1 of 1).');
 
     // The page's purposes, each mapped to TCF purposes, and a special feature.
     await page.getByLabel('Purposes asked (page purpose ids, comma-separated)').fill('ads, measurement');
@@ -125,13 +139,23 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     expect(violations.map((violation) => violation.id)).toEqual([]);
 
     await page.getByRole('button', { name: 'Save TCF settings' }).click();
-    await expect.poll(() => page.locator('#status').textContent()).toBe(`Saved the TCF settings of ${INSTANCE}: 6 vendors, purposes asked: ads, measurement.`);
+    await expect
+      .poll(() => page.locator('#status').textContent())
+      .toBe(`Saved the TCF settings of ${INSTANCE}: 6 vendors, purposes asked: ads, measurement.`);
     const stored = await api(INSTANCE);
     expect(stored.config.purposeConsentRequired).toEqual(['ads', 'measurement']);
-    expect(stored.config.tcf).toMatchObject({ cmpId: 300, cmpVersion: 1, purposes: { ads: [1, 2, 3, 4], measurement: [1, 7, 8, 9] }, specialFeatures: [1], publisherCountryCode: 'DE' });
+    expect(stored.config.tcf).toMatchObject({
+      cmpId: 300,
+      cmpVersion: 1,
+      purposes: { ads: [1, 2, 3, 4], measurement: [1, 7, 8, 9] },
+      specialFeatures: [1],
+      publisherCountryCode: 'DE',
+    });
     expect(stored.config.tcf.vendors).toHaveLength(6);
     // Reloaded from the store, the mapping reads back as saved.
-    expect(await page.getByLabel('Purposes asked (page purpose ids, comma-separated)').inputValue()).toBe('ads, measurement');
+    expect(await page.getByLabel('Purposes asked (page purpose ids, comma-separated)').inputValue()).toBe(
+      'ads, measurement',
+    );
     expect(await measurement.getByRole('checkbox', { name: /^7\. / }).isChecked()).toBe(true);
     expect(await ads.getByRole('checkbox', { name: /^7\. / }).isChecked()).toBe(false);
     expect(problems(admin)).toEqual([]);
@@ -142,11 +166,25 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     const frame = example.page.frameLocator('.page-consent-frame iframe');
     expect((await frame.locator('#vendor-line').textContent())?.trim()).toBe('Partners: 6');
     await frame.locator('#accept').click();
-    await expect.poll(() => example.page.textContent('[data-consent-status]'), { timeout: 15_000 }).toBe('state: accepted\npurposes: ads yes, measurement yes');
-    await expect.poll(() => example.page.locator('example-widget').evaluateAll((widgets) => widgets.map((w) => (w as HTMLElement).dataset['state'])), { timeout: 15_000 }).toEqual(['loaded', 'loaded']);
-    await expect.poll(() => example.page.textContent('#tc-data'), { timeout: 15_000 }).toContain('specialFeatureOptins: [1]');
+    await expect
+      .poll(() => example.page.textContent('[data-consent-status]'), { timeout: 15_000 })
+      .toBe('state: accepted\npurposes: ads yes, measurement yes');
+    await expect
+      .poll(
+        () =>
+          example.page
+            .locator('example-widget')
+            .evaluateAll((widgets) => widgets.map((w) => (w as HTMLElement).dataset['state'])),
+        { timeout: 15_000 },
+      )
+      .toEqual(['loaded', 'loaded']);
+    await expect
+      .poll(() => example.page.textContent('#tc-data'), { timeout: 15_000 })
+      .toContain('specialFeatureOptins: [1]');
     expect(problems(example)).toEqual([]);
     // The outcome beacon and the keepalive update may be reported aborted as the frame goes.
-    expect(example.failed.filter((line) => !/\/cmp\/outcome\?|\/consent\/update: net::ERR_ABORTED$/.test(line))).toEqual([]);
+    expect(
+      example.failed.filter((line) => !/\/cmp\/outcome\?|\/consent\/update: net::ERR_ABORTED$/.test(line)),
+    ).toEqual([]);
   }, 120_000);
 });

@@ -11,7 +11,9 @@ beforeAll(async () => {
   server = await startServer({
     ...IMAGE_ROUTES,
     '/ads/anchor-bottom': { body: { ...CONFIG, optInStatus: [2] } },
-    '/ads/anchor-top': { body: { optInStatus: [1, 2], attributes: { type: 'fake' }, stickyAdAttributes: { sticky: 'top', height: 60 } } },
+    '/ads/anchor-top': {
+      body: { optInStatus: [1, 2], attributes: { type: 'fake' }, stickyAdAttributes: { sticky: 'top', height: 60 } },
+    },
   });
 });
 afterAll(async () => {
@@ -22,7 +24,14 @@ afterAll(async () => {
 const stickyBox = (page: import('playwright-core').Page) =>
   page.$eval('page-ad[sticky]', (ad) => {
     const rect = ad.getBoundingClientRect();
-    return { top: rect.top, bottom: rect.bottom, width: rect.width, height: rect.height, side: ad.getAttribute('sticky'), rendered: !!ad.querySelector('.page-fake-ad') };
+    return {
+      top: rect.top,
+      bottom: rect.bottom,
+      width: rect.width,
+      height: rect.height,
+      side: ad.getAttribute('sticky'),
+      rendered: !!ad.querySelector('.page-fake-ad'),
+    };
   });
 
 describe('auto ads anchor ad', () => {
@@ -32,7 +41,14 @@ describe('auto ads anchor ad', () => {
     await page.goto(server.origin + '/anchor-bottom.html');
     const [placed] = await waitForPlacement(page);
     await page.waitForSelector('page-ad[sticky] .page-fake-ad');
-    expect(await stickyBox(page)).toEqual({ top: 500, bottom: 600, width: 800, height: 100, side: 'bottom', rendered: true });
+    expect(await stickyBox(page)).toEqual({
+      top: 500,
+      bottom: 600,
+      width: 800,
+      height: 100,
+      side: 'bottom',
+      rendered: true,
+    });
     const { ads } = await measureAds(page);
     expect(placed?.totalAdsOnPage).toBe(ads.length);
     await page.evaluate(() => window.scrollTo(0, 3000));

@@ -1,7 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
-import { articlePage, CONFIG, defaultSpacing, IMAGE_ROUTES, measureAds, spacingViolations, waitForPlacement } from './fixtures/auto-ads/pages.ts';
+import {
+  articlePage,
+  CONFIG,
+  defaultSpacing,
+  IMAGE_ROUTES,
+  measureAds,
+  spacingViolations,
+  waitForPlacement,
+} from './fixtures/auto-ads/pages.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -72,8 +80,13 @@ describe('auto ads on an article page', () => {
   });
 
   it('reaches maxAdCount with the manual ad counted', async () => {
-    server.route('/ads/config-max', { body: { ...CONFIG, adConstraints: { initialMinSpacing: '100px', maxAdCount: 4 } } });
-    const { page } = await open('/article-max.html', articlePage({ autoAds: 'type="custom" data-config-url="/ads/config-max"' }));
+    server.route('/ads/config-max', {
+      body: { ...CONFIG, adConstraints: { initialMinSpacing: '100px', maxAdCount: 4 } },
+    });
+    const { page } = await open(
+      '/article-max.html',
+      articlePage({ autoAds: 'type="custom" data-config-url="/ads/config-max"' }),
+    );
     const [placed] = await waitForPlacement(page);
     expect(placed).toEqual({ adsPlaced: 3, totalAdsOnPage: 4 });
     const { ads } = await measureAds(page);
@@ -82,9 +95,16 @@ describe('auto ads on an article page', () => {
   });
 
   it('applies subsequent spacing rules as the count grows', async () => {
-    const adConstraints = { initialMinSpacing: '300px', subsequentMinSpacing: [{ adCount: 3, spacing: '1200px' }], maxAdCount: 20 };
+    const adConstraints = {
+      initialMinSpacing: '300px',
+      subsequentMinSpacing: [{ adCount: 3, spacing: '1200px' }],
+      maxAdCount: 20,
+    };
     server.route('/ads/config-rules', { body: { ...CONFIG, adConstraints } });
-    const { page } = await open('/article-rules.html', articlePage({ autoAds: 'type="custom" data-config-url="/ads/config-rules"' }));
+    const { page } = await open(
+      '/article-rules.html',
+      articlePage({ autoAds: 'type="custom" data-config-url="/ads/config-rules"' }),
+    );
     await waitForPlacement(page);
     const { ads } = await measureAds(page);
     expect(spacingViolations(ads, (count) => (count >= 3 ? 1200 : 300))).toEqual([]);
@@ -92,9 +112,20 @@ describe('auto ads on an article page', () => {
   });
 
   it('inserts ads with the config attributes and top_m/bot_m margins', async () => {
-    const placements = [{ anchor: { selector: 'article > p', all: true, min_c: 100 }, pos: 4, type: 1, style: { top_m: 12, bot_m: 24 }, attributes: { 'data-where': 'after-p' } }];
+    const placements = [
+      {
+        anchor: { selector: 'article > p', all: true, min_c: 100 },
+        pos: 4,
+        type: 1,
+        style: { top_m: 12, bot_m: 24 },
+        attributes: { 'data-where': 'after-p' },
+      },
+    ];
     server.route('/ads/config-style', { body: { ...CONFIG, placements } });
-    const { page } = await open('/article-style.html', articlePage({ autoAds: 'type="custom" data-config-url="/ads/config-style" data-ad-client="pub-test"' }));
+    const { page } = await open(
+      '/article-style.html',
+      articlePage({ autoAds: 'type="custom" data-config-url="/ads/config-style" data-ad-client="pub-test"' }),
+    );
     await waitForPlacement(page);
     const ad = await page.$eval('article page-ad[data-where]', (element) => ({
       type: element.getAttribute('type'),
@@ -103,6 +134,12 @@ describe('auto ads on an article page', () => {
       margins: [getComputedStyle(element).marginTop, getComputedStyle(element).marginBottom],
       placeholder: !!element.querySelector('.page-fake-ad'),
     }));
-    expect(ad).toEqual({ type: 'fake', label: 'auto', client: 'pub-test', margins: ['12px', '24px'], placeholder: true });
+    expect(ad).toEqual({
+      type: 'fake',
+      label: 'auto',
+      client: 'pub-test',
+      margins: ['12px', '24px'],
+      placeholder: true,
+    });
   });
 });

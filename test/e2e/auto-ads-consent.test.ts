@@ -73,7 +73,10 @@ describe('auto ads behind consent', () => {
     await page.click('#accept');
     await waitForPlacement(page);
     await page.waitForFunction(() => document.querySelector('article page-ad:not(#manual-ad) iframe'));
-    const src = await page.$eval('article page-ad:not(#manual-ad) iframe', (frame) => new URL((frame as HTMLIFrameElement).src).search);
+    const src = await page.$eval(
+      'article page-ad:not(#manual-ad) iframe',
+      (frame) => new URL((frame as HTMLIFrameElement).src).search,
+    );
     expect(src).toBe('?gdpr=1&state=accepted');
   });
 
@@ -84,10 +87,16 @@ describe('auto ads behind consent', () => {
     await waitForPlacement(page);
     const count = () => page.$$eval('page-ad', (ads) => ads.length);
     const placed = await count();
-    await page.evaluate(() => document.body.insertAdjacentHTML('afterbegin', '<button id="again" on="tap:consent.prompt">Privacy</button>'));
+    await page.evaluate(() =>
+      document.body.insertAdjacentHTML('afterbegin', '<button id="again" on="tap:consent.prompt">Privacy</button>'),
+    );
     await page.click('#again');
     await page.click('#reject');
-    const more = Array.from({ length: 60 }, (_, i) => `<p>Late paragraph ${i}: the council heard again from residents about lighting, bus routes and the old rail bridge.</p>`).join('');
+    const more = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `<p>Late paragraph ${i}: the council heard again from residents about lighting, bus routes and the old rail bridge.</p>`,
+    ).join('');
     await page.evaluate((html) => document.querySelector('article')!.insertAdjacentHTML('beforeend', html), more);
     await settled(page);
     expect(await count()).toBe(placed);

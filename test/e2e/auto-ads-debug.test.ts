@@ -26,10 +26,14 @@ describe('auto ads debug overlay', () => {
     await page.goto(`${server.origin}/debug.html#page-ads-debug`);
     await waitForPlacement(page);
     await page.waitForSelector('page-ads-debug pre');
-    const labels = await page.$$eval('page-ads-debug span', (spans) => spans.map((span) => span.textContent?.trim() ?? ''));
+    const labels = await page.$$eval('page-ads-debug span', (spans) =>
+      spans.map((span) => span.textContent?.trim() ?? ''),
+    );
     const outcomes = new Set(labels.map((label) => label.split(' ')[1]));
     expect(outcomes).toEqual(new Set(['in-viewport', 'placed', 'too-near', 'denied-ancestor']));
-    expect(labels.filter((label) => label.endsWith(' placed'))).toHaveLength(await page.$$eval('article page-ad:not(#manual-ad)', (ads) => ads.length));
+    expect(labels.filter((label) => label.endsWith(' placed'))).toHaveLength(
+      await page.$$eval('article page-ad:not(#manual-ad)', (ads) => ads.length),
+    );
     const panel = await page.textContent('page-ads-debug pre');
     expect(panel).toContain('max 8');
     expect(panel).toContain('spacing: 1vp, from 3 ads 2vp, from 6 ads 3vp');
@@ -48,7 +52,9 @@ describe('auto ads debug overlay', () => {
     await page.waitForSelector('page-ads-debug span');
     const found = await page.evaluate(() => {
       const texts: DOMRect[] = [];
-      for (const block of document.querySelectorAll('main p, main h1, main h2, main li, main figcaption, main blockquote')) {
+      for (const block of document.querySelectorAll(
+        'main p, main h1, main h2, main li, main figcaption, main blockquote',
+      )) {
         const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
           if (!node.textContent?.trim()) continue;
@@ -57,9 +63,15 @@ describe('auto ads debug overlay', () => {
           texts.push(...range.getClientRects());
         }
       }
-      const labels = [...document.querySelectorAll('page-ads-debug span')].map((span) => ({ text: span.textContent ?? '', box: span.getBoundingClientRect() }));
-      const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-      const covering = labels.filter(({ box }) => texts.some((text) => overlaps(box, text))).map(({ text, box }) => `${text.trim()} at ${Math.round(box.top + scrollY)}`);
+      const labels = [...document.querySelectorAll('page-ads-debug span')].map((span) => ({
+        text: span.textContent ?? '',
+        box: span.getBoundingClientRect(),
+      }));
+      const overlaps = (a: DOMRect, b: DOMRect) =>
+        a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const covering = labels
+        .filter(({ box }) => texts.some((text) => overlaps(box, text)))
+        .map(({ text, box }) => `${text.trim()} at ${Math.round(box.top + scrollY)}`);
       return { labels: labels.length, texts: texts.length, covering };
     });
     expect(found.labels).toBeGreaterThan(5);

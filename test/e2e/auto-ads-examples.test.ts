@@ -21,7 +21,10 @@ let dir = '';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-ad-examples-'));
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: 'examples-admin-token' }, SERVER_START_MS);
+  server = await startServer(
+    { DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: 'examples-admin-token' },
+    SERVER_START_MS,
+  );
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -32,8 +35,20 @@ afterAll(async () => {
 });
 
 describe.each([
-  { page: 'adsense-auto-ads.html', type: 'adsense', script: '/examples/assets/fake-adsbygoogle.js', filled: 'ins.adsbygoogle[data-adsbygoogle-status="done"]', label: 'Fake AdSense ad' },
-  { page: 'gpt-auto-ads.html', type: 'doubleclick', script: '/examples/assets/fake-gpt.js', filled: 'div[id^="page-ad-gpt-"]', label: 'Fake Google Publisher Tag ad' },
+  {
+    page: 'adsense-auto-ads.html',
+    type: 'adsense',
+    script: '/examples/assets/fake-adsbygoogle.js',
+    filled: 'ins.adsbygoogle[data-adsbygoogle-status="done"]',
+    label: 'Fake AdSense ad',
+  },
+  {
+    page: 'gpt-auto-ads.html',
+    type: 'doubleclick',
+    script: '/examples/assets/fake-gpt.js',
+    filled: 'div[id^="page-ad-gpt-"]',
+    label: 'Fake Google Publisher Tag ad',
+  },
 ])('the $type example', ({ page: name, type, script, filled, label }) => {
   it('renders every placed slot with the local fake script, loaded once, and requests nothing elsewhere', async () => {
     const { page, context, messages, errors } = await newPage(browser, { viewport: { width: 1000, height: 700 } });
@@ -62,7 +77,10 @@ describe.each([
       expect(text).toContain('non-personalised');
       expect(scripts.filter((path) => path === script)).toHaveLength(1);
       expect([...origins]).toEqual([server.url]);
-      expect([...messages.filter((m) => m.type === 'error' || m.text.startsWith('[page-')).map((m) => m.text), ...errors]).toEqual([]);
+      expect([
+        ...messages.filter((m) => m.type === 'error' || m.text.startsWith('[page-')).map((m) => m.text),
+        ...errors,
+      ]).toEqual([]);
     } finally {
       await context.close();
     }

@@ -36,7 +36,12 @@ describe('auto ads failures', () => {
     ['a 500 answer', '/ads/500', 'auto-ads-config-fetch-failed: expected a 2xx answer from', 'got "HTTP 500"'],
     ['an empty body', '/ads/empty', 'auto-ads-config-invalid: expected a JSON object', 'got ""'],
     ['invalid JSON', '/ads/broken', 'auto-ads-config-invalid: expected a JSON object', 'got "{"placements": ["'],
-    ['a refused connection', 'https://127.0.0.1:1/ads', 'auto-ads-config-fetch-failed: expected a 2xx answer from', 'got "TypeError: Failed to fetch"'],
+    [
+      'a refused connection',
+      'https://127.0.0.1:1/ads',
+      'auto-ads-config-fetch-failed: expected a 2xx answer from',
+      'got "TypeError: Failed to fetch"',
+    ],
   ])('logs one error for %s and places no ads', async (_name, url, start, end) => {
     const path = `/fail-${url.replace(/\W/g, '')}.html`;
     const { page, messages } = await openAndSettle(path, `type="custom" data-config-url="${url}"`);
@@ -49,10 +54,26 @@ describe('auto ads failures', () => {
   });
 
   it.each([
-    ['no type', 'data-config-url="/ads/config"', '[page-auto-ads] auto-ads-type-missing: expected type adsense|doubleclick|custom, got nothing'],
-    ['an unknown type', 'type="alright"', '[page-auto-ads] auto-ads-type-unknown: expected type adsense|doubleclick|custom, got "alright"'],
-    ['adsense without data-ad-client', 'type="adsense" id="aa"', '[page-auto-ads#aa] auto-ads-attribute-missing: expected a data-ad-client attribute for type adsense, got nothing'],
-    ['a cross-origin http config URL', `type="custom" data-config-url="http://localhost:1/c"`, '[page-auto-ads] auto-ads-config-url-invalid: expected an https or same-origin http(s) data-config-url, got "http://localhost:1/c"'],
+    [
+      'no type',
+      'data-config-url="/ads/config"',
+      '[page-auto-ads] auto-ads-type-missing: expected type adsense|doubleclick|custom, got nothing',
+    ],
+    [
+      'an unknown type',
+      'type="alright"',
+      '[page-auto-ads] auto-ads-type-unknown: expected type adsense|doubleclick|custom, got "alright"',
+    ],
+    [
+      'adsense without data-ad-client',
+      'type="adsense" id="aa"',
+      '[page-auto-ads#aa] auto-ads-attribute-missing: expected a data-ad-client attribute for type adsense, got nothing',
+    ],
+    [
+      'a cross-origin http config URL',
+      `type="custom" data-config-url="http://localhost:1/c"`,
+      '[page-auto-ads] auto-ads-config-url-invalid: expected an https or same-origin http(s) data-config-url, got "http://localhost:1/c"',
+    ],
   ])('reports %s and requests nothing', async (_name, autoAds, line) => {
     const before = server.requests.length;
     const { messages } = await openAndSettle(`/markup-${before}.html`, autoAds);
@@ -78,8 +99,16 @@ describe('auto ads failures', () => {
       `https://pagead2.googlesyndication.com/getconfig/ama?client=ca-pub-1234&plah=127.0.0.1&ama_t=amp&url=${encodeURIComponent(server.origin + '/adsense.html')}`,
     ]);
     // Besides the config, only AdSense's own script (once), for the slots that were laid out.
-    expect(seen.filter((url) => !url.includes('/getconfig/')).every((url) => url.includes('/pagead/js/adsbygoogle.js?client=ca-pub-1234'))).toBe(true);
-    const ad = await page.$eval('article page-ad:not(#manual-ad)', (element) => [element.getAttribute('type'), element.getAttribute('data-ad-client'), element.getAttribute('data-tag-origin')]);
+    expect(
+      seen
+        .filter((url) => !url.includes('/getconfig/'))
+        .every((url) => url.includes('/pagead/js/adsbygoogle.js?client=ca-pub-1234')),
+    ).toBe(true);
+    const ad = await page.$eval('article page-ad:not(#manual-ad)', (element) => [
+      element.getAttribute('type'),
+      element.getAttribute('data-ad-client'),
+      element.getAttribute('data-tag-origin'),
+    ]);
     expect(ad).toEqual(['adsense', 'ca-pub-1234', 'test']);
     // The runtime's page-ad renders the adsense network (docs/decisions/page-ad-networks.md).
     expect(messages.some((m) => m.text.includes('unsupported-ad-type'))).toBe(false);

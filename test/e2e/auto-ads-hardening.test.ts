@@ -6,7 +6,15 @@ import { existsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLE, articlePage, CONFIG, IMAGE_ROUTES, waitForPlacement } from './fixtures/auto-ads/pages.ts';
-import { CDN_ROOT, type ConsoleLine, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
+import {
+  CDN_ROOT,
+  type ConsoleLine,
+  launchBrowser,
+  newPage,
+  settled,
+  startServer,
+  type TestServer,
+} from './harness.ts';
 
 const CONSENT_BUNDLE = `${CDN_ROOT}/v0/page-consent-0.1.js`;
 
@@ -19,7 +27,12 @@ const META = '<meta name="page-consent-blocking" content="page-ad">';
 const PROBE = '<script>window.__ran = [];</script>';
 
 const weakening = { type: 'custom', 'data-src': '/creative?weak', 'data-block-on-consent': '_till_responded' };
-const scripted = (src: string) => ({ ...CONFIG, attributes: { type: 'custom', 'data-src': src }, optInStatus: [2], stickyAdAttributes: { 'data-src': src } });
+const scripted = (src: string) => ({
+  ...CONFIG,
+  attributes: { type: 'custom', 'data-src': src },
+  optInStatus: [2],
+  stickyAdAttributes: { 'data-src': src },
+});
 const JAVASCRIPT = "javascript:window.top.__ran.push('js')";
 const DATA = "data:text/html,<script>parent.__ran.push('data')</script>";
 
@@ -39,7 +52,12 @@ beforeAll(async () => {
   });
   server.page(
     '/weakening.html',
-    articlePage({ autoAds: 'type="custom" data-config-url="/ads/weakening"', body: CONSENT + ARTICLE, head: META, extensions: ['page-auto-ads', 'page-consent'] }),
+    articlePage({
+      autoAds: 'type="custom" data-config-url="/ads/weakening"',
+      body: CONSENT + ARTICLE,
+      head: META,
+      extensions: ['page-auto-ads', 'page-consent'],
+    }),
   );
   for (const name of ['javascript', 'data']) {
     server.page(`/${name}.html`, articlePage({ autoAds: `type="custom" data-config-url="/ads/${name}"`, head: PROBE }));
@@ -50,7 +68,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-const lines = (messages: ConsoleLine[], code: string) => messages.filter((m) => m.text.includes(` ${code}: `)).map((m) => m.text);
+const lines = (messages: ConsoleLine[], code: string) =>
+  messages.filter((m) => m.text.includes(` ${code}: `)).map((m) => m.text);
 
 describe('auto ads: a config cannot weaken consent', () => {
   it('builds no inserted ad and requests nothing after the user rejects, despite a config _till_responded', async () => {
@@ -60,7 +79,9 @@ describe('auto ads: a config cannot weaken consent', () => {
     expect(placed?.adsPlaced).toBeGreaterThan(0);
     await page.click('#reject');
     await settled(page);
-    const inserted = await page.$$eval('page-ad:not(#manual-ad)', (ads) => ads.map((ad) => [ad.getAttribute('data-block-on-consent'), ad.classList.contains('page-built')]));
+    const inserted = await page.$$eval('page-ad:not(#manual-ad)', (ads) =>
+      ads.map((ad) => [ad.getAttribute('data-block-on-consent'), ad.classList.contains('page-built')]),
+    );
     expect(inserted.length).toBeGreaterThan(1);
     expect(inserted.every(([marker, isBuilt]) => marker === null && !isBuilt)).toBe(true);
     expect(await page.$$('page-ad iframe')).toHaveLength(0);
@@ -97,7 +118,9 @@ describe('auto ads: config URLs follow the URL rule', () => {
       `[page-auto-ads] auto-ads-url-refused: expected attributes.data-src: an http(s) or relative URL, got "${src.length > 60 ? `${src.slice(0, 57)}...` : src}"`,
       `[page-auto-ads] auto-ads-url-refused: expected stickyAdAttributes.data-src: an http(s) or relative URL, got "${src.length > 60 ? `${src.slice(0, 57)}...` : src}"`,
     ]);
-    expect(await page.$$eval('page-ad:not(#manual-ad)', (ads) => ads.filter((ad) => ad.hasAttribute('data-src')).length)).toBe(0);
+    expect(
+      await page.$$eval('page-ad:not(#manual-ad)', (ads) => ads.filter((ad) => ad.hasAttribute('data-src')).length),
+    ).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __ran: string[] }).__ran)).toEqual([]);
     expect(errors).toEqual([]);
   });

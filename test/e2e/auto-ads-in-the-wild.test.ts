@@ -6,17 +6,27 @@ import { articlePage, IMAGE_ROUTES, waitForPlacement } from './fixtures/auto-ads
 let browser: Browser;
 let server: TestServer;
 
-const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. '.repeat(2);
-const paragraphs = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => `<p id="${prefix}${i}">${text}</p>`).join('');
+const text =
+  'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. '.repeat(
+    2,
+  );
+const paragraphs = (count: number, prefix: string) =>
+  Array.from({ length: count }, (_, i) => `<p id="${prefix}${i}">${text}</p>`).join('');
 /** Far more ads than the page can take: tiny spacing, a high count. */
-const GREEDY = { placements: [{ anchor: { selector: 'main p', all: true }, pos: 4, type: 1 }], attributes: { type: 'fake' }, adConstraints: { initialMinSpacing: '10px', maxAdCount: 100 } };
+const GREEDY = {
+  placements: [{ anchor: { selector: 'main p', all: true }, pos: 4, type: 1 }],
+  attributes: { type: 'fake' },
+  adConstraints: { initialMinSpacing: '10px', maxAdCount: 100 },
+};
 
 beforeAll(async () => {
   browser = await launchBrowser();
   server = await startServer({
     ...IMAGE_ROUTES,
     '/ads/greedy': { body: GREEDY },
-    '/ads/anchor': { body: { placements: [], optInStatus: [2], attributes: { type: 'fake' }, stickyAdAttributes: { height: 400 } } },
+    '/ads/anchor': {
+      body: { placements: [], optInStatus: [2], attributes: { type: 'fake' }, stickyAdAttributes: { height: 400 } },
+    },
   });
 });
 afterAll(async () => {
@@ -34,7 +44,10 @@ async function open(path: string, body: string, config: string, viewport: { widt
 /** In-content ad heights and the main content's height. */
 const densityOf = (page: Page) =>
   page.evaluate(() => ({
-    ads: [...document.querySelectorAll('page-ad:not([sticky])')].reduce((sum, ad) => sum + ad.getBoundingClientRect().height, 0),
+    ads: [...document.querySelectorAll('page-ad:not([sticky])')].reduce(
+      (sum, ad) => sum + ad.getBoundingClientRect().height,
+      0,
+    ),
     main: document.querySelector('main')!.getBoundingClientRect().height,
   }));
 
@@ -51,7 +64,10 @@ describe('auto ads in the wild', () => {
   });
 
   it('keeps in-content ads within 30% of the main content on a 375 px wide screen, and says why it skipped', async () => {
-    const { page } = await open('/density.html', `<main>${paragraphs(80, 'p')}</main>`, '/ads/greedy', { width: 375, height: 667 });
+    const { page } = await open('/density.html', `<main>${paragraphs(80, 'p')}</main>`, '/ads/greedy', {
+      width: 375,
+      height: 667,
+    });
     const [placed] = await waitForPlacement(page);
     const { ads, main } = await densityOf(page);
     expect(ads).toBeGreaterThan(0);
@@ -60,7 +76,10 @@ describe('auto ads in the wild', () => {
   });
 
   it('goes beyond 30% on a wide screen with the same config', async () => {
-    const { page } = await open('/density-wide.html', `<main>${paragraphs(80, 'p')}</main>`, '/ads/greedy', { width: 1024, height: 667 });
+    const { page } = await open('/density-wide.html', `<main>${paragraphs(80, 'p')}</main>`, '/ads/greedy', {
+      width: 1024,
+      height: 667,
+    });
     const [placed] = await waitForPlacement(page);
     const { ads, main } = await densityOf(page);
     expect(ads).toBeGreaterThan(0.3 * main);
@@ -68,7 +87,10 @@ describe('auto ads in the wild', () => {
   });
 
   it('keeps the anchor ad within 30% of the viewport height', async () => {
-    const { page } = await open('/anchor-tall.html', `<main>${paragraphs(10, 'p')}</main>`, '/ads/anchor', { width: 800, height: 600 });
+    const { page } = await open('/anchor-tall.html', `<main>${paragraphs(10, 'p')}</main>`, '/ads/anchor', {
+      width: 800,
+      height: 600,
+    });
     await page.waitForSelector('page-ad[sticky] .page-fake-ad');
     const box = await page.$eval('page-ad[sticky]', (ad) => ad.getBoundingClientRect().toJSON());
     expect(box.height).toBe(180);
@@ -76,9 +98,15 @@ describe('auto ads in the wild', () => {
   });
 
   it('closes the anchor ad with its button, reached and pressed by keyboard', async () => {
-    const { page } = await open('/anchor-close.html', `<main><a href="#top">top</a>${paragraphs(10, 'p')}</main>`, '/ads/anchor', { width: 800, height: 600 });
+    const { page } = await open(
+      '/anchor-close.html',
+      `<main><a href="#top">top</a>${paragraphs(10, 'p')}</main>`,
+      '/ads/anchor',
+      { width: 800, height: 600 },
+    );
     await page.waitForSelector('page-ad[sticky] .page-fake-ad');
-    const isCloseFocused = () => page.evaluate(() => document.activeElement?.matches('page-ad[sticky] button[aria-label="Close ad"]') ?? false);
+    const isCloseFocused = () =>
+      page.evaluate(() => document.activeElement?.matches('page-ad[sticky] button[aria-label="Close ad"]') ?? false);
     for (let presses = 0; presses < 10 && !(await isCloseFocused()); presses++) await page.keyboard.press('Tab');
     expect(await isCloseFocused()).toBe(true);
     expect(await page.evaluate(() => document.activeElement!.getBoundingClientRect().bottom <= innerHeight)).toBe(true);

@@ -1,7 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
-import { articlePage, CONFIG, defaultSpacing, IMAGE_ROUTES, measureAds, spacingViolations, waitForPlacement } from './fixtures/auto-ads/pages.ts';
+import {
+  articlePage,
+  CONFIG,
+  defaultSpacing,
+  IMAGE_ROUTES,
+  measureAds,
+  spacingViolations,
+  waitForPlacement,
+} from './fixtures/auto-ads/pages.ts';
 
 /** A short article followed by a feed that a script fills later (infinite scroll). */
 const paragraph = (i: number) =>
@@ -17,7 +25,10 @@ beforeAll(async () => {
   server = await startServer({ ...IMAGE_ROUTES, '/ads/feed-config': { body: config } });
   // A scrollbar from the start: its appearance when the feed grows would be a shift of its own.
   const head = '<style>html{overflow-y:scroll}</style>';
-  server.page('/feed.html', articlePage({ autoAds: 'type="custom" data-config-url="/ads/feed-config"', body: BODY, head }));
+  server.page(
+    '/feed.html',
+    articlePage({ autoAds: 'type="custom" data-config-url="/ads/feed-config"', body: BODY, head }),
+  );
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,10 +1,18 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
-import { articlePage, CONFIG, defaultSpacing, measureAds, spacingViolations, waitForPlacement } from './fixtures/auto-ads/pages.ts';
+import {
+  articlePage,
+  CONFIG,
+  defaultSpacing,
+  measureAds,
+  spacingViolations,
+  waitForPlacement,
+} from './fixtures/auto-ads/pages.ts';
 
 const PARAGRAPHS = 5000;
-const paragraph = (i: number) => `<p>Paragraph ${i} of a very long page: the council, the cycle path, the bridge and the budget, again.</p>`;
+const paragraph = (i: number) =>
+  `<p>Paragraph ${i} of a very long page: the council, the cycle path, the bridge and the budget, again.</p>`;
 
 let browser: Browser;
 let server: TestServer;

@@ -38,8 +38,14 @@ const RECORDER = `(() => {
 
 type Seen = 'fetches' | 'timers' | 'shown';
 const seenAt = async (page: Page, kind: Seen, key: string | number): Promise<number> => {
-  const at = await page.evaluate(([k, name]) => (window as unknown as { __clockSeen: Record<Seen, Record<string, number>> }).__clockSeen[k][name], [kind, String(key)] as const);
-  if (at === undefined) throw new Error(`the page has not ${kind === 'fetches' ? `started a fetch of ${key}` : kind === 'timers' ? `started a ${key} ms timer` : `shown #${key}`}`);
+  const at = await page.evaluate(
+    ([k, name]) => (window as unknown as { __clockSeen: Record<Seen, Record<string, number>> }).__clockSeen[k][name],
+    [kind, String(key)] as const,
+  );
+  if (at === undefined)
+    throw new Error(
+      `the page has not ${kind === 'fetches' ? `started a fetch of ${key}` : kind === 'timers' ? `started a ${key} ms timer` : `shown #${key}`}`,
+    );
   return at;
 };
 

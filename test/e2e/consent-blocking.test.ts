@@ -12,8 +12,14 @@ beforeAll(async () => {
   browser = await launchBrowser();
   server = await startServer({
     '/img.svg': SVG,
-    '/blocked.js': { body: 'window.ranExternal = (window.ranExternal || 0) + 1;', headers: { 'content-type': 'text/javascript' } },
-    '/tcf/vendor-list.json': { body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), headers: { 'content-type': 'application/json' } },
+    '/blocked.js': {
+      body: 'window.ranExternal = (window.ranExternal || 0) + 1;',
+      headers: { 'content-type': 'text/javascript' },
+    },
+    '/tcf/vendor-list.json': {
+      body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'),
+      headers: { 'content-type': 'application/json' },
+    },
   });
 });
 afterAll(async () => {
@@ -58,7 +64,10 @@ describe('purpose blocking', () => {
       <button id="accept" on="tap:consent.accept">Accept</button>
       <button id="reject" on="tap:consent.reject">Reject</button></div>
     <div id="post"><button id="manage" on="tap:consent.prompt">Settings</button></div>`;
-  const body = [probe('ads-only', 'data-block-on-consent-purposes="ads"'), probe('ads-and-default', 'data-block-on-consent data-block-on-consent-purposes="ads"')].join('');
+  const body = [
+    probe('ads-only', 'data-block-on-consent-purposes="ads"'),
+    probe('ads-and-default', 'data-block-on-consent data-block-on-consent-purposes="ads"'),
+  ].join('');
 
   it('builds a purpose-blocked element when its purpose is accepted, even if consent is rejected', async () => {
     const { page } = await open(CLIENT, { inside, body });
@@ -91,7 +100,12 @@ describe('purpose blocking', () => {
   });
 
   it('rejects a purpose accepted on an earlier visit on a plain reject: unlaid, stored false, out of the TC string', async () => {
-    const tcf = { vendorListHref: '/tcf/vendor-list.json', vendors: [1, 2, 8, 25, 91], purposes: { ads: [2, 3, 4] }, publisherCountryCode: 'DE' };
+    const tcf = {
+      vendorListHref: '/tcf/vendor-list.json',
+      vendors: [1, 2, 8, 25, 91],
+      purposes: { ads: [2, 3, 4] },
+      publisherCountryCode: 'DE',
+    };
     const { page } = await open({ ...CLIENT, exposesTcfApi: true, cmpId: 300, cmpVersion: 2, tcf }, { inside, body });
     await page.click('#ads');
     await page.click('#accept');
@@ -101,7 +115,10 @@ describe('purpose blocking', () => {
     await page.click('#manage');
     await page.click('#reject');
     await expect.poll(() => builtProbes(page)).toEqual([]);
-    const stored = () => storedValues(page).then((values) => values['consent:site'] as { state: string; purposeConsents: object; consentString?: string });
+    const stored = () =>
+      storedValues(page).then(
+        (values) => values['consent:site'] as { state: string; purposeConsents: object; consentString?: string },
+      );
     await expect.poll(stored).toMatchObject({ state: 'rejected', consentString: expect.any(String) });
     const { state, purposeConsents, consentString } = await stored();
     expect({ state, purposeConsents }).toEqual({ state: 'rejected', purposeConsents: { ads: false } });
@@ -115,10 +132,11 @@ describe('text/plain scripts', () => {
     <script type="text/plain" data-block-on-consent>window.ranInline = (window.ranInline || 0) + 1;</script>
     <script type="text/plain" data-block-on-consent src="/blocked.js"></script>
     <script type="text/plain" data-block-on-consent="_till_responded">window.ranResponded = 1;</script>`;
-  const ran = (page: Page) => page.evaluate(() => {
-    const w = window as unknown as Record<string, number | undefined>;
-    return [w.ranInline ?? 0, w.ranExternal ?? 0, w.ranResponded ?? 0];
-  });
+  const ran = (page: Page) =>
+    page.evaluate(() => {
+      const w = window as unknown as Record<string, number | undefined>;
+      return [w.ranInline ?? 0, w.ranExternal ?? 0, w.ranResponded ?? 0];
+    });
 
   it('runs blocked scripts once, when consent allows them', async () => {
     const { page } = await open(CLIENT, { body: scripts });

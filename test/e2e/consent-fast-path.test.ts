@@ -19,7 +19,8 @@ let server: TestServer;
 let slowHeld = Promise.resolve();
 let releaseSlow = () => {};
 
-const cdn = (path: string) => readFileSync(`${CDN_ROOT}/${path}`, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '');
+const cdn = (path: string) =>
+  readFileSync(`${CDN_ROOT}/${path}`, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '');
 const script = { headers: { 'content-type': 'text/javascript' } };
 
 beforeAll(async () => {
@@ -39,10 +40,20 @@ afterAll(async () => {
   await server?.close();
 });
 
-type PageOptions = { readonly config?: object; readonly inline?: boolean; readonly consentScript?: 'fast' | 'slow'; readonly visit?: number };
+type PageOptions = {
+  readonly config?: object;
+  readonly inline?: boolean;
+  readonly consentScript?: 'fast' | 'slow';
+  readonly visit?: number;
+};
 
 /** A page with slow `v0.js`; the consent extension fast or slow; the fast path inlined or not. */
-function fastPage({ config = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt' }, inline = false, consentScript = 'fast', visit = 0 }: PageOptions) {
+function fastPage({
+  config = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt' },
+  inline = false,
+  consentScript = 'fast',
+  visit = 0,
+}: PageOptions) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>fast path</title>
 <script async src="/slow/v0.js"></script>
 <script async custom-element="page-consent" src="/${consentScript}/v0/page-consent-0.1.js"></script>
@@ -60,10 +71,13 @@ ${inline ? `<script>${cdn('v0/page-consent-fast-0.1.js')}</script>` : ''}
 
 /** Stores `decision` for instance `site` in the site store's format, on `page`'s current origin. */
 const storeDecision = (page: Page, decision: object) =>
-  page.evaluate((values) => {
-    const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values }));
-    localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
-  }, { 'consent:site': decision });
+  page.evaluate(
+    (values) => {
+      const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values }));
+      localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
+    },
+    { 'consent:site': decision },
+  );
 
 let count = 0;
 /** Stores `decision` for instance `site` (the site store's format), then opens a page. */
@@ -77,7 +91,10 @@ async function returnVisit(decision: object | null, options: PageOptions = {}) {
   await test.page.goto(`${server.origin}/blank.html`);
   if (decision) await storeDecision(test.page, decision);
   await test.page.goto(`${server.origin}${path}`, { waitUntil: 'domcontentloaded' });
-  return { ...test, thirdRequests: () => server.requests.filter((request) => request.url === `/third.js?${visit}`).length };
+  return {
+    ...test,
+    thirdRequests: () => server.requests.filter((request) => request.url === `/third.js?${visit}`).length,
+  };
 }
 
 const accepted = (extra: object = {}) => ({ version: 2, state: 'accepted', time: Date.now(), ...extra });
@@ -117,7 +134,10 @@ describe('return-visit fast path', () => {
   });
 
   it('starts only the any-answer scripts for a rejected decision', async () => {
-    const { page, thirdRequests } = await returnVisit({ version: 2, state: 'rejected', time: Date.now() }, { inline: true, consentScript: 'slow' });
+    const { page, thirdRequests } = await returnVisit(
+      { version: 2, state: 'rejected', time: Date.now() },
+      { inline: true, consentScript: 'slow' },
+    );
     const { early, late } = await earlyThenLate(page);
     expect(early).toEqual({ runs: ['responded'], third: 0, isRuntimeLoaded: false });
     expect(late).toMatchObject({ runs: ['responded'], third: 0 });
@@ -125,8 +145,17 @@ describe('return-visit fast path', () => {
   });
 
   it('waits for the components without a decision, and when any geo group would see it expired', async () => {
-    const geo = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', geoOverride: { eea: { consentLifetimeDays: 30 } } };
-    const old = await returnVisit(accepted({ time: Date.now() - 60 * DAY_MS }), { config: geo, inline: true, consentScript: 'slow' });
+    const geo = {
+      consentInstanceId: 'site',
+      consentRequired: true,
+      promptUI: 'prompt',
+      geoOverride: { eea: { consentLifetimeDays: 30 } },
+    };
+    const old = await returnVisit(accepted({ time: Date.now() - 60 * DAY_MS }), {
+      config: geo,
+      inline: true,
+      consentScript: 'slow',
+    });
     const expired = await earlyThenLate(old.page);
     expect(expired.early).toEqual({ runs: [], third: 0, isRuntimeLoaded: false });
     // Without <page-geo> the components use the base lifetime (390 days): the decision stands.
@@ -138,7 +167,11 @@ describe('return-visit fast path', () => {
   });
 
   it('starts nothing for a config the components refuse', async () => {
-    const { page, thirdRequests } = await returnVisit(accepted(), { config: { consentInstanceId: 'site', promptUI: 'prompt' }, inline: true, consentScript: 'slow' });
+    const { page, thirdRequests } = await returnVisit(accepted(), {
+      config: { consentInstanceId: 'site', promptUI: 'prompt' },
+      inline: true,
+      consentScript: 'slow',
+    });
     const { early, late } = await earlyThenLate(page);
     expect(early.runs).toEqual([]);
     expect(late).toMatchObject({ runs: [], third: 0 });
@@ -146,13 +179,22 @@ describe('return-visit fast path', () => {
   });
 
   it('leaves a Consent Mode page to the element, so the default reaches dataLayer before any script', async () => {
-    const config = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', consentModeMapping: { ad_storage: 'consent' } };
+    const config = {
+      consentInstanceId: 'site',
+      consentRequired: true,
+      promptUI: 'prompt',
+      consentModeMapping: { ad_storage: 'consent' },
+    };
     const { page } = await returnVisit(accepted(), { config, inline: true, consentScript: 'slow' });
     const { early, late } = await earlyThenLate(page);
     expect(early).toEqual({ runs: [], third: 0, isRuntimeLoaded: false });
     expect(late).toMatchObject({ runs: ['default', 'responded'], third: 1 });
     // The element sent the default first, then the update; the scripts ran after both.
-    const calls = await page.evaluate(() => (window as never as { dataLayer: ArrayLike<unknown>[] }).dataLayer.map((call) => Array.from(call).slice(0, 2).join(' ')));
+    const calls = await page.evaluate(() =>
+      (window as never as { dataLayer: ArrayLike<unknown>[] }).dataLayer.map((call) =>
+        Array.from(call).slice(0, 2).join(' '),
+      ),
+    );
     expect(calls.slice(0, 2)).toEqual(['consent default', 'consent update']);
   });
 
@@ -220,7 +262,10 @@ describe('return-visit fast path', () => {
       await page.waitForSelector('#prompt', { state: 'attached' });
       await page.waitForTimeout(200);
       // Read while the blocked script's text is still on its way (the tail is sent after this).
-      const early = await page.evaluate(() => ({ state: document.readyState, reads: (window as never as { reads?: number }).reads ?? 0 }));
+      const early = await page.evaluate(() => ({
+        state: document.readyState,
+        reads: (window as never as { reads?: number }).reads ?? 0,
+      }));
       expect(early).toEqual({ state: 'loading', reads: 0 });
       sendTail();
       await page.waitForLoadState('load');

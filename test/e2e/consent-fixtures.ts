@@ -33,7 +33,8 @@ export function useConsentFixture(routes: Record<string, Route> = {}): ConsentFi
     await browser?.close();
     await server?.close();
   });
-  const opened = (name: string) => new Error(`the e2e fixture's ${name} is opened before the tests: use it inside a test or hook`);
+  const opened = (name: string) =>
+    new Error(`the e2e fixture's ${name} is opened before the tests: use it inside a test or hook`);
   return {
     get browser() {
       if (!browser) throw opened('browser');
@@ -88,7 +89,9 @@ export function consentPage(config: object, options: ConsentPageOptions = {}): s
 
 /** Which probes have built and laid out (their <img> exists). */
 export async function builtProbes(page: Page): Promise<string[]> {
-  return page.$$eval('page-img', (elements) => elements.filter((element) => element.querySelector('img')).map((element) => element.id));
+  return page.$$eval('page-img', (elements) =>
+    elements.filter((element) => element.querySelector('img')).map((element) => element.id),
+  );
 }
 
 /** Ids of probes whose image was requested from the server. */
@@ -109,12 +112,15 @@ export async function storedValues(page: Page): Promise<Record<string, unknown>>
 }
 
 /** The console lines carrying a diagnostic code. */
-export const diagnosticsOf = <T extends { text: string }>(messages: readonly T[], code: string) => messages.filter((message) => message.text.includes(` ${code}:`));
+export const diagnosticsOf = <T extends { text: string }>(messages: readonly T[], code: string) =>
+  messages.filter((message) => message.text.includes(` ${code}:`));
 
 /** Console lines shaped like publisher diagnostics from `source`: `[element#id] code: expected X, got Y`. */
 export function diagnosticLines(test: Pick<TestPage, 'messages'>, source = 'page-consent#consent'): string[] {
   const prefix = `[${source}] `;
-  return test.messages.filter((m) => (m.type === 'error' || m.type === 'warning') && m.text.startsWith(prefix)).map((m) => m.text);
+  return test.messages
+    .filter((m) => (m.type === 'error' || m.type === 'warning') && m.text.startsWith(prefix))
+    .map((m) => m.text);
 }
 
 /** The shape of every publisher diagnostic line. */

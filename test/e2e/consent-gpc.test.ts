@@ -17,21 +17,40 @@ async function open(config: Record<string, unknown>, hasGpc: boolean) {
   const updatePath = `/gpc-update-${n}`;
   fixture.server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'unknown' } });
   fixture.server.route(updatePath, { status: 204 });
-  const full = JSON.parse(JSON.stringify({ consentInstanceId: 'site', promptUI: 'prompt', postPromptUI: 'post', onUpdateHref: 'UPDATE', ...config }).replaceAll('CHECK', checkPath).replaceAll('UPDATE', updatePath));
+  const full = JSON.parse(
+    JSON.stringify({
+      consentInstanceId: 'site',
+      promptUI: 'prompt',
+      postPromptUI: 'post',
+      onUpdateHref: 'UPDATE',
+      ...config,
+    })
+      .replaceAll('CHECK', checkPath)
+      .replaceAll('UPDATE', updatePath),
+  );
   const path = `/gpc-${n}.html`;
   fixture.server.page(path, consentPage(full));
   const test = await newPage(fixture.browser);
-  if (hasGpc) await test.page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
+  if (hasGpc)
+    await test.page.addInitScript(() =>
+      Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }),
+    );
   await test.page.goto(fixture.server.origin + path);
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return { ...test, checkPath, updatePath };
 }
 
-const lastEvent = (page: Page) => page.evaluate(() => (window as unknown as { consentEvents: { state: string; consentMetadata?: object }[] }).consentEvents.at(-1));
+const lastEvent = (page: Page) =>
+  page.evaluate(() =>
+    (window as unknown as { consentEvents: { state: string; consentMetadata?: object }[] }).consentEvents.at(-1),
+  );
 
 describe('Global Privacy Control with "gpc": "reject"', () => {
   it('rejects without a prompt, keeps blocked elements blocked, stores and posts nothing, and tells the server', async () => {
-    const { page, checkPath, updatePath } = await open({ checkConsentHref: 'CHECK', consentRequired: 'remote', gpc: 'reject' }, true);
+    const { page, checkPath, updatePath } = await open(
+      { checkConsentHref: 'CHECK', consentRequired: 'remote', gpc: 'reject' },
+      true,
+    );
     await expect.poll(() => lastEvent(page)).toMatchObject({ state: 'rejected', consentMetadata: { gpc: true } });
     await expect.poll(() => builtProbes(page)).toEqual(REJECTED);
     await settled(page);
@@ -39,11 +58,16 @@ describe('Global Privacy Control with "gpc": "reject"', () => {
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await storedValues(page)).not.toHaveProperty('consent:site');
     expect(fixture.server.requestsTo(updatePath)).toEqual([]);
-    expect(fixture.server.requestsTo(checkPath).map((request) => JSON.parse(request.body))).toEqual([expect.objectContaining({ consentStateValue: 'unknown', gpc: true })]);
+    expect(fixture.server.requestsTo(checkPath).map((request) => JSON.parse(request.body))).toEqual([
+      expect.objectContaining({ consentStateValue: 'unknown', gpc: true }),
+    ]);
   });
 
   it('prompts as before when the browser sends no GPC', async () => {
-    const { page, checkPath } = await open({ checkConsentHref: 'CHECK', consentRequired: 'remote', gpc: 'reject' }, false);
+    const { page, checkPath } = await open(
+      { checkConsentHref: 'CHECK', consentRequired: 'remote', gpc: 'reject' },
+      false,
+    );
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     expect(JSON.parse(fixture.server.requestsTo(checkPath)[0]!.body)).not.toHaveProperty('gpc');
   });

@@ -44,7 +44,12 @@ function hostedPage(config: object): string {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-hosted-'));
   port = await freePort();
-  server = await startServer({ PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN, EXAMPLES_ROOT: dir });
+  server = await startServer({
+    PORT: String(port),
+    DATABASE_URL: `sqlite:${join(dir, 'page.db')}`,
+    ADMIN_TOKEN,
+    EXAMPLES_ROOT: dir,
+  });
   browser = await launchBrowser();
 });
 afterEach(async () => {
@@ -73,31 +78,56 @@ async function promptFrame(page: Page): Promise<Frame> {
 }
 
 async function exported(instance: string): Promise<{ state: string; purposeConsents?: object }[]> {
-  const response = await fetch(`http://127.0.0.1:${port}/admin/api/instances/${instance}/export?format=ndjson`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  const response = await fetch(`http://127.0.0.1:${port}/admin/api/instances/${instance}/export?format=ndjson`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
   const text = (await response.text()).trim();
   return text ? text.split('\n').map((line) => JSON.parse(line)) : [];
 }
 
 /** The frame's focused element while its document has focus, as `TAG#id`. */
-const focusInFrame = (frame: Frame) => frame.evaluate(() => (document.hasFocus() ? `${document.activeElement?.tagName}#${document.activeElement?.id}` : 'outside'));
+const focusInFrame = (frame: Frame) =>
+  frame.evaluate(() =>
+    document.hasFocus() ? `${document.activeElement?.tagName}#${document.activeElement?.id}` : 'outside',
+  );
 
-const lastState = (page: Page) => page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state);
+const lastState = (page: Page) =>
+  page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state);
 
 describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
   it('cross-origin (consent server on localhost): accept in the frame reaches /consent/update and the admin export', async () => {
-    const test = await open('hosted-cross.html', { consentInstanceId: 'hosted-cross', checkConsentHref: `http://localhost:${port}/consent/check`, purposeConsentRequired: ['ads'] });
+    const test = await open('hosted-cross.html', {
+      consentInstanceId: 'hosted-cross',
+      checkConsentHref: `http://localhost:${port}/consent/check`,
+      purposeConsentRequired: ['ads'],
+    });
     const { page } = test;
     const frame = await promptFrame(page);
-    const attributes = await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => ({ src: f.src, sandbox: f.getAttribute('sandbox') }));
-    expect(attributes).toEqual({ src: `http://localhost:${port}/cmp/prompt.html?instance=hosted-cross`, sandbox: 'allow-scripts allow-popups allow-same-origin' });
+    const attributes = await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => ({
+      src: f.src,
+      sandbox: f.getAttribute('sandbox'),
+    }));
+    expect(attributes).toEqual({
+      src: `http://localhost:${port}/cmp/prompt.html?instance=hosted-cross`,
+      sandbox: 'allow-scripts allow-popups allow-same-origin',
+    });
     // 60vh of 700 px, bottom sheet.
-    expect(await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => Math.round(f.getBoundingClientRect().height))).toBe(420);
+    expect(
+      await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) =>
+        Math.round(f.getBoundingClientRect().height),
+      ),
+    ).toBe(420);
     expect(await frame.textContent('#summary')).toContain('ads');
     const update = page.waitForResponse((response) => response.url() === `http://localhost:${port}/consent/update`);
     await frame.click('#accept');
     expect((await update).status()).toBe(200);
     await expect.poll(() => lastState(page)).toBe('accepted');
-    expect(await page.evaluate(() => (window as unknown as { consentEvents: { purposeConsents: object }[] }).consentEvents.at(-1)?.purposeConsents)).toEqual({ ads: true });
+    expect(
+      await page.evaluate(
+        () =>
+          (window as unknown as { consentEvents: { purposeConsents: object }[] }).consentEvents.at(-1)?.purposeConsents,
+      ),
+    ).toEqual({ ads: true });
     expect(await page.$('.page-consent-frame iframe')).toBeNull();
     await expect.poll(async () => (await exported('hosted-cross')).map((r) => r.state)).toEqual(['accepted']);
     expect((await exported('hosted-cross'))[0]).toMatchObject({ purposeConsents: { ads: true } });
@@ -108,7 +138,9 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
     const test = await open('hosted-same.html', { consentInstanceId: 'hosted-same' });
     const { page } = test;
     const frame = await promptFrame(page);
-    expect(await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => f.getAttribute('sandbox'))).toBe('allow-scripts allow-popups');
+    expect(await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => f.getAttribute('sandbox'))).toBe(
+      'allow-scripts allow-popups',
+    );
     // Focus moves into the frame, onto the prompt itself (not the frame's <body>).
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
     await expect.poll(() => focusInFrame(frame)).toBe('MAIN#prompt');
@@ -122,11 +154,14 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
     expect(diagnosticsOf(test.messages, 'consent-prompt-frame-timeout')).toEqual([]);
   });
 
-  it('reopened from the page\'s Privacy settings, focus lands on the second layer\'s heading', async () => {
+  it("reopened from the page's Privacy settings, focus lands on the second layer's heading", async () => {
     const config = { consentInstanceId: 'hosted-reopen', postPromptUI: 'settings' };
     writeFileSync(
       join(dir, 'hosted-reopen.html'),
-      hostedPage(config).replace('</page-consent>', '<div id="settings" hidden><button type="button" on="tap:consent.prompt">Privacy settings</button></div></page-consent>'),
+      hostedPage(config).replace(
+        '</page-consent>',
+        '<div id="settings" hidden><button type="button" on="tap:consent.prompt">Privacy settings</button></div></page-consent>',
+      ),
     );
     const test = await newPage(browser, { viewport: { width: 400, height: 700 } });
     opened.push(test);

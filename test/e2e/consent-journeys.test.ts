@@ -1,6 +1,14 @@
-
 import { describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, isShown, POST_PROMPT, probe, requestedProbes, storedValues, useConsentFixture } from './consent-fixtures.ts';
+import {
+  builtProbes,
+  consentPage,
+  isShown,
+  POST_PROMPT,
+  probe,
+  requestedProbes,
+  storedValues,
+  useConsentFixture,
+} from './consent-fixtures.ts';
 import { newPage, settled } from './harness.ts';
 
 const fixture = useConsentFixture();
@@ -18,7 +26,8 @@ async function open(config: object, options = {}) {
   return { ...test, path };
 }
 
-const events = (page: import('playwright-core').Page) => page.evaluate(() => (window as unknown as { consentEvents: unknown[] }).consentEvents);
+const events = (page: import('playwright-core').Page) =>
+  page.evaluate(() => (window as unknown as { consentEvents: unknown[] }).consentEvents);
 
 describe('consent journeys', () => {
   it('builds only unblocked and _auto_reject elements before a decision, and requests nothing else', async () => {
@@ -36,7 +45,12 @@ describe('consent journeys', () => {
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
     expect(await isShown(page, '#prompt')).toBe(false);
     expect(await isShown(page, '#post')).toBe(true);
-    expect((await storedValues(page))['consent:site']).toEqual({ version: 2, state: 'accepted', time: expect.any(Number), purposeConsents: {} });
+    expect((await storedValues(page))['consent:site']).toEqual({
+      version: 2,
+      state: 'accepted',
+      time: expect.any(Number),
+      purposeConsents: {},
+    });
     expect(await events(page)).toContainEqual({ state: 'accepted', purposeConsents: {} });
   });
 
@@ -91,7 +105,10 @@ describe('consent journeys', () => {
   });
 
   it('ignores accept and reject while no prompt is shown', async () => {
-    const { page } = await open({ ...CLIENT, consentRequired: false }, { body: `${probe('default', 'data-block-on-consent')}<button id="outside" on="tap:consent.reject">x</button>` });
+    const { page } = await open(
+      { ...CLIENT, consentRequired: false },
+      { body: `${probe('default', 'data-block-on-consent')}<button id="outside" on="tap:consent.reject">x</button>` },
+    );
     await expect.poll(() => builtProbes(page)).toEqual(['default']);
     await page.click('#outside');
     await settled(page);
@@ -117,7 +134,12 @@ describe('consent journeys', () => {
     expect(await builtProbes(page)).toEqual([]);
     await page.click('#accept');
     await expect.poll(() => builtProbes(page)).toEqual(['ads']);
-    expect((await storedValues(page))['consent:site']).toEqual({ version: 2, state: 'accepted', time: expect.any(Number), purposeConsents: { ads: true, video: false } });
+    expect((await storedValues(page))['consent:site']).toEqual({
+      version: 2,
+      state: 'accepted',
+      time: expect.any(Number),
+      purposeConsents: { ads: true, video: false },
+    });
     expect(await events(page)).toContainEqual({ state: 'accepted', purposeConsents: { ads: true, video: false } });
   });
 
@@ -127,12 +149,14 @@ describe('consent journeys', () => {
     const { page } = await open({ ...CLIENT, purposeConsentRequired: ['ads', 'video'] }, { inside, body: '' });
     await page.click('#ads-yes');
     await page.click('#reject');
-    await expect.poll(async () => (await storedValues(page))['consent:site']).toEqual({
-      version: 2,
-      state: 'rejected',
-      time: expect.any(Number),
-      purposeConsents: { ads: true, video: false },
-    });
+    await expect
+      .poll(async () => (await storedValues(page))['consent:site'])
+      .toEqual({
+        version: 2,
+        state: 'rejected',
+        time: expect.any(Number),
+        purposeConsents: { ads: true, video: false },
+      });
   });
 
   it('prompts again on the next visit until every required purpose has a choice', async () => {

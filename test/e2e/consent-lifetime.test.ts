@@ -9,11 +9,16 @@ let server: TestServer;
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 10, 12);
-const BODY = [probe('default', 'data-block-on-consent'), probe('ads', 'data-block-on-consent-purposes="ads"')].join('\n');
+const BODY = [probe('default', 'data-block-on-consent'), probe('ads', 'data-block-on-consent-purposes="ads"')].join(
+  '\n',
+);
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  server = await startServer({ '/img.svg': SVG, '/update': { body: { recorded: true, policyVersion: 1, receiptId: 'rcpt_e2e' } } });
+  server = await startServer({
+    '/img.svg': SVG,
+    '/update': { body: { recorded: true, policyVersion: 1, receiptId: 'rcpt_e2e' } },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -24,7 +29,14 @@ let count = 0;
 /** A page whose consent is required on the client, with an onUpdateHref; opened at `T0`. */
 async function openPage(config: object = {}) {
   const path = `/lifetime-${++count}.html`;
-  const full = { consentInstanceId: `site-${count}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', onUpdateHref: `${server.origin}/update`, ...config };
+  const full = {
+    consentInstanceId: `site-${count}`,
+    consentRequired: true,
+    promptUI: 'prompt',
+    postPromptUI: 'post',
+    onUpdateHref: `${server.origin}/update`,
+    ...config,
+  };
   server.page(path, consentPage(full, { body: BODY }));
   const test = await newPage(browser);
   await test.page.clock.setFixedTime(T0);
@@ -46,7 +58,11 @@ describe('consent lifetime in Chromium', () => {
     const { page, instance } = await openPage();
     await page.click('#accept');
     await page.waitForFunction(() => document.querySelectorAll('page-img img').length === 1);
-    expect((await storedValues(page))[`consent:${instance}`]).toMatchObject({ version: 2, state: 'accepted', time: T0 });
+    expect((await storedValues(page))[`consent:${instance}`]).toMatchObject({
+      version: 2,
+      state: 'accepted',
+      time: T0,
+    });
     await reloadAt(page, T0 + 391 * DAY);
     expect(await isShown(page, '#prompt')).toBe(true);
     expect(await builtProbes(page)).toEqual([]);
@@ -59,7 +75,9 @@ describe('consent lifetime in Chromium', () => {
     const { page, instance } = await openPage({ consentLifetimeDays: { accepted: 390, rejected: 30 } });
     await page.click('#reject');
     // Stored at T0 before the clock moves (a rejection unblocks nothing there is to wait for).
-    await expect.poll(async () => (await storedValues(page))[`consent:${instance}`]).toMatchObject({ state: 'rejected', time: T0 });
+    await expect
+      .poll(async () => (await storedValues(page))[`consent:${instance}`])
+      .toMatchObject({ state: 'rejected', time: T0 });
     await reloadAt(page, T0 + 29 * DAY);
     expect(await isShown(page, '#prompt')).toBe(false);
     await reloadAt(page, T0 + 31 * DAY);
@@ -82,7 +100,12 @@ describe('consent lifetime in Chromium', () => {
     expect(stored[`consent:${instance}`]).toMatchObject({ state: 'accepted', time: T0 + 400 * DAY });
     expect(stored[`consent-receipt:${instance}`]).toBe('rcpt_e2e');
     const receipt = await page.evaluate(
-      () => new Promise((resolve) => (window as unknown as { PAGE: unknown[] }).PAGE.push((p: { consent: { getReceipt(): Promise<string | null> } }) => p.consent.getReceipt().then(resolve))),
+      () =>
+        new Promise((resolve) =>
+          (window as unknown as { PAGE: unknown[] }).PAGE.push(
+            (p: { consent: { getReceipt(): Promise<string | null> } }) => p.consent.getReceipt().then(resolve),
+          ),
+        ),
     );
     expect(receipt).toBe('rcpt_e2e');
     await page.close();
@@ -98,13 +121,22 @@ describe('consent lifetime in Chromium', () => {
         const text = localStorage.getItem(`page-store:${location.hostname}`)!;
         const store = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(text), (c) => c.charCodeAt(0))));
         store.values[key].purposeConsents = { ads: true };
-        localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(store)))));
+        localStorage.setItem(
+          `page-store:${location.hostname}`,
+          btoa(String.fromCharCode(...new TextEncoder().encode(JSON.stringify(store)))),
+        );
       },
       { key: `consent:${instance}` },
     );
     await reloadAt(page, T0 + 391 * DAY);
     const purposes = await page.evaluate(
-      () => new Promise((resolve) => (window as unknown as { PAGE: unknown[] }).PAGE.push((p: { consent: { getPurposeConsents(): Promise<unknown> } }) => p.consent.getPurposeConsents().then(resolve))),
+      () =>
+        new Promise((resolve) =>
+          (window as unknown as { PAGE: unknown[] }).PAGE.push(
+            (p: { consent: { getPurposeConsents(): Promise<unknown> } }) =>
+              p.consent.getPurposeConsents().then(resolve),
+          ),
+        ),
     );
     expect(purposes).toEqual({ ads: true });
     expect(await builtProbes(page)).toEqual([]);

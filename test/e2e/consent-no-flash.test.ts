@@ -70,7 +70,13 @@ const PROBE = `(() => {
   requestAnimationFrame(onFrame);
 })();`;
 
-type Probe = { frames: number; framesBeforeBuild: number; paintedFrames: number; paintedBeforeBuild: number; shift: number };
+type Probe = {
+  frames: number;
+  framesBeforeBuild: number;
+  paintedFrames: number;
+  paintedBeforeBuild: number;
+  shift: number;
+};
 const probeOf = (target: Page) => target.evaluate(() => (window as unknown as { noFlashProbe: Probe }).noFlashProbe);
 
 let count = 0;
@@ -98,17 +104,26 @@ async function returnVisit(url: string) {
   return test;
 }
 
-const hiddenOf = (target: Page, selector: string) => target.$eval(selector, (element) => element.hasAttribute('hidden'));
+const hiddenOf = (target: Page, selector: string) =>
+  target.$eval(selector, (element) => element.hasAttribute('hidden'));
 
 describe('consent UI hidden attribute', () => {
   it('removes hidden from the shown prompt and keeps it on the post-prompt, then swaps after a decision', async () => {
     const { page: target } = await newPage(browser);
     await target.goto(serve(page(withHidden(PROMPT + POST_PROMPT), '')));
     await expect.poll(() => isShown(target, '#prompt')).toBe(true);
-    expect([await hiddenOf(target, '#prompt'), await hiddenOf(target, '#post'), await isShown(target, '#post')]).toEqual([false, true, false]);
+    expect([
+      await hiddenOf(target, '#prompt'),
+      await hiddenOf(target, '#post'),
+      await isShown(target, '#post'),
+    ]).toEqual([false, true, false]);
     await target.click('#accept');
     await expect.poll(() => isShown(target, '#post')).toBe(true);
-    expect([await hiddenOf(target, '#post'), await hiddenOf(target, '#prompt'), await isShown(target, '#prompt')]).toEqual([false, true, false]);
+    expect([
+      await hiddenOf(target, '#post'),
+      await hiddenOf(target, '#prompt'),
+      await isShown(target, '#prompt'),
+    ]).toEqual([false, true, false]);
   });
 
   it('removes hidden from the prompt again when the post-prompt reopens it', async () => {

@@ -50,12 +50,21 @@ const recordAddedAt = (page: Page, selector: string) =>
   }, selector);
 /** That page time, once the element is there. */
 async function addedAt(page: Page, selector: string): Promise<number> {
-  const handle = await page.waitForFunction((wanted) => (window as unknown as { addedAt?: Record<string, number> }).addedAt?.[wanted], selector);
+  const handle = await page.waitForFunction(
+    (wanted) => (window as unknown as { addedAt?: Record<string, number> }).addedAt?.[wanted],
+    selector,
+  );
   return (await handle.jsonValue()) as number;
 }
 
 let count = 0;
-async function open(json: object, options: Parameters<typeof consentPage>[1] = {}, viewport = { width: 400, height: 600 }, blockCmpBundle = false, onClock = false) {
+async function open(
+  json: object,
+  options: Parameters<typeof consentPage>[1] = {},
+  viewport = { width: 400, height: 600 },
+  blockCmpBundle = false,
+  onClock = false,
+) {
   const path = `/frame-${++count}.html`;
   server.page(path, consentPage(json, options));
   const test = await newPage(browser, { viewport });
@@ -76,16 +85,30 @@ async function cmpFrame(page: Page): Promise<Frame> {
   await frame!.waitForFunction(() => 'send' in window);
   return frame!;
 }
-const send = (frame: Frame, message: object) => frame.evaluate((m) => (window as unknown as { send(m: object): void }).send(m), message);
-const replies = (frame: Frame) => frame.evaluate(() => (window as unknown as { replies: { data: unknown; fromParent: boolean }[] }).replies);
-const lastState = (page: Page) => page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state);
-const frameBox = (page: Page) => page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => ({ height: Math.round(f.getBoundingClientRect().height), hidden: f.hidden }));
+const send = (frame: Frame, message: object) =>
+  frame.evaluate((m) => (window as unknown as { send(m: object): void }).send(m), message);
+const replies = (frame: Frame) =>
+  frame.evaluate(() => (window as unknown as { replies: { data: unknown; fromParent: boolean }[] }).replies);
+const lastState = (page: Page) =>
+  page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state);
+const frameBox = (page: Page) =>
+  page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => ({
+    height: Math.round(f.getBoundingClientRect().height),
+    hidden: f.hidden,
+  }));
 
 describe('promptUiSrc iframe', () => {
   it('is created when due, sandboxed, with the client info in its name and macros in its src', async () => {
-    const { page } = await open(config({ clientConfig: { theme: 'dark' } }), { inside: '<div id="post" hidden>Settings</div>' });
+    const { page } = await open(config({ clientConfig: { theme: 'dark' } }), {
+      inside: '<div id="post" hidden>Settings</div>',
+    });
     const frame = await cmpFrame(page);
-    const attributes = await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => ({ sandbox: f.getAttribute('sandbox'), name: f.name, src: f.src, title: f.title }));
+    const attributes = await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => ({
+      sandbox: f.getAttribute('sandbox'),
+      name: f.name,
+      src: f.src,
+      title: f.title,
+    }));
     expect(attributes.sandbox).toBe('allow-scripts allow-popups allow-same-origin');
     expect(attributes.src).toBe(`${server.otherOrigin}/cmp.html?state=%22unknown%22`);
     expect(attributes.title).toBe('User Consent Prompt');
@@ -122,11 +145,17 @@ describe('promptUiSrc iframe', () => {
     await send(frame, { type: 'consent-ui', action: 'ready', initialHeight: '40vh' });
     await expect.poll(() => frameBox(page)).toEqual({ height: 240, hidden: false });
     expect(await page.$('.page-consent-placeholder')).toBeNull();
-    expect(await page.$eval('.page-consent-frame', (s) => s.classList.contains('page-consent-frame-border'))).toBe(true);
+    expect(await page.$eval('.page-consent-frame', (s) => s.classList.contains('page-consent-frame-border'))).toBe(
+      true,
+    );
     // Focus moves into the frame itself; the visually hidden alert dialog names it, and its button
     // moves focus back into the frame for a reader who left it.
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
-    const alert = await page.$eval('[role=alertdialog]', (a) => ({ label: a.getAttribute('aria-label'), text: a.textContent, focused: a.contains(document.activeElement) }));
+    const alert = await page.$eval('[role=alertdialog]', (a) => ({
+      label: a.getAttribute('aria-label'),
+      text: a.textContent,
+      focused: a.contains(document.activeElement),
+    }));
     expect(alert).toEqual({ label: 'Privacy choices', text: 'Privacy choicesGo to the choices', focused: false });
     await page.focus('[role=alertdialog] button');
     await page.keyboard.press('Enter');
@@ -139,7 +168,9 @@ describe('promptUiSrc iframe', () => {
     const frame = await cmpFrame(test.page);
     await send(frame, { type: 'consent-ui', action: 'ready', initialHeight: '95vh', border: false });
     await expect.poll(() => frameBox(test.page)).toEqual({ height: 180, hidden: false });
-    expect(await test.page.$eval('.page-consent-frame', (s) => s.classList.contains('page-consent-frame-border'))).toBe(false);
+    expect(await test.page.$eval('.page-consent-frame', (s) => s.classList.contains('page-consent-frame-border'))).toBe(
+      false,
+    );
     expect(diagnosticsOf(test.messages, 'consent-cmp-message-invalid')[0]?.text).toContain('initialHeight');
   });
 
@@ -155,7 +186,13 @@ describe('promptUiSrc iframe', () => {
       action,
       info: 'TCSTRING',
       purposeConsents: { ads: action === 'accept' },
-      consentMetadata: { consentStringType: 2, gdprApplies: true, additionalConsent: '1~2', gppSectionId: '2', purposeOne: true },
+      consentMetadata: {
+        consentStringType: 2,
+        gdprApplies: true,
+        additionalConsent: '1~2',
+        gppSectionId: '2',
+        purposeOne: true,
+      },
       tcfPolicyVersion: 5,
     });
     await expect.poll(() => lastState(page)).toBe(state);
@@ -166,7 +203,13 @@ describe('promptUiSrc iframe', () => {
       state,
       consentString: 'TCSTRING',
       purposeConsents: { ads: action === 'accept' },
-      consentMetadata: { consentStringType: 2, gdprApplies: true, additionalConsent: '1~2', gppSectionId: '2', purposeOne: true },
+      consentMetadata: {
+        consentStringType: 2,
+        gdprApplies: true,
+        additionalConsent: '1~2',
+        gppSectionId: '2',
+        purposeOne: true,
+      },
       tcfPolicyVersion: 5,
     });
     await expect.poll(() => builtProbes(page)).toContain('till-responded');
@@ -217,12 +260,19 @@ describe('promptUiSrc iframe', () => {
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
     expect(await page.$('[role=alertdialog]')).toBeNull();
     await send(frame, { type: 'consent-ui', action: 'enter-fullscreen' });
-    await expect.poll(() => replies(frame)).toEqual([
-      {
-        fromParent: true,
-        data: expect.objectContaining({ type: 'page-consent-response', requestType: 'consent-ui', requestAction: 'enter-fullscreen', state: 'error' }),
-      },
-    ]);
+    await expect
+      .poll(() => replies(frame))
+      .toEqual([
+        {
+          fromParent: true,
+          data: expect.objectContaining({
+            type: 'page-consent-response',
+            requestType: 'consent-ui',
+            requestAction: 'enter-fullscreen',
+            state: 'error',
+          }),
+        },
+      ]);
     await send(frame, { type: 'consent-response', action: 'accept' });
     await expect.poll(() => page.$('.page-consent-overlay')).toBeNull();
   });
@@ -234,9 +284,16 @@ describe('promptUiSrc iframe', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
     // A script run by the test counts as a gesture (Playwright evaluates with one), which lasts 5 s:
     // the frame asks once it has passed, and the test runs nothing in the page meanwhile.
-    await frame.evaluate(() => (window as unknown as { sendLater(m: object, ms: number): void }).sendLater({ type: 'consent-ui', action: 'enter-fullscreen' }, 5_500));
+    await frame.evaluate(() =>
+      (window as unknown as { sendLater(m: object, ms: number): void }).sendLater(
+        { type: 'consent-ui', action: 'enter-fullscreen' },
+        5_500,
+      ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 6_000));
-    await expect.poll(async () => (await replies(frame)).map((r) => (r.data as { state: string }).state)).toEqual(['error']);
+    await expect
+      .poll(async () => (await replies(frame)).map((r) => (r.data as { state: string }).state))
+      .toEqual(['error']);
     expect(await frameBox(page)).toEqual({ height: 180, hidden: false });
   }, 20_000);
 
@@ -250,7 +307,9 @@ describe('promptUiSrc iframe', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
     // A script run by the test counts as the reader's gesture (Playwright evaluates with one), as a click would.
     await send(frame, { type: 'consent-ui', action: 'enter-fullscreen' });
-    await expect.poll(async () => (await replies(frame)).map((r) => (r.data as { state: string }).state)).toEqual(['error', 'success']);
+    await expect
+      .poll(async () => (await replies(frame)).map((r) => (r.data as { state: string }).state))
+      .toEqual(['error', 'success']);
     expect((await replies(frame))[1]!.data).toEqual({
       type: 'page-consent-response',
       requestType: 'consent-ui',
@@ -262,7 +321,8 @@ describe('promptUiSrc iframe', () => {
   });
 
   it('a ready that never comes: after 10 s a diagnostic and the inline promptUI', async () => {
-    const prompt = '<div id="prompt" hidden><p>Inline</p><button id="accept" on="tap:consent.accept">Accept</button></div>';
+    const prompt =
+      '<div id="prompt" hidden><p>Inline</p><button id="accept" on="tap:consent.accept">Accept</button></div>';
     const test = await open(config({ promptUI: 'prompt' }), { inside: prompt }, undefined, false, true);
     await cmpFrame(test.page);
     // The 10 s start in the task that adds the frame; they are moved on at once, not waited out.
@@ -327,18 +387,32 @@ describe('promptUiSrc iframe', () => {
     expect(diagnosticsOf(test.messages, 'consent-cmp-load-failed')).toHaveLength(1);
     expect(await test.page.$('iframe')).toBeNull();
     const before = server.requestsTo('/v0/page-consent-cmp-0.1.js').length;
-    const inline = await open({ consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt' }, { inside: prompt });
+    const inline = await open(
+      { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt' },
+      { inside: prompt },
+    );
     await expect.poll(() => isShown(inline.page, '#prompt')).toBe(true);
     expect(server.requestsTo('/v0/page-consent-cmp-0.1.js').length).toBe(before);
   });
 
   it('a same-origin src is sandboxed without allow-same-origin, and its messages count', async () => {
     server.page('/own-cmp.html', CMP.replace('<p>CMP</p>', '<p>Own</p>'));
-    const test = await open(config({ promptUiSrc: '/own-cmp.html', sandbox: 'allow-popups-to-escape-sandbox allow-top-navigation allow-forms' }));
+    const test = await open(
+      config({
+        promptUiSrc: '/own-cmp.html',
+        sandbox: 'allow-popups-to-escape-sandbox allow-top-navigation allow-forms',
+      }),
+    );
     const { page } = test;
     await page.waitForSelector('.page-consent-frame iframe', { state: 'attached' });
-    expect(await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => f.getAttribute('sandbox'))).toBe('allow-scripts allow-popups allow-popups-to-escape-sandbox');
-    expect(diagnosticsOf(test.messages, 'consent-sandbox-invalid').map((m) => m.text.includes('allow-top-navigation') || m.text.includes('allow-forms'))).toEqual([true, true]);
+    expect(await page.$eval('.page-consent-frame iframe', (f: HTMLIFrameElement) => f.getAttribute('sandbox'))).toBe(
+      'allow-scripts allow-popups allow-popups-to-escape-sandbox',
+    );
+    expect(
+      diagnosticsOf(test.messages, 'consent-sandbox-invalid').map(
+        (m) => m.text.includes('allow-top-navigation') || m.text.includes('allow-forms'),
+      ),
+    ).toEqual([true, true]);
     let frame: Frame | undefined;
     await expect.poll(() => (frame = page.frames().find((f) => f.url().includes('/own-cmp.html')))).toBeTruthy();
     await frame!.waitForFunction(() => 'send' in window);
@@ -347,7 +421,8 @@ describe('promptUiSrc iframe', () => {
   });
 
   it('<page-story-consent> together with promptUiSrc is refused; the iframe is used', async () => {
-    const story = '<page-story-consent layout="nodisplay" hidden><script type="application/json">{"title":"T","message":"M","vendors":[]}</script></page-story-consent>';
+    const story =
+      '<page-story-consent layout="nodisplay" hidden><script type="application/json">{"title":"T","message":"M","vendors":[]}</script></page-story-consent>';
     const test = await open(config(), { inside: story });
     await cmpFrame(test.page);
     expect(diagnosticsOf(test.messages, 'consent-story-with-prompt-src')).toHaveLength(1);

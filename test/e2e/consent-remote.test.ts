@@ -2,7 +2,14 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, diagnosticsOf, isShown, storedValues, useConsentFixture } from './consent-fixtures.ts';
+import {
+  builtProbes,
+  consentPage,
+  diagnosticsOf,
+  isShown,
+  storedValues,
+  useConsentFixture,
+} from './consent-fixtures.ts';
 import { fetchedAt, installClock, pauseClock, runUntil, shownAt } from './clock.ts';
 import { newPage, type Reply, type Route, settled } from './harness.ts';
 
@@ -14,7 +21,11 @@ const GEO = { ISOCountryGroups: { eea: ['preset-eea'], us: ['us'], other: ['mx',
 
 let count = 0;
 /** A page whose checkConsentHref (`/check-N`) answers with `check`; returns the check path. */
-async function open(config: Record<string, unknown>, check: Route | null, options: { hash?: string; update?: Route; clock?: boolean } = {}) {
+async function open(
+  config: Record<string, unknown>,
+  check: Route | null,
+  options: { hash?: string; update?: Route; clock?: boolean } = {},
+) {
   const n = ++count;
   const checkPath = `/check-${n}`;
   const updatePath = `/update-${n}`;
@@ -35,7 +46,14 @@ const bodies = (path: string) => fixture.server.requestsTo(path).map((request) =
 const consentOf = async (page: Page) => (await storedValues(page))['consent:site'];
 const policyState = (page: Page, policy = 'default') =>
   page.evaluate(
-    (id) => new Promise((resolve) => (self as unknown as { PAGE: { push(f: (p: { consent: { getPolicyState(id: string): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getPolicyState(id).then(resolve))),
+    (id) =>
+      new Promise((resolve) =>
+        (
+          self as unknown as {
+            PAGE: { push(f: (p: { consent: { getPolicyState(id: string): Promise<unknown> } }) => void): void };
+          }
+        ).PAGE.push((p) => p.consent.getPolicyState(id).then(resolve)),
+      ),
     policy,
   );
 
@@ -92,14 +110,26 @@ describe('geo flow examples (docs/consent.md, "How the decision is made")', () =
     await expect.poll(() => builtProbes(page)).toEqual(UNDECIDED);
     await settled(page);
     expect(await builtProbes(page)).toEqual(UNDECIDED);
-    expect(bodies(checkPath)).toEqual([{ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'us', isDirty: false }]);
+    expect(bodies(checkPath)).toEqual([
+      { consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'us', isDirty: false },
+    ]);
   });
 
   it('3. remote with an empty cache: uses and caches a server decision', async () => {
-    const { page } = await open(config, { body: { consentRequired: true, consentStateValue: 'accepted', consentString: 'CS' } }, { hash: '#page-geo=us' });
+    const { page } = await open(
+      config,
+      { body: { consentRequired: true, consentStateValue: 'accepted', consentString: 'CS' } },
+      { hash: '#page-geo=us' },
+    );
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
     expect(await isShown(page, '#prompt')).toBe(false);
-    expect(await consentOf(page)).toEqual({ version: 2, state: 'accepted', time: expect.any(Number), consentString: 'CS', purposeConsents: {} });
+    expect(await consentOf(page)).toEqual({
+      version: 2,
+      state: 'accepted',
+      time: expect.any(Number),
+      consentString: 'CS',
+      purposeConsents: {},
+    });
   });
 
   it('4. consentRequired true with checkConsentHref: prompt at once, the answer refreshes cache and sharedData', async () => {
@@ -107,25 +137,55 @@ describe('geo flow examples (docs/consent.md, "How the decision is made")', () =
     let answer = () => {};
     const held = new Promise<void>((resolve) => (answer = resolve));
     const reply = { body: { consentRequired: true, sharedData: { tier: 'gold' } } };
-    const { page, checkPath } = await open({ consentInstanceId: 'site', consentRequired: true, checkConsentHref: 'CHECK' }, () => held.then(() => reply));
+    const { page, checkPath } = await open(
+      { consentInstanceId: 'site', consentRequired: true, checkConsentHref: 'CHECK' },
+      () => held.then(() => reply),
+    );
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
-    expect(await page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData)).toBeUndefined();
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData,
+      ),
+    ).toBeUndefined();
     expect(fixture.server.requestsTo(checkPath)).toHaveLength(1);
     await page.click('#accept');
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
     answer();
-    await expect.poll(() => page.evaluate(() => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData), { timeout: 10_000 }).toEqual({ tier: 'gold' });
+    await expect
+      .poll(
+        () =>
+          page.evaluate(
+            () => (window as unknown as { consentEvents: { sharedData?: unknown }[] }).consentEvents.at(-1)?.sharedData,
+          ),
+        { timeout: 10_000 },
+      )
+      .toEqual({ tier: 'gold' });
     const shared = await page.evaluate(
-      () => new Promise((resolve) => (self as unknown as { PAGE: { push(f: (p: { consent: { getSharedData(): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getSharedData().then(resolve))),
+      () =>
+        new Promise((resolve) =>
+          (
+            self as unknown as {
+              PAGE: { push(f: (p: { consent: { getSharedData(): Promise<unknown> } }) => void): void };
+            }
+          ).PAGE.push((p) => p.consent.getSharedData().then(resolve)),
+        ),
     );
     expect(shared).toEqual({ tier: 'gold' });
     expect(await consentOf(page)).toMatchObject({ state: 'accepted' });
   });
 
   it('applies the override of the group that lists unknown to a user of unknown country', async () => {
-    const { page, checkPath } = await open(config, { body: { consentRequired: false }, delay: 5000 }, { hash: '#page-geo=unknown' });
+    const { page, checkPath } = await open(
+      config,
+      { body: { consentRequired: false }, delay: 5000 },
+      { hash: '#page-geo=unknown' },
+    );
     await expect.poll(() => isShown(page, '#prompt'), { timeout: 4000 }).toBe(true);
-    await expect.poll(() => bodies(checkPath)).toEqual([{ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'unknown', isDirty: false }]);
+    await expect
+      .poll(() => bodies(checkPath))
+      .toEqual([
+        { consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'unknown', isDirty: false },
+      ]);
   });
 });
 
@@ -141,30 +201,60 @@ describe('remote check answers', () => {
 
   it('applies a server rejected and caches it with the string and purposes', async () => {
     const { page } = await open(remote, {
-      body: { consentRequired: true, consentStateValue: 'rejected', consentString: 'R', purposeConsents: { ads: true } },
+      body: {
+        consentRequired: true,
+        consentStateValue: 'rejected',
+        consentString: 'R',
+        purposeConsents: { ads: true },
+      },
     });
     await expect.poll(() => builtProbes(page)).toEqual(['open', 'till-responded', 'auto-reject']);
-    expect(await consentOf(page)).toEqual({ version: 2, state: 'rejected', time: expect.any(Number), consentString: 'R', purposeConsents: { ads: true } });
+    expect(await consentOf(page)).toEqual({
+      version: 2,
+      state: 'rejected',
+      time: expect.any(Number),
+      consentString: 'R',
+      purposeConsents: { ads: true },
+    });
   });
 
   it('sends the cached state and clears the cache when the server says unknown', async () => {
-    const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted', consentString: 'A' } });
+    const { page, checkPath } = await open(remote, {
+      body: { consentRequired: true, consentStateValue: 'accepted', consentString: 'A' },
+    });
     await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
     fixture.server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'unknown' } });
     await page.reload();
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     await expect.poll(() => consentOf(page)).toBeUndefined();
-    expect(bodies(checkPath)[1]).toEqual({ consentInstanceId: 'site', consentStateValue: 'accepted', consentString: 'A', matchedGeoGroup: null, purposeConsents: {}, isDirty: false });
+    expect(bodies(checkPath)[1]).toEqual({
+      consentInstanceId: 'site',
+      consentStateValue: 'accepted',
+      consentString: 'A',
+      matchedGeoGroup: null,
+      purposeConsents: {},
+      isDirty: false,
+    });
     expect(await builtProbes(page)).toEqual(ALL);
   });
 
   it('answers getSharedData with the server answer even when the cache already decided', async () => {
     const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted' } });
     await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
-    fixture.server.route(checkPath, { body: { consentRequired: true, consentStateValue: 'accepted', sharedData: { tier: 'gold' } }, delay: 1500 });
+    fixture.server.route(checkPath, {
+      body: { consentRequired: true, consentStateValue: 'accepted', sharedData: { tier: 'gold' } },
+      delay: 1500,
+    });
     await page.reload();
     const shared = await page.evaluate(
-      () => new Promise((resolve) => (self as unknown as { PAGE: { push(f: (p: { consent: { getSharedData(): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getSharedData().then(resolve))),
+      () =>
+        new Promise((resolve) =>
+          (
+            self as unknown as {
+              PAGE: { push(f: (p: { consent: { getSharedData(): Promise<unknown> } }) => void): void };
+            }
+          ).PAGE.push((p) => p.consent.getSharedData().then(resolve)),
+        ),
     );
     expect(shared).toEqual({ tier: 'gold' });
   });
@@ -172,30 +262,47 @@ describe('remote check answers', () => {
   it('strips the xssiPrefix', async () => {
     const { page } = await open(
       { ...remote, xssiPrefix: ")]}'" },
-      { body: `)]}'{"consentRequired":true,"consentStateValue":"accepted"}`, headers: { 'content-type': 'application/json' } },
+      {
+        body: `)]}'{"consentRequired":true,"consentStateValue":"accepted"}`,
+        headers: { 'content-type': 'application/json' },
+      },
     );
     await expect.poll(() => builtProbes(page)).toEqual(ALL);
   });
 });
 
 describe('remote check failures fail closed', () => {
-  const remote = { consentInstanceId: 'site', checkConsentHref: 'CHECK', policy: { default: { timeout: { seconds: 1, fallbackAction: 'reject' } } } };
+  const remote = {
+    consentInstanceId: 'site',
+    checkConsentHref: 'CHECK',
+    policy: { default: { timeout: { seconds: 1, fallbackAction: 'reject' } } },
+  };
 
   it.each([
     ['a 500', { status: 500, body: 'down' }, 'HTTP 500'],
     ['invalid JSON', { body: 'not json' }, 'invalid JSON'],
-    ['a CORS refusal', { body: { consentRequired: false }, headers: { 'access-control-allow-origin': 'https://elsewhere.example' } }, 'network or CORS'],
-  ] as const)('on %s: prompt shown, nothing unblocked, timeouts run, diagnostic names the cause', async (_, reply, cause) => {
-    const cross = cause === 'network or CORS';
-    const { page, messages, checkPath } = await open(cross ? { ...remote, checkConsentHref: `${fixture.server.otherOrigin}CHECK` } : remote, reply);
-    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
-    expect(await builtProbes(page)).toEqual(UNDECIDED);
-    const [line] = diagnosticsOf(messages, 'consent-check-failed');
-    expect(line?.text).toContain(cause);
-    expect(line?.type).toBe('error');
-    expect(await policyState(page)).toBe('insufficient');
-    expect(fixture.server.requestsTo(checkPath)).toHaveLength(1);
-  });
+    [
+      'a CORS refusal',
+      { body: { consentRequired: false }, headers: { 'access-control-allow-origin': 'https://elsewhere.example' } },
+      'network or CORS',
+    ],
+  ] as const)(
+    'on %s: prompt shown, nothing unblocked, timeouts run, diagnostic names the cause',
+    async (_, reply, cause) => {
+      const cross = cause === 'network or CORS';
+      const { page, messages, checkPath } = await open(
+        cross ? { ...remote, checkConsentHref: `${fixture.server.otherOrigin}CHECK` } : remote,
+        reply,
+      );
+      await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+      expect(await builtProbes(page)).toEqual(UNDECIDED);
+      const [line] = diagnosticsOf(messages, 'consent-check-failed');
+      expect(line?.text).toContain(cause);
+      expect(line?.type).toBe('error');
+      expect(await policyState(page)).toBe('insufficient');
+      expect(fixture.server.requestsTo(checkPath)).toHaveLength(1);
+    },
+  );
 
   it('on a network error', async () => {
     const { page, messages } = await open({ ...remote, checkConsentHref: 'http://127.0.0.1:9/check' }, null);
@@ -251,9 +358,16 @@ setInterval(() => { const now = performance.now(); window.__gap = Math.max(windo
       if (!state.isClosed) response.once('drain', () => pump(response));
     };
     const endpoint = createServer((request, response) => {
-      const cors = { 'access-control-allow-origin': request.headers.origin ?? '*', 'access-control-allow-credentials': 'true' };
+      const cors = {
+        'access-control-allow-origin': request.headers.origin ?? '*',
+        'access-control-allow-credentials': 'true',
+      };
       if (request.method === 'OPTIONS') {
-        response.writeHead(204, { ...cors, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type' });
+        response.writeHead(204, {
+          ...cors,
+          'access-control-allow-methods': 'POST',
+          'access-control-allow-headers': 'content-type',
+        });
         return response.end();
       }
       response.on('close', () => (state.isClosed = true));
@@ -275,7 +389,15 @@ setInterval(() => { const now = performance.now(); window.__gap = Math.max(windo
     const check = await endlessCheck();
     try {
       // The answer would unblock everything (consentRequired false), were it read whole and applied.
-      fixture.server.page('/endless-check.html', consentPage({ consentInstanceId: 'site', checkConsentHref: check.url, promptUI: 'prompt', postPromptUI: 'post' }));
+      fixture.server.page(
+        '/endless-check.html',
+        consentPage({
+          consentInstanceId: 'site',
+          checkConsentHref: check.url,
+          promptUI: 'prompt',
+          postPromptUI: 'post',
+        }),
+      );
       const { page, messages } = await newPage(fixture.browser);
       await page.addInitScript(HEARTBEAT);
       await page.goto(`${fixture.server.origin}/endless-check.html`);
@@ -306,7 +428,12 @@ describe('update notification', () => {
     await page.click('#accept');
     await expect.poll(() => bodies(updatePath)).toHaveLength(1);
     const [first] = bodies(updatePath);
-    expect(first).toEqual({ consentInstanceId: 'site', pageUserId: expect.any(String), consentStateValue: 'accepted', purposeConsents: {} });
+    expect(first).toEqual({
+      consentInstanceId: 'site',
+      pageUserId: expect.any(String),
+      consentStateValue: 'accepted',
+      purposeConsents: {},
+    });
     expect(fixture.server.requestsTo(updatePath)[0]?.headers['content-type']).toBe('application/json');
     await page.reload();
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });

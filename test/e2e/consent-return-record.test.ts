@@ -77,13 +77,18 @@ const recordOf = async (page: Page, includes = '') => {
         .filter((name) => name.startsWith('page-return:'))
         .map((name) => (localStorage.getItem(name) ?? '').split('\n')),
     );
-  await expect.poll(async () => (await entries()).some((lines) => lines.join('\n').includes(includes) && lines.length > 1)).toBe(true);
+  await expect
+    .poll(async () => (await entries()).some((lines) => lines.join('\n').includes(includes) && lines.length > 1))
+    .toBe(true);
   return entries();
 };
 
 const runsOf = (page: Page) => page.evaluate(() => (window as never as { runs?: string[] }).runs ?? []);
 /** Whether the consent state part has run (its exports registered). */
-const hasState = (page: Page) => page.evaluate(() => Object.hasOwn((window as never as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}, 'page-consent-state'));
+const hasState = (page: Page) =>
+  page.evaluate(() =>
+    Object.hasOwn((window as never as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}, 'page-consent-state'),
+  );
 
 /** A first visit in a fresh context: the prompt, then `button` clicked and the record written. */
 async function decide(button: 'accept' | 'reject', options: PageOptions = {}) {
@@ -102,7 +107,9 @@ async function heldVisit(page: Page, options: PageOptions = {}) {
   await settled(page, { ignore: [STATE] });
   const early = { runs: await runsOf(page), hasState: await hasState(page) };
   release();
-  await page.waitForFunction(() => Object.hasOwn((window as never as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}, 'page-consent-state'));
+  await page.waitForFunction(() =>
+    Object.hasOwn((window as never as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}, 'page-consent-state'),
+  );
   await settled(page);
   return { early, late: await runsOf(page) };
 }
@@ -150,7 +157,8 @@ describe('return record', () => {
 
   it('lets the element start a request the record does not know, and adds it to the record', async () => {
     const { page } = await decide('accept');
-    const extra = '<script type="text/plain" data-block-on-consent="_till_accepted">window.runs = (window.runs || []).concat(\'accepted\');</script>';
+    const extra =
+      '<script type="text/plain" data-block-on-consent="_till_accepted">window.runs = (window.runs || []).concat(\'accepted\');</script>';
     await page.goto(serve({ extra }));
     await page.waitForFunction(() => ((window as never as { runs?: string[] }).runs ?? []).includes('accepted'));
     expect(await runsOf(page)).toEqual(['responded', 'default', 'accepted']);

@@ -54,7 +54,13 @@ let count = 0;
 async function open(config: object, answer: object, body = '', delay = 0, beforeLoad?: (page: Page) => Promise<void>) {
   const n = ++count;
   server.route(`/check-${n}`, { body: answer, delay });
-  const full = { consentInstanceId: 'site', checkConsentHref: `/check-${n}`, promptUI: 'prompt', postPromptUI: 'post', ...config };
+  const full = {
+    consentInstanceId: 'site',
+    checkConsentHref: `/check-${n}`,
+    promptUI: 'prompt',
+    postPromptUI: 'post',
+    ...config,
+  };
   server.page(`/signals-${n}.html`, consentPage(full, { body }));
   const test = await newPage(browser);
   await beforeLoad?.(test.page);
@@ -64,21 +70,42 @@ async function open(config: object, answer: object, body = '', delay = 0, before
 }
 
 const TCF = { exposesTcfApi: true, cmpId: 10, cmpVersion: 3 };
-const accepted = (consentString: string, consentMetadata: object) => ({ consentRequired: true, consentStateValue: 'accepted', consentString, consentMetadata });
+const accepted = (consentString: string, consentMetadata: object) => ({
+  consentRequired: true,
+  consentStateValue: 'accepted',
+  consentString,
+  consentMetadata,
+});
 
 type Reply = { data: Record<string, unknown>; success: boolean };
 const tcfCall = (page: Page, command: string) =>
   page.evaluate(
-    (name) => new Promise<Reply>((resolve) => (window as never as { __tcfapi: Function }).__tcfapi(name, 2, (data: never, success: boolean) => resolve({ data, success }))),
+    (name) =>
+      new Promise<Reply>((resolve) =>
+        (window as never as { __tcfapi: Function }).__tcfapi(name, 2, (data: never, success: boolean) =>
+          resolve({ data, success }),
+        ),
+      ),
     command,
   ) as Promise<Reply>;
 
 describe('TCF (__tcfapi)', () => {
   it('answers getTCData with the decoded sections of the TC string, the config ids and the metadata', async () => {
-    const { page } = await open(TCF, { ...accepted(tcString, { consentStringType: 2, gdprApplies: true, additionalConsent: '1~1.35' }), tcfPolicyVersion: 5 });
+    const { page } = await open(TCF, {
+      ...accepted(tcString, { consentStringType: 2, gdprApplies: true, additionalConsent: '1~1.35' }),
+      tcfPolicyVersion: 5,
+    });
     const { data, success } = await tcfCall(page, 'getTCData');
     expect(success).toBe(true);
-    expect(data).toMatchObject({ tcString, gdprApplies: true, addtlConsent: '1~1.35', cmpId: 10, cmpVersion: 3, tcfPolicyVersion: 5, eventStatus: 'tcloaded' });
+    expect(data).toMatchObject({
+      tcString,
+      gdprApplies: true,
+      addtlConsent: '1~1.35',
+      cmpId: 10,
+      cmpVersion: 3,
+      tcfPolicyVersion: 5,
+      eventStatus: 'tcloaded',
+    });
     expect(data.purpose).toMatchObject({ consents: { 1: true, 2: true, 7: true } });
     expect((data.purpose as { consents: Record<string, boolean> }).consents[3]).toBeFalsy();
     expect(data.vendor).toMatchObject({ consents: { 32: true, 755: true } });
@@ -88,15 +115,27 @@ describe('TCF (__tcfapi)', () => {
   });
 
   it('answers a cross-origin child frame through the __tcfapiLocator frame', async () => {
-    const { page } = await open(TCF, accepted(tcString, { consentStringType: 2, gdprApplies: true }), `<iframe src="${server.otherOrigin}/child.html"></iframe>`);
+    const { page } = await open(
+      TCF,
+      accepted(tcString, { consentStringType: 2, gdprApplies: true }),
+      `<iframe src="${server.otherOrigin}/child.html"></iframe>`,
+    );
     // The full API with its TC data first: this test is about the locator path, not the queue.
     await tcfCall(page, 'getTCData');
     const child = page.frames().find((frame) => frame.url().endsWith('/child.html'))!;
     // Poll on a timer: animation frames of a cross-origin child frame may not run headless.
     await child.waitForFunction(() => 'ask' in window, undefined, { polling: 100 });
     await child.evaluate(() => (window as never as { ask(): void }).ask());
-    const replies = await child.waitForFunction(() => (window as never as { replies: unknown[] }).replies[0], undefined, { polling: 100 });
-    expect(await replies.jsonValue()).toMatchObject({ success: true, callId: 'c1', returnValue: { tcString, cmpId: 10, purpose: { consents: { 1: true } } } });
+    const replies = await child.waitForFunction(
+      () => (window as never as { replies: unknown[] }).replies[0],
+      undefined,
+      { polling: 100 },
+    );
+    expect(await replies.jsonValue()).toMatchObject({
+      success: true,
+      callId: 'c1',
+      returnValue: { tcString, cmpId: 10, purpose: { consents: { 1: true } } },
+    });
   });
 
   it('calls an addEventListener callback at once, then on the prompt and after the decision', async () => {
@@ -104,7 +143,9 @@ describe('TCF (__tcfapi)', () => {
     await page.evaluate(() => {
       const scope = window as never as { events: unknown[]; __tcfapi: Function };
       scope.events = [];
-      scope.__tcfapi('addEventListener', 2, (data: { eventStatus: string; tcString: string }) => scope.events.push([data.eventStatus, data.tcString]));
+      scope.__tcfapi('addEventListener', 2, (data: { eventStatus: string; tcString: string }) =>
+        scope.events.push([data.eventStatus, data.tcString]),
+      );
     });
     await page.waitForFunction(() => (window as never as { events: unknown[] }).events.length === 1);
     await page.click('#manage');
@@ -118,7 +159,10 @@ describe('TCF (__tcfapi)', () => {
   });
 
   it('reports a TC string that does not decode and answers without decoded sections', async () => {
-    const { page, messages } = await open(TCF, accepted('not-a-tc-string', { consentStringType: 2, gdprApplies: true }));
+    const { page, messages } = await open(
+      TCF,
+      accepted('not-a-tc-string', { consentStringType: 2, gdprApplies: true }),
+    );
     const { data } = await tcfCall(page, 'getTCData');
     expect(data).toMatchObject({ tcString: 'not-a-tc-string', gdprApplies: true });
     expect(data.purpose).toBeUndefined();
@@ -131,9 +175,15 @@ describe('TCF (__tcfapi)', () => {
     const { page, messages } = await open(TCF, accepted(bomb, { consentStringType: 2, gdprApplies: true }));
     const { data } = await tcfCall(page, 'getTCData');
     expect(data).toMatchObject({ tcString: '', gdprApplies: true });
-    expect(diagnosticsOf(messages, 'consent-string-refused').map((m) => m.text)).toEqual([expect.stringContaining('got "vendor id 65535"')]);
+    expect(diagnosticsOf(messages, 'consent-string-refused').map((m) => m.text)).toEqual([
+      expect.stringContaining('got "vendor id 65535"'),
+    ]);
     expect(diagnosticsOf(messages, 'consent-tcf-string-invalid')).toEqual([]);
-    expect(await page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
+    expect(
+      await page.evaluate(
+        () => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state,
+      ),
+    ).toBe('accepted');
   });
 
   it('answers gdprApplies false without a string when the metadata says GDPR does not apply', async () => {
@@ -155,16 +205,29 @@ describe('TCF (__tcfapi)', () => {
   });
 
   it('still installs GPP when TCF lacks its cmpId; GPP alone needs no ids (cmpId 0)', async () => {
-    const { page, messages } = await open({ exposesTcfApi: true, exposesGppApi: true }, accepted(tcString, { consentStringType: 2 }));
-    await page.waitForFunction(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) => resolve(data.signalStatus === 'ready'))));
-    const ping = await page.evaluate(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', resolve)));
+    const { page, messages } = await open(
+      { exposesTcfApi: true, exposesGppApi: true },
+      accepted(tcString, { consentStringType: 2 }),
+    );
+    await page.waitForFunction(
+      () =>
+        new Promise((resolve) =>
+          (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) =>
+            resolve(data.signalStatus === 'ready'),
+          ),
+        ),
+    );
+    const ping = await page.evaluate(
+      () => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', resolve)),
+    );
     expect(ping).toMatchObject({ cmpId: 0 });
     expect(await page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe('undefined');
     expect(diagnosticsOf(messages, 'consent-cmp-id-missing')).toHaveLength(1);
   });
 
   it('loads no framework bundle without exposesTcfApi', async () => {
-    const bundles = () => server.requestsTo('/v0/page-consent-tcf-0.1.js').length + server.requestsTo('/v0/page-consent-gpp-0.1.js').length;
+    const bundles = () =>
+      server.requestsTo('/v0/page-consent-tcf-0.1.js').length + server.requestsTo('/v0/page-consent-gpp-0.1.js').length;
     const before = bundles();
     const { page } = await open({}, accepted(tcString, { consentStringType: 2 }));
     await settled(page);
@@ -178,14 +241,29 @@ describe('GPP (__gpp)', () => {
   const gpp = (page: Page, command: string, parameter?: string) =>
     page.evaluate(
       ([name, value]) =>
-        new Promise<unknown>((resolve) => (window as never as { __gpp: Function }).__gpp(name, (data: unknown, success: boolean) => resolve({ data, success }), value)),
+        new Promise<unknown>((resolve) =>
+          (window as never as { __gpp: Function }).__gpp(
+            name,
+            (data: unknown, success: boolean) => resolve({ data, success }),
+            value,
+          ),
+        ),
       [command, parameter] as const,
     );
 
   it('serves the usnat section of the GPP string and its applicable sections', async () => {
     const { page } = await open(GPP, accepted(gppString, { consentStringType: 4, gppSectionId: '7' }));
-    await page.waitForFunction(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) => resolve(data.signalStatus === 'ready'))));
-    expect(await gpp(page, 'ping')).toMatchObject({ data: { gppString, applicableSections: [7], signalStatus: 'ready', cmpId: 10, gppVersion: '1.1' } });
+    await page.waitForFunction(
+      () =>
+        new Promise((resolve) =>
+          (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) =>
+            resolve(data.signalStatus === 'ready'),
+          ),
+        ),
+    );
+    expect(await gpp(page, 'ping')).toMatchObject({
+      data: { gppString, applicableSections: [7], signalStatus: 'ready', cmpId: 10, gppVersion: '1.1' },
+    });
     expect(await gpp(page, 'hasSection', 'usnat')).toEqual({ data: true, success: true });
     expect(await gpp(page, 'getField', 'usnat.SaleOptOut')).toEqual({ data: 1, success: true });
     expect(await gpp(page, 'getSection', 'usnat')).toMatchObject({ data: { SaleOptOut: 1, SharingNotice: 1 } });
@@ -198,9 +276,15 @@ describe('GPP (__gpp)', () => {
     await page.evaluate(() => {
       const scope = window as never as { events: unknown[]; __gpp: Function };
       scope.events = [];
-      scope.__gpp('addEventListener', (data: { eventName: string; data: unknown; pingData: { signalStatus: string } }) => scope.events.push([data.eventName, data.data, data.pingData.signalStatus]));
+      scope.__gpp(
+        'addEventListener',
+        (data: { eventName: string; data: unknown; pingData: { signalStatus: string } }) =>
+          scope.events.push([data.eventName, data.data, data.pingData.signalStatus]),
+      );
     });
-    await page.waitForFunction(() => (window as never as { events: unknown[][] }).events.some((event) => event[1] === 'ready'));
+    await page.waitForFunction(() =>
+      (window as never as { events: unknown[][] }).events.some((event) => event[1] === 'ready'),
+    );
     const events = (await page.evaluate(() => (window as never as { events: unknown[][] }).events)) as unknown[][];
     expect(events[0]?.[0]).toBe('listenerRegistered');
     expect(events[0]?.[2]).toBe('not ready');
@@ -211,11 +295,20 @@ describe('GPP (__gpp)', () => {
   it('tells a listener added once ready listenerRegistered, then signalStatus ready again', async () => {
     // A vendor that pinged before the change adds its listener after it: the event it waits for is sent.
     const { page } = await open(GPP, accepted(gppString, { consentStringType: 4, gppSectionId: '7' }));
-    await page.waitForFunction(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) => resolve(data.signalStatus === 'ready'))));
+    await page.waitForFunction(
+      () =>
+        new Promise((resolve) =>
+          (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) =>
+            resolve(data.signalStatus === 'ready'),
+          ),
+        ),
+    );
     const events = await page.evaluate(() => {
       const events: unknown[][] = [];
-      (window as never as { __gpp: Function }).__gpp('addEventListener', (data: { eventName: string; data: unknown; pingData: { signalStatus: string } }, success: boolean) =>
-        events.push([data.eventName, data.data, data.pingData.signalStatus, success]),
+      (window as never as { __gpp: Function }).__gpp(
+        'addEventListener',
+        (data: { eventName: string; data: unknown; pingData: { signalStatus: string } }, success: boolean) =>
+          events.push([data.eventName, data.data, data.pingData.signalStatus, success]),
       );
       return events;
     });
@@ -232,10 +325,19 @@ describe('framework bundles', () => {
     server.route('/lib/page-consent-0.1.js', { body: consentScript, headers: { 'content-type': 'text/javascript' } });
     // Its parts come from the same directory (the bounds part too: only the TCF part is missing).
     for (const part of ['signals', 'remote', 'state', 'bounds'].map((name) => partPath(`page-consent-${name}`))) {
-      server.route(part.replace('/v0/', '/lib/'), { body: readFileSync(`${CDN_ROOT}${part}`, 'utf8'), headers: { 'content-type': 'text/javascript' } });
+      server.route(part.replace('/v0/', '/lib/'), {
+        body: readFileSync(`${CDN_ROOT}${part}`, 'utf8'),
+        headers: { 'content-type': 'text/javascript' },
+      });
     }
     server.route('/check-lib', { body: accepted(tcString, { consentStringType: 2 }) });
-    const config = { consentInstanceId: 'site', checkConsentHref: '/check-lib', exposesTcfApi: true, cmpId: 10, cmpVersion: 1 };
+    const config = {
+      consentInstanceId: 'site',
+      checkConsentHref: '/check-lib',
+      exposesTcfApi: true,
+      cmpId: 10,
+      cmpVersion: 1,
+    };
     server.page('/lib.html', consentPage(config).replace('/v0/page-consent-0.1.js', '/lib/page-consent-0.1.js'));
     const { page, messages } = await newPage(browser);
     await page.goto(`${server.origin}/lib.html`);
@@ -245,18 +347,45 @@ describe('framework bundles', () => {
   });
 
   it('refuses a GPP string whose header ranges span huge section ids, before decoding it, with one diagnostic', async () => {
-    const { page, messages } = await open({ ...TCF, exposesGppApi: true }, accepted(gppHeaderBomb(), { consentStringType: 4, gppSectionId: '2' }));
-    await page.waitForFunction(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) => resolve(data.signalStatus === 'ready'))));
-    const ping = await page.evaluate(() => new Promise<{ gppString: string }>((resolve) => (window as never as { __gpp: Function }).__gpp('ping', resolve)));
+    const { page, messages } = await open(
+      { ...TCF, exposesGppApi: true },
+      accepted(gppHeaderBomb(), { consentStringType: 4, gppSectionId: '2' }),
+    );
+    await page.waitForFunction(
+      () =>
+        new Promise((resolve) =>
+          (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) =>
+            resolve(data.signalStatus === 'ready'),
+          ),
+        ),
+    );
+    const ping = await page.evaluate(
+      () =>
+        new Promise<{ gppString: string }>((resolve) =>
+          (window as never as { __gpp: Function }).__gpp('ping', resolve),
+        ),
+    );
     expect(ping.gppString).not.toContain('~BAAAAAAA');
     expect((await tcfCall(page, 'getTCData')).data).toMatchObject({ tcString: '' });
-    expect(diagnosticsOf(messages, 'consent-string-refused').map((m) => m.text)).toEqual([expect.stringContaining('more section ids than 1 sections')]);
+    expect(diagnosticsOf(messages, 'consent-string-refused').map((m) => m.text)).toEqual([
+      expect.stringContaining('more section ids than 1 sections'),
+    ]);
     expect(diagnosticsOf(messages, 'consent-gpp-string-invalid')).toEqual([]);
   });
 
   it('reports a GPP string that does not decode', async () => {
-    const { page, messages } = await open({ exposesGppApi: true, cmpId: 10, cmpVersion: 3 }, accepted('DBABLA~###', { consentStringType: 4, gppSectionId: '7' }));
-    await page.waitForFunction(() => new Promise((resolve) => (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) => resolve(data.signalStatus === 'ready'))));
+    const { page, messages } = await open(
+      { exposesGppApi: true, cmpId: 10, cmpVersion: 3 },
+      accepted('DBABLA~###', { consentStringType: 4, gppSectionId: '7' }),
+    );
+    await page.waitForFunction(
+      () =>
+        new Promise((resolve) =>
+          (window as never as { __gpp: Function }).__gpp('ping', (data: { signalStatus: string }) =>
+            resolve(data.signalStatus === 'ready'),
+          ),
+        ),
+    );
     expect(diagnosticsOf(messages, 'consent-gpp-string-invalid')).toHaveLength(1);
   });
 });
@@ -265,18 +394,46 @@ describe('US privacy (__uspapi)', () => {
   it('serves a US privacy string, and fails without one', async () => {
     const { page } = await open({}, accepted('1YNN', { consentStringType: 3 }));
     const ask = () =>
-      page.evaluate(() => new Promise((resolve) => (window as never as { __uspapi: Function }).__uspapi('getUSPData', 1, (data: unknown, success: boolean) => resolve({ data, success }))));
-    await page.waitForFunction(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.some((event) => event.state === 'accepted'));
+      page.evaluate(
+        () =>
+          new Promise((resolve) =>
+            (window as never as { __uspapi: Function }).__uspapi('getUSPData', 1, (data: unknown, success: boolean) =>
+              resolve({ data, success }),
+            ),
+          ),
+      );
+    await page.waitForFunction(() =>
+      (window as never as { consentEvents: { state: string }[] }).consentEvents.some(
+        (event) => event.state === 'accepted',
+      ),
+    );
     expect(await ask()).toEqual({ data: { version: 1, uspString: '1YNN' }, success: true });
     const other = await open({}, accepted(tcString, { consentStringType: 2 }));
-    expect(await other.page.evaluate(() => new Promise((resolve) => (window as never as { __uspapi: Function }).__uspapi('getUSPData', 1, (_: unknown, success: boolean) => resolve(success))))).toBe(false);
+    expect(
+      await other.page.evaluate(
+        () =>
+          new Promise((resolve) =>
+            (window as never as { __uspapi: Function }).__uspapi('getUSPData', 1, (_: unknown, success: boolean) =>
+              resolve(success),
+            ),
+          ),
+      ),
+    ).toBe(false);
   });
 });
 
 describe('US privacy frames (__uspapiLocator)', () => {
   it('answers a cross-origin child frame through the locator frame', async () => {
-    const { page } = await open({}, accepted('1YNN', { consentStringType: 3 }), `<iframe src="${server.otherOrigin}/asker.html"></iframe>`);
-    await page.waitForFunction(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.some((event) => event.state === 'accepted'));
+    const { page } = await open(
+      {},
+      accepted('1YNN', { consentStringType: 3 }),
+      `<iframe src="${server.otherOrigin}/asker.html"></iframe>`,
+    );
+    await page.waitForFunction(() =>
+      (window as never as { consentEvents: { state: string }[] }).consentEvents.some(
+        (event) => event.state === 'accepted',
+      ),
+    );
     // The locator frame comes with the first US privacy string; pages without one never get it.
     expect(await page.$$eval('iframe[name="__uspapiLocator"]', (frames) => frames.length)).toBe(1);
     const other = await open({}, accepted(tcString, { consentStringType: 2 }));
@@ -284,26 +441,49 @@ describe('US privacy frames (__uspapiLocator)', () => {
     expect(await other.page.$$eval('iframe[name="__uspapiLocator"]', (frames) => frames.length)).toBe(0);
     const child = page.frames().find((frame) => frame.url().endsWith('/asker.html'))!;
     await child.waitForFunction(() => 'ask' in window, undefined, { polling: 100 });
-    await child.evaluate(() => (window as never as { ask(m: unknown): void }).ask({ __uspapiCall: { command: 'getUSPData', version: 1, callId: 'u1' } }));
-    const reply = await child.waitForFunction(() => (window as never as { replies: unknown[] }).replies[0], undefined, { polling: 100 });
-    expect(await reply.jsonValue()).toEqual({ __uspapiReturn: { returnValue: { version: 1, uspString: '1YNN' }, success: true, callId: 'u1' } });
+    await child.evaluate(() =>
+      (window as never as { ask(m: unknown): void }).ask({
+        __uspapiCall: { command: 'getUSPData', version: 1, callId: 'u1' },
+      }),
+    );
+    const reply = await child.waitForFunction(() => (window as never as { replies: unknown[] }).replies[0], undefined, {
+      polling: 100,
+    });
+    expect(await reply.jsonValue()).toEqual({
+      __uspapiReturn: { returnValue: { version: 1, uspString: '1YNN' }, success: true, callId: 'u1' },
+    });
   });
 });
 
 describe('signals before <page-geo> answers', () => {
   it('installs the stubs and pushes the Consent Mode default while the geo answer is still awaited', async () => {
-    const config = { ...TCF, exposesGppApi: true, consentModeMapping: { ad_storage: 'consent' }, geoOverride: { eea: { consentRequired: true } } };
+    const config = {
+      ...TCF,
+      exposesGppApi: true,
+      consentModeMapping: { ad_storage: 'consent' },
+      geoOverride: { eea: { consentRequired: true } },
+    };
     // A <page-geo> whose extension is never loaded: consent waits up to 5 s for its groups, in
     // page time, which stands still here, so the wait is never over however slow the machine.
     const pauseTime = async (page: Page) => {
       await page.clock.install();
       await page.clock.pauseAt(Date.now() + 1000);
     };
-    const { page, messages } = await open(config, { consentRequired: true, consentStateValue: 'unknown' }, '<page-geo layout="nodisplay"></page-geo>', 0, pauseTime);
-    await page.waitForFunction(() => typeof (window as never as { __gpp?: unknown }).__gpp === 'function', undefined, { timeout: 15_000 });
+    const { page, messages } = await open(
+      config,
+      { consentRequired: true, consentStateValue: 'unknown' },
+      '<page-geo layout="nodisplay"></page-geo>',
+      0,
+      pauseTime,
+    );
+    await page.waitForFunction(() => typeof (window as never as { __gpp?: unknown }).__gpp === 'function', undefined, {
+      timeout: 15_000,
+    });
     const early = await page.evaluate(() => ({
       tcf: typeof (window as never as { __tcfapi?: unknown }).__tcfapi,
-      locators: [...document.querySelectorAll('iframe[name$="Locator"]')].map((frame) => frame.getAttribute('name')).sort(),
+      locators: [...document.querySelectorAll('iframe[name$="Locator"]')]
+        .map((frame) => frame.getAttribute('name'))
+        .sort(),
       first: Array.from((window as never as { dataLayer: ArrayLike<unknown>[] }).dataLayer[0]!),
     }));
     expect(early).toEqual({
@@ -314,24 +494,33 @@ describe('signals before <page-geo> answers', () => {
     expect(diagnosticsOf(messages, 'consent-geo-timeout')).toHaveLength(0);
   });
 
-  it('applies a geo group\'s signal fields once the geo answer is there, and only in that group', async () => {
+  it("applies a geo group's signal fields once the geo answer is there, and only in that group", async () => {
     server.route('/check-geo-signals', { body: accepted(tcString, { consentStringType: 2, gdprApplies: true }) });
-    const config = { consentInstanceId: 'site', checkConsentHref: '/check-geo-signals', promptUI: 'prompt', geoOverride: { ca: TCF } };
+    const config = {
+      consentInstanceId: 'site',
+      checkConsentHref: '/check-geo-signals',
+      promptUI: 'prompt',
+      geoOverride: { ca: TCF },
+    };
     server.page('/geo-signals.html', consentPage(config, { geo: { ISOCountryGroups: { ca: ['us'] } } }));
     const inGroup = await newPage(browser);
     await inGroup.page.goto(`${server.origin}/geo-signals.html#page-geo=us`);
     expect((await tcfCall(inGroup.page, 'ping')).data).toMatchObject({ cmpId: 10 });
     const outside = await newPage(browser);
     await outside.page.goto(`${server.origin}/geo-signals.html#page-geo=de`);
-    await outside.page.waitForFunction(() => (window as never as { consentEvents: unknown[] }).consentEvents.length > 0);
-    expect(await outside.page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe('undefined');
+    await outside.page.waitForFunction(
+      () => (window as never as { consentEvents: unknown[] }).consentEvents.length > 0,
+    );
+    expect(await outside.page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe(
+      'undefined',
+    );
   });
 });
 
 describe('creative frames of <page-ad type=custom>', () => {
   const creative = (query: string) => `${server.otherOrigin}/asker.html?${query}`;
 
-  it('expand the GPP macros and answer only the ad\'s own frame with the consent values', async () => {
+  it("expand the GPP macros and answer only the ad's own frame with the consent values", async () => {
     const body = `<page-ad id="ad" type="custom" width="300" height="50" data-block-on-consent
         data-src="${creative('gpp=${GPP_STRING}&sid=${GPP_SID}&cs=${GDPR_CONSENT}&us=${US_PRIVACY}')}"></page-ad>
       <iframe id="foreign" src="${creative('foreign')}"></iframe>`;
@@ -343,7 +532,8 @@ describe('creative frames of <page-ad type=custom>', () => {
     await expect.poll(() => frameOf('gpp=') && frameOf('foreign') && true).toBe(true);
     const [ad, foreign] = [frameOf('gpp='), frameOf('foreign')];
     for (const frame of [ad, foreign]) await frame.waitForFunction(() => 'ask' in window, undefined, { polling: 100 });
-    const ask = (frame: typeof ad, message: unknown) => frame.evaluate((m) => (window as never as { ask(m: unknown): void }).ask(m), message);
+    const ask = (frame: typeof ad, message: unknown) =>
+      frame.evaluate((m) => (window as never as { ask(m: unknown): void }).ask(m), message);
     await ask(foreign, { pageAdConsentCall: { callId: 'foreign' } });
     await ask(ad, { pageAdConsentCall: { callId: 'bad', extra: 1 } });
     await ask(ad, JSON.stringify({ pageAdConsentCall: { callId: 'text' } }));
@@ -352,7 +542,10 @@ describe('creative frames of <page-ad type=custom>', () => {
     const replies = () => ad.evaluate(() => (window as never as { replies: unknown[] }).replies);
     await expect.poll(async () => (await replies()).length).toBe(2);
     const values = { gdpr: '1', gdprConsent: '', consentState: 'accepted', usPrivacy: '', gppString, gppSid: '2,7' };
-    expect(await replies()).toEqual([{ pageAdConsentReturn: { callId: 'bad', ...values } }, { pageAdConsentReturn: { callId: 2, ...values } }]);
+    expect(await replies()).toEqual([
+      { pageAdConsentReturn: { callId: 'bad', ...values } },
+      { pageAdConsentReturn: { callId: 2, ...values } },
+    ]);
     await settled(page);
     expect(await foreign.evaluate(() => (window as never as { replies: unknown[] }).replies)).toEqual([]);
     expect(diagnosticsOf(messages, 'ad-consent-call-invalid')).toHaveLength(1);
@@ -364,7 +557,10 @@ describe('Consent Mode v2', () => {
     consentModeMapping: { ad_storage: 'consent', analytics_storage: 'purpose:analytics', security_storage: 'granted' },
     consentModeOptions: { waitForUpdate: 500, adsDataRedaction: true, urlPassthrough: true },
   };
-  const dataLayer = (page: Page) => page.evaluate(() => (window as never as { dataLayer: ArrayLike<unknown>[] }).dataLayer.map((entry) => Array.from(entry)));
+  const dataLayer = (page: Page) =>
+    page.evaluate(() =>
+      (window as never as { dataLayer: ArrayLike<unknown>[] }).dataLayer.map((entry) => Array.from(entry)),
+    );
 
   it('pushes the default first, then an update for each decision', async () => {
     const { page } = await open(MODE, { consentRequired: true, consentStateValue: 'unknown' });
@@ -374,7 +570,11 @@ describe('Consent Mode v2', () => {
     await page.click('#reject');
     await page.waitForFunction(() => (window as never as { dataLayer: unknown[] }).dataLayer.length === 5);
     expect(await dataLayer(page)).toEqual([
-      ['consent', 'default', { ad_storage: 'denied', analytics_storage: 'denied', security_storage: 'granted', wait_for_update: 500 }],
+      [
+        'consent',
+        'default',
+        { ad_storage: 'denied', analytics_storage: 'denied', security_storage: 'granted', wait_for_update: 500 },
+      ],
       ['set', 'ads_data_redaction', true],
       ['set', 'url_passthrough', true],
       ['consent', 'update', { ad_storage: 'granted', analytics_storage: 'denied', security_storage: 'granted' }],

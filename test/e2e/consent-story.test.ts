@@ -12,7 +12,8 @@ const STORY = {
   vendors: ['Ad Network', 'Analytics Co'],
   externalLink: { title: 'Privacy policy', href: 'https://news.example/privacy' },
 };
-const story = (config: object) => `<page-story-consent layout="nodisplay" hidden><script type="application/json">${JSON.stringify(config)}</script></page-story-consent>`;
+const story = (config: object) =>
+  `<page-story-consent layout="nodisplay" hidden><script type="application/json">${JSON.stringify(config)}</script></page-story-consent>`;
 const CONFIG = { consentInstanceId: 'story', consentRequired: true };
 
 let count = 0;
@@ -77,14 +78,20 @@ describe('<page-story-consent>', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Decline');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('rejected');
+    await expect
+      .poll(() =>
+        page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state),
+      )
+      .toBe('rejected');
     expect(await isShown(page, 'page-story-consent')).toBe(false);
   });
 
   it('onlyAccept hides decline; accept builds the blocked elements', async () => {
     const { page } = await open({ ...STORY, onlyAccept: true, externalLink: undefined });
     await expect.poll(() => isShown(page, 'page-story-consent')).toBe(true);
-    expect(await page.$$eval('page-story-consent button', (buttons) => buttons.map((b) => b.textContent))).toEqual(['Accept']);
+    expect(await page.$$eval('page-story-consent button', (buttons) => buttons.map((b) => b.textContent))).toEqual([
+      'Accept',
+    ]);
     expect(await page.$('page-story-consent a')).toBeNull();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
@@ -94,7 +101,12 @@ describe('<page-story-consent>', () => {
   it('follows the document direction (RTL)', async () => {
     const { page } = await open(STORY, { rtl: true });
     await expect.poll(() => isShown(page, 'page-story-consent')).toBe(true);
-    expect(await page.$eval('page-story-consent', (s: HTMLElement) => [s.getAttribute('dir'), getComputedStyle(s).direction])).toEqual(['rtl', 'rtl']);
+    expect(
+      await page.$eval('page-story-consent', (s: HTMLElement) => [
+        s.getAttribute('dir'),
+        getComputedStyle(s).direction,
+      ]),
+    ).toEqual(['rtl', 'rtl']);
   });
 
   it('an invalid config (no vendors, a javascript: link) is reported and no prompt shows', async () => {
@@ -106,7 +118,10 @@ describe('<page-story-consent>', () => {
 
   it('a story prompt without a config object is reported once and no prompt shows', async () => {
     const path = `/story-${++count}.html`;
-    fixture.server.page(path, consentPage(CONFIG, { inside: '<page-story-consent layout="nodisplay" hidden></page-story-consent>' }));
+    fixture.server.page(
+      path,
+      consentPage(CONFIG, { inside: '<page-story-consent layout="nodisplay" hidden></page-story-consent>' }),
+    );
     const test = await newPage(fixture.browser, { viewport: { width: 360, height: 640 } });
     await test.page.goto(fixture.server.origin + path);
     await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
@@ -123,9 +138,15 @@ describe('<page-story-consent>', () => {
     const { page, messages } = await newPage(fixture.browser, { viewport: { width: 360, height: 640 } });
     await page.goto(fixture.server.origin + path);
     await expect.poll(() => isShown(page, 'page-story-consent')).toBe(true);
-    expect(await page.$$eval('page-story-consent button', (buttons) => buttons.map((button) => button.textContent))).toEqual(['Decline', 'Accept']);
+    expect(
+      await page.$$eval('page-story-consent button', (buttons) => buttons.map((button) => button.textContent)),
+    ).toEqual(['Decline', 'Accept']);
     await page.click('page-story-consent button:last-child');
-    await expect.poll(() => page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
+    await expect
+      .poll(() =>
+        page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state),
+      )
+      .toBe('accepted');
     expect(messages.filter((line) => line.text.includes('consent-prompt-missing'))).toEqual([]);
   });
 });

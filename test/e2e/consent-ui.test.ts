@@ -1,13 +1,24 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { describe, expect, it } from 'vitest';
-import { builtProbes, consentPage, diagnosticsOf, isShown, POST_PROMPT, PROBES, PROMPT, storedValues, useConsentFixture } from './consent-fixtures.ts';
+import {
+  builtProbes,
+  consentPage,
+  diagnosticsOf,
+  isShown,
+  POST_PROMPT,
+  PROBES,
+  PROMPT,
+  storedValues,
+  useConsentFixture,
+} from './consent-fixtures.ts';
 import { installClock, pauseClock, runUntil, timerSetAt } from './clock.ts';
 import { html, newPage, settled } from './harness.ts';
 
 const fixture = useConsentFixture();
 
 const CLIENT = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', postPromptUI: 'post' };
-const TALL = '<div style="height:3000px"><button id="content-button" onclick="window.clicked = true">Content</button></div>';
+const TALL =
+  '<div style="height:3000px"><button id="content-button" onclick="window.clicked = true">Content</button></div>';
 
 let count = 0;
 async function openHtml(markup: string, init?: string, clock = false) {
@@ -20,7 +31,8 @@ async function openHtml(markup: string, init?: string, clock = false) {
   await test.page.waitForSelector('page-consent.page-built', { state: 'attached' });
   return test;
 }
-const open = (config: object, options: Parameters<typeof consentPage>[1] = {}, init?: string, clock = false) => openHtml(consentPage(config, options), init, clock);
+const open = (config: object, options: Parameters<typeof consentPage>[1] = {}, init?: string, clock = false) =>
+  openHtml(consentPage(config, options), init, clock);
 
 describe('prompt UI', () => {
   it('is a dialog fixed to the bottom, labelled by the caption, with focus moved in', async () => {
@@ -39,7 +51,15 @@ describe('prompt UI', () => {
         width: Math.round(box.width),
       };
     });
-    expect(info).toEqual({ role: 'dialog', label: 'Your privacy', modal: null, focused: true, position: 'fixed', bottom: 568, width: 320 });
+    expect(info).toEqual({
+      role: 'dialog',
+      label: 'Your privacy',
+      modal: null,
+      focused: true,
+      position: 'fixed',
+      bottom: 568,
+      width: 320,
+    });
   });
 
   it('returns focus to the element focused before the prompt opened', async () => {
@@ -69,7 +89,10 @@ describe('prompt UI', () => {
     const inside = `<div id="prompt" role="alertdialog" aria-labelledby="title"><h2 id="title">Cookies</h2><button id="accept" on="tap:consent.accept">OK</button></div>`;
     const { page } = await open(CLIENT, { inside, body: '' });
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
-    expect(await page.$eval('#prompt', (p) => [p.getAttribute('role'), p.getAttribute('aria-label')])).toEqual(['alertdialog', null]);
+    expect(await page.$eval('#prompt', (p) => [p.getAttribute('role'), p.getAttribute('aria-label')])).toEqual([
+      'alertdialog',
+      null,
+    ]);
   });
 
   it('shows one UI at a time and nothing before the element builds', async () => {
@@ -99,11 +122,19 @@ describe('prompt UI', () => {
   });
 
   it('makes the element position:fixed once laid out, with every UI display:none until shown', async () => {
-    const { page } = await open({ ...CLIENT, consentRequired: false }, { body: '<button id="again" on="tap:consent.prompt">Privacy</button>' });
+    const { page } = await open(
+      { ...CLIENT, consentRequired: false },
+      { body: '<button id="again" on="tap:consent.prompt">Privacy</button>' },
+    );
     await expect.poll(() => page.$eval('#consent', (host) => getComputedStyle(host).position)).toBe('fixed');
-    expect(await page.$$eval('#prompt, #post', (uis) => uis.map((ui) => getComputedStyle(ui).display))).toEqual(['none', 'none']);
+    expect(await page.$$eval('#prompt, #post', (uis) => uis.map((ui) => getComputedStyle(ui).display))).toEqual([
+      'none',
+      'none',
+    ]);
     await page.click('#again');
-    await expect.poll(() => page.$$eval('#consent, #prompt, #post', (uis) => uis.map((ui) => getComputedStyle(ui).display))).toEqual(['block', 'block', 'none']);
+    await expect
+      .poll(() => page.$$eval('#consent, #prompt, #post', (uis) => uis.map((ui) => getComputedStyle(ui).display)))
+      .toEqual(['block', 'block', 'none']);
   });
 });
 
@@ -115,7 +146,9 @@ describe('overlay', () => {
     await page.mouse.click(10, 10);
     await page.mouse.wheel(0, 800);
     await settled(page);
-    expect(await page.evaluate(() => [window.scrollY, (window as unknown as { clicked?: boolean }).clicked ?? false])).toEqual([0, false]);
+    expect(
+      await page.evaluate(() => [window.scrollY, (window as unknown as { clicked?: boolean }).clicked ?? false]),
+    ).toEqual([0, false]);
     await page.focus('#content-button').catch(() => {});
     expect(await page.evaluate(() => document.activeElement?.id)).not.toBe('content-button');
     await page.click('#accept');
@@ -140,7 +173,9 @@ describe('robustness', () => {
     const { page, messages } = await open(CLIENT, {}, init);
     await expect.poll(() => isShown(page, '#prompt')).toBe(true);
     await page.click('#accept');
-    await expect.poll(() => builtProbes(page)).toEqual(['open', 'default', 'till-accepted', 'till-responded', 'auto-reject']);
+    await expect
+      .poll(() => builtProbes(page))
+      .toEqual(['open', 'default', 'till-accepted', 'till-responded', 'auto-reject']);
     expect(diagnosticsOf(messages, 'storage-unavailable').length).toBeGreaterThan(0);
     await page.reload();
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
@@ -164,17 +199,31 @@ describe('robustness', () => {
     expect(await builtProbes(page)).toEqual(['open']);
     expect(await isShown(page, '#prompt')).toBe(false);
     const errors = messages.filter((m) => m.type === 'error' && m.text.includes('[page-consent#consent]'));
-    expect(errors.map((m) => m.text)).toEqual([expect.stringContaining('consent-required-missing: expected consentRequired: true for a client-only setup')]);
+    expect(errors.map((m) => m.text)).toEqual([
+      expect.stringContaining('consent-required-missing: expected consentRequired: true for a client-only setup'),
+    ]);
     // The field of the wrong type is a warning beside it.
     expect(diagnosticsOf(messages, 'consent-field-invalid').map((m) => m.type)).toEqual(['warning']);
     expect(await storedValues(page)).toEqual({});
   });
 
   it.each([
-    ['no id', `<page-consent layout="nodisplay"><script type="application/json">{"consentInstanceId":"s","consentRequired":true}</script></page-consent>`, 'consent-id-missing'],
+    [
+      'no id',
+      `<page-consent layout="nodisplay"><script type="application/json">{"consentInstanceId":"s","consentRequired":true}</script></page-consent>`,
+      'consent-id-missing',
+    ],
     ['no JSON script', `<page-consent id="c" layout="nodisplay"></page-consent>`, 'consent-config-invalid'],
-    ['two JSON scripts', `<page-consent id="c" layout="nodisplay"><script type="application/json">{}</script><script type="application/json">{}</script></page-consent>`, 'consent-config-invalid'],
-    ['invalid JSON', `<page-consent id="c" layout="nodisplay"><script type="application/json">{nope</script></page-consent>`, 'consent-config-invalid'],
+    [
+      'two JSON scripts',
+      `<page-consent id="c" layout="nodisplay"><script type="application/json">{}</script><script type="application/json">{}</script></page-consent>`,
+      'consent-config-invalid',
+    ],
+    [
+      'invalid JSON',
+      `<page-consent id="c" layout="nodisplay"><script type="application/json">{nope</script></page-consent>`,
+      'consent-config-invalid',
+    ],
   ])('fails closed with %s', async (_, element, code) => {
     const { page, messages } = await openHtml(html(element + PROBES, { extensions: ['page-consent'] }));
     await expect.poll(() => diagnosticsOf(messages, code).length).toBe(1);
@@ -184,7 +233,11 @@ describe('robustness', () => {
 
   it('reads its config and page-geo when its scripts run before the parser reaches them', async () => {
     const slow = `/slow-${++count}.js`;
-    fixture.server.route(slow, { body: 'window.slow = 1;', headers: { 'content-type': 'text/javascript' }, delay: 800 });
+    fixture.server.route(slow, {
+      body: 'window.slow = 1;',
+      headers: { 'content-type': 'text/javascript' },
+      delay: 800,
+    });
     const config = { ...CLIENT, geoOverride: { eea: { consentRequired: false } } };
     const markup = html(
       `<script src="${slow}"></script>
@@ -216,7 +269,12 @@ describe('robustness', () => {
 
   it('gives up waiting for page-geo after 5 s and uses the base config', async () => {
     const body = `<page-geo layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>${PROBES}`;
-    const { page, messages } = await open({ ...CLIENT, geoOverride: { eea: { consentRequired: false } } }, { body }, undefined, true);
+    const { page, messages } = await open(
+      { ...CLIENT, geoOverride: { eea: { consentRequired: false } } },
+      { body },
+      undefined,
+      true,
+    );
     await expect.poll(() => timerSetAt(page, 5_000).catch(() => null)).not.toBeNull();
     const waiting = await timerSetAt(page, 5_000);
     await pauseClock(page);

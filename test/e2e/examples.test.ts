@@ -24,7 +24,9 @@ const SERVER_START_MS = 50_000;
 /** The development admin token the server generated and logged (`admin dashboard: .../admin/#token=...`). */
 let adminToken = '';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const PAGES = readdirSync('examples').filter((name) => name.endsWith('.html')).sort();
+const PAGES = readdirSync('examples')
+  .filter((name) => name.endsWith('.html'))
+  .sort();
 
 let browser: Browser;
 let server: ServerProcess;
@@ -52,7 +54,11 @@ afterAll(async () => {
 /** Requests of each opened page that failed or answered 400 or more. */
 const failures = new WeakMap<TestPage, string[]>();
 
-async function open(path: string, viewport = { width: 1000, height: 800 }, options: { clock?: boolean } = {}): Promise<TestPage> {
+async function open(
+  path: string,
+  viewport = { width: 1000, height: 800 },
+  options: { clock?: boolean } = {},
+): Promise<TestPage> {
   const test = await newPage(browser, { viewport });
   opened.push(test);
   const failed: string[] = [];
@@ -60,7 +66,8 @@ async function open(path: string, viewport = { width: 1000, height: 800 }, optio
   test.page.on('requestfailed', (request) => {
     // A beacon (the hosted prompt's outcome) is handed to the browser and sent after its frame is
     // gone; the frame's own view of it then reads "aborted".
-    if (request.resourceType() !== 'ping') failed.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`);
+    if (request.resourceType() !== 'ping')
+      failed.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ''}`);
   });
   test.page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.status()}: ${response.url()}`);
@@ -83,16 +90,20 @@ async function waitForState(page: Page, selector: string, state: string): Promis
   try {
     await page.waitForSelector(`${selector}[data-state="${state}"]`, { timeout: 15_000 });
   } catch (error) {
-    const seen = await page.evaluate((widget) => ({
-      widget: document.querySelector(widget)?.outerHTML,
-      html: document.documentElement.className,
-      consent: document.querySelector('page-consent')?.className,
-      status: document.querySelector('[data-consent-status]')?.textContent,
-    }), selector);
+    const seen = await page.evaluate(
+      (widget) => ({
+        widget: document.querySelector(widget)?.outerHTML,
+        html: document.documentElement.className,
+        consent: document.querySelector('page-consent')?.className,
+        status: document.querySelector('[data-consent-status]')?.textContent,
+      }),
+      selector,
+    );
     throw new Error(`${selector} never became ${state}: ${JSON.stringify(seen)}\n${error}`);
   }
 }
-const click = (page: Page, name: string, scope = 'body') => page.locator(scope).getByRole('button', { name, exact: true }).click();
+const click = (page: Page, name: string, scope = 'body') =>
+  page.locator(scope).getByRole('button', { name, exact: true }).click();
 const shown = (page: Page, selector: string) => page.waitForSelector(selector, { state: 'visible' });
 const hidden = (page: Page, selector: string) => page.waitForSelector(selector, { state: 'hidden' });
 
@@ -185,7 +196,10 @@ describe('remote consent example', () => {
 
     const exported = await admin('instances/examples-remote/export?format=ndjson');
     expect(exported.status).toBe(200);
-    const records = (await exported.text()).trim().split('\n').map((line) => JSON.parse(line));
+    const records = (await exported.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const record = records.find((r) => r.pageUserId === pageUserId);
     expect(record).toMatchObject({ instanceId: 'examples-remote', state: 'accepted', origin: server.url });
     const users = await (await admin(`instances/examples-remote/users?pageUserId=${pageUserId}`)).json();
@@ -196,7 +210,9 @@ describe('remote consent example', () => {
     await click(page, 'Forget the cached decision and reload');
     expect(await (await check).json()).toMatchObject({ consentRequired: true, consentStateValue: 'accepted' });
     await waitForState(page, 'example-widget', 'loaded');
-    await page.waitForFunction(() => document.querySelector('[data-consent-status]')?.textContent?.includes('state: accepted'));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-consent-status]')?.textContent?.includes('state: accepted'),
+    );
     expect(await page.isVisible('#prompt')).toBe(false);
     expect(problems(test)).toEqual([]);
   });
@@ -320,10 +336,13 @@ describe('policies example', () => {
     await runUntil(page, timerAt + 5_000);
     await page.clock.resume();
 
-    await page.waitForFunction(() => document.querySelector('[data-policy-state="default"]')?.textContent === 'insufficient');
+    await page.waitForFunction(
+      () => document.querySelector('[data-policy-state="default"]')?.textContent === 'insufficient',
+    );
     expect(await page.textContent('#vendor')).toBe('Vendor: non-personalised ad (policy insufficient)');
     expect(await page.isVisible('#prompt')).toBe(true);
-    for (const id of ['#default-widget', '#till-accepted-widget', '#till-responded-widget']) expect(await stateOf(page, id), id).toBeNull();
+    for (const id of ['#default-widget', '#till-accepted-widget', '#till-responded-widget'])
+      expect(await stateOf(page, id), id).toBeNull();
 
     await click(page, 'Decide later');
     await waitForState(page, '#till-responded-widget', 'loaded');
@@ -334,7 +353,9 @@ describe('policies example', () => {
     await click(page, 'Accept');
     await waitForState(page, '#default-widget', 'loaded');
     await waitForState(page, '#till-accepted-widget', 'loaded');
-    await page.waitForFunction(() => document.querySelector('[data-policy-state="_till_accepted"]')?.textContent === 'sufficient');
+    await page.waitForFunction(
+      () => document.querySelector('[data-policy-state="_till_accepted"]')?.textContent === 'sufficient',
+    );
     expect(problems(test)).toEqual([]);
   });
 });
@@ -371,9 +392,14 @@ describe('auto ads example', () => {
   ])('places fake ads through the article from the demo config (%s)', async (_name, viewport) => {
     const test = await open('auto-ads.html', viewport);
     const { page } = test;
-    await page.waitForFunction(() => document.getElementById('ads-placed')?.textContent !== 'none yet', null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.getElementById('ads-placed')?.textContent !== 'none yet', null, {
+      timeout: 20_000,
+    });
     const ads = await page.$$eval('article page-ad', (elements) =>
-      elements.map((ad) => ({ top: ad.getBoundingClientRect().top + scrollY, height: ad.getBoundingClientRect().height })),
+      elements.map((ad) => ({
+        top: ad.getBoundingClientRect().top + scrollY,
+        height: ad.getBoundingClientRect().height,
+      })),
     );
     expect(ads.length).toBeGreaterThanOrEqual(3);
     expect(ads.length).toBeLessThanOrEqual(6);
@@ -383,7 +409,8 @@ describe('auto ads example', () => {
       expect(ad.top).toBeGreaterThanOrEqual(viewport.height);
     }
     const tops = ads.map((ad) => ad.top).sort((a, b) => a - b);
-    for (let i = 1; i < tops.length; i++) expect(tops[i]! - (tops[i - 1]! + 250)).toBeGreaterThanOrEqual(viewport.height);
+    for (let i = 1; i < tops.length; i++)
+      expect(tops[i]! - (tops[i - 1]! + 250)).toBeGreaterThanOrEqual(viewport.height);
     expect(await page.isVisible('page-ad[sticky="bottom"] .page-fake-ad')).toBe(true);
     await page.locator('article page-ad').first().scrollIntoViewIfNeeded();
     await page.waitForSelector('article page-ad .page-fake-ad', { state: 'visible' });
@@ -397,10 +424,17 @@ describe('auto ads example', () => {
     const panel = await page.textContent('page-ads-debug pre');
     expect(panel).toContain('max 6');
     expect(panel).toContain('spacing: 1vp, from 3 ads 2vp, from 6 ads 3vp');
-    expect(await page.$$eval('page-ads-debug span', (spans) => spans.filter((span) => span.textContent?.trim().endsWith(' placed')).length)).toBeGreaterThanOrEqual(3);
+    expect(
+      await page.$$eval(
+        'page-ads-debug span',
+        (spans) => spans.filter((span) => span.textContent?.trim().endsWith(' placed')).length,
+      ),
+    ).toBeGreaterThanOrEqual(3);
 
     await page.getByRole('link', { name: 'hide it' }).click();
-    await page.waitForFunction(() => document.getElementById('ads-placed')?.textContent !== 'none yet', null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.getElementById('ads-placed')?.textContent !== 'none yet', null, {
+      timeout: 20_000,
+    });
     expect(await page.$('page-ads-debug')).toBeNull();
     expect(problems(test)).toEqual([]);
   });
@@ -437,7 +471,10 @@ describe('hosted CMP iframe example', () => {
     expect((await update).status()).toBe(200);
     await waitForState(page, 'example-widget[data-name="Audience measurement"]', 'loaded');
     expect(await stateOf(page, 'example-widget[data-name="Ads"]')).not.toBe('loaded');
-    const records = (await (await admin('instances/examples-cmp/export?format=ndjson')).text()).trim().split('\n').map((line) => JSON.parse(line));
+    const records = (await (await admin('instances/examples-cmp/export?format=ndjson')).text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records.at(-1)).toMatchObject({ state: 'accepted', purposeConsents: { measurement: true, ads: false } });
     expect(problems(test)).toEqual([]);
   });
@@ -455,7 +492,14 @@ describe('hosted TCF prompt example', () => {
     await page.waitForFunction(() => /^TC string: C/.test(document.getElementById('tc-string')?.textContent ?? ''));
     const shownString = (await page.textContent('#tc-string'))!.replace('TC string: ', '');
     // The string the page shows is the one __tcfapi gives, and it decodes to the reader's accept.
-    const read = await page.evaluate(() => new Promise<string>((resolve) => (window as unknown as { __tcfapi: (c: string, v: number, cb: (d: { tcString: string }) => void) => void }).__tcfapi('getTCData', 2, (data) => resolve(data.tcString))));
+    const read = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) =>
+          (
+            window as unknown as { __tcfapi: (c: string, v: number, cb: (d: { tcString: string }) => void) => void }
+          ).__tcfapi('getTCData', 2, (data) => resolve(data.tcString)),
+        ),
+    );
     expect(shownString).toBe(read);
     const decoded = TCString.decode(shownString);
     expect(decoded.cmpId).toBe(300);
@@ -492,7 +536,11 @@ describe('prebid example', () => {
     const newest = (attribute: string) => page.getAttribute(`#auctions > li:first-child [${attribute}]`, attribute);
     await expect.poll(() => page.locator('#auctions > li').count(), { timeout: 20_000 }).toBe(1);
     const accepted = TCString.decode((await newest('data-tc-string'))!);
-    expect([accepted.cmpId, idsOf(accepted.vendorConsents), idsOf(accepted.purposeConsents).length]).toEqual([10, [1, 2, 8], 11]);
+    expect([accepted.cmpId, idsOf(accepted.vendorConsents), idsOf(accepted.purposeConsents).length]).toEqual([
+      10,
+      [1, 2, 8],
+      11,
+    ]);
     expect(await newest('data-vendors')).toBe('1, 2, 8');
     expect(await newest('data-gpp')).toContain('sections [2]');
     await click(page, 'Privacy settings');
@@ -504,7 +552,9 @@ describe('prebid example', () => {
     await click(page, 'Reject');
     await expect.poll(() => page.locator('#auctions > li').count(), { timeout: 20_000 }).toBe(3);
     const rejected = TCString.decode((await newest('data-tc-string'))!);
-    expect([idsOf(rejected.vendorConsents), idsOf(rejected.purposeConsents), idsOf(rejected.vendorsDisclosed)]).toEqual([[], [], [1, 2, 8, 25, 91]]);
+    expect([idsOf(rejected.vendorConsents), idsOf(rejected.purposeConsents), idsOf(rejected.vendorsDisclosed)]).toEqual(
+      [[], [], [1, 2, 8, 25, 91]],
+    );
     expect(await newest('data-vendors')).toBe('none');
     expect(problems(test)).toEqual([]);
   });

@@ -8,7 +8,13 @@ import { PROMPT, POST_PROMPT } from './consent-fixtures.ts';
 import type { Reply, Route } from './harness.ts';
 import { CONFIG } from './fixtures/auto-ads/pages.ts';
 
-export type Source = 'checkConsentHref' | 'checkConsentHref (cached)' | 'onUpdateHref' | 'auto-ads config' | 'CMP iframe' | 'localStorage';
+export type Source =
+  | 'checkConsentHref'
+  | 'checkConsentHref (cached)'
+  | 'onUpdateHref'
+  | 'auto-ads config'
+  | 'CMP iframe'
+  | 'localStorage';
 
 /** What the page shows at the end: the consent state and which blocking policies built. */
 export type EndState = {
@@ -33,13 +39,28 @@ export type FaultCase = {
   readonly note?: string;
 };
 
-export const SLOW_FAULTS = new Set(['never answers', 'answers after the time-out', 'iframe never sends ready', 'messages from foreign windows']);
+export const SLOW_FAULTS = new Set([
+  'never answers',
+  'answers after the time-out',
+  'iframe never sends ready',
+  'messages from foreign windows',
+]);
 
 export const UNDECIDED = ['open', 'auto-reject'];
 export const REJECTED = ['open', 'till-responded', 'auto-reject'];
 
 /** The HTTP faults, each as a route answering with (a broken form of) `valid`. */
-export const HTTP_FAULTS = ['HTTP 500', 'HTTP 404', 'never answers', 'answers after the time-out', 'CORS refusal', 'invalid JSON', 'empty body', 'xssi prefix mismatch', '5 MB body'] as const;
+export const HTTP_FAULTS = [
+  'HTTP 500',
+  'HTTP 404',
+  'never answers',
+  'answers after the time-out',
+  'CORS refusal',
+  'invalid JSON',
+  'empty body',
+  'xssi prefix mismatch',
+  '5 MB body',
+] as const;
 export type HttpFault = (typeof HTTP_FAULTS)[number];
 
 export const XSSI_PREFIX = ")]}'";
@@ -76,7 +97,11 @@ export function httpFaultRoute(fault: HttpFault, valid: string, late: Promise<vo
 }
 
 /** A check answer that would accept, were it applied. */
-export const CHECK_ANSWER = JSON.stringify({ consentRequired: true, consentStateValue: 'accepted', consentString: 'FAULT' });
+export const CHECK_ANSWER = JSON.stringify({
+  consentRequired: true,
+  consentStateValue: 'accepted',
+  consentString: 'FAULT',
+});
 export const UPDATE_ANSWER = JSON.stringify({ receiptId: 'receipt-1' });
 export const ADS_ANSWER = JSON.stringify(CONFIG);
 
@@ -107,7 +132,8 @@ const ADS_GOT: Record<HttpFault, string | readonly string[]> = {
   '5 MB body': '"more from http',
 };
 
-const isBodyFault = (fault: HttpFault) => fault === 'invalid JSON' || fault === 'empty body' || fault === '5 MB body' || fault === 'xssi prefix mismatch';
+const isBodyFault = (fault: HttpFault) =>
+  fault === 'invalid JSON' || fault === 'empty body' || fault === '5 MB body' || fault === 'xssi prefix mismatch';
 
 function checkCases(): FaultCase[] {
   const rows: FaultCase[] = [];
@@ -115,9 +141,23 @@ function checkCases(): FaultCase[] {
     const isSlow = SLOW_FAULTS.has(fault);
     const code = fault === '5 MB body' ? TOO_LARGE : 'consent-check-failed';
     // docs/consent.md, "Remote check": required and unknown, the prompt shows, nothing unblocks.
-    rows.push({ source: 'checkConsentHref', fault, code, got: CHECK_GOT[fault], isSlow, end: { state: 'unknown', isPromptShown: true, built: UNDECIDED } });
+    rows.push({
+      source: 'checkConsentHref',
+      fault,
+      code,
+      got: CHECK_GOT[fault],
+      isSlow,
+      end: { state: 'unknown', isPromptShown: true, built: UNDECIDED },
+    });
     // A cached decision applies at once; the failed check changes nothing and keeps it.
-    rows.push({ source: 'checkConsentHref (cached)', fault, code, got: CHECK_GOT[fault], isSlow, end: { state: 'rejected', isPromptShown: false, built: REJECTED } });
+    rows.push({
+      source: 'checkConsentHref (cached)',
+      fault,
+      code,
+      got: CHECK_GOT[fault],
+      isSlow,
+      end: { state: 'rejected', isPromptShown: false, built: REJECTED },
+    });
   }
   return rows;
 }
@@ -127,10 +167,32 @@ function updateCases(): FaultCase[] {
   const end: EndState = { state: 'rejected', isPromptShown: false, built: REJECTED };
   return HTTP_FAULTS.filter((fault) => fault !== 'xssi prefix mismatch').map((fault) =>
     fault === '5 MB body'
-      ? { source: 'onUpdateHref', fault, code: TOO_LARGE, got: CHECK_GOT[fault], isSlow: false, end, note: 'the answer past its 16 KiB cap is not read: no receipt' }
+      ? {
+          source: 'onUpdateHref',
+          fault,
+          code: TOO_LARGE,
+          got: CHECK_GOT[fault],
+          isSlow: false,
+          end,
+          note: 'the answer past its 16 KiB cap is not read: no receipt',
+        }
       : isBodyFault(fault)
-        ? { source: 'onUpdateHref', fault, code: null, isSlow: false, end, note: 'a 2xx answer acknowledges the update; its body only carries the optional receipt (docs/server.md, "Proving consent"): no receipt, no diagnostic' }
-        : { source: 'onUpdateHref', fault, code: 'consent-update-failed', got: CHECK_GOT[fault], isSlow: SLOW_FAULTS.has(fault), end },
+        ? {
+            source: 'onUpdateHref',
+            fault,
+            code: null,
+            isSlow: false,
+            end,
+            note: 'a 2xx answer acknowledges the update; its body only carries the optional receipt (docs/server.md, "Proving consent"): no receipt, no diagnostic',
+          }
+        : {
+            source: 'onUpdateHref',
+            fault,
+            code: 'consent-update-failed',
+            got: CHECK_GOT[fault],
+            isSlow: SLOW_FAULTS.has(fault),
+            end,
+          },
   );
 }
 
@@ -139,7 +201,12 @@ function adsCases(): FaultCase[] {
   return HTTP_FAULTS.filter((fault) => fault !== 'xssi prefix mismatch').map((fault) => ({
     source: 'auto-ads config',
     fault,
-    code: fault === '5 MB body' ? TOO_LARGE : isBodyFault(fault) ? 'auto-ads-config-invalid' : 'auto-ads-config-fetch-failed',
+    code:
+      fault === '5 MB body'
+        ? TOO_LARGE
+        : isBodyFault(fault)
+          ? 'auto-ads-config-invalid'
+          : 'auto-ads-config-fetch-failed',
     got: ADS_GOT[fault],
     isSlow: SLOW_FAULTS.has(fault),
     end: { state: null, isPromptShown: false, built: [] },
@@ -163,7 +230,14 @@ export type FrameFault = (typeof FRAME_FAULTS)[number];
 
 function frameCases(): FaultCase[] {
   const end: EndState = { state: 'unknown', isPromptShown: true, built: UNDECIDED };
-  return FRAME_FAULTS.map((fault) => ({ source: 'CMP iframe', fault, code: 'consent-prompt-frame-timeout', got: '/cmp', isSlow: true, end }));
+  return FRAME_FAULTS.map((fault) => ({
+    source: 'CMP iframe',
+    fault,
+    code: 'consent-prompt-frame-timeout',
+    got: '/cmp',
+    isSlow: true,
+    end,
+  }));
 }
 
 /** A CMP page that would accept, were its messages taken. */
@@ -173,7 +247,11 @@ const ACCEPT = `parent.postMessage({ type: 'consent-ui', action: 'ready' }, '*')
 
 /** The route of the `promptUiSrc` page for a frame fault. */
 export function frameFaultRoute(fault: FrameFault): Route {
-  const html = (body: string, r: Reply = {}): Reply => ({ ...r, body, headers: { 'content-type': 'text/html', ...r.headers } });
+  const html = (body: string, r: Reply = {}): Reply => ({
+    ...r,
+    body,
+    headers: { 'content-type': 'text/html', ...r.headers },
+  });
   switch (fault) {
     case 'HTTP 500':
       return html('<!doctype html><title>error</title><p>Internal error</p>', { status: 500 });
@@ -188,7 +266,11 @@ export function frameFaultRoute(fault: FrameFault): Route {
       return html(cmpPage(ACCEPT), { headers: { 'content-security-policy': "frame-ancestors 'none'" } });
     case 'invalid JSON':
       // JSON text instead of message objects: not a message of the protocol.
-      return html(cmpPage(`parent.postMessage('{"type":"consent-ui","action":"ready"}', '*'); parent.postMessage('{"type":"consent-response","action":"accept"', '*');`));
+      return html(
+        cmpPage(
+          `parent.postMessage('{"type":"consent-ui","action":"ready"}', '*'); parent.postMessage('{"type":"consent-response","action":"accept"', '*');`,
+        ),
+      );
     case 'empty body':
       return html('');
     case '5 MB body':
@@ -204,24 +286,65 @@ export const FOREIGN_FRAME = cmpPage(`setInterval(() => { ${ACCEPT} }, 300);`);
 /** In the page itself: the page's own window posting the protocol. */
 export const FOREIGN_SCRIPT = `<script>setInterval(() => { ${ACCEPT.replaceAll('parent.', 'window.')} }, 300);</script>`;
 
-export const STORAGE_FAULTS = ['getItem throws', 'setItem throws', 'quota exceeded', 'invalid JSON (corrupt item)'] as const;
+export const STORAGE_FAULTS = [
+  'getItem throws',
+  'setItem throws',
+  'quota exceeded',
+  'invalid JSON (corrupt item)',
+] as const;
 export type StorageFault = (typeof STORAGE_FAULTS)[number];
 
 function storageCases(): FaultCase[] {
   return [
     // Nothing readable: no decision for this page view, the prompt shows (docs/errors.md).
-    { source: 'localStorage', fault: 'getItem throws', code: 'storage-unavailable', got: '"SecurityError"', isSlow: false, end: { state: 'unknown', isPromptShown: true, built: UNDECIDED } },
+    {
+      source: 'localStorage',
+      fault: 'getItem throws',
+      code: 'storage-unavailable',
+      got: '"SecurityError"',
+      isSlow: false,
+      end: { state: 'unknown', isPromptShown: true, built: UNDECIDED },
+    },
     // The reader confirms the stored rejection; the write fails, the page keeps the choice in memory.
-    { source: 'localStorage', fault: 'setItem throws', code: 'storage-unavailable', got: '"SecurityError"', isSlow: false, end: { state: 'rejected', isPromptShown: false, built: REJECTED } },
-    { source: 'localStorage', fault: 'quota exceeded', code: 'storage-unavailable', got: '"QuotaExceededError"', isSlow: false, end: { state: 'rejected', isPromptShown: false, built: REJECTED } },
-    { source: 'localStorage', fault: 'invalid JSON (corrupt item)', code: 'storage-corrupt', got: '"{not json', isSlow: false, end: { state: 'unknown', isPromptShown: true, built: UNDECIDED } },
+    {
+      source: 'localStorage',
+      fault: 'setItem throws',
+      code: 'storage-unavailable',
+      got: '"SecurityError"',
+      isSlow: false,
+      end: { state: 'rejected', isPromptShown: false, built: REJECTED },
+    },
+    {
+      source: 'localStorage',
+      fault: 'quota exceeded',
+      code: 'storage-unavailable',
+      got: '"QuotaExceededError"',
+      isSlow: false,
+      end: { state: 'rejected', isPromptShown: false, built: REJECTED },
+    },
+    {
+      source: 'localStorage',
+      fault: 'invalid JSON (corrupt item)',
+      code: 'storage-corrupt',
+      got: '"{not json',
+      isSlow: false,
+      end: { state: 'unknown', isPromptShown: true, built: UNDECIDED },
+    },
   ];
 }
 
 /** Runs before any page script: overrides Storage for the fault, keeps the real methods for the test. */
 export function storageFaultScript(fault: StorageFault | null): string {
-  const error = fault === 'quota exceeded' ? `new DOMException("Failed to execute 'setItem' on 'Storage': Setting the value exceeded the quota.", 'QuotaExceededError')` : `new DOMException('The operation is insecure.', 'SecurityError')`;
-  const method = fault === 'getItem throws' ? 'getItem' : fault === 'setItem throws' || fault === 'quota exceeded' ? 'setItem' : null;
+  const error =
+    fault === 'quota exceeded'
+      ? `new DOMException("Failed to execute 'setItem' on 'Storage': Setting the value exceeded the quota.", 'QuotaExceededError')`
+      : `new DOMException('The operation is insecure.', 'SecurityError')`;
+  const method =
+    fault === 'getItem throws'
+      ? 'getItem'
+      : fault === 'setItem throws' || fault === 'quota exceeded'
+        ? 'setItem'
+        : null;
   return `window.__realStorage = { getItem: Storage.prototype.getItem, setItem: Storage.prototype.setItem };
 ${method ? `Storage.prototype.${method} = function () { throw ${error}; };` : ''}`;
 }
@@ -231,4 +354,10 @@ export const CORRUPT_ITEM = '{not json, not base64}';
 /** The inline prompt, post-prompt and the consent element's config for each consent source. */
 export const INLINE_UI = PROMPT + POST_PROMPT;
 
-export const FAULT_CASES: readonly FaultCase[] = [...checkCases(), ...updateCases(), ...adsCases(), ...frameCases(), ...storageCases()];
+export const FAULT_CASES: readonly FaultCase[] = [
+  ...checkCases(),
+  ...updateCases(),
+  ...adsCases(),
+  ...frameCases(),
+  ...storageCases(),
+];

@@ -41,7 +41,9 @@ import { launchBrowser, newPage, type Route, settled, startServer, type TestServ
 import { trackRequests } from './settled.ts';
 
 /** Every code of docs/errors.md. */
-const DOCUMENTED = new Set([...readFileSync('docs/errors.md', 'utf8').matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((match) => match[1]));
+const DOCUMENTED = new Set(
+  [...readFileSync('docs/errors.md', 'utf8').matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((match) => match[1]),
+);
 /** `[source#id] code: expected X, got Y` */
 const DIAGNOSTIC = /^\[(page-[a-z-]+)(?:#[\w-]+)?\] ([a-z0-9-]+): expected (.+), got (.+)$/s;
 const isDiagnostic = (text: string) => /^\[page-[a-z-]+(?:#[\w-]+)?\] [a-z0-9-]+: /.test(text);
@@ -54,7 +56,13 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const PAUSE_AHEAD_MS = 3_000;
 const SITE_KEY = 'consent:site';
 /** The decision stored before the fault: rejected, so that any unblocking shows. */
-const SEEDED = { version: 2, state: 'rejected', time: Date.now(), consentString: 'SEEDED', purposeConsents: { ads: false } };
+const SEEDED = {
+  version: 2,
+  state: 'rejected',
+  time: Date.now(),
+  consentString: 'SEEDED',
+  purposeConsents: { ads: false },
+};
 /** Another instance's decision: nothing of this page may touch it. */
 const OTHER = { version: 2, state: 'accepted', time: Date.now(), consentString: 'OTHER', purposeConsents: {} };
 
@@ -118,7 +126,9 @@ const readStore = (page: Page) =>
     const raw = real.getItem.call(localStorage, `page-store:${location.hostname}`);
     let values: Record<string, unknown> = {};
     try {
-      values = raw ? JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(raw), (c) => c.charCodeAt(0)))).values : {};
+      values = raw
+        ? JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(raw), (c) => c.charCodeAt(0)))).values
+        : {};
     } catch {}
     return { raw, values };
   });
@@ -128,13 +138,28 @@ const receiptOf = (page: Page) =>
     () =>
       new Promise((resolve) => {
         setTimeout(() => resolve('pending'), 11_000);
-        (self as unknown as { PAGE: { push(f: (p: { consent: { getReceipt(): Promise<unknown> } }) => void): void } }).PAGE.push((p) => p.consent.getReceipt().then(resolve, (e) => resolve(String(e))));
+        (
+          self as unknown as { PAGE: { push(f: (p: { consent: { getReceipt(): Promise<unknown> } }) => void): void } }
+        ).PAGE.push((p) => p.consent.getReceipt().then(resolve, (e) => resolve(String(e))));
       }),
   );
 
-type Setup = { routes: Record<string, Route>; path: string; faultPath?: string; seed?: string; storageFault?: StorageFault; act?: ((page: Page) => Promise<void>) | undefined; intercept?: (page: Page) => Promise<void> };
+type Setup = {
+  routes: Record<string, Route>;
+  path: string;
+  faultPath?: string;
+  seed?: string;
+  storageFault?: StorageFault;
+  act?: ((page: Page) => Promise<void>) | undefined;
+  intercept?: (page: Page) => Promise<void>;
+};
 
-const consentConfig = (extra: object) => ({ consentInstanceId: 'site', promptUI: 'prompt', postPromptUI: 'post', ...extra });
+const consentConfig = (extra: object) => ({
+  consentInstanceId: 'site',
+  promptUI: 'prompt',
+  postPromptUI: 'post',
+  ...extra,
+});
 
 /** Routes, page and reader actions of one case; a late HTTP answer waits for `late`. */
 function setupOf(row: FaultCase, server: TestServer, late: Promise<void>): Setup {
@@ -143,15 +168,32 @@ function setupOf(row: FaultCase, server: TestServer, late: Promise<void>): Setup
     case 'checkConsentHref':
     case 'checkConsentHref (cached)': {
       const base = fault === 'CORS refusal' ? server.otherOrigin : '';
-      const config = consentConfig({ checkConsentHref: `${base}/check`, ...(fault === 'xssi prefix mismatch' ? { xssiPrefix: XSSI_PREFIX } : {}) });
-      const seed = row.source === 'checkConsentHref' ? encodeStore({ 'consent:other': OTHER }) : encodeStore({ [SITE_KEY]: SEEDED, 'consent:other': OTHER });
-      return { routes: { '/check': httpFaultRoute(fault as HttpFault, CHECK_ANSWER, late), '/page.html': { body: consentPage(config, { inside: INLINE_UI }) } }, path: '/page.html', faultPath: '/check', seed };
+      const config = consentConfig({
+        checkConsentHref: `${base}/check`,
+        ...(fault === 'xssi prefix mismatch' ? { xssiPrefix: XSSI_PREFIX } : {}),
+      });
+      const seed =
+        row.source === 'checkConsentHref'
+          ? encodeStore({ 'consent:other': OTHER })
+          : encodeStore({ [SITE_KEY]: SEEDED, 'consent:other': OTHER });
+      return {
+        routes: {
+          '/check': httpFaultRoute(fault as HttpFault, CHECK_ANSWER, late),
+          '/page.html': { body: consentPage(config, { inside: INLINE_UI }) },
+        },
+        path: '/page.html',
+        faultPath: '/check',
+        seed,
+      };
     }
     case 'onUpdateHref': {
       const base = fault === 'CORS refusal' ? server.otherOrigin : server.origin;
       const config = consentConfig({ consentRequired: true, onUpdateHref: `${base}/update` });
       return {
-        routes: { '/update': httpFaultRoute(fault as HttpFault, UPDATE_ANSWER, late), '/page.html': { body: consentPage(config, { inside: INLINE_UI }) } },
+        routes: {
+          '/update': httpFaultRoute(fault as HttpFault, UPDATE_ANSWER, late),
+          '/page.html': { body: consentPage(config, { inside: INLINE_UI }) },
+        },
         path: '/page.html',
         faultPath: '/update',
         seed: encodeStore({ 'consent:other': OTHER }),
@@ -164,23 +206,40 @@ function setupOf(row: FaultCase, server: TestServer, late: Promise<void>): Setup
     case 'auto-ads config': {
       const url = fault === 'CORS refusal' ? 'https://ads.example/config.json' : '/ads/config.json';
       return {
-        routes: { ...IMAGE_ROUTES, '/ads/config.json': httpFaultRoute(fault as HttpFault, ADS_ANSWER, late), '/page.html': { body: articlePage({ autoAds: `type="custom" data-config-url="${url}"` }) } },
+        routes: {
+          ...IMAGE_ROUTES,
+          '/ads/config.json': httpFaultRoute(fault as HttpFault, ADS_ANSWER, late),
+          '/page.html': { body: articlePage({ autoAds: `type="custom" data-config-url="${url}"` }) },
+        },
         path: '/page.html',
         faultPath: fault === 'CORS refusal' ? '/config.json' : '/ads/config.json',
         intercept: async (page) => {
           if (fault !== 'CORS refusal') return;
           // An https config URL of another site whose answer allows another origin only.
           await page.route('https://ads.example/**', (route) =>
-            route.fulfill({ headers: { 'content-type': 'application/json', 'access-control-allow-origin': 'https://elsewhere.example' }, body: ADS_ANSWER }),
+            route.fulfill({
+              headers: {
+                'content-type': 'application/json',
+                'access-control-allow-origin': 'https://elsewhere.example',
+              },
+              body: ADS_ANSWER,
+            }),
           );
         },
       };
     }
     case 'CMP iframe': {
       const config = consentConfig({ consentRequired: true, promptUiSrc: `${server.otherOrigin}/cmp` });
-      const foreign = fault === 'messages from foreign windows' ? `<iframe title="other" src="${server.otherOrigin}/foreign.html"></iframe>${FOREIGN_SCRIPT}` : '';
+      const foreign =
+        fault === 'messages from foreign windows'
+          ? `<iframe title="other" src="${server.otherOrigin}/foreign.html"></iframe>${FOREIGN_SCRIPT}`
+          : '';
       return {
-        routes: { '/cmp': frameFaultRoute(fault as FrameFault), '/foreign.html': { body: FOREIGN_FRAME }, '/page.html': { body: consentPage(config, { inside: INLINE_UI, body: PROBES + foreign }) } },
+        routes: {
+          '/cmp': frameFaultRoute(fault as FrameFault),
+          '/foreign.html': { body: FOREIGN_FRAME },
+          '/page.html': { body: consentPage(config, { inside: INLINE_UI, body: PROBES + foreign }) },
+        },
         path: '/page.html',
         faultPath: '/cmp',
         seed: encodeStore({ 'consent:other': OTHER }),
@@ -190,7 +249,13 @@ function setupOf(row: FaultCase, server: TestServer, late: Promise<void>): Setup
       const config = consentConfig({ consentRequired: true });
       const storageFault = fault as StorageFault;
       const isWrite = storageFault === 'setItem throws' || storageFault === 'quota exceeded';
-      const seed = storageFault === 'invalid JSON (corrupt item)' ? CORRUPT_ITEM : encodeStore({ [SITE_KEY]: storageFault === 'getItem throws' ? { ...SEEDED, state: 'accepted' } : SEEDED, 'consent:other': OTHER });
+      const seed =
+        storageFault === 'invalid JSON (corrupt item)'
+          ? CORRUPT_ITEM
+          : encodeStore({
+              [SITE_KEY]: storageFault === 'getItem throws' ? { ...SEEDED, state: 'accepted' } : SEEDED,
+              'consent:other': OTHER,
+            });
       return {
         routes: { '/page.html': { body: consentPage(config, { inside: INLINE_UI }) } },
         path: '/page.html',
@@ -233,10 +298,17 @@ async function run(row: FaultCase): Promise<Outcome> {
     const seededRaw = setup.seed ?? null;
     await test.page.goto(server.origin + setup.path, { waitUntil: 'domcontentloaded' });
     await setup.act?.(test.page);
-    type Timing = { lines: { t: number; text: string }[]; events: { t: number; state: string }[]; fetches: { t: number; url: string }[]; frameAt?: number; clickAt?: number };
+    type Timing = {
+      lines: { t: number; text: string }[];
+      events: { t: number; state: string }[];
+      fetches: { t: number; url: string }[];
+      frameAt?: number;
+      clickAt?: number;
+    };
     const timingOf = () => test.page.evaluate(() => (window as unknown as { __fm: Timing }).__fm);
     // The start: the page contacting the faulty source (its fetch, its frame), else the reader's last click, else the navigation.
-    const fetchedAt = (timing: Timing) => timing.fetches.find((f) => new URL(f.url, 'http://x').pathname === setup.faultPath)?.t;
+    const fetchedAt = (timing: Timing) =>
+      timing.fetches.find((f) => new URL(f.url, 'http://x').pathname === setup.faultPath)?.t;
     const contactAt = (timing: Timing) => (setup.faultPath === '/cmp' ? timing.frameAt : fetchedAt(timing));
     const startOf = (timing: Timing) => contactAt(timing) ?? timing.clickAt ?? 0;
     if (row.isSlow) {
@@ -245,7 +317,8 @@ async function run(row: FaultCase): Promise<Outcome> {
     }
     // The end: the diagnostic (or, for a 2xx update answer, the reader's decision), then the page has settled.
     const diagnosticsSeen = () => test.messages.filter((m) => isDiagnostic(m.text)).length;
-    if (row.code) await vi.waitFor(() => expect(diagnosticsSeen()).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });
+    if (row.code)
+      await vi.waitFor(() => expect(diagnosticsSeen()).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });
     await settled(test.page, { ignore: setup.faultPath ? [setup.faultPath] : [], timeoutMs: 30_000 });
     const timing = await timingOf();
     const start = startOf(timing);
@@ -281,7 +354,12 @@ async function run(row: FaultCase): Promise<Outcome> {
  * strictly after it, then on to 13 s, so that a late answer or foreign messages have had every
  * chance to do harm. Time then flows again.
  */
-async function runPastTimeOut(page: Page, contactAt: () => Promise<number | undefined>, faultPath: string, answerLate: () => void) {
+async function runPastTimeOut(
+  page: Page,
+  contactAt: () => Promise<number | undefined>,
+  faultPath: string,
+  answerLate: () => void,
+) {
   const requestEnd = new Promise<void>((resolve) => {
     const isFault = (request: Request) => new URL(request.url()).pathname === faultPath && resolve();
     page.on('requestfailed', isFault);
@@ -316,7 +394,8 @@ async function stepClock(page: Page, faultPath: string, ms: number) {
 
 /** Moves page time on to `at`, half a second at a time (see `stepClock`). */
 async function runStepwise(page: Page, faultPath: string, at: number) {
-  for (let now = await pageTime(page); now < at; now = await pageTime(page)) await stepClock(page, faultPath, Math.ceil(Math.min(500, at - now)));
+  for (let now = await pageTime(page); now < at; now = await pageTime(page))
+    await stepClock(page, faultPath, Math.ceil(Math.min(500, at - now)));
 }
 
 /** Runs the cases `width` at a time, the slow ones first (they take longest). */
@@ -341,9 +420,22 @@ afterAll(async () => {
   await browser?.close();
   if (process.env.FAULT_MATRIX_DUMP) {
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(process.env.FAULT_MATRIX_DUMP, JSON.stringify(FAULT_CASES.map((row) => [name(row), outcomes.get(row) instanceof Error ? String(outcomes.get(row)) : outcomes.get(row)]), null, 1));
+    writeFileSync(
+      process.env.FAULT_MATRIX_DUMP,
+      JSON.stringify(
+        FAULT_CASES.map((row) => [
+          name(row),
+          outcomes.get(row) instanceof Error ? String(outcomes.get(row)) : outcomes.get(row),
+        ]),
+        null,
+        1,
+      ),
+    );
   }
-  if (passed.size === FAULT_CASES.length) console.log(`fault matrix: ${FAULT_CASES.length} faults x sources, all ended in defined state (${Math.round(totalMs / 1000)} s)`);
+  if (passed.size === FAULT_CASES.length)
+    console.log(
+      `fault matrix: ${FAULT_CASES.length} faults x sources, all ended in defined state (${Math.round(totalMs / 1000)} s)`,
+    );
 });
 
 const name = (row: FaultCase) => `${row.source}: ${row.fault}`;
@@ -351,7 +443,14 @@ const name = (row: FaultCase) => `${row.source}: ${row.fault}`;
 describe('fault matrix', () => {
   it('covers every source', () => {
     const sources = new Set(FAULT_CASES.map((row) => row.source));
-    expect([...sources]).toEqual(['checkConsentHref', 'checkConsentHref (cached)', 'onUpdateHref', 'auto-ads config', 'CMP iframe', 'localStorage']);
+    expect([...sources]).toEqual([
+      'checkConsentHref',
+      'checkConsentHref (cached)',
+      'onUpdateHref',
+      'auto-ads config',
+      'CMP iframe',
+      'localStorage',
+    ]);
     expect(FAULT_CASES.length).toBe(48);
   });
 
@@ -382,7 +481,8 @@ describe('fault matrix', () => {
     expect(outcome.requested.every((id) => row.end.built.includes(id))).toBe(true);
     expect(outcome.ads).toBe(0);
     // No decision lost: the seeded one (or the reader's, for onUpdateHref) is still stored.
-    if (row.source !== 'auto-ads config' && row.fault !== 'invalid JSON (corrupt item)') expect(outcome.stored.other).toEqual(OTHER);
+    if (row.source !== 'auto-ads config' && row.fault !== 'invalid JSON (corrupt item)')
+      expect(outcome.stored.other).toEqual(OTHER);
     if (row.source === 'checkConsentHref (cached)') expect(outcome.stored.raw).toBe(outcome.stored.seededRaw);
     if (row.source === 'checkConsentHref' || row.source === 'CMP iframe') expect(outcome.stored.site).toBeUndefined();
     if (row.source === 'onUpdateHref') {

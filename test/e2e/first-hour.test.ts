@@ -47,7 +47,10 @@ async function open(path: string) {
   return { ...test, failed };
 }
 
-const problems = ({ messages, errors }: TestPage) => [...messages.filter((m) => m.type === 'error').map((m) => m.text), ...errors];
+const problems = ({ messages, errors }: TestPage) => [
+  ...messages.filter((m) => m.type === 'error').map((m) => m.text),
+  ...errors,
+];
 
 describe('npm start with no setting', () => {
   it('prints the admin URL with a generated token and labels the fixture vendor list', async () => {
@@ -61,7 +64,9 @@ describe('npm start with no setting', () => {
     await test.page.waitForSelector('#prompt', { state: 'visible' });
     await test.page.getByRole('button', { name: 'Accept', exact: true }).click();
     await expect.poll(() => test.page.locator('#auctions > li').count(), { timeout: 20_000 }).toBe(1);
-    expect(await test.page.getAttribute('#auctions > li:first-child [data-tc-string]', 'data-tc-string')).toMatch(/^C[A-Za-z0-9_-]{20,}/);
+    expect(await test.page.getAttribute('#auctions > li:first-child [data-tc-string]', 'data-tc-string')).toMatch(
+      /^C[A-Za-z0-9_-]{20,}/,
+    );
     expect(await test.page.textContent('#prebid-status')).toBe('Prebid.js: 1 auction, the newest first');
     expect(problems(test)).toEqual([]);
     expect(test.failed).toEqual([]);
@@ -71,7 +76,9 @@ describe('npm start with no setting', () => {
     const test = await open('ad-signals.html');
     await test.page.waitForSelector('#prompt', { state: 'visible' });
     await test.page.getByRole('button', { name: 'Accept', exact: true }).click();
-    await expect.poll(() => test.page.textContent('#tcf-events'), { timeout: 15_000 }).toMatch(/useractioncomplete \(gdprApplies true, tcString "C[A-Za-z0-9_.-]+"\)/);
+    await expect
+      .poll(() => test.page.textContent('#tcf-events'), { timeout: 15_000 })
+      .toMatch(/useractioncomplete \(gdprApplies true, tcString "C[A-Za-z0-9_.-]+"\)/);
     expect(problems(test)).toEqual([]);
     expect(test.failed).toEqual([]);
   });
@@ -83,7 +90,9 @@ describe('npm start with no setting', () => {
     const update = test.page.waitForResponse((response) => response.url().endsWith('/consent/update'));
     await test.page.frameLocator('.page-consent-frame iframe').locator('#accept').click();
     expect((await update).status()).toBe(200);
-    await expect.poll(() => test.page.textContent('#tc-string'), { timeout: 15_000 }).toMatch(/^TC string: C[A-Za-z0-9_.-]{20,}$/);
+    await expect
+      .poll(() => test.page.textContent('#tc-string'), { timeout: 15_000 })
+      .toMatch(/^TC string: C[A-Za-z0-9_.-]{20,}$/);
     const read = await test.page.textContent('#tc-data');
     expect(read).toContain('cmpId: 300');
     expect(read).toContain('publisherCC: "DE"');
@@ -92,7 +101,9 @@ describe('npm start with no setting', () => {
     expect(problems(test)).toEqual([]);
     // The frame's outcome beacon is sent as the frame is removed, and the update (answered 200
     // above) is a keepalive request: the browser may report either as aborted.
-    expect(test.failed.filter((line) => !/\/cmp\/outcome\?|\/consent\/update: net::ERR_ABORTED$/.test(line))).toEqual([]);
+    expect(test.failed.filter((line) => !/\/cmp\/outcome\?|\/consent\/update: net::ERR_ABORTED$/.test(line))).toEqual(
+      [],
+    );
   });
 
   it.each([

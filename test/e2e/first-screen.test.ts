@@ -11,10 +11,20 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cdnCacheControl } from '../../server/routes/cdn.ts';
-import { CDN_ROOT, launchBrowser, newPage, partPath, readJson, settled, startServer, type TestServer } from './harness.ts';
+import {
+  CDN_ROOT,
+  launchBrowser,
+  newPage,
+  partPath,
+  readJson,
+  settled,
+  startServer,
+  type TestServer,
+} from './harness.ts';
 
 /** Brotli bytes (quality 11, as scripts/size.mjs) of a production CDN file. */
-const brotliBytes = (file: string) => brotliCompressSync(readFileSync(join(CDN_ROOT, file)), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const brotliBytes = (file: string) =>
+  brotliCompressSync(readFileSync(join(CDN_ROOT, file)), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 
 let browser: Browser;
 let server: TestServer;
@@ -38,7 +48,12 @@ const failedPart = (source: string, path: string, origin = '.*') =>
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  server = await startServer({ '/third-party.js': { body: 'window.thirdPartyRuns = (window.thirdPartyRuns || 0) + 1;', headers: { 'content-type': 'text/javascript' } } });
+  server = await startServer({
+    '/third-party.js': {
+      body: 'window.thirdPartyRuns = (window.thirdPartyRuns || 0) + 1;',
+      headers: { 'content-type': 'text/javascript' },
+    },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -80,7 +95,9 @@ async function requestedBeforePrompt(page: Page, url: string): Promise<string[]>
   await page.addInitScript(PROBE);
   await page.goto(url);
   const inPage = await visible;
-  const paths = [...requested, ...inPage].map((name) => new URL(name).pathname).filter((path) => path === '/v0.js' || path.startsWith('/v0/'));
+  const paths = [...requested, ...inPage]
+    .map((name) => new URL(name).pathname)
+    .filter((path) => path === '/v0.js' || path.startsWith('/v0/'));
   return [...new Set(paths)].map((path) => path.slice(1));
 }
 
@@ -125,7 +142,9 @@ describe('first screen of a client-only consent page', () => {
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
     const [line] = messages.filter((line) => line.text.includes('part-load-failed'));
     expect(line?.text).toMatch(failedPart('page-runtime', PART.actions, 'http://127\\.0\\.0\\.1:\\d+'));
-    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns),
+    ).toBeUndefined();
     expect(await page.isVisible('#prompt')).toBe(true);
     await context.close();
   });
@@ -146,7 +165,9 @@ describe('the consent state part', () => {
     await page.click('#accept');
     // The click's actions part arrived; the decision waits for the state part.
     await expect.poll(() => server.requestsTo(PART.actions).length).toBeGreaterThan(0);
-    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns),
+    ).toBeUndefined();
     expect(await page.isVisible('#prompt')).toBe(true);
     release();
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
@@ -161,10 +182,14 @@ describe('the consent state part', () => {
     await page.goto(`${server.origin}/state-broken.html`);
     await page.waitForSelector('#prompt:visible');
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
-    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(failedPart('page-consent#consent', PART.state));
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(
+      failedPart('page-consent#consent', PART.state),
+    );
     await page.click('#accept');
     await expect.poll(() => server.requestsTo(PART.actions).length).toBeGreaterThan(0);
-    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns),
+    ).toBeUndefined();
     expect(await page.isVisible('#prompt')).toBe(true);
     await context.close();
   });
@@ -183,11 +208,15 @@ describe('consent parts', () => {
     await page.route(`**${PART.remote}`, (route) => route.fulfill({ status: 404, body: '' }));
     await page.goto(`${server.origin}/no-remote.html`);
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
-    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(failedPart('page-consent#consent', PART.remote));
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(
+      failedPart('page-consent#consent', PART.remote),
+    );
     await settled(page);
     // The server said consent is not required, but it was never asked: nothing unblocks.
     expect(checks).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns),
+    ).toBeUndefined();
     await context.close();
   });
 
@@ -211,11 +240,17 @@ describe('consent parts', () => {
     return server.requests.slice(first).map((request) => request.path);
   }
   const runsAndPromptFrames = (page: Page) =>
-    page.evaluate(() => [(window as unknown as { thirdPartyRuns: number }).thirdPartyRuns, (window as unknown as { promptPainted: number }).promptPainted]);
+    page.evaluate(() => [
+      (window as unknown as { thirdPartyRuns: number }).thirdPartyRuns,
+      (window as unknown as { promptPainted: number }).promptPainted,
+    ]);
   const FAST_PART = '/v0/page-consent-fast-0.1.js';
 
   it('requests no return-visit part in a later session: the allowed script runs once, without a prompt, and the state part waits for idle', async () => {
-    server.page('/return.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'return' })));
+    server.page(
+      '/return.html',
+      CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'return' })),
+    );
     const { page, context } = await newPage(browser);
     await page.goto(`${server.origin}/return.html`);
     await page.waitForSelector('#prompt:visible');
@@ -238,7 +273,10 @@ describe('consent parts', () => {
 
 describe('the stored decision part', () => {
   it('is not requested on a first visit, and when it fails on a return visit: one diagnostic, the prompt, nothing unblocks', async () => {
-    server.page('/no-stored.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-stored' })));
+    server.page(
+      '/no-stored.html',
+      CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-stored' })),
+    );
     const { page, context, messages } = await newPage(browser);
     const before = server.requestsTo(PART.stored).length;
     await page.goto(`${server.origin}/no-stored.html`);
@@ -256,26 +294,35 @@ describe('the stored decision part', () => {
     await page.reload();
     await page.waitForSelector('#prompt:visible');
     await expect.poll(() => messages.filter((line) => line.text.includes(PART.stored)).length).toBe(1);
-    expect(messages.find((line) => line.text.includes(PART.stored))?.text).toMatch(failedPart('page-consent#consent', PART.stored));
+    expect(messages.find((line) => line.text.includes(PART.stored))?.text).toMatch(
+      failedPart('page-consent#consent', PART.stored),
+    );
     await settled(page);
-    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns),
+    ).toBeUndefined();
     await context.close();
   });
 });
 
 describe('the return record part', () => {
   it('fails with one diagnostic at idle; the next page waits for the element, which applies the cached decision', async () => {
-    server.page('/no-record.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-record' })));
+    server.page(
+      '/no-record.html',
+      CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-record' })),
+    );
     const { page, context, messages } = await newPage(browser);
     await page.route(`**${PART.record}`, (route) => route.fulfill({ status: 404, body: '' }));
     await page.goto(`${server.origin}/no-record.html`);
     await page.waitForSelector('#prompt:visible');
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).map((line) => line.text)).toEqual([
-      expect.stringMatching(failedPart('page-consent#consent', PART.record)),
-    ]);
-    expect(await page.evaluate(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')))).toBe(false);
+    await expect
+      .poll(() => messages.filter((line) => line.text.includes('part-load-failed')).map((line) => line.text))
+      .toEqual([expect.stringMatching(failedPart('page-consent#consent', PART.record))]);
+    expect(await page.evaluate(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')))).toBe(
+      false,
+    );
     await page.reload();
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
     await settled(page);
@@ -293,26 +340,38 @@ describe('parts of features a first visit without them never loads', () => {
     await page.goto(`${server.origin}/no-frame.html`);
     await page.waitForSelector('#prompt:visible');
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
-    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(failedPart('page-consent#consent', PART.frame));
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(
+      failedPart('page-consent#consent', PART.frame),
+    );
     // Neither the iframe's protocol bundle nor the iframe: the part that would load them is missing.
     expect(server.requestsTo('/v0/page-consent-cmp-0.1.js')).toHaveLength(0);
     expect(await page.locator('iframe').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns),
+    ).toBeUndefined();
     await context.close();
   });
 
   it('uses the base config with one diagnostic when the geo part does not load', async () => {
     const config = { ...CONFIG, consentInstanceId: 'no-geo', geoOverride: { eea: { consentRequired: false } } };
-    const geo = '<page-geo layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>';
-    server.page('/no-geo.html', CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify(config)).replace('<h1>', `${geo}<h1>`));
+    const geo =
+      '<page-geo layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>';
+    server.page(
+      '/no-geo.html',
+      CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify(config)).replace('<h1>', `${geo}<h1>`),
+    );
     const { page, context, messages } = await newPage(browser);
     await page.route(`**${PART.geo}`, (route) => route.fulfill({ status: 404, body: '' }));
     await page.goto(`${server.origin}/no-geo.html`);
     // No group matched: the base config's prompt, and nothing unblocked.
     await page.waitForSelector('#prompt:visible');
     await expect.poll(() => messages.filter((line) => line.text.includes('part-load-failed')).length).toBe(1);
-    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(failedPart('page-consent#consent', PART.geo));
-    expect(await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns)).toBeUndefined();
+    expect(messages.find((line) => line.text.includes('part-load-failed'))?.text).toMatch(
+      failedPart('page-consent#consent', PART.geo),
+    );
+    expect(
+      await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns),
+    ).toBeUndefined();
     await context.close();
   });
 
@@ -328,7 +387,10 @@ describe('parts of features a first visit without them never loads', () => {
     const before = server.requestsTo(PART.viewport).length;
     await page.goto(`${server.origin}/viewport.html`);
     await page.waitForFunction(() => (window as unknown as { order?: string[] }).order?.length === 2);
-    const [order, scrollTop] = await page.evaluate(() => [(window as unknown as { order: string[] }).order, (window as unknown as { scrollTop: number }).scrollTop]);
+    const [order, scrollTop] = await page.evaluate(() => [
+      (window as unknown as { order: string[] }).order,
+      (window as unknown as { scrollTop: number }).scrollTop,
+    ]);
     expect(order).toEqual([expect.stringMatching(/^measure:\d+(\.\d+)?$/), 'mutate']);
     expect(order[0]).not.toBe('measure:0');
     expect(scrollTop).toBe(0);
@@ -359,7 +421,10 @@ const COMPLETE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8
 
 describe('sized page-* elements before their part arrives', () => {
   it('reserve their boxes at once: no layout shift when the elements part comes late', async () => {
-    server.route('/photo.svg', { body: '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"></svg>', headers: { 'content-type': 'image/svg+xml' } });
+    server.route('/photo.svg', {
+      body: '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="9"></svg>',
+      headers: { 'content-type': 'image/svg+xml' },
+    });
     server.route('/hit', { body: '' });
     server.page('/complete.html', COMPLETE_PAGE);
     const { page, context } = await newPage(browser, { viewport: { width: 800, height: 600 } });
@@ -383,13 +448,21 @@ describe('sized page-* elements before their part arrives', () => {
         for (const entry of list.getEntries()) {
           if ((entry as unknown as { hadRecentInput: boolean }).hadRecentInput) continue;
           scope.shift += (entry as unknown as { value: number }).value;
-          (scope as unknown as { sources: string[] }).sources = ((scope as unknown as { sources?: string[] }).sources ?? []).concat(
-            (entry as unknown as { sources: { node?: Element; previousRect: DOMRect; currentRect: DOMRect }[] }).sources.map((source) => `${source.node?.nodeName}#${source.node?.id} ${JSON.stringify(source.previousRect)} -> ${JSON.stringify(source.currentRect)}`),
+          (scope as unknown as { sources: string[] }).sources = (
+            (scope as unknown as { sources?: string[] }).sources ?? []
+          ).concat(
+            (
+              entry as unknown as { sources: { node?: Element; previousRect: DOMRect; currentRect: DOMRect }[] }
+            ).sources.map(
+              (source) =>
+                `${source.node?.nodeName}#${source.node?.id} ${JSON.stringify(source.previousRect)} -> ${JSON.stringify(source.currentRect)}`,
+            ),
           );
         }
       }).observe({ type: 'layout-shift' });
     });
-    const box = (selector: string) => page.$eval(selector, (element) => element.getBoundingClientRect().toJSON() as DOMRect);
+    const box = (selector: string) =>
+      page.$eval(selector, (element) => element.getBoundingClientRect().toJSON() as DOMRect);
     const before = { photo: await box('#photo'), ad: await box('#ad'), end: await box('#end') };
     expect(before.photo.height).toBeCloseTo((before.photo.width * 9) / 16, 0);
     expect([before.ad.width, before.ad.height]).toEqual([300, 250]);
@@ -397,16 +470,21 @@ describe('sized page-* elements before their part arrives', () => {
     release();
     await page.waitForSelector('#photo img');
     // What the page requested of our files before the reader acted: the core and the elements part.
-    const ours = server.requests.slice(first).map((request) => request.path).filter((path) => path.startsWith('/v0'));
+    const ours = server.requests
+      .slice(first)
+      .map((request) => request.path)
+      .filter((path) => path.startsWith('/v0'));
     expect(ours).toEqual(expect.arrayContaining(['/v0.js', '/v0/page-consent-0.1.js', PART.elements]));
     expect(ours).not.toContain(PART.actions);
     await page.click('#accept');
     await page.waitForSelector('#ad .page-fake-ad');
     expect(await box('#end')).toEqual(before.end);
-    expect(await page.evaluate(() => {
-      const { shift, sources } = window as unknown as { shift: number; sources?: string[] };
-      return { shift, sources };
-    })).toEqual({ shift: 0, sources: undefined });
+    expect(
+      await page.evaluate(() => {
+        const { shift, sources } = window as unknown as { shift: number; sources?: string[] };
+        return { shift, sources };
+      }),
+    ).toEqual({ shift: 0, sources: undefined });
     await context.close();
   });
 });

@@ -47,7 +47,9 @@ async function open(markup: string, hash = '', on: Browser = browser, host?: str
   await test.page.waitForFunction(() => (window as unknown as { geo?: unknown }).geo);
   const result = await test.page.evaluate(() => ({
     geo: (window as unknown as { geo: unknown }).geo,
-    classes: [...document.documentElement.classList].filter((name) => name.startsWith('page-iso') || name.startsWith('page-geo')).sort(),
+    classes: [...document.documentElement.classList]
+      .filter((name) => name.startsWith('page-iso') || name.startsWith('page-geo'))
+      .sort(),
   }));
   return { ...test, ...result };
 }
@@ -83,13 +85,23 @@ describe('page-geo', () => {
   });
 
   it('ignores the debug hash on a public host and says so', async () => {
-    const { geo, messages } = await open(geoPage('', '/patched/page-geo-0.1.js'), '#page-geo=us', publicBrowser, 'news.example');
+    const { geo, messages } = await open(
+      geoPage('', '/patched/page-geo-0.1.js'),
+      '#page-geo=us',
+      publicBrowser,
+      'news.example',
+    );
     expect(geo).toEqual({ country: 'de', subdivision: 'unknown', matchedGroups: ['eea'] });
     expect(messages.some((m) => m.text.includes('geo-debug-ignored'))).toBe(true);
   });
 
   it('honours the debug hash on a public host with data-allow-debug-override', async () => {
-    const { geo } = await open(geoPage('data-allow-debug-override', '/patched/page-geo-0.1.js'), '#page-geo=fr', publicBrowser, 'news.example');
+    const { geo } = await open(
+      geoPage('data-allow-debug-override', '/patched/page-geo-0.1.js'),
+      '#page-geo=fr',
+      publicBrowser,
+      'news.example',
+    );
     expect(geo).toEqual({ country: 'fr', subdivision: 'unknown', matchedGroups: ['eea'] });
   });
 

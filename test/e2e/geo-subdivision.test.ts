@@ -62,7 +62,9 @@ async function open(headers: Record<string, string>, hash = '') {
   await test.page.waitForFunction(() => (window as unknown as { geo?: unknown }).geo);
   const result = await test.page.evaluate(() => ({
     geo: (window as unknown as { geo: unknown }).geo,
-    classes: [...document.documentElement.classList].filter((name) => name.startsWith('page-iso') || name.startsWith('page-geo')).sort(),
+    classes: [...document.documentElement.classList]
+      .filter((name) => name.startsWith('page-iso') || name.startsWith('page-geo'))
+      .sort(),
   }));
   return { ...test, ...result };
 }
@@ -100,7 +102,9 @@ describe('page-geo with the state from the CDN headers, through the reference se
     expect(geo).toEqual({ country: 'us', subdivision: 'unknown', matchedGroups: ['california', 'privacy', 'us'] });
     expect(classes.filter((name) => name.startsWith('page-iso-subdivision'))).toEqual([]);
     const reported = messages.filter((m) => m.text.includes('geo-subdivision-invalid'));
-    expect(reported.map((m) => m.text)).toEqual(['[page-geo#geo] geo-subdivision-invalid: expected a state or area of us (us-ca), got "us-zz"']);
+    expect(reported.map((m) => m.text)).toEqual([
+      '[page-geo#geo] geo-subdivision-invalid: expected a state or area of us (us-ca), got "us-zz"',
+    ]);
   });
 
   it('knows only the country when the CDN sends no region', async () => {

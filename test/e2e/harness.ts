@@ -76,7 +76,12 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
-const TYPES: Record<string, string> = { js: 'text/javascript', map: 'application/json', html: 'text/html', json: 'application/json' };
+const TYPES: Record<string, string> = {
+  js: 'text/javascript',
+  map: 'application/json',
+  html: 'text/html',
+  json: 'application/json',
+};
 
 /**
  * The CDN file a path names: `/v0.js`, `/v0/...`, or the same under a prefix (`/slow/v0/...`,

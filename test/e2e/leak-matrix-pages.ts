@@ -9,7 +9,14 @@ import type { BlockRequest, GateState, Policy } from './leak-matrix-rules.ts';
 export const KINDS = ['img', 'pixel', 'iframe', 'ad', 'script', 'define'] as const;
 export type Kind = (typeof KINDS)[number] | 'auto-ads';
 
-export const POLICY_KEYS = ['default', '_till_responded', '_till_accepted', '_auto_reject', 'purposes', 'meta'] as const;
+export const POLICY_KEYS = [
+  'default',
+  '_till_responded',
+  '_till_accepted',
+  '_auto_reject',
+  'purposes',
+  'meta',
+] as const;
 export type PolicyKey = (typeof POLICY_KEYS)[number];
 
 /** The tags the meta tag lists on a meta page (every blockable kind but scripts). */
@@ -28,7 +35,10 @@ export const ORDERS: readonly Order[] = [
   { name: 'slow extension', isExtensionFirst: false, isExtensionLate: true },
 ];
 
-export type StoredDecision = { readonly state: 'accepted' | 'rejected'; readonly purposeConsents: Record<string, boolean> };
+export type StoredDecision = {
+  readonly state: 'accepted' | 'rejected';
+  readonly purposeConsents: Record<string, boolean>;
+};
 
 export type ConsentPath = {
   readonly name: string;
@@ -53,29 +63,76 @@ export const PATHS: readonly ConsentPath[] = [
   { name: 'accept', setup: 'client', clicks: ['ads', 'accept'], final: 'accepted' },
   { name: 'reject', setup: 'client', clicks: ['reject'], final: 'rejected' },
   { name: 'dismiss', setup: 'client', clicks: ['dismiss'], final: 'dismissed' },
-  { name: 'timeout fallback reject', setup: 'client', timeout: { seconds: 0.5, fallbackAction: 'reject' }, final: 'unknown' },
-  { name: 'timeout fallback dismiss, then accept', setup: 'client', timeout: { seconds: 0.5, fallbackAction: 'dismiss' }, clicks: ['ads', 'accept'], final: 'accepted' },
+  {
+    name: 'timeout fallback reject',
+    setup: 'client',
+    timeout: { seconds: 0.5, fallbackAction: 'reject' },
+    final: 'unknown',
+  },
+  {
+    name: 'timeout fallback dismiss, then accept',
+    setup: 'client',
+    timeout: { seconds: 0.5, fallbackAction: 'dismiss' },
+    clicks: ['ads', 'accept'],
+    final: 'accepted',
+  },
   {
     name: 'remote accepted',
     setup: 'remote',
-    answer: { body: { consentRequired: true, consentStateValue: 'accepted', consentString: TC_STRING, consentMetadata: TC_METADATA, purposeConsents: { ads: true } } },
+    answer: {
+      body: {
+        consentRequired: true,
+        consentStateValue: 'accepted',
+        consentString: TC_STRING,
+        consentMetadata: TC_METADATA,
+        purposeConsents: { ads: true },
+      },
+    },
     final: 'accepted',
   },
-  { name: 'remote rejected', setup: 'remote', answer: { body: { consentRequired: true, consentStateValue: 'rejected' } }, final: 'rejected' },
-  { name: 'remote unknown', setup: 'remote', answer: { body: { consentRequired: true, consentStateValue: 'unknown' } }, final: 'unknown' },
+  {
+    name: 'remote rejected',
+    setup: 'remote',
+    answer: { body: { consentRequired: true, consentStateValue: 'rejected' } },
+    final: 'rejected',
+  },
+  {
+    name: 'remote unknown',
+    setup: 'remote',
+    answer: { body: { consentRequired: true, consentStateValue: 'unknown' } },
+    final: 'unknown',
+  },
   { name: 'remote failure', setup: 'remote', answer: { status: 500, body: 'down' }, final: 'unknown' },
   {
     name: 'remote expireCache',
     setup: 'remote',
-    answer: { body: { consentRequired: true, consentStateValue: 'accepted', purposeConsents: { ads: true }, expireCache: true } },
+    answer: {
+      body: { consentRequired: true, consentStateValue: 'accepted', purposeConsents: { ads: true }, expireCache: true },
+    },
     final: 'accepted',
-    returnVisit: { name: 'return visit after expireCache', setup: 'remote', answer: { body: { consentRequired: true } }, final: 'unknown' },
+    returnVisit: {
+      name: 'return visit after expireCache',
+      setup: 'remote',
+      answer: { body: { consentRequired: true } },
+      final: 'unknown',
+    },
   },
-  { name: 'cache accepted', setup: 'client', cache: { state: 'accepted', purposeConsents: { ads: true } }, final: 'accepted' },
+  {
+    name: 'cache accepted',
+    setup: 'client',
+    cache: { state: 'accepted', purposeConsents: { ads: true } },
+    final: 'accepted',
+  },
   { name: 'cache rejected', setup: 'client', cache: { state: 'rejected', purposeConsents: {} }, final: 'rejected' },
 ];
 
-export type Cell = { readonly id: string; readonly kind: Kind; readonly label: string; readonly request: BlockRequest; readonly markup: string };
+export type Cell = {
+  readonly id: string;
+  readonly kind: Kind;
+  readonly label: string;
+  readonly request: BlockRequest;
+  readonly markup: string;
+};
 
 export type PageSpec = {
   readonly n: number;
@@ -98,7 +155,13 @@ export function generatePages(): PageSpec[] {
     for (const [o, order] of ORDERS.entries()) {
       const hasMeta = (p + o) % 2 === 0;
       const choices = hasMeta ? POLICY_KEYS : POLICY_KEYS.filter((key) => key !== 'meta');
-      const first: PageSpec = { n: pages.length + 1, path, order, hasMeta, autoAdsPolicy: choices[(p + 2 * o) % choices.length]! };
+      const first: PageSpec = {
+        n: pages.length + 1,
+        path,
+        order,
+        hasMeta,
+        autoAdsPolicy: choices[(p + 2 * o) % choices.length]!,
+      };
       pages.push(first);
       if (path.returnVisit) pages.push({ ...first, n: pages.length + 1, path: path.returnVisit, after: first.n });
     }
@@ -110,7 +173,8 @@ export function generatePages(): PageSpec[] {
 export function describeCoverage(pages: readonly PageSpec[]): string {
   const tally = (name: string, read: (page: PageSpec, cell: Cell) => string) => {
     const counts = new Map<string, number>();
-    for (const page of pages) for (const cell of cellsOf(page)) counts.set(read(page, cell), (counts.get(read(page, cell)) ?? 0) + 1);
+    for (const page of pages)
+      for (const cell of cellsOf(page)) counts.set(read(page, cell), (counts.get(read(page, cell)) ?? 0) + 1);
     return `  ${name}: ${[...counts].map(([value, count]) => `${value} ${count}`).join(', ')}`;
   };
   const returns = pages.filter((page) => page.after).length;
@@ -171,18 +235,28 @@ function cellOf(page: PageSpec, kind: Kind, key: PolicyKey): Cell {
 /** The cells of a page: every kind under every policy (meta only on meta pages, not for scripts), and the auto-ads element. */
 export function cellsOf(page: PageSpec): Cell[] {
   const keys = POLICY_KEYS.filter((key) => key !== 'meta' || page.hasMeta);
-  const cells = keys.flatMap((key) => KINDS.filter((kind) => !(key === 'meta' && kind === 'script')).map((kind) => cellOf(page, kind, key)));
+  const cells = keys.flatMap((key) =>
+    KINDS.filter((kind) => !(key === 'meta' && kind === 'script')).map((kind) => cellOf(page, kind, key)),
+  );
   return [cellOf(page, 'auto-ads', page.autoAdsPolicy), ...cells];
 }
 
 /** The signal fields every page configures: TCF, GPP and Consent Mode. */
-const SIGNALS = { exposesTcfApi: true, exposesGppApi: true, cmpId: 10, cmpVersion: 1, consentModeMapping: { ad_storage: 'consent', analytics_storage: 'purpose:ads' } };
+const SIGNALS = {
+  exposesTcfApi: true,
+  exposesGppApi: true,
+  cmpId: 10,
+  cmpVersion: 1,
+  consentModeMapping: { ad_storage: 'consent', analytics_storage: 'purpose:ads' },
+};
 
 export function configOf(page: PageSpec): object {
   const { path } = page;
   const base = { consentInstanceId: 'leak', promptUI: 'prompt', postPromptUI: 'post', ...SIGNALS };
   const timeout = path.timeout && { policy: { default: { timeout: path.timeout } } };
-  return path.setup === 'remote' ? { ...base, checkConsentHref: `/leak/check?${page.n}` } : { ...base, consentRequired: true, ...timeout };
+  return path.setup === 'remote'
+    ? { ...base, checkConsentHref: `/leak/check?${page.n}` }
+    : { ...base, consentRequired: true, ...timeout };
 }
 
 /**
@@ -212,7 +286,10 @@ const RECORDER = `<script>
 
 /** The fixtures' prompt with a purpose button, and both UIs \`hidden\` until the component shows them. */
 const CONSENT_UI = (PROMPT + POST_PROMPT)
-  .replace('<button id="accept"', '<button id="ads" on="tap:consent.setPurpose(ads=true)">Ads</button>\n  <button id="accept"')
+  .replace(
+    '<button id="accept"',
+    '<button id="ads" on="tap:consent.setPurpose(ads=true)">Ads</button>\n  <button id="accept"',
+  )
   .replace('<div id="prompt">', '<div id="prompt" hidden>')
   .replace('<div id="post">', '<div id="post" hidden>');
 

@@ -19,7 +19,11 @@ const ALLOWING: Readonly<Record<Policy, readonly GateState[]>> = {
   _auto_reject: ['accepted', 'rejected', 'dismissed', 'not-required', 'unknown'],
 };
 
-export type TimelineEntry = { readonly time: number; readonly state: GateState; readonly purposes: Readonly<Record<string, unknown>> };
+export type TimelineEntry = {
+  readonly time: number;
+  readonly state: GateState;
+  readonly purposes: Readonly<Record<string, unknown>>;
+};
 
 /** Whether the contract lets `request` build in `entry`: the policy allows and every purpose is accepted. */
 export function isAllowed({ policy, purposes }: BlockRequest, entry: TimelineEntry): boolean {
@@ -52,10 +56,14 @@ export function leaksOf(request: BlockRequest, timeline: readonly TimelineEntry[
     if (!times) continue;
     for (const time of times) {
       const entry = stateAt(timeline, time);
-      if (!isAllowed(request, entry)) problems.push(`${verb} at +${time - timeline[0]!.time} ms while ${entry.state} ${JSON.stringify(entry.purposes)}`);
+      if (!isAllowed(request, entry))
+        problems.push(
+          `${verb} at +${time - timeline[0]!.time} ms while ${entry.state} ${JSON.stringify(entry.purposes)}`,
+        );
     }
     if (times.length > 1) problems.push(`${verb} ${times.length} times`);
-    if (isFinallyAllowed && times.length === 0) problems.push(`never ${verb} although ${timeline.at(-1)!.state} allows it`);
+    if (isFinallyAllowed && times.length === 0)
+      problems.push(`never ${verb} although ${timeline.at(-1)!.state} allows it`);
   }
   return problems;
 }

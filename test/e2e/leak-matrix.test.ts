@@ -10,8 +10,26 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isShown, SVG } from './consent-fixtures.ts';
 import { encodeTcString } from './consent-signals-strings.ts';
-import { CDN_ROOT, launchBrowser, newPage, type RecordedRequest, settled, startServer, type TestPage, type TestServer } from './harness.ts';
-import { type Cell, cellsOf, type ConsentPath, describeCoverage, generatePages, type PageSpec, pageHtml, TC_STRING } from './leak-matrix-pages.ts';
+import {
+  CDN_ROOT,
+  launchBrowser,
+  newPage,
+  type RecordedRequest,
+  settled,
+  startServer,
+  type TestPage,
+  type TestServer,
+} from './harness.ts';
+import {
+  type Cell,
+  cellsOf,
+  type ConsentPath,
+  describeCoverage,
+  generatePages,
+  type PageSpec,
+  pageHtml,
+  TC_STRING,
+} from './leak-matrix-pages.ts';
 import { type GateState, isAllowed, leaksOf, type TimelineEntry } from './leak-matrix-rules.ts';
 
 let browser: Browser;
@@ -68,12 +86,16 @@ beforeAll(async () => {
     '/leak/frame.html': { body: '<!doctype html><title>frame</title>' },
     '/leak/ad.html': { body: '<!doctype html><title>creative</title>' },
     '/leak/config.json': { body: { placements: [] } },
-    '/leak/script.js': (request) => script(`leak.runs.push({ time: Date.now(), id: ${JSON.stringify(queryOf(request).replace(/^\d+-/, ''))} });`),
+    '/leak/script.js': (request) =>
+      script(`leak.runs.push({ time: Date.now(), id: ${JSON.stringify(queryOf(request).replace(/^\d+-/, ''))} });`),
     '/leak/check': async (request) => {
       const page = byNumber.get(Number(queryOf(request)))!;
       await holdOf(`${page.n}:check`).released;
       const { status = 200, body } = page.path.answer!;
-      return { status, body: typeof body === 'string' ? body : JSON.parse(JSON.stringify(body).replace(TC_STRING, tcString)) };
+      return {
+        status,
+        body: typeof body === 'string' ? body : JSON.parse(JSON.stringify(body).replace(TC_STRING, tcString)),
+      };
     },
   });
   for (const page of PAGES) {
@@ -83,7 +105,8 @@ beforeAll(async () => {
     };
     server.route(`/o/${page.n}/v0.js`, heldScript('v0', v0));
     server.route(`/o/${page.n}/v0/page-consent-0.1.js`, heldScript('extension', consent));
-    for (const name of ['tcf', 'gpp']) server.route(`/o/${page.n}/v0/page-consent-${name}-0.1.js`, script(cdn(`v0/page-consent-${name}-0.1.js`)));
+    for (const name of ['tcf', 'gpp'])
+      server.route(`/o/${page.n}/v0/page-consent-${name}-0.1.js`, script(cdn(`v0/page-consent-${name}-0.1.js`)));
     server.page(`/leak/${page.n}.html`, pageHtml(page, cellsOf(page)));
   }
 });
@@ -108,10 +131,13 @@ const recordsOf = (page: Page) => page.evaluate(() => (window as never as { leak
 /** Stores a decision for instance `leak` in the site store, from a blank page of the origin. */
 async function storeDecision(page: Page, decision: NonNullable<ConsentPath['cache']>) {
   await page.goto(`${server.origin}/leak/blank.html`);
-  await page.evaluate((values) => {
-    const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values }));
-    localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
-  }, { 'consent:leak': { version: 2, time: Date.now(), ...decision } });
+  await page.evaluate(
+    (values) => {
+      const bytes = new TextEncoder().encode(JSON.stringify({ version: 1, values }));
+      localStorage.setItem(`page-store:${location.hostname}`, btoa(String.fromCharCode(...bytes)));
+    },
+    { 'consent:leak': { version: 2, time: Date.now(), ...decision } },
+  );
 }
 
 /**
@@ -156,18 +182,36 @@ function timelineOf(spec: PageSpec, start: number, records: Records): TimelineEn
   const isRemote = spec.path.setup === 'remote';
   const arrived = extensionArrivalOf(spec);
   const starts = records.gtag.filter(({ args }) => args[1] === 'default').map(({ time }) => time);
-  const causes = [start, arrived, ...starts, ...records.clicks.map(({ time }) => time), ...(isRemote ? [answered] : [])].sort((a, b) => a - b);
+  const causes = [
+    start,
+    arrived,
+    ...starts,
+    ...records.clicks.map(({ time }) => time),
+    ...(isRemote ? [answered] : []),
+  ].sort((a, b) => a - b);
   const causeOf = (time: number) => causes.filter((cause) => cause <= time).at(-1) ?? start;
   const entries = [
-    ...records.snapshots.map(({ time, state, required, purposes }) => ({ time, purposes, state: state === 'unknown' && required === undefined ? 'pending' : state })),
-    ...records.events.map(({ time, state, purposes }) => ({ time, purposes, state: state === 'unknown' && isRemote && time < answered ? 'pending' : state })),
+    ...records.snapshots.map(({ time, state, required, purposes }) => ({
+      time,
+      purposes,
+      state: state === 'unknown' && required === undefined ? 'pending' : state,
+    })),
+    ...records.events.map(({ time, state, purposes }) => ({
+      time,
+      purposes,
+      state: state === 'unknown' && isRemote && time < answered ? 'pending' : state,
+    })),
   ].sort((a, b) => a.time - b.time);
   const { cache } = spec.path;
   const purposes = cache?.purposeConsents ?? {};
   const initial: TimelineEntry = { time: start, state: cache?.state ?? 'pending', purposes };
   // Config and storage decide a client-only undecided state as soon as the extension runs (its fast path included).
   const known: TimelineEntry[] = !cache && !isRemote ? [{ time: arrived, state: 'unknown', purposes }] : [];
-  return [initial, ...known, ...entries.map((entry) => ({ ...entry, state: entry.state as GateState, time: causeOf(entry.time) }))];
+  return [
+    initial,
+    ...known,
+    ...entries.map((entry) => ({ ...entry, state: entry.state as GateState, time: causeOf(entry.time) })),
+  ];
 }
 
 /** When the consent extension of this page view was sent (released by the test). */
@@ -178,12 +222,24 @@ function extensionArrivalOf(spec: PageSpec): number {
 /** The times each cell was requested, and ran (scripts, third-party builds). */
 function evidenceOf(spec: PageSpec, cell: Pick<Cell, 'id' | 'kind'>, records: Records) {
   const query = `${spec.n}-${cell.id}`;
-  const requests = server.requests.filter((request) => request.path.startsWith('/leak/') && queryOf(request) === query).map(({ time }) => time);
+  const requests = server.requests
+    .filter((request) => request.path.startsWith('/leak/') && queryOf(request) === query)
+    .map(({ time }) => time);
   const hasRuns = cell.kind === 'script' || cell.kind === 'define';
-  return { requests, runs: hasRuns ? records.runs.filter(({ id }) => id === cell.id).map(({ time }) => time) : undefined };
+  return {
+    requests,
+    runs: hasRuns ? records.runs.filter(({ id }) => id === cell.id).map(({ time }) => time) : undefined,
+  };
 }
 
-type Signals = { tcf: string; tcString: string; purpose1: boolean; gpp: string; adStorage: string; analyticsStorage: string };
+type Signals = {
+  tcf: string;
+  tcString: string;
+  purpose1: boolean;
+  gpp: string;
+  adStorage: string;
+  analyticsStorage: string;
+};
 
 /** What `__tcfapi`, `__gpp` and the Consent Mode calls report now. */
 async function readSignals(page: Page): Promise<Signals | string> {
@@ -192,12 +248,24 @@ async function readSignals(page: Page): Promise<Signals | string> {
     const scope = window as never as { __tcfapi: Api; __gpp: Api; leak: Records };
     const ask = <T>(call: (resolve: (value: T) => void) => void) =>
       Promise.race([new Promise<T>(call), new Promise<null>((resolve) => setTimeout(() => resolve(null), 3000))]);
-    const tcf = await ask<{ eventStatus: string; tcString?: string; purpose?: { consents: Record<string, boolean> } }>((resolve) => scope.__tcfapi('getTCData', 2, resolve));
-    const gpp = await ask<{ signalStatus: string; cmpDisplayStatus: string }>((resolve) => scope.__gpp('ping', resolve));
+    const tcf = await ask<{ eventStatus: string; tcString?: string; purpose?: { consents: Record<string, boolean> } }>(
+      (resolve) => scope.__tcfapi('getTCData', 2, resolve),
+    );
+    const gpp = await ask<{ signalStatus: string; cmpDisplayStatus: string }>((resolve) =>
+      scope.__gpp('ping', resolve),
+    );
     if (!tcf || !gpp) return `no answer from ${tcf ? '__gpp' : '__tcfapi'}`;
-    const mode = Object.assign({}, ...scope.leak.gtag.filter(({ args }) => args[0] === 'consent').map(({ args }) => args[2]));
+    const mode = Object.assign(
+      {},
+      ...scope.leak.gtag.filter(({ args }) => args[0] === 'consent').map(({ args }) => args[2]),
+    );
     return {
-      tcf: tcf.eventStatus === 'cmpuishown' ? 'prompt' : tcf.eventStatus === 'tcloaded' || tcf.eventStatus === 'useractioncomplete' ? 'decided' : tcf.eventStatus,
+      tcf:
+        tcf.eventStatus === 'cmpuishown'
+          ? 'prompt'
+          : tcf.eventStatus === 'tcloaded' || tcf.eventStatus === 'useractioncomplete'
+            ? 'decided'
+            : tcf.eventStatus,
       tcString: tcf.tcString ?? '',
       purpose1: tcf.purpose?.consents[1] === true,
       gpp: `${gpp.signalStatus}, ${gpp.cmpDisplayStatus}`,
@@ -227,7 +295,9 @@ async function signalProblems(page: Page, spec: PageSpec, start: number, moment:
   const consentString = records.events.at(-1)?.consentString ?? '';
   const expected = expectedSignals(entry, consentString, await isShown(page, '#prompt'));
   const actual = await readSignals(page);
-  return JSON.stringify(actual) === JSON.stringify(expected) ? [] : [`signals ${moment} (gate ${entry.state}): expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+  return JSON.stringify(actual) === JSON.stringify(expected)
+    ? []
+    : [`signals ${moment} (gate ${entry.state}): expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
 }
 
 /** Polls until `condition` holds, up to `timeout` ms; false if it never did. */
@@ -242,12 +312,19 @@ async function settleFirstState(page: Page, path: ConsentPath) {
   await page.waitForFunction(
     ([isUndecided, final]) => {
       const { events } = (window as never as { leak: Records }).leak;
-      return isUndecided ? document.querySelector('#prompt:not([hidden])')?.checkVisibility() : events.some(({ state }) => state === final);
+      return isUndecided
+        ? document.querySelector('#prompt:not([hidden])')?.checkVisibility()
+        : events.some(({ state }) => state === final);
     },
     [isUndecidedFirst, path.final] as const,
     { timeout: 15_000 },
   );
-  if (path.timeout) await page.waitForFunction(() => (window as never as { leak: Records }).leak.policies.some(({ id }) => id === 'default'), undefined, { timeout: 10_000 });
+  if (path.timeout)
+    await page.waitForFunction(
+      () => (window as never as { leak: Records }).leak.policies.some(({ id }) => id === 'default'),
+      undefined,
+      { timeout: 10_000 },
+    );
 }
 
 /** Causes the path states beyond the gate's own records: decisions after their cause, the timeout's fallback. */
@@ -256,20 +333,25 @@ function causeProblems(spec: PageSpec, records: Records): string[] {
   const problems: string[] = [];
   const decided = records.events.find(({ state }) => state !== 'unknown');
   const lastClick = records.clicks.at(-1)?.time;
-  if (path.clicks && decided && (lastClick === undefined || decided.time < lastClick)) problems.push(`${decided.state} recorded before the decisive click`);
+  if (path.clicks && decided && (lastClick === undefined || decided.time < lastClick))
+    problems.push(`${decided.state} recorded before the decisive click`);
   const answered = answeredAt(spec.n);
-  if (path.setup === 'remote' && decided && !path.cache && (answered === undefined || decided.time < answered)) problems.push(`${decided.state} recorded before the server answered`);
+  if (path.setup === 'remote' && decided && !path.cache && (answered === undefined || decided.time < answered))
+    problems.push(`${decided.state} recorded before the server answered`);
   // The states the page went through: no decision before its cause, none that the path does not make.
   const states = records.events.map(({ state }) => state).filter((state, i, all) => state !== all[i - 1]);
   const expected = path.cache ? [path.cache.state] : path.final === 'unknown' ? ['unknown'] : ['unknown', path.final];
-  if (JSON.stringify(states) !== JSON.stringify(expected)) problems.push(`states ${states.join(' > ')}, expected ${expected.join(' > ')}`);
+  if (JSON.stringify(states) !== JSON.stringify(expected))
+    problems.push(`states ${states.join(' > ')}, expected ${expected.join(' > ')}`);
   if (path.timeout) {
     const fallback = records.policies.find(({ id }) => id === 'default');
     const expected = path.timeout.fallbackAction === 'reject' ? 'insufficient' : 'unknown';
     // The timer starts after the Consent Mode default, which the extension sends first.
     const undecidedAt = records.gtag[0]?.time ?? 0;
-    if (fallback?.state !== expected) problems.push(`default policy after the timeout: ${fallback?.state}, expected ${expected}`);
-    else if (fallback.time < undecidedAt + path.timeout.seconds * 1000) problems.push(`default policy resolved ${fallback.time - undecidedAt} ms after the extension started`);
+    if (fallback?.state !== expected)
+      problems.push(`default policy after the timeout: ${fallback?.state}, expected ${expected}`);
+    else if (fallback.time < undecidedAt + path.timeout.seconds * 1000)
+      problems.push(`default policy resolved ${fallback.time - undecidedAt} ms after the extension started`);
   }
   return problems;
 }
@@ -304,7 +386,10 @@ async function runPage(spec: PageSpec): Promise<string[]> {
     await settled(page);
     problems.push(...(await signalProblems(page, spec, start, 'before the decision')));
     for (const id of spec.path.clicks) await page.click(`#${id}`);
-    await page.waitForFunction((final) => (window as never as { leak: Records }).leak.events.some(({ state }) => state === final), spec.path.final);
+    await page.waitForFunction(
+      (final) => (window as never as { leak: Records }).leak.events.some(({ state }) => state === final),
+      spec.path.final,
+    );
   }
   const isDone = async () => {
     const records = await recordsOf(page);
@@ -322,12 +407,22 @@ async function runPage(spec: PageSpec): Promise<string[]> {
     const evidence = evidenceOf(spec, cell, records);
     totals.cells += 1;
     totals.checked += evidence.requests.length + (evidence.runs?.length ?? 0);
-    for (const problem of leaksOf(cell.request, timeline, evidence)) problems.push(`${cell.kind} ${cell.label}: ${problem}`);
+    for (const problem of leaksOf(cell.request, timeline, evidence))
+      problems.push(`${cell.kind} ${cell.label}: ${problem}`);
   }
   // The control loads while the page is parsed: a leak for any page that does not start accepted.
-  const control = leaksOf({ policy: 'default', purposes: [] }, timeline, evidenceOf(spec, { id: 'control', kind: 'img' }, records));
-  if ((control.length > 0) !== (spec.path.cache?.state !== 'accepted')) problems.push(`control image: ${control.length ? control.join('; ') : 'not reported'}`);
-  problems.push(...(await fastPathProblems(page, spec)), ...causeProblems(spec, records), ...(await signalProblems(page, spec, start, 'at the end')));
+  const control = leaksOf(
+    { policy: 'default', purposes: [] },
+    timeline,
+    evidenceOf(spec, { id: 'control', kind: 'img' }, records),
+  );
+  if (control.length > 0 !== (spec.path.cache?.state !== 'accepted'))
+    problems.push(`control image: ${control.length ? control.join('; ') : 'not reported'}`);
+  problems.push(
+    ...(await fastPathProblems(page, spec)),
+    ...causeProblems(spec, records),
+    ...(await signalProblems(page, spec, start, 'at the end')),
+  );
   const hasReturnVisit = PAGES.some((other) => other.after === spec.n);
   if (!hasReturnVisit) await test.context.close();
   return problems;
@@ -344,7 +439,10 @@ async function runVisits(visits: readonly PageSpec[]): Promise<string[]> {
 }
 
 /** Two page views at a time (each in its own browser context): most of a page view is waiting. */
-const VISITS = PAGES.filter((spec) => !spec.after).map((spec) => [spec, ...PAGES.filter((other) => other.after === spec.n)]);
+const VISITS = PAGES.filter((spec) => !spec.after).map((spec) => [
+  spec,
+  ...PAGES.filter((other) => other.after === spec.n),
+]);
 const PAIRS = Array.from({ length: Math.ceil(VISITS.length / 2) }, (_, i) => VISITS.slice(2 * i, 2 * i + 2));
 
 describe('leak matrix', () => {

@@ -19,11 +19,14 @@ afterAll(async () => {
 const CLIENT = { consentInstanceId: 'site', consentRequired: true, promptUI: 'prompt', postPromptUI: 'post' };
 const adsense = (slot: string, markers = '') =>
   `<page-ad type="adsense" ${markers} data-ad-client="ca-pub-1" data-ad-slot="${slot}" data-ad-format="auto" data-full-width-responsive="true" layout="fixed-height" height="100"></page-ad>`;
-const gpt = (markers = '') => `<page-ad type="doubleclick" ${markers} data-slot="/1234/news" width="300" height="250" layout="fixed"></page-ad>`;
+const gpt = (markers = '') =>
+  `<page-ad type="doubleclick" ${markers} data-slot="/1234/news" width="300" height="250" layout="fixed"></page-ad>`;
 
 type Push = { npa: number | undefined; slot: string; client: string; format: string };
-const pushes = (page: Page) => page.evaluate(() => (window as unknown as { __adsense?: { pushes: Push[] } }).__adsense?.pushes ?? []);
-const gptCalls = (page: Page) => page.evaluate(() => (window as unknown as { __gpt?: { calls: unknown[][] } }).__gpt?.calls ?? []);
+const pushes = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __adsense?: { pushes: Push[] } }).__adsense?.pushes ?? []);
+const gptCalls = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __gpt?: { calls: unknown[][] } }).__gpt?.calls ?? []);
 
 let count = 0;
 /** Opens `body` (or a consent page around it); records every request that leaves the test server. */
@@ -47,8 +50,14 @@ describe('page-ad type="adsense"', () => {
     const requests = server.requestsTo('/fake/adsbygoogle.js').slice(before);
     expect(requests.map((request) => request.url)).toEqual(['/fake/adsbygoogle.js?client=ca-pub-1']);
     expect(await page.evaluate(() => (window as unknown as { __adsense: { loads: number } }).__adsense.loads)).toBe(1);
-    expect(await pushes(page)).toEqual(['1', '2', '3'].map((slot) => ({ params: {}, npa: 1, slot, client: 'ca-pub-1', format: 'auto' })));
-    expect(await page.$$eval('page-ad ins.adsbygoogle', (slots) => slots.map((ins) => ins.getAttribute('data-full-width-responsive')))).toEqual(['true', 'true', 'true']);
+    expect(await pushes(page)).toEqual(
+      ['1', '2', '3'].map((slot) => ({ params: {}, npa: 1, slot, client: 'ca-pub-1', format: 'auto' })),
+    );
+    expect(
+      await page.$$eval('page-ad ins.adsbygoogle', (slots) =>
+        slots.map((ins) => ins.getAttribute('data-full-width-responsive')),
+      ),
+    ).toEqual(['true', 'true', 'true']);
     expect(outside).toEqual([]);
   });
 
@@ -56,9 +65,23 @@ describe('page-ad type="adsense"', () => {
     const markup = `<page-ad type="adsense" data-ad-client="ca-pub-1" data-ad-slot="9" data-ad-format="fluid" data-ad-layout="in-article" data-ad-layout-key="-fb+5w+4e-db+86" data-ad-region="r1" data-other="x" layout="fixed-height" height="100"></page-ad>`;
     const { page } = await open(markup);
     await expect.poll(async () => (await pushes(page)).length).toBe(1);
-    const attributes = await page.$eval('page-ad ins.adsbygoogle', (ins) => ins.getAttributeNames().filter((name) => name.startsWith('data-ad-')).sort());
-    expect(attributes).toEqual(['data-ad-client', 'data-ad-format', 'data-ad-layout', 'data-ad-layout-key', 'data-ad-region', 'data-ad-slot']);
-    expect(await page.$eval('page-ad ins.adsbygoogle', (ins) => ins.getAttribute('data-ad-layout-key'))).toBe('-fb+5w+4e-db+86');
+    const attributes = await page.$eval('page-ad ins.adsbygoogle', (ins) =>
+      ins
+        .getAttributeNames()
+        .filter((name) => name.startsWith('data-ad-'))
+        .sort(),
+    );
+    expect(attributes).toEqual([
+      'data-ad-client',
+      'data-ad-format',
+      'data-ad-layout',
+      'data-ad-layout-key',
+      'data-ad-region',
+      'data-ad-slot',
+    ]);
+    expect(await page.$eval('page-ad ins.adsbygoogle', (ins) => ins.getAttribute('data-ad-layout-key'))).toBe(
+      '-fb+5w+4e-db+86',
+    );
   });
 
   it('requests non-personalised ads before consent is accepted and personalised ads after', async () => {
@@ -66,9 +89,16 @@ describe('page-ad type="adsense"', () => {
     await expect.poll(() => pushes(page)).toMatchObject([{ slot: 'open', npa: 1 }]);
     await page.click('#accept');
     // The click is applied once the consent state is there (on a first visit it may still be loading).
-    await page.waitForFunction(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state === 'accepted');
+    await page.waitForFunction(
+      () => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state === 'accepted',
+    );
     await page.evaluate((markup) => document.body.insertAdjacentHTML('beforeend', markup), adsense('later'));
-    await expect.poll(() => pushes(page)).toMatchObject([{ slot: 'open', npa: 1 }, { slot: 'later', npa: 0 }]);
+    await expect
+      .poll(() => pushes(page))
+      .toMatchObject([
+        { slot: 'open', npa: 1 },
+        { slot: 'later', npa: 0 },
+      ]);
   });
 
   it('requests nothing while the slot is blocked, and a personalised ad once consent is accepted', async () => {
@@ -84,7 +114,9 @@ describe('page-ad type="adsense"', () => {
   });
 
   it('reports a refused script override and loads nothing', async () => {
-    const { page, messages, outside } = await open(adsense('1'), { head: '<meta name="page-ad-script-adsense" content="javascript:alert(1)">' });
+    const { page, messages, outside } = await open(adsense('1'), {
+      head: '<meta name="page-ad-script-adsense" content="javascript:alert(1)">',
+    });
     await expect.poll(() => diagnosticsOf(messages, 'url-refused').length).toBe(1);
     expect(await page.$$('ins, script[src^="javascript"]')).toHaveLength(0);
     expect(outside).toEqual([]);
@@ -92,9 +124,9 @@ describe('page-ad type="adsense"', () => {
 
   it('reports a slot without data-ad-client', async () => {
     const { messages } = await open('<page-ad type="adsense" layout="fixed-height" height="100"></page-ad>');
-    await expect.poll(() => diagnosticsOf(messages, 'missing-attribute').map((line) => line.text)).toEqual([
-      '[page-ad] missing-attribute: expected a data-ad-client attribute, got nothing',
-    ]);
+    await expect
+      .poll(() => diagnosticsOf(messages, 'missing-attribute').map((line) => line.text))
+      .toEqual(['[page-ad] missing-attribute: expected a data-ad-client attribute, got nothing']);
   });
 });
 
@@ -121,7 +153,9 @@ describe('page-ad type="doubleclick"', () => {
     await page.waitForSelector('page-consent.page-built', { state: 'attached' });
     expect(await gptCalls(page)).toEqual([]);
     await page.click('#accept');
-    await expect.poll(async () => (await gptCalls(page)).map(([name]) => name)).toEqual(['defineSlot', 'setPrivacySettings', 'enableServices', 'display']);
+    await expect
+      .poll(async () => (await gptCalls(page)).map(([name]) => name))
+      .toEqual(['defineSlot', 'setPrivacySettings', 'enableServices', 'display']);
     const id = await page.$eval('page-ad > div', (box) => box.id);
     expect((await gptCalls(page))[1]).toEqual(['setPrivacySettings', { nonPersonalizedAds: false }]);
     await page.click('#manage');

@@ -21,16 +21,41 @@ const cacheControls = new Map<string, string>();
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  server = await startServer({ '/third-party.js': { body: 'window.thirdPartyRuns = (window.thirdPartyRuns || 0) + 1;', headers: { 'content-type': 'text/javascript' } } });
-  const app = createApp({ store: createMemoryStore(), allowedOrigins: [], adminToken: null, trustedCountryHeader: null, adsConfigDir: null, countryLookup: () => null, cdnRoot: CDN_ROOT });
+  server = await startServer({
+    '/third-party.js': {
+      body: 'window.thirdPartyRuns = (window.thirdPartyRuns || 0) + 1;',
+      headers: { 'content-type': 'text/javascript' },
+    },
+  });
+  const app = createApp({
+    store: createMemoryStore(),
+    allowedOrigins: [],
+    adminToken: null,
+    trustedCountryHeader: null,
+    adsConfigDir: null,
+    countryLookup: () => null,
+    cdnRoot: CDN_ROOT,
+  });
   await app.ready();
   close = () => app.close();
-  const files = ['v0.js', ...readdirSync(join(CDN_ROOT, 'v0')).filter((name) => name.endsWith('.js')).map((name) => `v0/${name}`)];
+  const files = [
+    'v0.js',
+    ...readdirSync(join(CDN_ROOT, 'v0'))
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => `v0/${name}`),
+  ];
   for (const file of files) {
     server.route(`/${file}`, async (request) => {
       const ifNoneMatch = request.headers['if-none-match'];
-      const response = await app.inject({ url: request.path, headers: ifNoneMatch ? { 'if-none-match': String(ifNoneMatch) } : {} });
-      const headers = Object.fromEntries(['content-type', 'cache-control', 'etag'].flatMap((name) => (response.headers[name] ? [[name, String(response.headers[name])]] : [])));
+      const response = await app.inject({
+        url: request.path,
+        headers: ifNoneMatch ? { 'if-none-match': String(ifNoneMatch) } : {},
+      });
+      const headers = Object.fromEntries(
+        ['content-type', 'cache-control', 'etag'].flatMap((name) =>
+          response.headers[name] ? [[name, String(response.headers[name])]] : [],
+        ),
+      );
       cacheControls.set(request.path, headers['cache-control'] ?? '');
       return { status: response.statusCode, body: response.body, headers };
     });
@@ -70,7 +95,8 @@ describe('parts named after their content', () => {
     const parts = new Set(Object.values(files).map((file) => `/${file}`));
     const requested = [...cacheControls.keys()];
     expect(requested.filter((path) => parts.has(path)).length).toBeGreaterThan(2);
-    for (const path of requested) expect(cacheControls.get(path), path).toBe(parts.has(path) ? partCacheControl : cdnCacheControl);
+    for (const path of requested)
+      expect(cacheControls.get(path), path).toBe(parts.has(path) ? partCacheControl : cdnCacheControl);
 
     const first = server.requests.length;
     await page.goto(`${server.origin}/article.html`);

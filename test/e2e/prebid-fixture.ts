@@ -22,7 +22,14 @@ export async function bundlePrebid(): Promise<string> {
      pbjs.processQueue();`,
   );
   try {
-    await build({ entryPoints: [entry], bundle: true, format: 'iife', outfile: join(dir, 'out.js'), nodePaths: [resolve('node_modules')], logLevel: 'error' });
+    await build({
+      entryPoints: [entry],
+      bundle: true,
+      format: 'iife',
+      outfile: join(dir, 'out.js'),
+      nodePaths: [resolve('node_modules')],
+      logLevel: 'error',
+    });
     return readFileSync(join(dir, 'out.js'), 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });

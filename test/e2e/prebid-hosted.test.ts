@@ -23,7 +23,14 @@ import { bundlePrebid, prebidSetup } from './prebid-fixture.ts';
 const ADMIN_TOKEN = 'prebid-hosted-e2e-admin-token';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const INSTANCE = 'hosted-tcf';
-const TCF = { cmpId: 300, cmpVersion: 2, vendors: [1, 2, 8, 25, 52], purposes: { ads: [2, 3, 4] }, specialFeatures: [1], publisherCountryCode: 'DE' };
+const TCF = {
+  cmpId: 300,
+  cmpVersion: 2,
+  vendors: [1, 2, 8, 25, 52],
+  purposes: { ads: [2, 3, 4] },
+  specialFeatures: [1],
+  publisherCountryCode: 'DE',
+};
 let browser: Browser;
 let server: ServerProcess;
 let origin = '';
@@ -70,7 +77,9 @@ afterAll(async () => {
 
 let count = 0;
 /** A page framing the hosted prompt, exposing TCF (and GPP when asked), with Prebid's consent modules. */
-async function open(options: { gpp?: boolean; tcf?: boolean; locale?: string } = {}): Promise<{ page: Page; frame: Frame; test: TestPage }> {
+async function open(
+  options: { gpp?: boolean; tcf?: boolean; locale?: string } = {},
+): Promise<{ page: Page; frame: Frame; test: TestPage }> {
   const { gpp = false, tcf = true, locale = 'en-GB' } = options;
   const name = `prebid-hosted-${++count}.html`;
   const config = { consentInstanceId: INSTANCE, exposesTcfApi: tcf, exposesGppApi: gpp, cmpId: 300, cmpVersion: 2 };
@@ -82,13 +91,21 @@ async function open(options: { gpp?: boolean; tcf?: boolean; locale?: string } =
   opened.push(test);
   await test.page.goto(`${origin}/examples/${name}`);
   let frame: Frame | undefined;
-  await expect.poll(() => (frame = test.page.frames().find((f) => f.url().includes('/cmp/prompt.html'))), { timeout: 20_000 }).toBeTruthy();
+  await expect
+    .poll(() => (frame = test.page.frames().find((f) => f.url().includes('/cmp/prompt.html'))), { timeout: 20_000 })
+    .toBeTruthy();
   await test.page.waitForSelector('.page-consent-frame iframe:not([hidden])');
   return { page: test.page, frame: frame!, test };
 }
 
-type Saw = { gdprConsent?: { consentString: string; gdprApplies: boolean }; gppConsent?: { gppString: string; applicableSections: number[] } };
-const runAuction = (page: Page) => page.evaluate(() => (window as never as { runAuction(): Promise<Saw | string> }).runAuction()) as Promise<Saw | string>;
+type Saw = {
+  gdprConsent?: { consentString: string; gdprApplies: boolean };
+  gppConsent?: { gppString: string; applicableSections: number[] };
+};
+const runAuction = (page: Page) =>
+  page.evaluate(() => (window as never as { runAuction(): Promise<Saw | string> }).runAuction()) as Promise<
+    Saw | string
+  >;
 
 /** The auction's TC string decoded by the IAB library: the choices it carries. */
 async function auctionChoices(page: Page) {
@@ -112,7 +129,7 @@ async function auctionChoices(page: Page) {
 }
 
 describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with tcf settings)', () => {
-  it('Accept all in the frame: the auction gets the frame\'s string with every purpose, the listed vendors and the special feature', async () => {
+  it("Accept all in the frame: the auction gets the frame's string with every purpose, the listed vendors and the special feature", async () => {
     const { page, frame, test } = await open();
     await frame.click('#accept');
     const { header, choices } = await auctionChoices(page);
@@ -132,7 +149,14 @@ describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with
     const { page, frame } = await open();
     await frame.click('#reject');
     const { choices } = await auctionChoices(page);
-    expect(choices).toEqual({ purposeConsents: [], purposeLegitimateInterests: [], vendorConsents: [], vendorLegitimateInterests: [], specialFeatureOptins: [], vendorsDisclosed: [1, 2, 8, 25, 52] });
+    expect(choices).toEqual({
+      purposeConsents: [],
+      purposeLegitimateInterests: [],
+      vendorConsents: [],
+      vendorLegitimateInterests: [],
+      specialFeatureOptins: [],
+      vendorsDisclosed: [1, 2, 8, 25, 52],
+    });
   });
 
   it('Customize in the frame: the auction gets exactly the purposes, vendors, objections and special feature chosen', async () => {
@@ -162,16 +186,23 @@ describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with
     expect(new GppModel(saw.gppConsent!.gppString).encodeSection('tcfeuv2')).toBe(tcString);
     // The decision the page stored and posted is the TC string (type 2), which ${GDPR_CONSENT} reads too.
     const posted = JSON.parse((await update).request().postData() ?? '{}');
-    expect(posted).toMatchObject({ consentString: tcString, consentMetadata: { consentStringType: 2, gdprApplies: true } });
+    expect(posted).toMatchObject({
+      consentString: tcString,
+      consentMetadata: { consentStringType: 2, gdprApplies: true },
+    });
   });
 
-  it('with GPP alone (no TCF API): Prebid\'s GPP module gets the tcfeuv2 section of the reader\'s choice', async () => {
+  it("with GPP alone (no TCF API): Prebid's GPP module gets the tcfeuv2 section of the reader's choice", async () => {
     const { page, frame } = await open({ gpp: true, tcf: false });
     await frame.click('#reject');
     const saw = (await runAuction(page)) as Saw;
     expect(saw.gppConsent!.applicableSections).toEqual([2]);
     const model = TCString.decode(new GppModel(saw.gppConsent!.gppString).encodeSection('tcfeuv2'));
-    expect([model.cmpId, idsOf(model.purposeConsents), idsOf(model.vendorsDisclosed)]).toEqual([300, [], [1, 2, 8, 25, 52]]);
+    expect([model.cmpId, idsOf(model.purposeConsents), idsOf(model.vendorsDisclosed)]).toEqual([
+      300,
+      [],
+      [1, 2, 8, 25, 52],
+    ]);
   });
 });
 
@@ -179,7 +210,9 @@ describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with
 async function axeInFrame(frame: Frame): Promise<string[]> {
   await frame.evaluate(axeSource);
   return frame.evaluate(async () => {
-    const { axe } = window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } };
+    const { axe } = window as unknown as {
+      axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+    };
     const result = await axe.run(document);
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });

@@ -45,30 +45,59 @@ const TCF = {
   exposesGppApi: true,
   cmpId: 300,
   cmpVersion: 2,
-  tcf: { vendorListHref: '/tcf/vendor-list.json', vendors: [1, 2, 8, 25, 91], purposes: { ads: [2, 3, 4] }, publisherCountryCode: 'DE' },
+  tcf: {
+    vendorListHref: '/tcf/vendor-list.json',
+    vendors: [1, 2, 8, 25, 91],
+    purposes: { ads: [2, 3, 4] },
+    publisherCountryCode: 'DE',
+  },
 };
 const MODULES: ('gdpr' | 'gpp')[] = ['gdpr', 'gpp'];
 /** Long enough for a loaded machine: a consent module that times out would hide a wrong answer. */
 const CONSENT_TIMEOUT = 30_000;
 const HEAD_STUB = '<script src="/v0/page-consent-stub-0.1.js"></script>';
 
-type Saw = { gdprConsent?: { consentString: string; gdprApplies: boolean; addtlConsent?: string }; gppConsent?: { gppString: string; applicableSections: number[] } };
+type Saw = {
+  gdprConsent?: { consentString: string; gdprApplies: boolean; addtlConsent?: string };
+  gppConsent?: { gppString: string; applicableSections: number[] };
+};
 type Api = (...args: unknown[]) => void;
 type Auctions = { runAuction(): Promise<Saw | string>; pending?: Promise<Saw | string> };
 
 let count = 0;
-type OpenOptions = { head?: string; body?: string; inside?: string; hasGpc?: boolean; modules?: ('gdpr' | 'gpp')[]; hold?: string[]; holdGppListeners?: boolean };
+type OpenOptions = {
+  head?: string;
+  body?: string;
+  inside?: string;
+  hasGpc?: boolean;
+  modules?: ('gdpr' | 'gpp')[];
+  hold?: string[];
+  holdGppListeners?: boolean;
+};
 /**
  * A page with `config` over the defaults (inline prompt, TCF and GPP); `hold` names CDN files
  * that load only once the returned `release()` is called.
  */
 async function open(config: object, options: OpenOptions = {}) {
   const n = ++count;
-  const full = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', ...TCF, ...config };
-  const page = consentPage(full, { body: options.body ?? prebidSetup(options.modules ?? MODULES, CONSENT_TIMEOUT), ...(options.inside ? { inside: options.inside } : {}) });
+  const full = {
+    consentInstanceId: `site-${n}`,
+    consentRequired: true,
+    promptUI: 'prompt',
+    postPromptUI: 'post',
+    ...TCF,
+    ...config,
+  };
+  const page = consentPage(full, {
+    body: options.body ?? prebidSetup(options.modules ?? MODULES, CONSENT_TIMEOUT),
+    ...(options.inside ? { inside: options.inside } : {}),
+  });
   server.page(`/sources-${n}.html`, options.head ? page.replace('<head>', `<head>${options.head}`) : page);
   const test = await newPage(browser);
-  if (options.hasGpc) await test.page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
+  if (options.hasGpc)
+    await test.page.addInitScript(() =>
+      Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }),
+    );
   if (options.holdGppListeners) await test.page.addInitScript(holdGppListeners);
   let release = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
@@ -83,15 +112,28 @@ async function open(config: object, options: OpenOptions = {}) {
   return { ...test, release };
 }
 
-const runAuction = (target: Page | Frame) => target.evaluate(() => (window as never as Auctions).runAuction()) as Promise<Saw | string>;
+const runAuction = (target: Page | Frame) =>
+  target.evaluate(() => (window as never as Auctions).runAuction()) as Promise<Saw | string>;
 /** Starts an auction and leaves it running; `finished` waits for its bids. */
-const startAuction = (target: Page | Frame) => target.evaluate(() => void ((window as never as Auctions).pending = (window as never as Auctions).runAuction()));
-const finished = (target: Page | Frame) => target.evaluate(() => (window as never as Auctions).pending!) as Promise<Saw | string>;
+const startAuction = (target: Page | Frame) =>
+  target.evaluate(() => void ((window as never as Auctions).pending = (window as never as Auctions).runAuction()));
+const finished = (target: Page | Frame) =>
+  target.evaluate(() => (window as never as Auctions).pending!) as Promise<Saw | string>;
 
 const tcfCall = (page: Page, command: string) =>
-  page.evaluate((name) => new Promise<Record<string, unknown>>((resolve) => (window as never as { __tcfapi: Api }).__tcfapi(name, 2, (data: Record<string, unknown>) => resolve(data))), command);
-const gppPing = (page: Page) => page.evaluate(() => new Promise<Record<string, unknown>>((resolve) => (window as never as { __gpp: Api }).__gpp('ping', resolve)));
-const lastState = (page: Page) => page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state);
+  page.evaluate(
+    (name) =>
+      new Promise<Record<string, unknown>>((resolve) =>
+        (window as never as { __tcfapi: Api }).__tcfapi(name, 2, (data: Record<string, unknown>) => resolve(data)),
+      ),
+    command,
+  );
+const gppPing = (page: Page) =>
+  page.evaluate(
+    () => new Promise<Record<string, unknown>>((resolve) => (window as never as { __gpp: Api }).__gpp('ping', resolve)),
+  );
+const lastState = (page: Page) =>
+  page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state);
 
 /** The auction ran and got a TC string; decoded by the IAB library. */
 function decoded(saw: Saw | string) {
@@ -99,11 +141,14 @@ function decoded(saw: Saw | string) {
   return TCString.decode((saw as Saw).gdprConsent!.consentString);
 }
 
-const expectOurAcceptString = (saw: Saw | string) => expect([decoded(saw).cmpId, idsOf(decoded(saw).vendorConsents)]).toEqual([300, [1, 2, 8]]);
+const expectOurAcceptString = (saw: Saw | string) =>
+  expect([decoded(saw).cmpId, idsOf(decoded(saw).vendorConsents)]).toEqual([300, [1, 2, 8]]);
 /** `lines`: the page's console (Prebid's own warnings in debug mode), shown when the check fails. */
 function expectTcfeuv2(saw: Saw | string, lines: readonly ConsoleLine[] = []) {
   expect((saw as Saw).gppConsent?.applicableSections, lines.map((line) => line.text).join('\n')).toEqual([2]);
-  expect(new GppModel((saw as Saw).gppConsent!.gppString).encodeSection('tcfeuv2')).toBe((saw as Saw).gdprConsent!.consentString);
+  expect(new GppModel((saw as Saw).gppConsent!.gppString).encodeSection('tcfeuv2')).toBe(
+    (saw as Saw).gdprConsent!.consentString,
+  );
 }
 
 /** A TC string a CMP built under its own CMP id (77) on the fixture GVL. */
@@ -114,19 +159,27 @@ function cmpString(state: 'accepted' | 'rejected') {
 }
 
 describe('Prebid.js with a CMP iframe (promptUiSrc)', () => {
-  it('waits in an auction started while the CMP shows, then gets the CMP\'s own string from both APIs, not ours', async () => {
+  it("waits in an auction started while the CMP shows, then gets the CMP's own string from both APIs, not ours", async () => {
     const { page } = await open({ promptUI: undefined, promptUiSrc: `${server.otherOrigin}/cmp.html` });
     await page.waitForSelector('.page-consent-frame iframe', { state: 'attached' });
     let frame: Frame | undefined;
     await expect.poll(() => (frame = page.frames().find((f) => f.url().includes('/cmp.html')))).toBeTruthy();
     await frame!.waitForFunction(() => 'send' in window);
-    await frame!.evaluate(() => (window as never as { send(m: object): void }).send({ type: 'consent-ui', action: 'ready' }));
+    await frame!.evaluate(() =>
+      (window as never as { send(m: object): void }).send({ type: 'consent-ui', action: 'ready' }),
+    );
     await expect.poll(async () => (await tcfCall(page, 'ping')).displayStatus, { timeout: 20_000 }).toBe('visible');
     expect(await gppPing(page)).toMatchObject({ signalStatus: 'not ready', cmpDisplayStatus: 'visible' });
     await startAuction(page);
     const info = cmpString('accepted');
     const consentMetadata = { consentStringType: 2, gdprApplies: true, additionalConsent: '1~2.3' };
-    await frame!.evaluate((message) => (window as never as { send(m: object): void }).send(message), { type: 'consent-response', action: 'accept', info, consentMetadata, tcfPolicyVersion: 5 });
+    await frame!.evaluate((message) => (window as never as { send(m: object): void }).send(message), {
+      type: 'consent-response',
+      action: 'accept',
+      info,
+      consentMetadata,
+      tcfPolicyVersion: 5,
+    });
     const saw = (await finished(page)) as Saw;
     const model = decoded(saw);
     expect(saw.gdprConsent!.consentString).toBe(info);
@@ -140,7 +193,17 @@ describe('Prebid.js with a CMP iframe (promptUiSrc)', () => {
   }, 120_000);
 });
 
-const USNAT = { usnat: { SharingNotice: 1, SaleOptOutNotice: 1, SharingOptOutNotice: 1, TargetedAdvertisingOptOutNotice: 1, MspaCoveredTransaction: 2, MspaOptOutOptionMode: 0, MspaServiceProviderMode: 0 } };
+const USNAT = {
+  usnat: {
+    SharingNotice: 1,
+    SaleOptOutNotice: 1,
+    SharingOptOutNotice: 1,
+    TargetedAdvertisingOptOutNotice: 1,
+    MspaCoveredTransaction: 2,
+    MspaOptOutOptionMode: 0,
+    MspaServiceProviderMode: 0,
+  },
+};
 
 describe('Prebid.js with Global Privacy Control ("gpc": "reject")', () => {
   it('gets a valid TC string with nothing consented, from both APIs, and no prompt shows', async () => {
@@ -148,7 +211,11 @@ describe('Prebid.js with Global Privacy Control ("gpc": "reject")', () => {
     const { page } = await open({ gpc: 'reject' }, { hasGpc: true, head: HEAD_STUB });
     const saw = (await runAuction(page)) as Saw;
     const model = decoded(saw);
-    expect([idsOf(model.purposeConsents), idsOf(model.vendorConsents), idsOf(model.specialFeatureOptins)]).toEqual([[], [], []]);
+    expect([idsOf(model.purposeConsents), idsOf(model.vendorConsents), idsOf(model.specialFeatureOptins)]).toEqual([
+      [],
+      [],
+      [],
+    ]);
     expect(idsOf(model.vendorsDisclosed)).toEqual([1, 2, 8, 25, 91]);
     expect(model.cmpId).toBe(300);
     expect(await lastState(page)).toBe('rejected');
@@ -158,7 +225,10 @@ describe('Prebid.js with Global Privacy Control ("gpc": "reject")', () => {
   }, 120_000);
 
   it('gets a usnat string that opts out and says GPC applied where only GPP is exposed', async () => {
-    const { page } = await open({ exposesTcfApi: false, gpp: USNAT, gpc: 'reject' }, { hasGpc: true, modules: ['gpp'], head: HEAD_STUB });
+    const { page } = await open(
+      { exposesTcfApi: false, gpp: USNAT, gpc: 'reject' },
+      { hasGpc: true, modules: ['gpp'], head: HEAD_STUB },
+    );
     const saw = (await runAuction(page)) as Saw;
     expect(saw).toMatchObject({ gppConsent: { applicableSections: [7] } });
     const usnat = new GppModel(saw.gppConsent!.gppString);
@@ -171,7 +241,10 @@ describe('Prebid.js with Global Privacy Control ("gpc": "reject")', () => {
 /** A cross-origin ad frame (`localhost` inside the `127.0.0.1` page) running Prebid.js with the recording bidder. */
 function adFrameUrl(): string {
   const n = ++count;
-  server.page(`/ad-frame-${n}.html`, `<!doctype html><html lang="en"><head><title>ad</title></head><body>${prebidSetup(MODULES, CONSENT_TIMEOUT)}</body></html>`);
+  server.page(
+    `/ad-frame-${n}.html`,
+    `<!doctype html><html lang="en"><head><title>ad</title></head><body>${prebidSetup(MODULES, CONSENT_TIMEOUT)}</body></html>`,
+  );
   return `${server.otherOrigin}/ad-frame-${n}.html`;
 }
 const adFrame = () => `<iframe id="ad" title="ad" src="${adFrameUrl()}"></iframe>`;
@@ -211,14 +284,16 @@ function holdGppListeners() {
 
 /** Whether the page's `name` stub has queued a call (the full API has not taken it yet). */
 const hasQueued = (page: Page, name: string, command: string) =>
-  page.evaluate(([api, wanted]) => {
-    const queue = (window as never as Record<string, () => unknown>)[api]!();
-    return Array.isArray(queue) && queue.some((args) => args[0] === wanted);
-  }, [name, command] as const);
-
+  page.evaluate(
+    ([api, wanted]) => {
+      const queue = (window as never as Record<string, () => unknown>)[api]!();
+      return Array.isArray(queue) && queue.some((args) => args[0] === wanted);
+    },
+    [name, command] as const,
+  );
 
 describe('Prebid.js in a cross-origin child frame', () => {
-  it('reaches the page\'s CMP through the locator frames, started after the decision', async () => {
+  it("reaches the page's CMP through the locator frames, started after the decision", async () => {
     const { page, messages } = await open({}, { body: adFrame() });
     await page.click('#accept');
     // Decided for both APIs: the TC string is out and GPP says ready.
@@ -236,10 +311,16 @@ describe('Prebid.js in a cross-origin child frame', () => {
     await page.evaluate((html) => document.body.insertAdjacentHTML('beforeend', html), adFrame());
     const frame = await adFrameOf(page);
     // Prebid's ping was answered `not ready` (the prompt shows): its listener comes next, and waits.
-    await expect.poll(() => page.evaluate(() => (window as never as { heldGppListeners: number }).heldGppListeners), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => page.evaluate(() => (window as never as { heldGppListeners: number }).heldGppListeners), {
+        timeout: 20_000,
+      })
+      .toBe(1);
     await page.click('#accept');
     await expect.poll(() => gppPing(page).then((ping) => ping.signalStatus), { timeout: 20_000 }).toBe('ready');
-    expect(await page.evaluate(() => (window as never as { releaseGppListeners(): number }).releaseGppListeners())).toBe(1);
+    expect(
+      await page.evaluate(() => (window as never as { releaseGppListeners(): number }).releaseGppListeners()),
+    ).toBe(1);
     const saw = await runAuction(frame);
     expectOurAcceptString(saw);
     expectTcfeuv2(saw, messages);
@@ -247,24 +328,34 @@ describe('Prebid.js in a cross-origin child frame', () => {
 
   it.each([
     ['the head stub', HEAD_STUB],
-    ['the extension\'s stub', ''],
-  ])('waits through %s before the full APIs load and the reader decides, then gets the string', async (_name, head) => {
-    const { page, release } = await open({}, { body: '', head, hold: ['page-consent-tcf-0.1.js', 'page-consent-gpp-0.1.js'] });
-    // The frame's calls need the locator frames: the head stub's are there from the start, the
-    // extension's once it runs. The ad frame is added then, as an ad server would add it.
-    await page.waitForSelector('iframe[name="__tcfapiLocator"]', { state: 'attached' });
-    await page.waitForSelector('iframe[name="__gppLocator"]', { state: 'attached' });
-    await page.evaluate((src) => document.body.insertAdjacentHTML('beforeend', `<iframe id="ad" title="ad" src="${src}"></iframe>`), adFrameUrl());
-    const frame = await adFrameOf(page);
-    await startAuction(frame);
-    // The frame's listeners wait in the stubs' queues: the full APIs are held back.
-    await expect.poll(() => hasQueued(page, '__tcfapi', 'addEventListener'), { timeout: 20_000 }).toBe(true);
-    await expect.poll(() => hasQueued(page, '__gpp', 'addEventListener'), { timeout: 20_000 }).toBe(true);
-    release();
-    await expect.poll(async () => (await tcfCall(page, 'ping')).cmpStatus, { timeout: 20_000 }).toBe('loaded');
-    await page.click('#accept');
-    expectOurAcceptString(await finished(frame));
-    // The GPP string of an auction that waited through the decision: see the CMP iframe case.
-    expectTcfeuv2(await runAuction(frame));
-  }, 120_000);
+    ["the extension's stub", ''],
+  ])(
+    'waits through %s before the full APIs load and the reader decides, then gets the string',
+    async (_name, head) => {
+      const { page, release } = await open(
+        {},
+        { body: '', head, hold: ['page-consent-tcf-0.1.js', 'page-consent-gpp-0.1.js'] },
+      );
+      // The frame's calls need the locator frames: the head stub's are there from the start, the
+      // extension's once it runs. The ad frame is added then, as an ad server would add it.
+      await page.waitForSelector('iframe[name="__tcfapiLocator"]', { state: 'attached' });
+      await page.waitForSelector('iframe[name="__gppLocator"]', { state: 'attached' });
+      await page.evaluate(
+        (src) => document.body.insertAdjacentHTML('beforeend', `<iframe id="ad" title="ad" src="${src}"></iframe>`),
+        adFrameUrl(),
+      );
+      const frame = await adFrameOf(page);
+      await startAuction(frame);
+      // The frame's listeners wait in the stubs' queues: the full APIs are held back.
+      await expect.poll(() => hasQueued(page, '__tcfapi', 'addEventListener'), { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => hasQueued(page, '__gpp', 'addEventListener'), { timeout: 20_000 }).toBe(true);
+      release();
+      await expect.poll(async () => (await tcfCall(page, 'ping')).cmpStatus, { timeout: 20_000 }).toBe('loaded');
+      await page.click('#accept');
+      expectOurAcceptString(await finished(frame));
+      // The GPP string of an auction that waited through the decision: see the CMP iframe case.
+      expectTcfeuv2(await runAuction(frame));
+    },
+    120_000,
+  );
 });

@@ -17,7 +17,10 @@ beforeAll(async () => {
   browser = await launchBrowser();
   server = await startServer({
     '/prebid.js': { body: prebid, headers: JS },
-    '/tcf/vendor-list.json': { body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), headers: { 'content-type': 'application/json' } },
+    '/tcf/vendor-list.json': {
+      body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'),
+      headers: { 'content-type': 'application/json' },
+    },
     '/update': { body: { receiptId: null } },
   });
 });
@@ -30,7 +33,13 @@ const TCF = {
   exposesTcfApi: true,
   cmpId: 300,
   cmpVersion: 2,
-  tcf: { vendorListHref: '/tcf/vendor-list.json', vendors: [1, 2, 8, 25, 91], purposes: { ads: [2, 3, 4], measurement: [7, 8, 9] }, specialFeatures: [1], publisherCountryCode: 'DE' },
+  tcf: {
+    vendorListHref: '/tcf/vendor-list.json',
+    vendors: [1, 2, 8, 25, 91],
+    purposes: { ads: [2, 3, 4], measurement: [7, 8, 9] },
+    specialFeatures: [1],
+    publisherCountryCode: 'DE',
+  },
 };
 const ALL_PURPOSES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
@@ -41,7 +50,16 @@ async function open(config: object = {}, options: OpenOptions = {}) {
   const n = ++count;
   const check = options.check && { checkConsentHref: `/check-${n}`, consentRequired: 'remote' };
   if (options.check) server.route(`/check-${n}`, { body: options.check, delay: options.delay ?? 0 });
-  const full = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', onUpdateHref: '/update', ...TCF, ...check, ...config };
+  const full = {
+    consentInstanceId: `site-${n}`,
+    consentRequired: true,
+    promptUI: 'prompt',
+    postPromptUI: 'post',
+    onUpdateHref: '/update',
+    ...TCF,
+    ...check,
+    ...config,
+  };
   server.page(`/prebid-${n}.html`, consentPage(full, { body: prebidSetup(options.modules), head: options.head ?? '' }));
   const test = await newPage(browser);
   await test.page.goto(`${server.origin}/prebid-${n}.html`);
@@ -49,8 +67,15 @@ async function open(config: object = {}, options: OpenOptions = {}) {
   return test;
 }
 
-type Saw = { gdprConsent?: { consentString: string; gdprApplies: boolean }; gppConsent?: { gppString: string; applicableSections: number[] }; uspConsent?: string };
-const runAuction = (page: Page) => page.evaluate(() => (window as never as { runAuction(): Promise<Saw | string> }).runAuction()) as Promise<Saw | string>;
+type Saw = {
+  gdprConsent?: { consentString: string; gdprApplies: boolean };
+  gppConsent?: { gppString: string; applicableSections: number[] };
+  uspConsent?: string;
+};
+const runAuction = (page: Page) =>
+  page.evaluate(() => (window as never as { runAuction(): Promise<Saw | string> }).runAuction()) as Promise<
+    Saw | string
+  >;
 
 /** The auction's TC string, decoded by the IAB library. */
 async function auctionString(page: Page) {
@@ -104,11 +129,18 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
     const { page } = await open();
     await page.click('#accept');
     const { tcString } = await auctionString(page);
-    const updates = () => server.requestsTo('/update').filter((request) => request.body.includes(`"consentInstanceId":"site-${count}"`));
+    const updates = () =>
+      server.requestsTo('/update').filter((request) => request.body.includes(`"consentInstanceId":"site-${count}"`));
     await expect.poll(() => updates().length).toBe(1);
     await settled(page);
-    expect(updates().map((request) => JSON.parse(request.body))).toMatchObject([{ consentStateValue: 'accepted', consentString: tcString, consentMetadata: { consentStringType: 2 } }]);
-    expect((await storedValues(page))[`consent:site-${count}`]).toMatchObject({ state: 'accepted', consentString: tcString, consentMetadata: { consentStringType: 2 } });
+    expect(updates().map((request) => JSON.parse(request.body))).toMatchObject([
+      { consentStateValue: 'accepted', consentString: tcString, consentMetadata: { consentStringType: 2 } },
+    ]);
+    expect((await storedValues(page))[`consent:site-${count}`]).toMatchObject({
+      state: 'accepted',
+      consentString: tcString,
+      consentMetadata: { consentStringType: 2 },
+    });
   });
 
   it('reports a vendor list that cannot be fetched once, applies the decision and answers without a string', async () => {
@@ -116,17 +148,35 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
     await page.click('#accept');
     await expect.poll(() => diagnosticsOf(messages, 'consent-tcf-vendor-list-failed').length).toBe(1);
     const data = await page.evaluate(
-      () => new Promise((resolve) => (window as never as { __tcfapi: Function }).__tcfapi('getTCData', 2, (value: unknown) => resolve(value))),
+      () =>
+        new Promise((resolve) =>
+          (window as never as { __tcfapi: Function }).__tcfapi('getTCData', 2, (value: unknown) => resolve(value)),
+        ),
     );
     expect(data).toMatchObject({ tcString: '', gdprApplies: true, cmpStatus: 'loaded' });
-    expect(await page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
+    expect(
+      await page.evaluate(
+        () => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state,
+      ),
+    ).toBe('accepted');
   });
 
   it('gives ${GDPR_CONSENT} of a pixel the accept unblocks the string, built after a slow vendor list', async () => {
     server.route('/pixel.gif', { body: 'x' });
-    server.route('/tcf/slow-vendor-list.json', { body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), headers: { 'content-type': 'application/json' }, delay: 500 });
+    server.route('/tcf/slow-vendor-list.json', {
+      body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'),
+      headers: { 'content-type': 'application/json' },
+      delay: 500,
+    });
     const n = ++count;
-    const config = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', ...TCF, tcf: { ...TCF.tcf, vendorListHref: '/tcf/slow-vendor-list.json' } };
+    const config = {
+      consentInstanceId: `site-${n}`,
+      consentRequired: true,
+      promptUI: 'prompt',
+      postPromptUI: 'post',
+      ...TCF,
+      tcf: { ...TCF.tcf, vendorListHref: '/tcf/slow-vendor-list.json' },
+    };
     const pixel = `<page-pixel data-block-on-consent layout="nodisplay" src="/pixel.gif?gdpr=\${GDPR}&consent=\${GDPR_CONSENT}&n=${n}"></page-pixel>`;
     server.page(`/prebid-${n}.html`, consentPage(config, { body: pixel }));
     const { page } = await newPage(browser);
@@ -140,15 +190,29 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
   });
 
   it("answers an ad frame's consent call and page.consent made before the string is built with the string", async () => {
-    server.route('/tcf/slower-vendor-list.json', { body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), headers: { 'content-type': 'application/json' }, delay: 1500 });
+    server.route('/tcf/slower-vendor-list.json', {
+      body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'),
+      headers: { 'content-type': 'application/json' },
+      delay: 1500,
+    });
     // An ad frame that asks as soon as it runs, and keeps what it gets back.
-    server.page('/creative.html', `<!doctype html><script>
+    server.page(
+      '/creative.html',
+      `<!doctype html><script>
       window.replies = [];
       addEventListener('message', (event) => replies.push(event.data));
       parent.postMessage({ pageAdConsentCall: { callId: 'at-load' } }, '*');
-    </script>`);
+    </script>`,
+    );
     const n = ++count;
-    const config = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', ...TCF, tcf: { ...TCF.tcf, vendorListHref: '/tcf/slower-vendor-list.json' } };
+    const config = {
+      consentInstanceId: `site-${n}`,
+      consentRequired: true,
+      promptUI: 'prompt',
+      postPromptUI: 'post',
+      ...TCF,
+      tcf: { ...TCF.tcf, vendorListHref: '/tcf/slower-vendor-list.json' },
+    };
     const ad = `<page-ad id="ad" type="custom" width="300" height="50" data-block-on-consent data-src="${server.otherOrigin}/creative.html"></page-ad>`;
     server.page(`/prebid-${n}.html`, consentPage(config, { body: ad }));
     const { page } = await newPage(browser);
@@ -158,14 +222,19 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
       () =>
         new Promise((resolve) => {
           const queue = ((self as never as { PAGE?: unknown[] }).PAGE ??= []);
-          queue.push(async (runtime: { consent: { getConsentString(): Promise<string | null> } }) => resolve(await runtime.consent.getConsentString()));
+          queue.push(async (runtime: { consent: { getConsentString(): Promise<string | null> } }) =>
+            resolve(await runtime.consent.getConsentString()),
+          );
         }),
     );
     const creative = () => page.frames().find((frame) => frame.url().endsWith('/creative.html'));
     await expect.poll(() => creative() !== undefined, { timeout: 15_000 }).toBe(true);
     // The frame asked while the vendor list was still on its way.
     expect(server.requestsTo('/tcf/slower-vendor-list.json')).toHaveLength(1);
-    const replies = () => creative()!.evaluate(() => (window as never as { replies: { pageAdConsentReturn: { gdprConsent: string } }[] }).replies);
+    const replies = () =>
+      creative()!.evaluate(
+        () => (window as never as { replies: { pageAdConsentReturn: { gdprConsent: string } }[] }).replies,
+      );
     await expect.poll(async () => (await replies()).length, { timeout: 10_000 }).toBe(1);
     const [reply] = await replies();
     expect(TCString.decode(reply!.pageAdConsentReturn.gdprConsent).cmpId).toBe(300);
@@ -173,7 +242,12 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
   });
 });
 
-const accepted = (consentString: string, consentMetadata: object) => ({ consentRequired: true, consentStateValue: 'accepted', consentString, consentMetadata });
+const accepted = (consentString: string, consentMetadata: object) => ({
+  consentRequired: true,
+  consentStateValue: 'accepted',
+  consentString,
+  consentMetadata,
+});
 /** A TC string our prompt would build on the fixture (rejected), for strings that come from elsewhere. */
 async function builtString() {
   const { page } = await open();
@@ -184,9 +258,19 @@ async function builtString() {
 describe('Prebid.js with the story prompt', () => {
   it('gets a TC string after a reader accepts in a story prompt named by promptUI', async () => {
     const n = ++count;
-    const story = { title: 'Your privacy', message: 'We and our partners show ads.', vendors: ['Example Exchange', 'Demo Bidder'] };
+    const story = {
+      title: 'Your privacy',
+      message: 'We and our partners show ads.',
+      vendors: ['Example Exchange', 'Demo Bidder'],
+    };
     const inside = `<page-story-consent id="story-prompt" layout="nodisplay" hidden><script type="application/json">${JSON.stringify(story)}</script></page-story-consent>`;
-    server.page(`/prebid-${n}.html`, consentPage({ consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'story-prompt', ...TCF }, { inside, body: prebidSetup() }));
+    server.page(
+      `/prebid-${n}.html`,
+      consentPage(
+        { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'story-prompt', ...TCF },
+        { inside, body: prebidSetup() },
+      ),
+    );
     const { page } = await newPage(browser);
     await page.goto(`${server.origin}/prebid-${n}.html`);
     await page.click('page-story-consent button:last-child');
@@ -196,9 +280,12 @@ describe('Prebid.js with the story prompt', () => {
 });
 
 describe('Prebid.js with a decision from checkConsentHref', () => {
-  it('gets the server\'s own TC string, which wins over ours', async () => {
+  it("gets the server's own TC string, which wins over ours", async () => {
     const serverString = await builtString();
-    const { page } = await open({}, { check: { ...accepted(serverString, { consentStringType: 2, gdprApplies: true }) } });
+    const { page } = await open(
+      {},
+      { check: { ...accepted(serverString, { consentStringType: 2, gdprApplies: true }) } },
+    );
     const { tcString } = await auctionString(page);
     expect(tcString).toBe(serverString);
   });
@@ -228,19 +315,35 @@ describe('Prebid.js with TCF and GPP together', () => {
     expect(new GppModel(saw.gppConsent!.gppString).encodeSection('tcfeuv2')).toBe(tcString);
   });
 
-  it('gives __tcfapi the tcfeuv2 section of a CMP\'s GPP string', async () => {
+  it("gives __tcfapi the tcfeuv2 section of a CMP's GPP string", async () => {
     const inner = await builtString();
     const model = new GppModel();
     model.decodeSection('tcfeuv2', inner);
     const gppString = model.encode();
-    const { page } = await open({ exposesGppApi: true }, { modules: ['gdpr', 'gpp'], check: accepted(gppString, { consentStringType: 4, gppSectionId: '2', gdprApplies: true }) });
+    const { page } = await open(
+      { exposesGppApi: true },
+      {
+        modules: ['gdpr', 'gpp'],
+        check: accepted(gppString, { consentStringType: 4, gppSectionId: '2', gdprApplies: true }),
+      },
+    );
     const saw = (await runAuction(page)) as Saw;
     expect(saw.gdprConsent!.consentString).toBe(inner);
     expect(saw.gppConsent).toMatchObject({ gppString, applicableSections: [2] });
   });
 });
 
-const USNAT = { usnat: { SharingNotice: 1, SaleOptOutNotice: 1, SharingOptOutNotice: 1, TargetedAdvertisingOptOutNotice: 1, MspaCoveredTransaction: 2, MspaOptOutOptionMode: 0, MspaServiceProviderMode: 0 } };
+const USNAT = {
+  usnat: {
+    SharingNotice: 1,
+    SaleOptOutNotice: 1,
+    SharingOptOutNotice: 1,
+    TargetedAdvertisingOptOutNotice: 1,
+    MspaCoveredTransaction: 2,
+    MspaOptOutOptionMode: 0,
+    MspaServiceProviderMode: 0,
+  },
+};
 const US = { exposesTcfApi: false, exposesGppApi: true, gpp: USNAT };
 
 describe('Prebid.js with US signals', () => {
@@ -250,15 +353,28 @@ describe('Prebid.js with US signals', () => {
     const saw = (await runAuction(page)) as Saw;
     expect(saw.gppConsent!.applicableSections).toEqual([7]);
     const usnat = new GppModel(saw.gppConsent!.gppString);
-    expect([usnat.getFieldValue('usnat', 'SaleOptOut'), usnat.getFieldValue('usnat', 'SharingOptOut'), usnat.getFieldValue('usnat', 'TargetedAdvertisingOptOut')]).toEqual([1, 1, 1]);
+    expect([
+      usnat.getFieldValue('usnat', 'SaleOptOut'),
+      usnat.getFieldValue('usnat', 'SharingOptOut'),
+      usnat.getFieldValue('usnat', 'TargetedAdvertisingOptOut'),
+    ]).toEqual([1, 1, 1]);
     expect(usnat.getFieldValue('usnat', 'SaleOptOutNotice')).toBe(1);
   });
 
-  it('gets the usnat string in an auction the reader\'s own click starts, whichever microtask comes first', async () => {
+  it("gets the usnat string in an auction the reader's own click starts, whichever microtask comes first", async () => {
     for (let round = 0; round < 3; round++) {
       const { page } = await open(US, { modules: ['gpp'] });
       const saw = page.evaluate(
-        () => new Promise<Saw | string>((resolve) => document.getElementById('reject')!.addEventListener('click', () => (window as never as { runAuction(): Promise<Saw | string> }).runAuction().then(resolve), { once: true })),
+        () =>
+          new Promise<Saw | string>((resolve) =>
+            document
+              .getElementById('reject')!
+              .addEventListener(
+                'click',
+                () => (window as never as { runAuction(): Promise<Saw | string> }).runAuction().then(resolve),
+                { once: true },
+              ),
+          ),
       );
       await page.click('#reject');
       expect(((await saw) as Saw).gppConsent!.applicableSections).toEqual([7]);
@@ -273,7 +389,11 @@ describe('Prebid.js with US signals', () => {
   });
 
   it('gets the US privacy string on a first view, from an auction started before the answer', async () => {
-    const { page } = await open(US, { modules: ['usp'], check: accepted('1YNN', { consentStringType: 3 }), delay: 1500 });
+    const { page } = await open(US, {
+      modules: ['usp'],
+      check: accepted('1YNN', { consentStringType: 3 }),
+      delay: 1500,
+    });
     const saw = (await runAuction(page)) as Saw;
     expect(saw.uspConsent).toBe('1YNN');
   });
@@ -282,7 +402,13 @@ describe('Prebid.js with US signals', () => {
 describe('the head stub', () => {
   it('answers a vendor in <head> before the extension, and the full API answers its queued listener once, with our TC string', async () => {
     const n = ++count;
-    const config = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', ...TCF };
+    const config = {
+      consentInstanceId: `site-${n}`,
+      consentRequired: true,
+      promptUI: 'prompt',
+      postPromptUI: 'post',
+      ...TCF,
+    };
     // A vendor tag in <head>: only the stub is there when it runs; the extension loads later.
     const head = `<script src="/v0/page-consent-stub-0.1.js"></script><script>
       window.heard = [];
@@ -292,10 +418,17 @@ describe('the head stub', () => {
     server.page(`/prebid-${n}.html`, consentPage(config, { body: '' }).replace('<head>', `<head>${head}`));
     const { page, messages } = await newPage(browser);
     await page.goto(`${server.origin}/prebid-${n}.html`);
-    expect(await page.evaluate(() => (window as never as { stubPing: unknown }).stubPing)).toEqual({ cmpLoaded: false, cmpStatus: 'stub', displayStatus: 'hidden', apiVersion: '2.2' });
+    expect(await page.evaluate(() => (window as never as { stubPing: unknown }).stubPing)).toEqual({
+      cmpLoaded: false,
+      cmpStatus: 'stub',
+      displayStatus: 'hidden',
+      apiVersion: '2.2',
+    });
     await page.click('#accept');
     const heard = () => page.evaluate(() => (window as never as { heard: [string, string, boolean][] }).heard);
-    await expect.poll(async () => (await heard()).some(([status]) => status === 'useractioncomplete'), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(async () => (await heard()).some(([status]) => status === 'useractioncomplete'), { timeout: 20_000 })
+      .toBe(true);
     const complete = (await heard()).filter(([status]) => status === 'useractioncomplete');
     expect(complete).toHaveLength(1);
     expect(TCString.decode(complete[0]![1]).cmpId).toBe(300);
@@ -305,7 +438,13 @@ describe('the head stub', () => {
 
   it('lets Prebid.js installed in <head> after the stub, auction started before the reader decides, get our TC string', async () => {
     const n = ++count;
-    const config = { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', postPromptUI: 'post', ...TCF };
+    const config = {
+      consentInstanceId: `site-${n}`,
+      consentRequired: true,
+      promptUI: 'prompt',
+      postPromptUI: 'post',
+      ...TCF,
+    };
     // Prebid with its TCF module and (as most builds) the US privacy module on its defaults: a
     // 50 ms time-out, after which a late __uspapi answer resumes the auction a second time.
     const head = `<script src="/v0/page-consent-stub-0.1.js"></script>${prebidSetup(['gdpr'])}<script>window.early = runAuction();</script>`;
@@ -313,7 +452,9 @@ describe('the head stub', () => {
     const { page, messages } = await newPage(browser);
     await page.goto(`${server.origin}/prebid-${n}.html`);
     // The auction waits for the TCF decision, past the US privacy module's own time-out.
-    await expect.poll(() => messages.some((line) => line.text.includes('USPAPI workflow exceeded timeout threshold'))).toBe(true);
+    await expect
+      .poll(() => messages.some((line) => line.text.includes('USPAPI workflow exceeded timeout threshold')))
+      .toBe(true);
     await page.click('#accept');
     const early = (await page.evaluate(() => (window as never as { early: Promise<Saw | string> }).early)) as Saw;
     expect(early.gdprConsent).toMatchObject({ gdprApplies: true });
@@ -322,7 +463,7 @@ describe('the head stub', () => {
 });
 
 describe('frames', () => {
-  it('keep a hostile cross-origin frame from removing another frame\'s listener and from unknown commands', async () => {
+  it("keep a hostile cross-origin frame from removing another frame's listener and from unknown commands", async () => {
     server.page(
       '/frame-vendor.html',
       `<!doctype html><script>
@@ -333,19 +474,45 @@ describe('frames', () => {
     );
     const n = ++count;
     const frames = `<iframe id="honest" src="${server.otherOrigin}/frame-vendor.html"></iframe><iframe id="hostile" src="${server.otherOrigin}/frame-vendor.html"></iframe>`;
-    server.page(`/prebid-${n}.html`, consentPage({ consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', ...TCF }, { body: frames }));
+    server.page(
+      `/prebid-${n}.html`,
+      consentPage(
+        { consentInstanceId: `site-${n}`, consentRequired: true, promptUI: 'prompt', ...TCF },
+        { body: frames },
+      ),
+    );
     const { page } = await newPage(browser);
     await page.goto(`${server.origin}/prebid-${n}.html`);
     // The full API (and its bridge) has taken over once ping says loaded.
     await expect
-      .poll(() => page.evaluate(() => new Promise((resolve) => (window as never as { __tcfapi: Function }).__tcfapi('ping', 2, (data: { cmpStatus: string }) => resolve(data.cmpStatus)))), { timeout: 20_000 })
+      .poll(
+        () =>
+          page.evaluate(
+            () =>
+              new Promise((resolve) =>
+                (window as never as { __tcfapi: Function }).__tcfapi('ping', 2, (data: { cmpStatus: string }) =>
+                  resolve(data.cmpStatus),
+                ),
+              ),
+          ),
+        { timeout: 20_000 },
+      )
       .toBe('loaded');
     const frameOf = async (id: string) => (await (await page.$(`#${id}`))!.contentFrame())!;
     const [honestFrame, hostileFrame] = [await frameOf('honest'), await frameOf('hostile')];
-    await honestFrame.evaluate(() => (window as never as { call: Function }).call('addEventListener', undefined, 'listen'));
+    await honestFrame.evaluate(() =>
+      (window as never as { call: Function }).call('addEventListener', undefined, 'listen'),
+    );
     await page.evaluate(() => document.getElementById('accept')!.click());
-    const replies = (frame: typeof honestFrame) => frame.evaluate(() => (window as never as { replies: { callId: string; success: boolean; returnValue: { listenerId?: number } }[] }).replies);
-    await expect.poll(async () => (await replies(honestFrame)).some((reply) => reply.callId === 'listen' && reply.success)).toBe(true);
+    const replies = (frame: typeof honestFrame) =>
+      frame.evaluate(
+        () =>
+          (window as never as { replies: { callId: string; success: boolean; returnValue: { listenerId?: number } }[] })
+            .replies,
+      );
+    await expect
+      .poll(async () => (await replies(honestFrame)).some((reply) => reply.callId === 'listen' && reply.success))
+      .toBe(true);
     const listenerId = (await replies(honestFrame)).find((reply) => reply.callId === 'listen')!.returnValue.listenerId;
     await hostileFrame.evaluate((id) => {
       const { call } = window as never as { call: Function };
@@ -363,7 +530,12 @@ describe('frames', () => {
     const before = (await replies(honestFrame)).length;
     await page.evaluate(() => document.getElementById('manage')!.click());
     await expect.poll(async () => (await replies(honestFrame)).length).toBeGreaterThan(before);
-    await honestFrame.evaluate((id) => (window as never as { call: Function }).call('removeEventListener', id, 'own-remove'), listenerId);
-    await expect.poll(async () => (await replies(honestFrame)).find((reply) => reply.callId === 'own-remove')?.success).toBe(true);
+    await honestFrame.evaluate(
+      (id) => (window as never as { call: Function }).call('removeEventListener', id, 'own-remove'),
+      listenerId,
+    );
+    await expect
+      .poll(async () => (await replies(honestFrame)).find((reply) => reply.callId === 'own-remove')?.success)
+      .toBe(true);
   }, 120_000);
 });

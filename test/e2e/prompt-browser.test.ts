@@ -31,7 +31,14 @@ const prompt = {
   vendors: [{ name: 'Ad Network', url: 'https://ads.example/privacy', purposes: ['ads'] }],
   privacyPolicyUrl: 'https://news.example/privacy',
 };
-export const tcf = { cmpId: 300, cmpVersion: 2, vendors: [1, 2, 8, 25, 52], purposes: { ads: [1, 2, 3, 4], analytics: [1, 8, 9] }, specialFeatures: [1], publisherCountryCode: 'DE' };
+export const tcf = {
+  cmpId: 300,
+  cmpVersion: 2,
+  vendors: [1, 2, 8, 25, 52],
+  purposes: { ads: [1, 2, 3, 4], analytics: [1, 8, 9] },
+  specialFeatures: [1],
+  publisherCountryCode: 'DE',
+};
 
 function parentPage(windowName: string, src: string): string {
   return `<!doctype html><html lang="en"><head><title>Parent</title>
@@ -59,11 +66,23 @@ beforeAll(async () => {
   const translations = join(process.cwd(), 'dist', 'test-translations');
   mkdirSync(translations, { recursive: true });
   // A partial German translation: purpose 1 and special feature 1 only (the rest stays English).
-  writeFileSync(join(translations, 'purposes-de.json'), JSON.stringify({
-    purposes: { 1: { id: 1, name: 'Informationen auf einem Gerät speichern und/oder abrufen', description: 'Cookies können gespeichert werden.' } },
-    specialFeatures: { 1: { id: 1, name: 'Genaue Standortdaten verwenden', description: 'Standort.' } },
-  }));
-  harness = await buildApp({ cdnRoot: resolve('dist/cdn'), tcfVendorList: gvlPath, tcfTranslationsDir: translations }, true);
+  writeFileSync(
+    join(translations, 'purposes-de.json'),
+    JSON.stringify({
+      purposes: {
+        1: {
+          id: 1,
+          name: 'Informationen auf einem Gerät speichern und/oder abrufen',
+          description: 'Cookies können gespeichert werden.',
+        },
+      },
+      specialFeatures: { 1: { id: 1, name: 'Genaue Standortdaten verwenden', description: 'Standort.' } },
+    }),
+  );
+  harness = await buildApp(
+    { cdnRoot: resolve('dist/cdn'), tcfVendorList: gvlPath, tcfTranslationsDir: translations },
+    true,
+  );
   await harness.store.putInstance('site', { ...defaultInstanceConfig, prompt }, 1);
   await harness.store.putInstance('tcf-site', { ...defaultInstanceConfig, tcf }, 1);
   origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
@@ -75,18 +94,37 @@ afterAll(async () => {
 
 type Opened = { page: Page; frame: Frame; logs: string[] };
 
-type OpenOptions = { viewport?: { width: number; height: number }; instance?: string; locale?: string; routes?: Record<string, string>; missing?: readonly string[] };
+type OpenOptions = {
+  viewport?: { width: number; height: number };
+  instance?: string;
+  locale?: string;
+  routes?: Record<string, string>;
+  missing?: readonly string[];
+};
 
 export async function open(clientInfo: object | string, options: OpenOptions = {}): Promise<Opened> {
-  const { viewport = { width: 390, height: 800 }, instance = 'site', locale = 'en-GB', routes = {}, missing = [] } = options;
+  const {
+    viewport = { width: 390, height: 800 },
+    instance = 'site',
+    locale = 'en-GB',
+    routes = {},
+    missing = [],
+  } = options;
   const name = typeof clientInfo === 'string' ? clientInfo : JSON.stringify(clientInfo);
   const file = `parent-${Math.random().toString(36).slice(2)}.html`;
-  writeFileSync(join(harness.dir, 'examples', file), parentPage(name, `/cmp/prompt.html${instance ? `?instance=${instance}` : ''}`));
+  writeFileSync(
+    join(harness.dir, 'examples', file),
+    parentPage(name, `/cmp/prompt.html${instance ? `?instance=${instance}` : ''}`),
+  );
   const context = await browser.newContext({ viewport, locale });
   // A file the frame fetches, replaced in the browser (the rest comes from the server).
-  for (const [path, body] of Object.entries(routes)) await context.route(`${origin}${path}`, (route) => route.fulfill({ body, contentType: 'application/json' }));
+  for (const [path, body] of Object.entries(routes))
+    await context.route(`${origin}${path}`, (route) => route.fulfill({ body, contentType: 'application/json' }));
   // A file the server has, answered 404 in the browser (a partial deployment).
-  for (const path of missing) await context.route(`${origin}${path}`, (route) => route.fulfill({ status: 404, body: 'Not found', contentType: 'text/plain' }));
+  for (const path of missing)
+    await context.route(`${origin}${path}`, (route) =>
+      route.fulfill({ status: 404, body: 'Not found', contentType: 'text/plain' }),
+    );
   const page = await context.newPage();
   const logs: string[] = [];
   page.on('console', (message) => logs.push(message.text()));
@@ -96,9 +134,12 @@ export async function open(clientInfo: object | string, options: OpenOptions = {
   return { page, frame, logs };
 }
 
-const messages = (page: Page) => page.evaluate(() => (window as unknown as { messages: Record<string, unknown>[] }).messages);
+const messages = (page: Page) =>
+  page.evaluate(() => (window as unknown as { messages: Record<string, unknown>[] }).messages);
 const responseOf = async (page: Page) => {
-  await page.waitForFunction(() => (window as unknown as { messages: { type: string }[] }).messages.some((m) => m.type === 'consent-response'));
+  await page.waitForFunction(() =>
+    (window as unknown as { messages: { type: string }[] }).messages.some((m) => m.type === 'consent-response'),
+  );
   return (await messages(page)).find((m) => m['type'] === 'consent-response')!;
 };
 const switchOf = (frame: Frame, key: string) => frame.locator(`input[data-key="${key}"]`);
@@ -106,7 +147,12 @@ const switchOf = (frame: Frame, key: string) => frame.locator(`input[data-key="$
 describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its own purposes', () => {
   it('posts ready with a 60vh bordered sheet before anything else', async () => {
     const { page } = await open({ consentStateValue: 'unknown', promptTrigger: 'load' });
-    expect((await messages(page))[0]).toEqual({ type: 'consent-ui', action: 'ready', initialHeight: '60vh', border: true });
+    expect((await messages(page))[0]).toEqual({
+      type: 'consent-ui',
+      action: 'ready',
+      initialHeight: '60vh',
+      border: true,
+    });
     await page.context().close();
   });
 
@@ -114,7 +160,12 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     const { page, frame } = await open({});
     expect(await frame.locator('#summary li').allTextContents()).toEqual(['Audience measurement', 'Personalised ads']);
     const boxes = await frame.locator('.actions button:visible').evaluateAll((buttons) =>
-      buttons.map((b) => { const r = b.getBoundingClientRect(); const s = getComputedStyle(b); return [b.textContent, Math.round(r.width), Math.round(r.height), s.backgroundColor, s.color, s.fontWeight]; }));
+      buttons.map((b) => {
+        const r = b.getBoundingClientRect();
+        const s = getComputedStyle(b);
+        return [b.textContent, Math.round(r.width), Math.round(r.height), s.backgroundColor, s.color, s.fontWeight];
+      }),
+    );
     expect(boxes.map((b) => b[0])).toEqual(['Reject all', 'Customize', 'Accept all']);
     expect(new Set(boxes.map((b) => JSON.stringify(b.slice(1)))).size).toBe(1);
     await page.context().close();
@@ -131,8 +182,14 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     await analytics.check();
     await ads.uncheck();
     await frame.getByRole('button', { name: 'Save choices' }).click();
-    expect(await responseOf(page)).toEqual({ type: 'consent-response', action: 'accept', purposeConsents: { analytics: true, ads: false } });
-    await expect.poll(() => harness.store.promptOutcomes('site', '2000-01-01')).toEqual([{ day: '2025-06-15', accept: 1, reject: 0, dismiss: 0 }]);
+    expect(await responseOf(page)).toEqual({
+      type: 'consent-response',
+      action: 'accept',
+      purposeConsents: { analytics: true, ads: false },
+    });
+    await expect
+      .poll(() => harness.store.promptOutcomes('site', '2000-01-01'))
+      .toEqual([{ day: '2025-06-15', accept: 1, reject: 0, dismiss: 0 }]);
     await page.context().close();
   });
 
@@ -140,7 +197,11 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     const { page, frame } = await open({ consentStateValue: 'unknown' });
     await frame.getByRole('button', { name: 'Reject all' }).focus();
     await page.keyboard.press('Enter');
-    expect(await responseOf(page)).toEqual({ type: 'consent-response', action: 'reject', purposeConsents: { analytics: false, ads: false } });
+    expect(await responseOf(page)).toEqual({
+      type: 'consent-response',
+      action: 'reject',
+      purposeConsents: { analytics: false, ads: false },
+    });
     await page.context().close();
   });
 
@@ -153,14 +214,21 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
   });
 
   it('offers the page purposes from the client info when the instance lists none', async () => {
-    const clientInfo = { clientConfig: { consentInstanceId: 'bare', purposeConsentRequired: ['analytics', 'ads'] }, purposeConsents: { ads: true, video: false } };
+    const clientInfo = {
+      clientConfig: { consentInstanceId: 'bare', purposeConsentRequired: ['analytics', 'ads'] },
+      purposeConsents: { ads: true, video: false },
+    };
     const { page, frame } = await open(clientInfo, { instance: 'bare' });
     await frame.getByRole('button', { name: 'Customize' }).click();
     expect(await frame.getByRole('switch', { name: 'analytics Consent' }).isChecked()).toBe(false);
     expect(await frame.getByRole('switch', { name: 'ads Consent' }).isChecked()).toBe(true);
     expect(await frame.getByRole('switch', { name: 'video Consent' }).isChecked()).toBe(false);
     await frame.getByRole('button', { name: 'Accept all' }).click();
-    expect(await responseOf(page)).toEqual({ type: 'consent-response', action: 'accept', purposeConsents: { analytics: true, ads: true, video: true } });
+    expect(await responseOf(page)).toEqual({
+      type: 'consent-response',
+      action: 'accept',
+      purposeConsents: { analytics: true, ads: true, video: true },
+    });
     await page.context().close();
   });
 
@@ -169,7 +237,9 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     const { page, frame } = await open({ clientConfig: { consentInstanceId: 'from-page' } }, { instance: '' });
     await frame.getByRole('button', { name: 'Reject all' }).click();
     expect(await responseOf(page)).toEqual({ type: 'consent-response', action: 'reject' });
-    await expect.poll(() => harness.store.promptOutcomes('from-page', '2000-01-01')).toEqual([{ day: '2025-06-15', accept: 0, reject: 1, dismiss: 0 }]);
+    await expect
+      .poll(() => harness.store.promptOutcomes('from-page', '2000-01-01'))
+      .toEqual([{ day: '2025-06-15', accept: 0, reject: 1, dismiss: 0 }]);
     await page.context().close();
   });
 
@@ -186,7 +256,11 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     const seen: string[] = [];
     for (let i = 0; i < 8; i++) {
       await page.keyboard.press('Tab');
-      seen.push(await frame.evaluate(() => (document.hasFocus() ? document.activeElement?.id || document.activeElement?.tagName : 'outside') ?? ''));
+      seen.push(
+        await frame.evaluate(
+          () => (document.hasFocus() ? document.activeElement?.id || document.activeElement?.tagName : 'outside') ?? '',
+        ),
+      );
     }
     expect(seen).not.toContain('outside');
     // The privacy-policy link, the three choices, the close button, and round again.
@@ -203,7 +277,13 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
   const decoded = async (page: Page) => {
     const response = await responseOf(page);
     const model = TCString.decode(String(response['info']));
-    return { response, choices: choicesOfTcString(String(response['info'])), cmpId: model.cmpId, disclosed: [...model.vendorsDisclosed.values()].sort((a, b) => a - b), country: model.publisherCountryCode };
+    return {
+      response,
+      choices: choicesOfTcString(String(response['info'])),
+      cmpId: model.cmpId,
+      disclosed: [...model.vendorsDisclosed.values()].sort((a, b) => a - b),
+      country: model.publisherCountryCode,
+    };
   };
 
   it('paints the first layer from the embedded summary: stacks, leftover purposes, special feature, vendor count', async () => {
@@ -219,7 +299,12 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     const { page, frame } = await open({}, { instance: 'tcf-site' });
     await frame.getByRole('button', { name: 'Accept all' }).click();
     const { response, choices, cmpId, disclosed, country } = await decoded(page);
-    expect(response).toMatchObject({ action: 'accept', purposeConsents: { ads: true, analytics: true }, consentMetadata: { consentStringType: 2, gdprApplies: true }, tcfPolicyVersion: 5 });
+    expect(response).toMatchObject({
+      action: 'accept',
+      purposeConsents: { ads: true, analytics: true },
+      consentMetadata: { consentStringType: 2, gdprApplies: true },
+      tcfPolicyVersion: 5,
+    });
     expect(choices).toEqual({
       purposeConsents: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
       // TCF 2.2: no legitimate interest for purposes 1 and 3-6 (the library drops them).
@@ -237,8 +322,18 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     const { page, frame } = await open({ consentMetadata: { gdprApplies: false } }, { instance: 'tcf-site' });
     await frame.getByRole('button', { name: 'Reject all' }).click();
     const { response, choices, disclosed } = await decoded(page);
-    expect(response).toMatchObject({ action: 'reject', purposeConsents: { ads: false, analytics: false }, consentMetadata: { consentStringType: 2, gdprApplies: false } });
-    expect(choices).toEqual({ purposeConsents: [], purposeLegitimateInterests: [], vendorConsents: [], vendorLegitimateInterests: [], specialFeatureOptins: [] });
+    expect(response).toMatchObject({
+      action: 'reject',
+      purposeConsents: { ads: false, analytics: false },
+      consentMetadata: { consentStringType: 2, gdprApplies: false },
+    });
+    expect(choices).toEqual({
+      purposeConsents: [],
+      purposeLegitimateInterests: [],
+      vendorConsents: [],
+      vendorLegitimateInterests: [],
+      specialFeatureOptins: [],
+    });
     expect(disclosed).toEqual([1, 2, 8, 25, 52]);
     await page.context().close();
   });
@@ -247,16 +342,40 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     const { page, frame } = await open({}, { instance: 'tcf-site' });
     await frame.getByRole('button', { name: 'Customize' }).click();
     await frame.locator('#vendor-list li').first().waitFor();
-    expect(await frame.locator('#vendor-list .name').allTextContents()).toEqual(['Example Exchange', 'Sample Analytics', 'Demo Bidder', 'Placeholder Measurement', 'Illustrative Personalisation']);
+    expect(await frame.locator('#vendor-list .name').allTextContents()).toEqual([
+      'Example Exchange',
+      'Sample Analytics',
+      'Demo Bidder',
+      'Placeholder Measurement',
+      'Illustrative Personalisation',
+    ]);
     const first = frame.locator('#vendor-list li').first();
     await first.locator('summary').click();
     const details = await first.locator('dl').textContent();
-    for (const text of ['Create profiles for personalised advertising', 'Retention365 days', 'Stores cookies for up to 365 days', 'Privacy policy']) expect(details).toContain(text);
+    for (const text of [
+      'Create profiles for personalised advertising',
+      'Retention365 days',
+      'Stores cookies for up to 365 days',
+      'Privacy policy',
+    ])
+      expect(details).toContain(text);
     // Each link once, shown as its address under its term; the legitimate-interest claim after the purposes it is claimed for.
     expect(details?.split('Privacy policy').length).toBe(2);
-    const links = await first.locator('dl a').evaluateAll((anchors) => anchors.map((a) => [a.closest('dd')?.previousElementSibling?.textContent, a.getAttribute('href'), a.textContent]));
+    const links = await first
+      .locator('dl a')
+      .evaluateAll((anchors) =>
+        anchors.map((a) => [
+          a.closest('dd')?.previousElementSibling?.textContent,
+          a.getAttribute('href'),
+          a.textContent,
+        ]),
+      );
     expect(links).toEqual([
-      ['Legitimate interest', 'https://vendor1.example/legitimate-interest', 'https://vendor1.example/legitimate-interest'],
+      [
+        'Legitimate interest',
+        'https://vendor1.example/legitimate-interest',
+        'https://vendor1.example/legitimate-interest',
+      ],
       ['Privacy policy', 'https://vendor1.example/privacy', 'https://vendor1.example/privacy'],
     ]);
     expect(await first.locator('dt', { hasText: 'Legitimate interest' }).count()).toBe(1);
@@ -267,7 +386,13 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     await frame.getByRole('button', { name: 'Save choices' }).click();
     const { response, choices } = await decoded(page);
     expect(response).toMatchObject({ action: 'accept', purposeConsents: { ads: false, analytics: false } });
-    expect(choices).toEqual({ purposeConsents: [1, 2], purposeLegitimateInterests: [2, 8, 9, 10], vendorConsents: [8], vendorLegitimateInterests: [1, 25], specialFeatureOptins: [1] });
+    expect(choices).toEqual({
+      purposeConsents: [1, 2],
+      purposeLegitimateInterests: [2, 8, 9, 10],
+      vendorConsents: [8],
+      vendorLegitimateInterests: [1, 25],
+      specialFeatureOptins: [1],
+    });
     await page.context().close();
   });
 
@@ -276,7 +401,11 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     await frame.getByRole('button', { name: 'Customize' }).click();
     const measurement = frame.locator('#vendor-list li', { hasText: 'Placeholder Measurement' });
     await measurement.waitFor();
-    expect(await measurement.getByRole('switch').evaluateAll((inputs) => inputs.map((i) => (i as HTMLElement).dataset['key']))).toEqual(['vl:25']);
+    expect(
+      await measurement
+        .getByRole('switch')
+        .evaluateAll((inputs) => inputs.map((i) => (i as HTMLElement).dataset['key'])),
+    ).toEqual(['vl:25']);
     expect(await switchOf(frame, 'v:25').count()).toBe(0);
     expect(await switchOf(frame, 'v:1').count()).toBe(1);
     await frame.getByRole('button', { name: 'Accept all' }).click();
@@ -301,32 +430,74 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
   });
 
   it('re-opened by prompt, opens on the second layer with the choices of the stored string', async () => {
-    const stored = encodeTcString(gvl, { ...tcf }, { purposeConsents: [1, 3], purposeLegitimateInterests: [10], vendorConsents: [2], vendorLegitimateInterests: [], specialFeatureOptins: [1] });
+    const stored = encodeTcString(
+      gvl,
+      { ...tcf },
+      {
+        purposeConsents: [1, 3],
+        purposeLegitimateInterests: [10],
+        vendorConsents: [2],
+        vendorLegitimateInterests: [],
+        specialFeatureOptins: [1],
+      },
+    );
     const { page, frame } = await open({ promptTrigger: 'action', consentString: stored }, { instance: 'tcf-site' });
     expect((await messages(page))[0]).toMatchObject({ action: 'ready', initialHeight: '80vh' });
     await frame.locator('#vendor-list li').first().waitFor();
     expect(await frame.locator('#layer1').isHidden()).toBe(true);
-    const on = await frame.locator('input[role=switch]').evaluateAll((inputs) => inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']));
+    const on = await frame
+      .locator('input[role=switch]')
+      .evaluateAll((inputs) =>
+        inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']),
+      );
     expect(on.sort()).toEqual(['p:1', 'p:3', 'pl:10', 'sf:1', 'v:2'].sort());
     await frame.getByRole('button', { name: 'Save choices' }).click();
-    expect((await decoded(page)).choices).toEqual({ purposeConsents: [1, 3], purposeLegitimateInterests: [10], vendorConsents: [2], vendorLegitimateInterests: [], specialFeatureOptins: [1] });
+    expect((await decoded(page)).choices).toEqual({
+      purposeConsents: [1, 3],
+      purposeLegitimateInterests: [10],
+      vendorConsents: [2],
+      vendorLegitimateInterests: [],
+      specialFeatureOptins: [1],
+    });
     await page.context().close();
   });
 
   it('with GPP exposed: answers a GPP string holding the TC string (type 4, section 2), and re-opens on the choices inside a stored one', async () => {
-    const tcString = encodeTcString(gvl, { ...tcf }, { purposeConsents: [2, 4], purposeLegitimateInterests: [7], vendorConsents: [52], vendorLegitimateInterests: [], specialFeatureOptins: [] });
+    const tcString = encodeTcString(
+      gvl,
+      { ...tcf },
+      {
+        purposeConsents: [2, 4],
+        purposeLegitimateInterests: [7],
+        vendorConsents: [52],
+        vendorLegitimateInterests: [],
+        specialFeatureOptins: [],
+      },
+    );
     const model = new GppModel();
     model.decodeSection('tcfeuv2', tcString);
     const stored = model.encode();
-    const clientInfo = { clientConfig: { exposesGppApi: true }, promptTrigger: 'action', consentString: stored, consentMetadata: { consentStringType: 4, gdprApplies: true } };
+    const clientInfo = {
+      clientConfig: { exposesGppApi: true },
+      promptTrigger: 'action',
+      consentString: stored,
+      consentMetadata: { consentStringType: 4, gdprApplies: true },
+    };
     const { page, frame } = await open(clientInfo, { instance: 'tcf-site' });
     await frame.locator('#vendor-list li').first().waitFor();
-    const on = await frame.locator('input[role=switch]').evaluateAll((inputs) => inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']));
+    const on = await frame
+      .locator('input[role=switch]')
+      .evaluateAll((inputs) =>
+        inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']),
+      );
     expect(on.sort()).toEqual(['p:2', 'p:4', 'pl:7', 'v:52']);
     await switchOf(frame, 'v:1').check();
     await frame.getByRole('button', { name: 'Save choices' }).click();
     const response = await responseOf(page);
-    expect(response).toMatchObject({ action: 'accept', consentMetadata: { consentStringType: 4, gppSectionId: '2', gdprApplies: true } });
+    expect(response).toMatchObject({
+      action: 'accept',
+      consentMetadata: { consentStringType: 4, gppSectionId: '2', gdprApplies: true },
+    });
     const section = new GppModel(String(response['info'])).encodeSection('tcfeuv2');
     expect(choicesOfTcString(section)).toMatchObject({ purposeConsents: [2, 4], vendorConsents: [1, 52] });
     await page.context().close();
@@ -334,8 +505,15 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
 
   it('speaks German from Accept-Language, with the IAB translation where it has the text and English where not', async () => {
     const { page, frame } = await open({}, { instance: 'tcf-site', locale: 'de-DE' });
-    expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['de', 'ltr']);
-    expect(await frame.locator('.actions button:visible').allTextContents()).toEqual(['Alle ablehnen', 'Anpassen', 'Alle akzeptieren']);
+    expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+      'de',
+      'ltr',
+    ]);
+    expect(await frame.locator('.actions button:visible').allTextContents()).toEqual([
+      'Alle ablehnen',
+      'Anpassen',
+      'Alle akzeptieren',
+    ]);
     expect(await frame.locator('#summary li').allTextContents()).toContain('Genaue Standortdaten verwenden');
     await frame.getByRole('button', { name: 'Anpassen' }).click();
     await frame.locator('#vendor-list li').first().waitFor();
@@ -350,16 +528,27 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     ['el-GR', 'Αποδοχή όλων', 'EL'],
     ['nb-NO', 'Godta alle', 'NO'],
     ['en-GB', 'Accept all', 'EN'],
-  ])('writes the language the prompt shows (%s) as the string\'s consentLanguage', async (locale, acceptAll, consentLanguage) => {
-    const { page, frame } = await open({}, { instance: 'tcf-site', locale });
-    await frame.getByRole('button', { name: acceptAll }).click();
-    expect(TCString.decode(String((await responseOf(page))['info'])).consentLanguage).toBe(consentLanguage);
-    await page.context().close();
-  });
+  ])(
+    "writes the language the prompt shows (%s) as the string's consentLanguage",
+    async (locale, acceptAll, consentLanguage) => {
+      const { page, frame } = await open({}, { instance: 'tcf-site', locale });
+      await frame.getByRole('button', { name: acceptAll }).click();
+      expect(TCString.decode(String((await responseOf(page))['info'])).consentLanguage).toBe(consentLanguage);
+      await page.context().close();
+    },
+  );
 
   it('follows clientConfig.lang over Accept-Language (Greek)', async () => {
     const { page, frame } = await open({ clientConfig: { lang: 'el-GR' } }, { instance: 'tcf-site', locale: 'de-DE' });
-    await expect.poll(() => page.frames().find((f) => f.url().includes('lang=el'))?.locator('#accept').textContent()).toBe('Αποδοχή όλων');
+    await expect
+      .poll(() =>
+        page
+          .frames()
+          .find((f) => f.url().includes('lang=el'))
+          ?.locator('#accept')
+          .textContent(),
+      )
+      .toBe('Αποδοχή όλων');
     expect(frame).toBeDefined();
     await page.context().close();
   });
@@ -369,11 +558,16 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: accessibility in sever
   const axe = async (frame: Frame) => {
     await frame.evaluate(axeSource);
     return frame.evaluate(async () => {
-      const result = await (window as unknown as { axe: { run: (c: Document) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document);
+      const result = await (
+        window as unknown as {
+          axe: { run: (c: Document) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
+        }
+      ).axe.run(document);
       return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     });
   };
-  const overflow = (frame: Frame) => frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = (frame: Frame) =>
+    frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
   it.each([
     ['en-GB', 'Accept all', 320],
@@ -388,22 +582,28 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: accessibility in sever
     ['pl-PL', 'Zaakceptuj wszystko', 1024],
     ['bg-BG', 'Приемане на всички', 320],
     ['bg-BG', 'Приемане на всички', 1024],
-  ])('%s (%s): both layers have no axe violations and no horizontal scroll at %i px', async (locale, acceptAll, width) => {
-    {
-      const { page, frame } = await open({}, { instance: 'tcf-site', locale, viewport: { width, height: 700 } });
-      expect(await frame.locator('#accept').textContent()).toBe(acceptAll);
-      expect(await axe(frame)).toEqual([]);
-      expect(await overflow(frame)).toBeLessThanOrEqual(0);
-      await frame.locator('#customize').click();
-      await frame.locator('#vendor-list li').first().waitFor();
-      await frame.locator('#vendor-list summary').first().click();
-      expect(await axe(frame)).toEqual([]);
-      expect(await overflow(frame)).toBeLessThanOrEqual(0);
-      const smallest = await frame.locator('.actions button:visible').evaluateAll((buttons) => Math.min(...buttons.map((b) => b.getBoundingClientRect().height)));
-      expect(smallest).toBeGreaterThanOrEqual(44);
-      await page.context().close();
-    }
-  }, 120_000);
+  ])(
+    '%s (%s): both layers have no axe violations and no horizontal scroll at %i px',
+    async (locale, acceptAll, width) => {
+      {
+        const { page, frame } = await open({}, { instance: 'tcf-site', locale, viewport: { width, height: 700 } });
+        expect(await frame.locator('#accept').textContent()).toBe(acceptAll);
+        expect(await axe(frame)).toEqual([]);
+        expect(await overflow(frame)).toBeLessThanOrEqual(0);
+        await frame.locator('#customize').click();
+        await frame.locator('#vendor-list li').first().waitFor();
+        await frame.locator('#vendor-list summary').first().click();
+        expect(await axe(frame)).toEqual([]);
+        expect(await overflow(frame)).toBeLessThanOrEqual(0);
+        const smallest = await frame
+          .locator('.actions button:visible')
+          .evaluateAll((buttons) => Math.min(...buttons.map((b) => b.getBoundingClientRect().height)));
+        expect(smallest).toBeGreaterThanOrEqual(44);
+        await page.context().close();
+      }
+    },
+    120_000,
+  );
 
   it('draws the whole focus ring of every control of the second layer: none is cut by a section or row that skips its paint off screen', async () => {
     const { page, frame } = await open({}, { instance: 'tcf-site', viewport: { width: 320, height: 700 } });
@@ -414,7 +614,9 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: accessibility in sever
     const cut = await frame.evaluate(async () => {
       const RING = 5;
       const frameDone = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-      const controls = [...document.querySelectorAll<HTMLElement>('#layer2 input, #layer2 button, #layer2 summary, #layer2 a')];
+      const controls = [
+        ...document.querySelectorAll<HTMLElement>('#layer2 input, #layer2 button, #layer2 summary, #layer2 a'),
+      ];
       const clips: string[] = [];
       for (const control of controls) {
         // Measured on screen: off screen, a skipped box has only its placeholder size.
@@ -425,8 +627,15 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: accessibility in sever
         for (let at = control.parentElement; at; at = at.parentElement) {
           if (getComputedStyle(at).contentVisibility !== 'auto') continue;
           const clip = at.getBoundingClientRect();
-          const inside = box.left - RING >= clip.left && box.right + RING <= clip.right && box.top - RING >= clip.top && box.bottom + RING <= clip.bottom;
-          if (!inside) clips.push(`${control.localName}${control.dataset.key ? `[${control.dataset.key}]` : ''} in ${at.localName}.${at.className}`);
+          const inside =
+            box.left - RING >= clip.left &&
+            box.right + RING <= clip.right &&
+            box.top - RING >= clip.top &&
+            box.bottom + RING <= clip.bottom;
+          if (!inside)
+            clips.push(
+              `${control.localName}${control.dataset.key ? `[${control.dataset.key}]` : ''} in ${at.localName}.${at.className}`,
+            );
         }
       }
       return clips;
@@ -438,29 +647,41 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: accessibility in sever
 
 describe.skipIf(!hasChromium)('admin vendor picker in Chromium', () => {
   it('searches the GVL, shows what each vendor adds, and stores a selection that the prompt then shows', async () => {
-    await harness.store.putInstance('picked', { ...defaultInstanceConfig, tcf: { cmpId: 300, cmpVersion: 1, vendors: [2] } }, 1);
+    await harness.store.putInstance(
+      'picked',
+      { ...defaultInstanceConfig, tcf: { cmpId: 300, cmpVersion: 1, vendors: [2] } },
+      1,
+    );
     const admin = await browser.newPage({ viewport: { width: 1024, height: 900 } });
     admin.setDefaultTimeout(8000);
     await admin.goto(`${origin}/admin/`);
     await admin.getByLabel('Admin token').fill(adminToken);
     await admin.getByRole('button', { name: 'Connect' }).click();
     await admin.locator('#instance').selectOption('picked');
-    await expect.poll(() => admin.locator('#tcf-selection').textContent()).toMatch(/^1 vendors selected; TCF purposes they declare: Store and\/or access information on a device; /);
+    await expect
+      .poll(() => admin.locator('#tcf-selection').textContent())
+      .toMatch(/^1 vendors selected; TCF purposes they declare: Store and\/or access information on a device; /);
     expect(await admin.locator('#gvl-status').textContent()).toBe('Vendor list version 142, 6 vendors.');
     await admin.getByLabel('Search the vendor list').fill('bidder');
     const bidder = admin.locator('#vendor-options li');
     await expect.poll(() => bidder.count()).toBe(1);
-    expect(await bidder.locator('.adds').textContent()).toBe('(adds: Use limited data to select advertising; Create profiles for personalised advertising; Use profiles to select personalised advertising; Measure advertising performance)');
+    expect(await bidder.locator('.adds').textContent()).toBe(
+      '(adds: Use limited data to select advertising; Create profiles for personalised advertising; Use profiles to select personalised advertising; Measure advertising performance)',
+    );
     await bidder.getByRole('checkbox', { name: 'Demo Bidder (8)' }).check();
     await admin.getByLabel('Publisher country').fill('FR');
     await admin.getByRole('button', { name: 'Save TCF settings' }).click();
-    await expect.poll(async () => (await harness.store.getInstance('picked'))?.config.tcf).toEqual({ cmpId: 300, cmpVersion: 1, vendors: [2, 8], publisherCountryCode: 'FR' });
+    await expect
+      .poll(async () => (await harness.store.getInstance('picked'))?.config.tcf)
+      .toEqual({ cmpId: 300, cmpVersion: 1, vendors: [2, 8], publisherCountryCode: 'FR' });
     await admin.close();
 
     const { page, frame } = await open({}, { instance: 'picked' });
     expect(await frame.locator('#vendor-line').textContent()).toBe('Partners: 2');
     await frame.locator('#customize').click();
-    await expect.poll(() => frame.locator('#vendor-list .name').allTextContents()).toEqual(['Sample Analytics', 'Demo Bidder']);
+    await expect
+      .poll(() => frame.locator('#vendor-list .name').allTextContents())
+      .toEqual(['Sample Analytics', 'Demo Bidder']);
     await page.context().close();
   }, 90_000);
 });
@@ -470,10 +691,18 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
 
   it('reports a client info that is not JSON, and one with a mistyped field, and goes on without them', async () => {
     const bad = await open('{not json');
-    await expect.poll(() => warnings(bad.logs)).toEqual(['[page-consent-prompt] consent-prompt-client-info: expected clientInfo: a JSON object, got "{not json"']);
+    await expect
+      .poll(() => warnings(bad.logs))
+      .toEqual([
+        '[page-consent-prompt] consent-prompt-client-info: expected clientInfo: a JSON object, got "{not json"',
+      ]);
     await bad.page.context().close();
     const mistyped = await open({ clientConfig: { lang: 5 }, purposeConsents: { ads: true } });
-    await expect.poll(() => warnings(mistyped.logs)).toEqual(['[page-consent-prompt] consent-prompt-client-info: expected clientInfo.clientConfig.lang: a string of 2-35 characters, got 5']);
+    await expect
+      .poll(() => warnings(mistyped.logs))
+      .toEqual([
+        '[page-consent-prompt] consent-prompt-client-info: expected clientInfo.clientConfig.lang: a string of 2-35 characters, got 5',
+      ]);
     await mistyped.frame.getByRole('button', { name: 'Customize' }).click();
     expect(await mistyped.frame.getByRole('switch', { name: 'Personalised ads Consent' }).isChecked()).toBe(true);
     await mistyped.page.context().close();
@@ -481,16 +710,26 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
 
   it('reports a translation entry it leaves out (English for it), and a translation file that is not JSON', async () => {
     const mistyped = JSON.stringify({ purposes: { 1: { id: 1, name: 7 }, 2: { id: 2, name: 'Begrenzte Daten' } } });
-    const { page, frame, logs } = await open({}, { instance: 'tcf-site', locale: 'de-DE', routes: { '/tcf/purposes-de.json': mistyped } });
+    const { page, frame, logs } = await open(
+      {},
+      { instance: 'tcf-site', locale: 'de-DE', routes: { '/tcf/purposes-de.json': mistyped } },
+    );
     await frame.getByRole('button', { name: 'Anpassen' }).click();
     await frame.locator('#vendor-list li').first().waitFor();
-    expect(warnings(logs)).toEqual(['[page-consent-prompt] consent-prompt-translation-invalid: expected translation.purposes.1.name: a string of 1-10000 characters, got 7']);
+    expect(warnings(logs)).toEqual([
+      '[page-consent-prompt] consent-prompt-translation-invalid: expected translation.purposes.1.name: a string of 1-10000 characters, got 7',
+    ]);
     const names = await frame.locator('#layer2 section').first().locator('.name').allTextContents();
     expect(names.slice(0, 2)).toEqual(['Store and/or access information on a device', 'Begrenzte Daten']);
     await page.context().close();
-    const broken = await open({}, { instance: 'tcf-site', locale: 'de-DE', routes: { '/tcf/purposes-de.json': '{"purposes":' } });
+    const broken = await open(
+      {},
+      { instance: 'tcf-site', locale: 'de-DE', routes: { '/tcf/purposes-de.json': '{"purposes":' } },
+    );
     await expect.poll(() => warnings(broken.logs)).toHaveLength(1);
-    expect(warnings(broken.logs)[0]).toMatch(/^\[page-consent-prompt\] consent-prompt-translation-invalid: expected the IAB translation file as JSON, got "SyntaxError/);
+    expect(warnings(broken.logs)[0]).toMatch(
+      /^\[page-consent-prompt\] consent-prompt-translation-invalid: expected the IAB translation file as JSON, got "SyntaxError/,
+    );
     await broken.page.context().close();
   });
 
@@ -501,25 +740,48 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
     const response = await responseOf(page);
     expect(response).toMatchObject({ action: 'accept', consentMetadata: { consentStringType: 2, gdprApplies: true } });
     expect(response['consentMetadata']).not.toHaveProperty('gppSectionId');
-    expect(choicesOfTcString(String(response['info']))).toMatchObject({ purposeConsents: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], vendorConsents: [1, 2, 8, 52] });
-    expect(warnings(logs)).toEqual(['[page-consent-prompt] consent-prompt-gpp-load-failed: expected the GPP script, got "Error: /cmp/gpp-0.1.js: did not load"']);
+    expect(choicesOfTcString(String(response['info']))).toMatchObject({
+      purposeConsents: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      vendorConsents: [1, 2, 8, 52],
+    });
+    expect(warnings(logs)).toEqual([
+      '[page-consent-prompt] consent-prompt-gpp-load-failed: expected the GPP script, got "Error: /cmp/gpp-0.1.js: did not load"',
+    ]);
     await page.context().close();
   });
 
   it('refuses a stored TC string of ranges over huge id spans before decoding it, and opens without its choices', async () => {
-    const { page, frame, logs } = await open({ promptTrigger: 'action', consentString: tcBomb() }, { instance: 'tcf-site' });
+    const { page, frame, logs } = await open(
+      { promptTrigger: 'action', consentString: tcBomb() },
+      { instance: 'tcf-site' },
+    );
     await frame.locator('#vendor-list li').first().waitFor();
-    expect(warnings(logs)).toEqual([expect.stringMatching(/^\[page-consent-prompt\] consent-string-refused: expected a TC string of .*, got "vendor id 65535"$/)]);
-    const on = await frame.locator('input[role=switch]').evaluateAll((inputs) => inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']));
+    expect(warnings(logs)).toEqual([
+      expect.stringMatching(
+        /^\[page-consent-prompt\] consent-string-refused: expected a TC string of .*, got "vendor id 65535"$/,
+      ),
+    ]);
+    const on = await frame
+      .locator('input[role=switch]')
+      .evaluateAll((inputs) =>
+        inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']),
+      );
     expect(on.filter((key) => key?.startsWith('v:'))).toEqual([]);
     await page.context().close();
   });
 
   it('with GPP exposed: refuses a stored GPP string whose header ranges span huge section ids, before decoding it', async () => {
-    const clientInfo = { clientConfig: { exposesGppApi: true }, promptTrigger: 'action', consentString: gppHeaderBomb(), consentMetadata: { consentStringType: 4, gdprApplies: true } };
+    const clientInfo = {
+      clientConfig: { exposesGppApi: true },
+      promptTrigger: 'action',
+      consentString: gppHeaderBomb(),
+      consentMetadata: { consentStringType: 4, gdprApplies: true },
+    };
     const { page, frame, logs } = await open(clientInfo, { instance: 'tcf-site' });
     await frame.locator('#vendor-list li').first().waitFor();
-    await expect.poll(() => warnings(logs)).toEqual([expect.stringContaining('consent-string-refused: expected a GPP string of')]);
+    await expect
+      .poll(() => warnings(logs))
+      .toEqual([expect.stringContaining('consent-string-refused: expected a GPP string of')]);
     expect(warnings(logs)[0]).toContain('got "more section ids than 1 sections"');
     await page.context().close();
   });
@@ -527,7 +789,13 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
   it('stops reading a vendor list past its byte cap and goes on without it', async () => {
     const huge = `{"pad":"${'x'.repeat(5 * 1024 * 1024)}"}`;
     const { page, frame, logs } = await open({}, { instance: 'tcf-site', routes: { '/tcf/vendor-list.json': huge } });
-    await expect.poll(() => warnings(logs)).toEqual([expect.stringMatching(/^\[page-consent-prompt\] remote-answer-too-large: expected at most 4194304 bytes, got "more from .*\/tcf\/vendor-list\.json"$/)]);
+    await expect
+      .poll(() => warnings(logs))
+      .toEqual([
+        expect.stringMatching(
+          /^\[page-consent-prompt\] remote-answer-too-large: expected at most 4194304 bytes, got "more from .*\/tcf\/vendor-list\.json"$/,
+        ),
+      ]);
     expect(await frame.getByRole('button', { name: 'Accept all' }).isVisible()).toBe(true);
     await page.context().close();
   });
@@ -535,10 +803,15 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
   it('reports a vendor list field it leaves out, and still shows the vendors', async () => {
     const json = JSON.parse(readFileSync(gvlPath, 'utf8'));
     json.vendors['52'].usesCookies = 'yes';
-    const { page, frame, logs } = await open({}, { instance: 'tcf-site', routes: { '/tcf/vendor-list.json': JSON.stringify(json) } });
+    const { page, frame, logs } = await open(
+      {},
+      { instance: 'tcf-site', routes: { '/tcf/vendor-list.json': JSON.stringify(json) } },
+    );
     await frame.getByRole('button', { name: 'Customize' }).click();
     await frame.locator('#vendor-list li').first().waitFor();
-    expect(warnings(logs)).toEqual(['[page-consent-prompt] consent-prompt-vendor-list-invalid: expected vendors.52.usesCookies: true or false, got "yes"']);
+    expect(warnings(logs)).toEqual([
+      '[page-consent-prompt] consent-prompt-vendor-list-invalid: expected vendors.52.usesCookies: true or false, got "yes"',
+    ]);
     await page.context().close();
   });
 });

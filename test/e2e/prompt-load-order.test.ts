@@ -36,7 +36,10 @@ let origin: string;
 beforeAll(async () => {
   if (!hasChromium) return;
   browser = await launchBrowser();
-  harness = await buildApp({ cdnRoot: resolve('dist/cdn'), tcfVendorList: resolve('fixtures/tcf/vendor-list.json') }, true);
+  harness = await buildApp(
+    { cdnRoot: resolve('dist/cdn'), tcfVendorList: resolve('fixtures/tcf/vendor-list.json') },
+    true,
+  );
   await harness.store.putInstance('order-tcf', { ...defaultInstanceConfig, tcf }, 1);
   origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
 });
@@ -45,18 +48,28 @@ afterAll(async () => {
   await harness?.close();
 });
 
-describe.skipIf(!hasChromium)('the hosted prompt\'s load order', () => {
-  it('requests the second layer\'s script and the GVL only after the first layer\'s buttons are painted', async () => {
+describe.skipIf(!hasChromium)("the hosted prompt's load order", () => {
+  it("requests the second layer's script and the GVL only after the first layer's buttons are painted", async () => {
     const context = await browser.newContext({ viewport: { width: 412, height: 915 } });
     await context.addInitScript({ content: probe });
     const page = await context.newPage();
     await page.goto(`${origin}/cmp/prompt.html?instance=order-tcf`);
     await page.waitForFunction(() => performance.getEntriesByName('cmp-details-ready').length > 0);
-    await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/tcf/vendor-list.json')));
-    await page.waitForFunction(() => (self as unknown as { loadOrder: { painted: number | null } }).loadOrder.painted !== null);
+    await page.waitForFunction(() =>
+      performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/tcf/vendor-list.json')),
+    );
+    await page.waitForFunction(
+      () => (self as unknown as { loadOrder: { painted: number | null } }).loadOrder.painted !== null,
+    );
     const order: Order = await page.evaluate(() => {
-      const startOf = (suffix: string) => performance.getEntriesByType('resource').find((entry) => new URL(entry.name).pathname.endsWith(suffix))?.startTime ?? -1;
-      return { ...(self as unknown as { loadOrder: { painted: number; presented: number } }).loadOrder, details: startOf('/cmp/details-0.1.js'), gvl: startOf('/tcf/vendor-list.json') };
+      const startOf = (suffix: string) =>
+        performance.getEntriesByType('resource').find((entry) => new URL(entry.name).pathname.endsWith(suffix))
+          ?.startTime ?? -1;
+      return {
+        ...(self as unknown as { loadOrder: { painted: number; presented: number } }).loadOrder,
+        details: startOf('/cmp/details-0.1.js'),
+        gvl: startOf('/tcf/vendor-list.json'),
+      };
     });
     // Accept all's text was painted (and then shown) ...
     expect(order.painted).toBeGreaterThan(0);

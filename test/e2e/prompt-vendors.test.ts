@@ -27,7 +27,11 @@ beforeAll(async () => {
   browser = await launchBrowser();
   harness = await buildApp({ cdnRoot: resolve('dist/cdn'), tcfVendorList: join(dir, 'vendor-list.json') }, true);
   const vendors = Array.from({ length: VENDORS }, (_, index) => index + 1);
-  await harness.store.putInstance('big', { ...defaultInstanceConfig, tcf: { cmpId: 300, cmpVersion: 1, vendors, specialFeatures: [1] } }, 1);
+  await harness.store.putInstance(
+    'big',
+    { ...defaultInstanceConfig, tcf: { cmpId: 300, cmpVersion: 1, vendors, specialFeatures: [1] } },
+    1,
+  );
   origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -39,7 +43,9 @@ describe.skipIf(!hasChromium)('second layer with 1,000 vendors', () => {
   it('opens on a screenful of rows, then lists, searches and tabs through every vendor', async () => {
     const page = await browser.newPage({ viewport: { width: 412, height: 915 } });
     await page.goto(`${origin}/cmp/prompt.html?instance=big`);
-    await page.waitForFunction(() => performance.getEntriesByName('cmp-details-ready').length > 0, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => performance.getEntriesByName('cmp-details-ready').length > 0, undefined, {
+      timeout: 60_000,
+    });
     await page.click('#customize');
     // Virtualised: a screenful first, more as the reader scrolls.
     const rows = page.locator('#vendor-list li');
@@ -63,10 +69,20 @@ describe.skipIf(!hasChromium)('second layer with 1,000 vendors', () => {
     const built = await rows.count();
     expect(built).toBeGreaterThan(1);
     expect(built).toBeLessThan(50);
-    await rows.nth(built - 1).locator('summary').focus();
+    await rows
+      .nth(built - 1)
+      .locator('summary')
+      .focus();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.closest('li')?.getAttribute('aria-posinset'))).toBe(String(built + 1));
-    expect(await page.getByRole('switch', { name: `Vendor ${built + 1} ` }).first().isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.closest('li')?.getAttribute('aria-posinset'))).toBe(
+      String(built + 1),
+    );
+    expect(
+      await page
+        .getByRole('switch', { name: `Vendor ${built + 1} ` })
+        .first()
+        .isVisible(),
+    ).toBe(true);
     await page.close();
   }, 120_000);
 });

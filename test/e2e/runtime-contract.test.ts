@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CDN_ROOT, html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { TEST_GATE } from './test-gate.ts';
 
-
 let browser: Browser;
 let server: TestServer;
 
@@ -17,7 +16,11 @@ beforeAll(async () => {
     },
     '/frame.html': { body: '<p>frame</p>' },
     '/pixel.gif': { body: 'GIF89a' },
-    '/a.js': { body: 'window.runs.push("a:" + document.currentScript.dataset.tag)', headers: { 'content-type': 'text/javascript' }, delay: 150 },
+    '/a.js': {
+      body: 'window.runs.push("a:" + document.currentScript.dataset.tag)',
+      headers: { 'content-type': 'text/javascript' },
+      delay: 150,
+    },
     '/b.js': { body: 'window.runs.push("b")', headers: { 'content-type': 'text/javascript' } },
   });
 });
@@ -33,7 +36,8 @@ async function open(path: string, body: string, head = '') {
   return test;
 }
 
-const box = (selector: string) => `(() => { const r = document.querySelector('${selector}').getBoundingClientRect(); return [r.width, r.height]; })()`;
+const box = (selector: string) =>
+  `(() => { const r = document.querySelector('${selector}').getBoundingClientRect(); return [r.width, r.height]; })()`;
 
 describe('runtime contract: loading', () => {
   it('runs once with an extension queued before v0.js and v0.js loaded twice', async () => {
@@ -54,7 +58,11 @@ describe('runtime contract: loading', () => {
   });
 
   it('runs an extension that arrives before a late v0.js', async () => {
-    server.route('/late/v0.js', { body: readFileSync(`${CDN_ROOT}/v0.js`, 'utf8'), headers: { 'content-type': 'text/javascript' }, delay: 400 });
+    server.route('/late/v0.js', {
+      body: readFileSync(`${CDN_ROOT}/v0.js`, 'utf8'),
+      headers: { 'content-type': 'text/javascript' },
+      delay: 400,
+    });
     server.page(
       '/late.html',
       `<!doctype html><html><head><script async src="/v0/page-consent-0.1.js"></script>
@@ -85,9 +93,14 @@ describe('runtime contract: loading', () => {
     expect(await page.$$eval('#f iframe', (frames) => frames.length)).toBe(1);
     await page.evaluate(() => {
       (self as any).PAGE.push((runtime: any) =>
-        runtime.define('test-hidden', class extends runtime.PageElement {
-          layoutCallback() { (window as any).layouts = ((window as any).layouts ?? 0) + 1; }
-        }),
+        runtime.define(
+          'test-hidden',
+          class extends runtime.PageElement {
+            layoutCallback() {
+              (window as any).layouts = ((window as any).layouts ?? 0) + 1;
+            }
+          },
+        ),
       );
       document.getElementById('a')!.innerHTML = '<test-hidden id="h" layout="nodisplay"></test-hidden>';
     });
@@ -157,7 +170,9 @@ describe('runtime contract: layouts', () => {
       flex: [200, 50],
       nod: [0, 0],
     });
-    expect(await page.$eval('#px img', (img) => [img.getBoundingClientRect().width, img.getBoundingClientRect().height])).toEqual([120, 60]);
+    expect(
+      await page.$eval('#px img', (img) => [img.getBoundingClientRect().width, img.getBoundingClientRect().height]),
+    ).toEqual([120, 60]);
   });
 });
 
@@ -175,7 +190,9 @@ describe('runtime contract: no early requests', () => {
     expect(server.requests.filter((r) => r.url.includes('early')).map((r) => r.url)).toEqual([]);
     await page.evaluate(() => (window as any).testGate.set('allow'));
     await page.waitForSelector('#ad iframe');
-    expect(await page.$eval('#ad iframe', (f) => (f as HTMLIFrameElement).src)).toMatch(/gdpr=1&cs=CS1&st=accepted&us=&x=\$\{NOPE\}$/);
+    expect(await page.$eval('#ad iframe', (f) => (f as HTMLIFrameElement).src)).toMatch(
+      /gdpr=1&cs=CS1&st=accepted&us=&x=\$\{NOPE\}$/,
+    );
   });
 
   it('never shows a creative whose consent is withdrawn while its URL expands', async () => {
@@ -199,9 +216,14 @@ describe('runtime contract: no early requests', () => {
 
 describe('runtime contract: built-in elements', () => {
   it('loads a same-origin custom creative without allow-same-origin and without a diagnostic', async () => {
-    const { page, messages } = await open('/same-ad.html', '<page-ad id="ad" type="custom" width="10" height="10" data-src="/frame.html?same"></page-ad>');
+    const { page, messages } = await open(
+      '/same-ad.html',
+      '<page-ad id="ad" type="custom" width="10" height="10" data-src="/frame.html?same"></page-ad>',
+    );
     await page.waitForSelector('#ad iframe');
-    expect(await page.$eval('#ad iframe', (f) => f.getAttribute('sandbox'))).toBe('allow-scripts allow-popups allow-popups-to-escape-sandbox');
+    expect(await page.$eval('#ad iframe', (f) => f.getAttribute('sandbox'))).toBe(
+      'allow-scripts allow-popups allow-popups-to-escape-sandbox',
+    );
     expect(messages.filter((m) => m.text.includes('unsafe-iframe-sandbox'))).toEqual([]);
   });
 });
@@ -217,7 +239,12 @@ describe('runtime contract: actions', () => {
     );
     await page.waitForSelector('#img img');
     for (const id of ['b1', 'b2', 'b3']) await page.click(`#${id}`);
-    await expect.poll(() => messages.filter((m) => /unknown-action|invalid-action/.test(m.text)).map((m) => m.text.split(':')[0]), { timeout: 2000 }).toHaveLength(3);
+    await expect
+      .poll(
+        () => messages.filter((m) => /unknown-action|invalid-action/.test(m.text)).map((m) => m.text.split(':')[0]),
+        { timeout: 2000 },
+      )
+      .toHaveLength(3);
     expect(errors).toEqual([]);
   });
 });
@@ -233,7 +260,11 @@ describe('runtime contract: vendor API and scripts', () => {
       });</script>`,
     );
     await page.waitForFunction(() => (window as any).vendor && 'state' in (window as any).vendor);
-    expect(await page.evaluate(() => (window as any).vendor)).toEqual({ type: 'function', stop: 'function', state: null });
+    expect(await page.evaluate(() => (window as any).vendor)).toEqual({
+      type: 'function',
+      stop: 'function',
+      state: null,
+    });
   });
 
   it('runs text/plain scripts, inline and with src, once, in order, keeping attributes', async () => {

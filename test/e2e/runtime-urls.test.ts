@@ -34,7 +34,8 @@ async function open(path: string, body: string) {
   return test;
 }
 
-const refusals = (messages: ConsoleLine[]) => messages.filter((m) => m.text.includes(' url-refused: ')).map((m) => m.text);
+const refusals = (messages: ConsoleLine[]) =>
+  messages.filter((m) => m.text.includes(' url-refused: ')).map((m) => m.text);
 
 describe('URL rule', () => {
   it('loads nothing for javascript: and data: URLs and logs url-refused', async () => {
@@ -58,7 +59,11 @@ describe('URL rule', () => {
     ]);
     await settled(page);
     expect(await page.$$('page-img img, page-iframe iframe, page-ad iframe')).toHaveLength(0);
-    expect(await page.evaluate(() => (window as unknown as { __images: HTMLImageElement[] }).__images.map((image) => image.src))).toEqual([]);
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as { __images: HTMLImageElement[] }).__images.map((image) => image.src),
+      ),
+    ).toEqual([]);
     expect(await page.evaluate(() => (window as unknown as { __ran: string[] }).__ran)).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -97,7 +102,9 @@ describe('URL rule', () => {
        <script type="text/plain" data-block-on-consent>window.__ran.push('inline')</script>`,
     );
     await expect.poll(() => page.evaluate(() => (window as unknown as { __ran: string[] }).__ran)).toEqual(['inline']);
-    expect(refusals(messages)).toEqual(['[script#data-script] url-refused: expected an http(s) or relative URL, got "data:text/javascript,window.__ran.push(\'data\')"']);
+    expect(refusals(messages)).toEqual([
+      '[script#data-script] url-refused: expected an http(s) or relative URL, got "data:text/javascript,window.__ran.push(\'data\')"',
+    ]);
     expect(await page.$('script[type="text/plain"]#data-script')).not.toBeNull();
   });
 });

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { html, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { TEST_GATE } from './test-gate.ts';
 
-
 const DEFINE_TEST_ELEMENTS = `<script>
   (self.PAGE = self.PAGE || []).push((page) => {
     page.define('test-counter', class extends page.PageElement {
@@ -26,7 +25,11 @@ let server: TestServer;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  server = await startServer({ '/pixel.gif': { body: 'GIF89a' }, '/img.svg': svg(), '/frame.html': { body: '<p>frame</p>' } });
+  server = await startServer({
+    '/pixel.gif': { body: 'GIF89a' },
+    '/img.svg': svg(),
+    '/frame.html': { body: '<p>frame</p>' },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -83,7 +86,10 @@ describe('built-in elements', () => {
   });
 
   it('reports an invalid layout and does not build the element', async () => {
-    const { page, messages } = await open('/bad-layout.html', '<page-img id="bad" src="/img.svg" layout="responsive" width="10"></page-img>');
+    const { page, messages } = await open(
+      '/bad-layout.html',
+      '<page-img id="bad" src="/img.svg" layout="responsive" width="10"></page-img>',
+    );
     await expect.poll(() => messages.some((m) => m.text.startsWith('[page-img#bad] missing-size'))).toBe(true);
     expect(await page.$eval('#bad', (el) => el.classList.contains('page-built'))).toBe(false);
     expect(server.requestsTo('/img.svg').filter((r) => r.headers.referer?.includes('bad-layout'))).toHaveLength(0);
@@ -141,7 +147,10 @@ describe('consent gate', () => {
   });
 
   it('opens the gate on a page without page-consent', async () => {
-    const { page } = await open('/open.html', '<page-img id="img" data-block-on-consent src="/img.svg?open" width="10" height="10"></page-img>');
+    const { page } = await open(
+      '/open.html',
+      '<page-img id="img" data-block-on-consent src="/img.svg?open" width="10" height="10"></page-img>',
+    );
     await page.waitForSelector('#img img');
   });
 });
@@ -164,7 +173,10 @@ describe('layout reservation', () => {
         for (const entry of list.getEntries()) {
           (window as any).shifts += (entry as any).value;
           (window as any).shiftSources = ((window as any).shiftSources ?? []).concat(
-            (entry as any).sources.map((source: any) => `${source.node?.nodeName}#${source.node?.id} ${JSON.stringify(source.previousRect)} -> ${JSON.stringify(source.currentRect)}`),
+            (entry as any).sources.map(
+              (source: any) =>
+                `${source.node?.nodeName}#${source.node?.id} ${JSON.stringify(source.previousRect)} -> ${JSON.stringify(source.currentRect)}`,
+            ),
           );
         }
       }).observe({ type: 'layout-shift' });
@@ -175,7 +187,10 @@ describe('layout reservation', () => {
     await page.waitForSelector('#ad .page-fake-ad');
     await settled(page);
     expect(await page.$eval('#below', (el) => el.getBoundingClientRect().top)).toBe(before);
-    expect(await page.evaluate(() => (window as any).shifts), await page.evaluate(() => (window as any).shiftSources?.join('; ') ?? '')).toBe(0);
+    expect(
+      await page.evaluate(() => (window as any).shifts),
+      await page.evaluate(() => (window as any).shiftSources?.join('; ') ?? ''),
+    ).toBe(0);
   });
 });
 
@@ -228,7 +243,10 @@ describe('actions and failures', () => {
   });
 
   it('keeps building siblings when one element fails', async () => {
-    const { page, messages } = await open('/failure.html', `${DEFINE_TEST_ELEMENTS}<test-broken id="broken"></test-broken><test-ok id="ok"></test-ok>`);
+    const { page, messages } = await open(
+      '/failure.html',
+      `${DEFINE_TEST_ELEMENTS}<test-broken id="broken"></test-broken><test-ok id="ok"></test-ok>`,
+    );
     await page.waitForFunction(() => document.getElementById('ok')?.textContent === 'built');
     expect(messages.some((m) => m.text.startsWith('[test-broken#broken] build-failed'))).toBe(true);
     expect(await page.$eval('#broken', (el) => el.classList.contains('page-error'))).toBe(true);
@@ -240,7 +258,9 @@ describe('actions and failures', () => {
       `<script>(self.PAGE = self.PAGE || []).push((page) => { window.early = page.version; });</script>`,
     );
     await page.waitForFunction(() => (window as any).early === '0.1');
-    expect(await page.evaluate(() => new Promise((resolve) => (self as any).PAGE.push((p: any) => resolve(p.version))))).toBe('0.1');
+    expect(
+      await page.evaluate(() => new Promise((resolve) => (self as any).PAGE.push((p: any) => resolve(p.version)))),
+    ).toBe('0.1');
   });
 });
 
@@ -262,8 +282,15 @@ describe('runtime diagnostics', () => {
          (self.PAGE = self.PAGE || []).push(() => { throw new Error('bad extension'); });
        </script>`,
     );
-    const codes = ['[page-img#container-img] unsupported-layout', '[page-pixel#no-src] missing-attribute', '[test-layout-fails#lf] layout-failed', 'duplicate-definition', '[page-runtime] extension-failed'];
-    for (const code of codes) await expect.poll(() => messages.some((m) => m.text.includes(code)), { message: code }).toBe(true);
+    const codes = [
+      '[page-img#container-img] unsupported-layout',
+      '[page-pixel#no-src] missing-attribute',
+      '[test-layout-fails#lf] layout-failed',
+      'duplicate-definition',
+      '[page-runtime] extension-failed',
+    ];
+    for (const code of codes)
+      await expect.poll(() => messages.some((m) => m.text.includes(code)), { message: code }).toBe(true);
     await page.evaluate(() => document.getElementById('lf')?.remove());
     await expect.poll(() => messages.some((m) => m.text.includes('[test-layout-fails#lf] unlayout-failed'))).toBe(true);
     expect(errors).toEqual([]);

@@ -57,16 +57,25 @@ async function open(config: object) {
 }
 const tcf = (vendorListHref: string) => ({ vendorListHref, vendors: [1, 2, 8, 25, 91], publisherCountryCode: 'DE' });
 const tcData = (page: Page) =>
-  page.evaluate(() => new Promise<Record<string, unknown>>((resolve) => (window as never as { __tcfapi: (...args: unknown[]) => void }).__tcfapi('getTCData', 2, resolve)));
+  page.evaluate(
+    () =>
+      new Promise<Record<string, unknown>>((resolve) =>
+        (window as never as { __tcfapi: (...args: unknown[]) => void }).__tcfapi('getTCData', 2, resolve),
+      ),
+  );
 
 describe('TC-string diagnostics', () => {
   it('consent-tcf-vendor-list-invalid: a GVL without the fields a string needs is reported, naming them; the decision applies without a string', async () => {
     const { page, messages, key } = await open({ tcf: tcf('/gvl/unusable.json') });
-    await expect.poll(() => diagnosticsOf(messages, 'consent-tcf-vendor-list-invalid').length, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => diagnosticsOf(messages, 'consent-tcf-vendor-list-invalid').length, { timeout: 20_000 })
+      .toBeGreaterThan(0);
     await expect.poll(async () => (await tcData(page)).eventStatus, { timeout: 20_000 }).toBe('useractioncomplete');
     expect(await tcData(page)).toMatchObject({ tcString: '', gdprApplies: true, cmpStatus: 'loaded' });
     const lines = diagnosticsOf(messages, 'consent-tcf-vendor-list-invalid').map((line) => line.text);
-    expect(lines.every((line) => line.startsWith('[page-consent#consent] consent-tcf-vendor-list-invalid: expected'))).toBe(true);
+    expect(
+      lines.every((line) => line.startsWith('[page-consent#consent] consent-tcf-vendor-list-invalid: expected')),
+    ).toBe(true);
     expect(lines.join('\n')).toContain('tcfPolicyVersion');
     expect((await storedValues(page))[key]).toMatchObject({ state: 'accepted' });
     expect((await storedValues(page))[key]).not.toHaveProperty('consentString');
@@ -85,10 +94,16 @@ describe('TC-string diagnostics', () => {
   it('consent-tcf-string-failed: a vendor list the IAB library cannot encode under is reported once; the decision applies without a string', async () => {
     const { page, messages, key } = await open({ tcf: tcf('/gvl/undefined-purpose.json') });
     await expect.poll(() => diagnosticsOf(messages, 'consent-tcf-string-failed').length, { timeout: 20_000 }).toBe(1);
-    expect(diagnosticsOf(messages, 'consent-tcf-string-failed')[0]!.text).toMatch(/^\[page-consent#consent\] consent-tcf-string-failed: expected a TC string the IAB library encodes, got .*Error/);
+    expect(diagnosticsOf(messages, 'consent-tcf-string-failed')[0]!.text).toMatch(
+      /^\[page-consent#consent\] consent-tcf-string-failed: expected a TC string the IAB library encodes, got .*Error/,
+    );
     await expect.poll(async () => (await tcData(page)).eventStatus, { timeout: 20_000 }).toBe('useractioncomplete');
     expect(await tcData(page)).toMatchObject({ tcString: '', gdprApplies: true });
-    expect(await page.evaluate(() => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state)).toBe('accepted');
+    expect(
+      await page.evaluate(
+        () => (window as never as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state,
+      ),
+    ).toBe('accepted');
     expect((await storedValues(page))[key]).toMatchObject({ state: 'accepted' });
   }, 120_000);
 });

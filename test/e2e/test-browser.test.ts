@@ -8,7 +8,8 @@ import { expect, test } from 'vitest';
 import { launchBrowser } from '../browser.ts';
 import { UNUSED_WORK_FEATURES } from '../../cli/audit/browser.ts';
 
-const disabledFeatures = (commandLine: string) => commandLine.split(/\s+/).filter((arg) => arg.startsWith('--disable-features='));
+const disabledFeatures = (commandLine: string) =>
+  commandLine.split(/\s+/).filter((arg) => arg.startsWith('--disable-features='));
 
 test.each([
   ['the shared browser', []],

@@ -26,7 +26,10 @@ describe('admin auth', () => {
 
   it('answers 401 admin-token-invalid for a wrong token, the challenge saying invalid_token', async () => {
     const { app } = await buildApp();
-    const response = await app.inject({ url: '/admin/api/instances', headers: { authorization: 'Bearer wrong-token' } });
+    const response = await app.inject({
+      url: '/admin/api/instances',
+      headers: { authorization: 'Bearer wrong-token' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Bearer realm="page-admin", error="invalid_token"');
     expect(response.json().error.code).toBe('admin-token-invalid');
@@ -61,13 +64,21 @@ describe('admin routes', () => {
       method: 'PUT',
       url: '/admin/api/instances/site',
       headers: { ...bearer, ...json },
-      payload: { consentRequired: { eea: true, default: false }, geoGroups: { eea: ['preset-eea', 'CH'] }, sharedData: { tier: 'gold' } },
+      payload: {
+        consentRequired: { eea: true, default: false },
+        geoGroups: { eea: ['preset-eea', 'CH'] },
+        sharedData: { tier: 'gold' },
+      },
     });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toMatchObject({
       id: 'site',
       policyVersion: 1,
-      config: { consentRequired: { default: false, eea: true }, geoGroups: { eea: ['preset-eea', 'ch'] }, sharedData: { tier: 'gold' } },
+      config: {
+        consentRequired: { default: false, eea: true },
+        geoGroups: { eea: ['preset-eea', 'ch'] },
+        sharedData: { tier: 'gold' },
+      },
     });
     const patched = await app.inject({
       method: 'PATCH',
@@ -77,7 +88,11 @@ describe('admin routes', () => {
     });
     expect(patched.json().config).toMatchObject({ xssiPrefix: ")]}'", sharedData: { tier: 'gold' } });
     const one = await app.inject({ url: '/admin/api/instances/site', headers: bearer });
-    expect(one.json().counts).toEqual({ users: 0, auditEntries: 0, decisions: { accepted: 0, rejected: 0, unknown: 0 } });
+    expect(one.json().counts).toEqual({
+      users: 0,
+      auditEntries: 0,
+      decisions: { accepted: 0, rejected: 0, unknown: 0 },
+    });
     const list = await app.inject({ url: '/admin/api/instances', headers: bearer });
     expect(list.json().instances.map((i: { id: string }) => i.id)).toEqual(['site']);
   });
@@ -126,14 +141,21 @@ describe('admin routes', () => {
   ])('stores exactly the geo groups <page-geo> accepts: %j', async (geoGroups) => {
     const { app, store } = await buildApp();
     const page = parseGeoConfig({ ISOCountryGroups: geoGroups });
-    const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload: { geoGroups } });
+    const response = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/instances/site',
+      headers: { ...bearer, ...json },
+      payload: { geoGroups },
+    });
     if (page.diagnostics.length === 0) {
       expect(response.statusCode).toBe(200);
       expect((await store.getInstance('site'))?.config.geoGroups).toEqual(page.value);
     } else {
       expect(response.statusCode).toBe(400);
       const [first] = page.diagnostics;
-      expect(response.json().error.message).toBe(`${first!.field!.replace('ISOCountryGroups', 'geoGroups')}: expected ${first!.expected}, got ${first!.got}`);
+      expect(response.json().error.message).toBe(
+        `${first!.field!.replace('ISOCountryGroups', 'geoGroups')}: expected ${first!.expected}, got ${first!.got}`,
+      );
       expect(await store.getInstance('site')).toBeNull();
     }
   });
@@ -144,10 +166,18 @@ describe('admin routes', () => {
     [{ geoGroups: { eea: ['europe'] } }, 'geoGroups.eea[0]: expected an ISO country code, unknown or a preset in eea'],
     [{ sharedData: { nested: { a: 1 } } }, 'sharedData.nested: expected a string, number or boolean'],
     [{ prompt: { title: 'T' } }, 'prompt.message: expected a string'],
-    [{ prompt: { title: 'T', message: 'M', vendors: [{ name: 'V', url: 'javascript:alert(1)' }] } }, 'prompt.vendors[0].url: expected an http(s) URL'],
+    [
+      { prompt: { title: 'T', message: 'M', vendors: [{ name: 'V', url: 'javascript:alert(1)' }] } },
+      'prompt.vendors[0].url: expected an http(s) URL',
+    ],
   ])('refuses an invalid config %j with 400 naming the field', async (payload, message) => {
     const { app, store } = await buildApp();
-    const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload });
+    const response = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/instances/site',
+      headers: { ...bearer, ...json },
+      payload,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.message).toContain(message);
     expect(await store.getInstance('site')).toBeNull();
@@ -157,7 +187,11 @@ describe('admin routes', () => {
     const { app, store } = await buildApp();
     await store.ensureInstance('site', defaultInstanceConfig, 1);
     await store.recordDecision(entry({ userId: 'abcdefghijklmnopqrstuv' }));
-    const bumped = await app.inject({ method: 'POST', url: '/admin/api/instances/site/policy-version', headers: bearer });
+    const bumped = await app.inject({
+      method: 'POST',
+      url: '/admin/api/instances/site/policy-version',
+      headers: bearer,
+    });
     expect(bumped.json().policyVersion).toBe(2);
     const check = await app.inject({
       method: 'POST',
@@ -222,13 +256,18 @@ describe('admin routes', () => {
     const { app, store } = await buildApp();
     for (const userId of ['u3', 'u1', 'u2']) await store.recordDecision(entry({ userId, pageUserId: 'shared' }));
     await store.recordDecision(entry({ userId: 'u1', pageUserId: 'shared', state: 'rejected' }));
-    const first = (await app.inject({ url: '/admin/api/instances/site/users?pageUserId=shared&limit=1', headers: bearer })).json();
+    const first = (
+      await app.inject({ url: '/admin/api/instances/site/users?pageUserId=shared&limit=1', headers: bearer })
+    ).json();
     expect(first.users.map((u: { userId: string }) => u.userId)).toEqual(['u1']);
     expect(first.users[0].history).toHaveLength(1);
     expect(first.users[0].moreHistory).toBe(true);
     expect(first.users[0].decision.state).toBe('rejected');
     const second = (
-      await app.inject({ url: `/admin/api/instances/site/users?pageUserId=shared&limit=2&cursor=${first.nextCursor}`, headers: bearer })
+      await app.inject({
+        url: `/admin/api/instances/site/users?pageUserId=shared&limit=2&cursor=${first.nextCursor}`,
+        headers: bearer,
+      })
     ).json();
     expect(second.users.map((u: { userId: string }) => u.userId)).toEqual(['u2', 'u3']);
     expect(second.nextCursor).toBeNull();
@@ -238,7 +277,11 @@ describe('admin routes', () => {
   it('erases every user behind a pageUserId, beyond one page', async () => {
     const { app, store } = await buildApp();
     for (let i = 0; i < 505; i++) await store.recordDecision(entry({ userId: `u${i}`, pageUserId: 'many' }));
-    const response = await app.inject({ method: 'DELETE', url: '/admin/api/instances/site/users?pageUserId=many', headers: bearer });
+    const response = await app.inject({
+      method: 'DELETE',
+      url: '/admin/api/instances/site/users?pageUserId=many',
+      headers: bearer,
+    });
     expect(response.json()).toEqual({ erased: { decisions: 505, auditEntries: 505 } });
   });
 
@@ -257,7 +300,11 @@ describe('admin routes', () => {
     await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1' }));
     await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1' }));
     await store.recordDecision(entry({ userId: 'u2', pageUserId: 'p2' }));
-    const response = await app.inject({ method: 'DELETE', url: '/admin/api/instances/site/users?pageUserId=p1', headers: bearer });
+    const response = await app.inject({
+      method: 'DELETE',
+      url: '/admin/api/instances/site/users?pageUserId=p1',
+      headers: bearer,
+    });
     expect(response.json()).toEqual({ erased: { decisions: 1, auditEntries: 2 } });
     expect(await store.getHistory('site', 'u1')).toEqual([]);
     expect(await store.getHistory('site', 'u2')).toHaveLength(1);
@@ -269,9 +316,16 @@ describe('admin routes', () => {
     const response = await app.inject({ url: '/admin/api/instances/site/export', headers: bearer });
     expect(response.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
     expect(response.headers['content-disposition']).toBe('attachment; filename="site-records.ndjson"');
-    const lines = response.body.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = response.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((l) => l.userId)).toEqual(['u0', 'u1', 'u2']);
-    expect(lines[0]).toMatchObject({ time: '2025-01-01T10:00:00.000Z', purposeConsents: { ads: false }, ipHash: 'ab12' });
+    expect(lines[0]).toMatchObject({
+      time: '2025-01-01T10:00:00.000Z',
+      purposeConsents: { ads: false },
+      ipHash: 'ab12',
+    });
   });
 
   it('exports which updates said the browser sent GPC', async () => {
@@ -279,7 +333,12 @@ describe('admin routes', () => {
     await store.recordDecision(entry({ userId: 'u0', state: 'rejected', gpc: true }));
     await store.recordDecision(entry({ userId: 'u1' }));
     const response = await app.inject({ url: '/admin/api/instances/site/export?format=ndjson', headers: bearer });
-    expect(response.body.trim().split('\n').map((line) => JSON.parse(line).gpc)).toEqual([true, false]);
+    expect(
+      response.body
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).gpc),
+    ).toEqual([true, false]);
     const csv = await app.inject({ url: '/admin/api/instances/site/export?format=csv', headers: bearer });
     expect(csv.body.split('\r\n')[1]).toMatch(/,"true"$/);
   });
@@ -288,14 +347,19 @@ describe('admin routes', () => {
     const { app, store } = await buildApp();
     for (let i = 0; i < 1203; i++) await store.recordDecision(entry({ userId: `u${i}` }));
     const response = await app.inject({ url: '/admin/api/instances/site/export?format=ndjson', headers: bearer });
-    const ids = response.body.trim().split('\n').map((line) => JSON.parse(line).id);
+    const ids = response.body
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).id);
     expect(ids).toHaveLength(1203);
     expect(new Set(ids).size).toBe(1203);
   });
 
   it('exports CSV with a header, every cell quoted and formulas neutralised', async () => {
     const { app, store } = await buildApp();
-    await store.recordDecision(entry({ userAgent: '=HYPERLINK("x")', consentString: 'a,b', purposeConsents: { ads: true } }));
+    await store.recordDecision(
+      entry({ userAgent: '=HYPERLINK("x")', consentString: 'a,b', purposeConsents: { ads: true } }),
+    );
     const response = await app.inject({ url: '/admin/api/instances/site/export?format=csv', headers: bearer });
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const [header, row] = response.body.split('\r\n');
@@ -309,7 +373,9 @@ describe('admin routes', () => {
 
   it('keeps a semicolon-led formula inside one quoted CSV cell', async () => {
     const { app, store } = await buildApp();
-    await store.recordDecision(entry({ pageUserId: ";=cmd|' /C calc'!A0", consentString: '+1', userAgent: '@SUM(A1)' }));
+    await store.recordDecision(
+      entry({ pageUserId: ";=cmd|' /C calc'!A0", consentString: '+1', userAgent: '@SUM(A1)' }),
+    );
     const response = await app.inject({ url: '/admin/api/instances/site/export?format=csv', headers: bearer });
     const row = response.body.split('\r\n')[1]!;
     expect(row).toContain(`,";=cmd|' /C calc'!A0",`);
@@ -336,20 +402,37 @@ describe('admin routes', () => {
     await store.recordDecision(entry({ userId: 'u1', pageUserId: 'p1' }));
     await store.recordDecision(entry({ userId: 'u2', pageUserId: 'p2' }));
     const response = await app.inject({ url: '/admin/api/instances/site/export?pageUserId=p2', headers: bearer });
-    expect(response.body.trim().split('\n').map((l) => JSON.parse(l).userId)).toEqual(['u2']);
+    expect(
+      response.body
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).userId),
+    ).toEqual(['u2']);
   });
 
   it('serves an instance whose id has spaces, slashes and quotes through URL-encoded admin paths and exports', async () => {
     const { app, store } = await buildApp();
     const id = 'news site/eu "ü"';
     const path = `/admin/api/instances/${encodeURIComponent(id)}`;
-    const put = await app.inject({ method: 'PUT', url: path, headers: { ...bearer, ...json }, payload: { consentRequired: false } });
+    const put = await app.inject({
+      method: 'PUT',
+      url: path,
+      headers: { ...bearer, ...json },
+      payload: { consentRequired: false },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json().id).toBe(id);
     expect((await app.inject({ url: path, headers: bearer })).json().id).toBe(id);
-    const patched = await app.inject({ method: 'PATCH', url: path, headers: { ...bearer, ...json }, payload: { sharedData: { a: 1 } } });
+    const patched = await app.inject({
+      method: 'PATCH',
+      url: path,
+      headers: { ...bearer, ...json },
+      payload: { sharedData: { a: 1 } },
+    });
     expect(patched.json().config.sharedData).toEqual({ a: 1 });
-    expect((await app.inject({ method: 'POST', url: `${path}/policy-version`, headers: bearer })).json().policyVersion).toBe(2);
+    expect(
+      (await app.inject({ method: 'POST', url: `${path}/policy-version`, headers: bearer })).json().policyVersion,
+    ).toBe(2);
     await store.recordDecision(entry({ instanceId: id, userId: 'u1', pageUserId: 'p1' }));
     expect((await app.inject({ url: `${path}/users?pageUserId=p1`, headers: bearer })).json().users).toHaveLength(1);
     expect((await app.inject({ url: `${path}/stats`, headers: bearer })).json().counts.auditEntries).toBe(1);
@@ -364,13 +447,22 @@ describe('admin routes', () => {
     expect(exported.json().map((record: { instanceId: string }) => record.instanceId)).toEqual([id]);
     const erased = await app.inject({ method: 'DELETE', url: `${path}/users?userId=u1`, headers: bearer });
     expect(erased.json()).toEqual({ erased: { decisions: 1, auditEntries: 1 } });
-    expect((await app.inject({ url: '/admin/api/instances', headers: bearer })).json().instances.map((i: { id: string }) => i.id)).toEqual([id]);
+    expect(
+      (await app.inject({ url: '/admin/api/instances', headers: bearer }))
+        .json()
+        .instances.map((i: { id: string }) => i.id),
+    ).toEqual([id]);
   });
 
   it('takes ids of 100 characters in admin paths however long their encoding, and refuses NUL or a longer id', async () => {
     const { app } = await buildApp();
     const long = 'ü/'.repeat(50);
-    const put = await app.inject({ method: 'PUT', url: `/admin/api/instances/${encodeURIComponent(long)}`, headers: { ...bearer, ...json }, payload: {} });
+    const put = await app.inject({
+      method: 'PUT',
+      url: `/admin/api/instances/${encodeURIComponent(long)}`,
+      headers: { ...bearer, ...json },
+      payload: {},
+    });
     expect(put.json().id).toBe(long);
     const nul = await app.inject({ url: `/admin/api/instances/${encodeURIComponent('a\u0000b')}`, headers: bearer });
     expect(nul.statusCode).toBe(400);
@@ -414,16 +506,31 @@ describe('admin routes', () => {
   it('stores ads configs for clients without a file, and refuses to shadow a file', async () => {
     const { app } = await buildApp();
     const document = { placements: [{ anchor: { selector: '.post p' }, pos: 4, type: 1 }] };
-    const put = await app.inject({ method: 'PUT', url: '/admin/api/ads-config/shop', headers: { ...bearer, ...json }, payload: document });
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/ads-config/shop',
+      headers: { ...bearer, ...json },
+      payload: document,
+    });
     expect(put.statusCode).toBe(200);
     const served = await app.inject({ url: '/ads/config?client=shop' });
     expect(served.json()).toEqual(document);
     const read = await app.inject({ url: '/admin/api/ads-config/shop', headers: bearer });
     expect(read.json()).toMatchObject({ client: 'shop', source: 'store' });
-    const shadow = await app.inject({ method: 'PUT', url: '/admin/api/ads-config/demo', headers: { ...bearer, ...json }, payload: document });
+    const shadow = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/ads-config/demo',
+      headers: { ...bearer, ...json },
+      payload: document,
+    });
     expect(shadow.statusCode).toBe(409);
     expect(shadow.json().error.code).toBe('ads-config-from-file');
-    const invalid = await app.inject({ method: 'PUT', url: '/admin/api/ads-config/shop', headers: { ...bearer, ...json }, payload: { placements: [{}] } });
+    const invalid = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/ads-config/shop',
+      headers: { ...bearer, ...json },
+      payload: { placements: [{}] },
+    });
     expect(invalid.statusCode).toBe(400);
     const missing = await app.inject({ url: '/admin/api/ads-config/nobody', headers: bearer });
     expect(missing.statusCode).toBe(404);
@@ -431,19 +538,35 @@ describe('admin routes', () => {
 
   it('accepts admin bodies larger than the consent limit', async () => {
     const { app } = await buildApp();
-    const vendors = Array.from({ length: 400 }, (_, i) => ({ name: `Vendor number ${i} with a long name`, url: `https://vendor${i}.example/privacy` }));
+    const vendors = Array.from({ length: 400 }, (_, i) => ({
+      name: `Vendor number ${i} with a long name`,
+      url: `https://vendor${i}.example/privacy`,
+    }));
     const payload = { prompt: { title: 'T', message: 'M', vendors } };
     expect(JSON.stringify(payload).length).toBeGreaterThan(16 * 1024);
-    const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload });
+    const response = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/instances/site',
+      headers: { ...bearer, ...json },
+      payload,
+    });
     expect(response.statusCode).toBe(200);
   });
 
   it('refuses admin bodies over 1 MB with 413 body-too-large', async () => {
     const { app } = await buildApp();
     const payload = { prompt: { title: 'T', message: 'x'.repeat(1024 * 1024) } };
-    const response = await app.inject({ method: 'PUT', url: '/admin/api/instances/site', headers: { ...bearer, ...json }, payload });
+    const response = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/instances/site',
+      headers: { ...bearer, ...json },
+      payload,
+    });
     expect(response.statusCode).toBe(413);
-    expect(response.json().error).toEqual({ code: 'body-too-large', message: 'body: expected at most 1048576 bytes, got more' });
+    expect(response.json().error).toEqual({
+      code: 'body-too-large',
+      message: 'body: expected at most 1048576 bytes, got more',
+    });
   });
 
   it('serves the dashboard page without a token, with a nonce CSP and no framing', async () => {
@@ -462,6 +585,8 @@ describe('admin routes', () => {
   it('says on the dashboard that hosted prompt outcomes are self-reported and can be inflated', async () => {
     const { app } = await buildApp();
     const page = await app.inject({ url: '/admin/' });
-    expect(page.body).toContain('Hosted prompt outcomes are self-reported by pages and can be inflated by anyone who can reach the endpoint');
+    expect(page.body).toContain(
+      'Hosted prompt outcomes are self-reported by pages and can be inflated by anyone who can reach the endpoint',
+    );
   });
 });

@@ -15,14 +15,20 @@ function serverVerdict(document: unknown): string {
   }
 }
 
-const isCleanForComponent = (config: unknown) => parseAutoAdsConfig(config, DEFAULT_CONSTRAINTS).diagnostics.length === 0;
+const isCleanForComponent = (config: unknown) =>
+  parseAutoAdsConfig(config, DEFAULT_CONSTRAINTS).diagnostics.length === 0;
 const documentArbitrary = fc.oneof(configArbitrary(true), configArbitrary(false));
 
 describe('ads config strict parsing', () => {
   it('accepts exactly the configs that the component parses without diagnostics', () => {
     fc.assert(
       fc.property(documentArbitrary, (config) => {
-        fc.pre(typeof config === 'object' && config !== null && !Array.isArray(config) && Object.hasOwn(config, 'placements'));
+        fc.pre(
+          typeof config === 'object' &&
+            config !== null &&
+            !Array.isArray(config) &&
+            Object.hasOwn(config, 'placements'),
+        );
         expect(serverVerdict(config) === 'accepted').toBe(isCleanForComponent(config));
       }),
       { numRuns: 1000 },
@@ -32,7 +38,9 @@ describe('ads config strict parsing', () => {
   it('accepts exactly the rule configs that the component parses without diagnostics', () => {
     fc.assert(
       fc.property(documentArbitrary, (config) => {
-        expect(serverVerdict({ rules: [{ urlPattern: '/*', config }] }) === 'accepted').toBe(isCleanForComponent(config));
+        expect(serverVerdict({ rules: [{ urlPattern: '/*', config }] }) === 'accepted').toBe(
+          isCleanForComponent(config),
+        );
       }),
       { numRuns: 1000 },
     );
@@ -43,7 +51,9 @@ describe('ads config strict parsing', () => {
       fc.property(configArbitrary(true), (config) => {
         const [first] = parseAutoAdsConfig(config, DEFAULT_CONSTRAINTS).diagnostics;
         fc.pre(first?.field !== undefined);
-        expect(serverVerdict({ default: config })).toMatch(new RegExp(`^default\\.${first!.field!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: expected `));
+        expect(serverVerdict({ default: config })).toMatch(
+          new RegExp(`^default\\.${first!.field!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: expected `),
+        );
       }),
       { numRuns: 500 },
     );

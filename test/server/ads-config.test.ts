@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadAdsConfigDir, matchesUrlPattern, parseAdsConfigDocument, selectAdsConfig } from '../../server/ads-config.ts';
+import {
+  loadAdsConfigDir,
+  matchesUrlPattern,
+  parseAdsConfigDocument,
+  selectAdsConfig,
+} from '../../server/ads-config.ts';
 import { ConfigError } from '../../server/errors.ts';
 import { bearer, buildApp, json } from './app-harness.ts';
 
@@ -35,29 +40,83 @@ describe('ads-config', () => {
 
   it.each([
     ['placements missing', {}, 'document: expected a ConfigObj with placements, or {rules, default}'],
-    ['bad pos', { placements: [{ ...placement, pos: 5 }] }, 'config.placements[0].pos: expected 1 (BEFORE), 2 (FIRST_CHILD), 3 (LAST_CHILD) or 4 (AFTER), got 5'],
+    [
+      'bad pos',
+      { placements: [{ ...placement, pos: 5 }] },
+      'config.placements[0].pos: expected 1 (BEFORE), 2 (FIRST_CHILD), 3 (LAST_CHILD) or 4 (AFTER), got 5',
+    ],
     ['string pos', { placements: [{ ...placement, pos: '4' }] }, 'config.placements[0].pos'],
     ['bad type', { placements: [{ ...placement, type: 2 }] }, 'config.placements[0].type: expected 1 (BANNER), got 2'],
-    ['no selector', { placements: [{ ...placement, anchor: {} }] }, 'config.placements[0].anchor.selector: expected a CSS selector'],
-    ['negative index', { placements: [{ ...placement, anchor: { selector: 'p', index: -1 } }] }, 'anchor.index: expected an integer'],
-    ['bad sub', { placements: [{ ...placement, anchor: { selector: 'p', sub: { selector: 'a', all: 1 } } }] }, 'anchor.sub.all: expected true or false'],
-    ['negative margin', { placements: [{ ...placement, style: { top_m: -4 } }] }, 'config.placements[0].style.top_m: expected a number from 0 to 10000, got -4'],
-    ['bad attribute', { placements: [placement], attributes: { onclick: 'x' } }, 'config.attributes.onclick: expected a name type, layout, height, width, sticky or data-* (lowercase), got "onclick"'],
-    ['a consent marker', { placements: [placement], attributes: { 'data-block-on-consent': '_till_responded' } }, 'config.attributes.data-block-on-consent: expected no consent marker'],
-    ['a script URL', { placements: [placement], attributes: { type: 'custom', 'data-src': 'javascript:alert(1)' } }, 'config.attributes.data-src: expected an http(s) or relative URL, got "javascript:alert(1)"'],
-    ['unit-less spacing', { placements: [], adConstraints: { initialMinSpacing: '10', maxAdCount: 3 } }, 'config.adConstraints.initialMinSpacing: expected a length such as 300px or 1.5vp'],
-    ['missing maxAdCount', { placements: [], adConstraints: { initialMinSpacing: '1vp' } }, 'config.adConstraints.maxAdCount: expected an integer'],
-    ['a noConfigReason', { placements: [], noConfigReason: 'off' }, 'config.noConfigReason: expected a config with ads, got "off"'],
+    [
+      'no selector',
+      { placements: [{ ...placement, anchor: {} }] },
+      'config.placements[0].anchor.selector: expected a CSS selector',
+    ],
+    [
+      'negative index',
+      { placements: [{ ...placement, anchor: { selector: 'p', index: -1 } }] },
+      'anchor.index: expected an integer',
+    ],
+    [
+      'bad sub',
+      { placements: [{ ...placement, anchor: { selector: 'p', sub: { selector: 'a', all: 1 } } }] },
+      'anchor.sub.all: expected true or false',
+    ],
+    [
+      'negative margin',
+      { placements: [{ ...placement, style: { top_m: -4 } }] },
+      'config.placements[0].style.top_m: expected a number from 0 to 10000, got -4',
+    ],
+    [
+      'bad attribute',
+      { placements: [placement], attributes: { onclick: 'x' } },
+      'config.attributes.onclick: expected a name type, layout, height, width, sticky or data-* (lowercase), got "onclick"',
+    ],
+    [
+      'a consent marker',
+      { placements: [placement], attributes: { 'data-block-on-consent': '_till_responded' } },
+      'config.attributes.data-block-on-consent: expected no consent marker',
+    ],
+    [
+      'a script URL',
+      { placements: [placement], attributes: { type: 'custom', 'data-src': 'javascript:alert(1)' } },
+      'config.attributes.data-src: expected an http(s) or relative URL, got "javascript:alert(1)"',
+    ],
+    [
+      'unit-less spacing',
+      { placements: [], adConstraints: { initialMinSpacing: '10', maxAdCount: 3 } },
+      'config.adConstraints.initialMinSpacing: expected a length such as 300px or 1.5vp',
+    ],
+    [
+      'missing maxAdCount',
+      { placements: [], adConstraints: { initialMinSpacing: '1vp' } },
+      'config.adConstraints.maxAdCount: expected an integer',
+    ],
+    [
+      'a noConfigReason',
+      { placements: [], noConfigReason: 'off' },
+      'config.noConfigReason: expected a config with ads, got "off"',
+    ],
     ['bad rule', { rules: [{ urlPattern: '/a*', config: {} }] }, 'rules[0].config.placements: expected an array'],
-    ['bad default', { default: { placements: [{ ...placement, pos: 0 }] } }, 'default.placements[0].pos: expected 1 (BEFORE)'],
-    ['a config that is not an object', { rules: [{ urlPattern: '/a*', config: [] }] }, 'rules[0].config: expected a JSON object, got []'],
+    [
+      'bad default',
+      { default: { placements: [{ ...placement, pos: 0 }] } },
+      'default.placements[0].pos: expected 1 (BEFORE)',
+    ],
+    [
+      'a config that is not an object',
+      { rules: [{ urlPattern: '/a*', config: [] }] },
+      'rules[0].config: expected a JSON object, got []',
+    ],
   ])('refuses a document with %s, naming the field', (_name, document, message) => {
     expect(() => parseAdsConfigDocument(document)).toThrow(message);
   });
 
   it('accepts what the component accepts: .5vp spacings, a fractional min_c, sizes in any attribute map', () => {
     const config = {
-      placements: [{ ...placement, anchor: { selector: 'p', min_c: 2.5 }, attributes: { height: 280, 'data-slot': 'mid' } }],
+      placements: [
+        { ...placement, anchor: { selector: 'p', min_c: 2.5 }, attributes: { height: 280, 'data-slot': 'mid' } },
+      ],
       attributes: { type: 'fake', height: '50', width: '300' },
       adConstraints: { initialMinSpacing: '.5vp', maxAdCount: 3 },
       stickyAdAttributes: { type: 'fake', height: '50', sticky: 'bottom' },
@@ -66,7 +125,8 @@ describe('ads-config', () => {
   });
 
   it('accepts 10 nested sub anchors and refuses 11', () => {
-    const nested = (depth: number): Record<string, unknown> => (depth === 0 ? { selector: 'p' } : { selector: 'div', sub: nested(depth - 1) });
+    const nested = (depth: number): Record<string, unknown> =>
+      depth === 0 ? { selector: 'p' } : { selector: 'div', sub: nested(depth - 1) };
     expect(() => parseAdsConfigDocument({ placements: [{ ...placement, anchor: nested(10) }] })).not.toThrow();
     expect(() => parseAdsConfigDocument({ placements: [{ ...placement, anchor: nested(11) }] })).toThrow(
       'config.placements[0].anchor.sub.sub.sub.sub.sub.sub.sub.sub.sub.sub.sub: expected no deeper than 10 sub anchors',
@@ -76,7 +136,9 @@ describe('ads-config', () => {
   it('refuses to load an invalid file with a ConfigError naming file and field', () => {
     const dir = folder({ 'shop.json': JSON.stringify({ placements: [{ ...placement, pos: 9 }] }) });
     expect(() => loadAdsConfigDir(dir)).toThrow(ConfigError);
-    expect(() => loadAdsConfigDir(dir)).toThrow(`ads-config-invalid: ${join(dir, 'shop.json')}: config.placements[0].pos`);
+    expect(() => loadAdsConfigDir(dir)).toThrow(
+      `ads-config-invalid: ${join(dir, 'shop.json')}: config.placements[0].pos`,
+    );
   });
 
   it('refuses to load a file that is not JSON', () => {
@@ -91,7 +153,8 @@ describe('ads-config', () => {
 
   it('matches path patterns on the path and full patterns on the URL', () => {
     const url = new URL('https://news.example/sport/story.html?x=1#top');
-    const matches = (urlPattern: string, pageUrl: URL, raw: string) => matchesUrlPattern({ urlPattern, config: { placements: [] } }, pageUrl, raw);
+    const matches = (urlPattern: string, pageUrl: URL, raw: string) =>
+      matchesUrlPattern({ urlPattern, config: { placements: [] } }, pageUrl, raw);
     expect(matches('/sport/*', url, url.href)).toBe(true);
     expect(matches('/news/*', url, url.href)).toBe(false);
     expect(matches('https://news.example/*.html?x=1', url, url.href)).toBe(true);
@@ -132,7 +195,10 @@ describe('ads config routes', () => {
     const { app } = await buildApp();
     const response = await app.inject({ url: '/ads/config?client=nobody' });
     expect(response.statusCode).toBe(404);
-    expect(response.json().error).toEqual({ code: 'ads-client-not-found', message: 'client: no ads config for "nobody"' });
+    expect(response.json().error).toEqual({
+      code: 'ads-client-not-found',
+      message: 'client: no ads config for "nobody"',
+    });
   });
 
   it.each([['/ads/config'], ['/ads/config?client=../etc'], ['/ads/config?client=a&client=b']])(
@@ -171,7 +237,10 @@ describe('ads config routes and hostile URLs', () => {
 
   it('refuses to store a config the component would warn about, naming the field', async () => {
     const { app } = await buildApp();
-    const document = { placements: [placement], attributes: { type: 'custom', 'data-block-on-consent': '_till_responded' } };
+    const document = {
+      placements: [placement],
+      attributes: { type: 'custom', 'data-block-on-consent': '_till_responded' },
+    };
     const response = await app.inject({
       method: 'PUT',
       url: '/admin/api/ads-config/shop',
@@ -179,12 +248,19 @@ describe('ads config routes and hostile URLs', () => {
       payload: document,
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toMatchObject({ code: 'invalid-field', message: expect.stringMatching(/^config\.attributes\.data-block-on-consent: /) });
+    expect(response.json().error).toMatchObject({
+      code: 'invalid-field',
+      message: expect.stringMatching(/^config\.attributes\.data-block-on-consent: /),
+    });
   });
 
   it('answers 500 internal-error for a stored document that no longer validates', async () => {
     const { app, store } = await buildApp();
-    await store.putAdsConfig('stale', { placements: [placement], attributes: { 'data-src': 'javascript:alert(1)' } }, 1);
+    await store.putAdsConfig(
+      'stale',
+      { placements: [placement], attributes: { 'data-src': 'javascript:alert(1)' } },
+      1,
+    );
     const response = await app.inject({ url: '/ads/config?client=stale' });
     expect(response.statusCode).toBe(500);
     expect(response.json().error.code).toBe('internal-error');

@@ -34,7 +34,12 @@ describe.skipIf(!adminUrl)(`app on postgres (${inject('postgresSkipReason') ?? '
       method: 'POST',
       url: '/consent/update',
       headers: json,
-      payload: { consentInstanceId: 'pg-site', pageUserId: 'page-9', consentStateValue: 'accepted', purposeConsents: { ads: true } },
+      payload: {
+        consentInstanceId: 'pg-site',
+        pageUserId: 'page-9',
+        consentStateValue: 'accepted',
+        purposeConsents: { ads: true },
+      },
     });
     expect(updated.json()).toEqual({ recorded: true, policyVersion: 1, receiptId: expect.stringMatching(/^rcpt_/) });
     const cookie = cookieOf(updated.headers['set-cookie']);
@@ -53,8 +58,16 @@ describe.skipIf(!adminUrl)(`app on postgres (${inject('postgresSkipReason') ?? '
 
   it('takes the first geo group holding the country, in the order the admin gave', async () => {
     const { app } = await buildApp({ store, trustedCountryHeader: 'CF-IPCountry', trustProxy: 'loopback' });
-    const config = { geoGroups: { germany: ['de'], eu: ['preset-eea'] }, consentRequired: { germany: false, eu: true, default: true } };
-    const put = await app.inject({ method: 'PUT', url: '/admin/api/instances/order', headers: { ...json, ...bearer }, payload: config });
+    const config = {
+      geoGroups: { germany: ['de'], eu: ['preset-eea'] },
+      consentRequired: { germany: false, eu: true, default: true },
+    };
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/instances/order',
+      headers: { ...json, ...bearer },
+      payload: config,
+    });
     expect(put.statusCode).toBe(200);
     const checked = await app.inject({
       method: 'POST',
@@ -73,7 +86,10 @@ describe.skipIf(!adminUrl)(`app on postgres (${inject('postgresSkipReason') ?? '
     const payload = JSON.stringify({ consentInstanceId: 'pg-strings', pageUserId: bad, consentStateValue: 'accepted' });
     const response = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toMatchObject({ code: 'invalid-field', message: expect.stringMatching(/^pageUserId: /) });
+    expect(response.json().error).toMatchObject({
+      code: 'invalid-field',
+      message: expect.stringMatching(/^pageUserId: /),
+    });
     expect(await store.getInstance('pg-strings')).toBeNull();
     const lookup = await app.inject({ url: '/admin/api/instances/pg-site/users?userId=p%00', headers: bearer });
     expect(lookup.statusCode).toBe(400);

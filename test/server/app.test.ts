@@ -42,7 +42,10 @@ describe('app', () => {
       await vi.advanceTimersByTimeAsync(1);
       const response = await responding;
       expect(response.statusCode).toBe(503);
-      expect(response.json().error).toEqual({ code: 'store-unavailable', message: 'the memory store does not answer within 60000 ms' });
+      expect(response.json().error).toEqual({
+        code: 'store-unavailable',
+        message: 'the memory store does not answer within 60000 ms',
+      });
     } finally {
       vi.useRealTimers();
     }

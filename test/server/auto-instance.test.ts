@@ -8,13 +8,27 @@ describe('auto-instance', () => {
   it('answers 403 instance-cap-reached beyond MAX_AUTO_INSTANCES and writes nothing', async () => {
     const { app, store } = await buildApp({ maxAutoInstances: 2 });
     for (const id of ['a', 'b']) {
-      expect((await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check(id) })).statusCode).toBe(200);
+      expect(
+        (await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check(id) })).statusCode,
+      ).toBe(200);
     }
-    const refusedCheck = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check('c') });
+    const refusedCheck = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: json,
+      payload: check('c'),
+    });
     expect(refusedCheck.statusCode).toBe(403);
     expect(refusedCheck.json().error.code).toBe('instance-cap-reached');
-    expect(refusedCheck.json().error.message).toMatch(/^consentInstanceId: no instance "c", and MAX_AUTO_INSTANCES \(2\) instances/);
-    const refusedUpdate = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: update('c') });
+    expect(refusedCheck.json().error.message).toMatch(
+      /^consentInstanceId: no instance "c", and MAX_AUTO_INSTANCES \(2\) instances/,
+    );
+    const refusedUpdate = await app.inject({
+      method: 'POST',
+      url: '/consent/update',
+      headers: json,
+      payload: update('c'),
+    });
     expect(refusedUpdate.statusCode).toBe(403);
     expect(refusedUpdate.json().error.code).toBe('instance-cap-reached');
     expect(await store.getInstance('c')).toBeNull();
@@ -33,10 +47,19 @@ describe('auto-instance', () => {
     const { app } = await buildApp({ maxAutoInstances: 1 });
     await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check('a') });
     const put = (id: string) =>
-      app.inject({ method: 'PUT', url: `/admin/api/instances/${id}`, headers: { ...bearer, ...json }, payload: { consentRequired: false } });
+      app.inject({
+        method: 'PUT',
+        url: `/admin/api/instances/${id}`,
+        headers: { ...bearer, ...json },
+        payload: { consentRequired: false },
+      });
     expect((await put('configured')).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check('b') })).statusCode).toBe(403);
+    expect(
+      (await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check('b') })).statusCode,
+    ).toBe(403);
     expect((await put('a')).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check('b') })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check('b') })).statusCode,
+    ).toBe(200);
   });
 });

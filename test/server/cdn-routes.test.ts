@@ -34,10 +34,16 @@ describe('cdn routes', () => {
     const first = await app.inject({ url: '/v0/page-consent-0.1.js', headers: { 'accept-encoding': 'br' } });
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^"[\w-]+-br"$/);
-    const again = await app.inject({ url: '/v0/page-consent-0.1.js', headers: { 'accept-encoding': 'br', 'if-none-match': `W/${etag}` } });
+    const again = await app.inject({
+      url: '/v0/page-consent-0.1.js',
+      headers: { 'accept-encoding': 'br', 'if-none-match': `W/${etag}` },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
-    const otherEncoding = await app.inject({ url: '/v0/page-consent-0.1.js', headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    const otherEncoding = await app.inject({
+      url: '/v0/page-consent-0.1.js',
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
+    });
     expect(otherEncoding.statusCode).toBe(200);
   });
 
@@ -60,10 +66,18 @@ describe('cdn routes', () => {
 
   it('patches the geo script with the country of the requester IP, privately cached', async () => {
     const { app } = await buildApp();
-    const response = await app.inject({ url: '/v0/page-geo-0.1.js', remoteAddress: '203.0.113.7', headers: { 'accept-encoding': '' } });
+    const response = await app.inject({
+      url: '/v0/page-geo-0.1.js',
+      remoteAddress: '203.0.113.7',
+      headers: { 'accept-encoding': '' },
+    });
     expect(response.body).toBe(geoSource.replace('{{PAGE_GEO_COUNTRY}}', 'de'));
     expect(response.headers['cache-control']).toBe('private, max-age=300');
-    const us = await app.inject({ url: '/v0/page-geo-0.1.js', remoteAddress: '198.51.100.9', headers: { 'accept-encoding': '' } });
+    const us = await app.inject({
+      url: '/v0/page-geo-0.1.js',
+      remoteAddress: '198.51.100.9',
+      headers: { 'accept-encoding': '' },
+    });
     expect(us.body).toContain('"us"');
     expect(us.headers.etag).not.toBe(response.headers.etag);
   });
@@ -71,21 +85,35 @@ describe('cdn routes', () => {
   it('patches unknown for loopback and unlisted addresses', async () => {
     const { app } = await buildApp();
     for (const remoteAddress of ['127.0.0.1', '::1', '192.0.2.1']) {
-      const response = await app.inject({ url: '/v0/page-geo-0.1.js', remoteAddress, headers: { 'accept-encoding': 'br' } });
+      const response = await app.inject({
+        url: '/v0/page-geo-0.1.js',
+        remoteAddress,
+        headers: { 'accept-encoding': 'br' },
+      });
       expect(brotliDecompressSync(response.rawPayload).toString(), remoteAddress).toContain('"unknown"');
     }
   });
 
   it('patches the trusted header country and varies on that header', async () => {
     const { app } = await buildApp({ trustedCountryHeader: 'CF-IPCountry', trustProxy: 'loopback' });
-    const response = await app.inject({ url: '/v0/page-geo-0.1.js', headers: { 'cf-ipcountry': 'GB', 'accept-encoding': '' } });
+    const response = await app.inject({
+      url: '/v0/page-geo-0.1.js',
+      headers: { 'cf-ipcountry': 'GB', 'accept-encoding': '' },
+    });
     expect(response.body).toContain('"gb"');
     expect(response.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=3600');
     expect(response.headers.vary).toBe('cf-ipcountry, Accept-Encoding');
-    const placeholder = await app.inject({ url: '/v0/page-geo-0.1.js', headers: { 'cf-ipcountry': 'XX', 'accept-encoding': '' } });
+    const placeholder = await app.inject({
+      url: '/v0/page-geo-0.1.js',
+      headers: { 'cf-ipcountry': 'XX', 'accept-encoding': '' },
+    });
     expect(placeholder.body).toContain('"unknown"');
     expect(placeholder.headers['cache-control']).toBe('private, max-age=300');
-    const absent = await app.inject({ url: '/v0/page-geo-0.1.js', remoteAddress: '203.0.113.7', headers: { 'accept-encoding': '' } });
+    const absent = await app.inject({
+      url: '/v0/page-geo-0.1.js',
+      remoteAddress: '203.0.113.7',
+      headers: { 'accept-encoding': '' },
+    });
     expect(absent.body).toContain('"de"');
     expect(absent.headers['cache-control']).toBe('private, max-age=300');
     expect(absent.headers.vary).toBe('cf-ipcountry, Accept-Encoding');
@@ -126,7 +154,11 @@ describe('cdn routes: caching of parts and of the files pages name (docs/decisio
 
   it('caches a part, named after its content, for a year as immutable; the files pages name keep their short caching', async () => {
     const { app, dir } = await buildApp();
-    writeFiles(join(dir, 'cdn'), { [PART]: 'console.log("actions");', [`${PART}.map`]: '{"version":3}', 'v0/page-consent-fast-0.1.js': 'console.log("fast");' });
+    writeFiles(join(dir, 'cdn'), {
+      [PART]: 'console.log("actions");',
+      [`${PART}.map`]: '{"version":3}',
+      'v0/page-consent-fast-0.1.js': 'console.log("fast");',
+    });
     const part = await app.inject({ url: `/${PART}`, headers: { 'accept-encoding': 'br' } });
     expect(part.statusCode).toBe(200);
     expect(part.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -156,13 +188,29 @@ describe('cdn routes: caching of parts and of the files pages name (docs/decisio
 
   it('caches every part of the built tree as immutable, and none of the files pages name', async () => {
     const root = 'dist/cdn';
-    const { files, earlier } = JSON.parse(readFileSync(join(root, 'part-names.json'), 'utf8')) as { files: Record<string, string>; earlier: string[] };
+    const { files, earlier } = JSON.parse(readFileSync(join(root, 'part-names.json'), 'utf8')) as {
+      files: Record<string, string>;
+      earlier: string[];
+    };
     const parts = [...Object.values(files), ...earlier.filter((file) => file.endsWith('.js'))];
     expect(Object.keys(files).length).toBeGreaterThan(10);
-    const named = ['v0.js', ...readdirSync(join(root, 'v0')).filter((name) => /-0\.1\.js$/.test(name) && name !== 'page-geo-0.1.js').map((name) => `v0/${name}`)];
-    expect(named).toEqual(expect.arrayContaining(['v0/page-consent-0.1.js', 'v0/page-consent-stub-0.1.js', 'v0/page-consent-fast-0.1.js', 'v0/page-auto-ads-0.1.js']));
+    const named = [
+      'v0.js',
+      ...readdirSync(join(root, 'v0'))
+        .filter((name) => /-0\.1\.js$/.test(name) && name !== 'page-geo-0.1.js')
+        .map((name) => `v0/${name}`),
+    ];
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'v0/page-consent-0.1.js',
+        'v0/page-consent-stub-0.1.js',
+        'v0/page-consent-fast-0.1.js',
+        'v0/page-auto-ads-0.1.js',
+      ]),
+    );
     const { app } = await buildApp({ cdnRoot: root });
-    const cacheControl = async (file: string) => (await app.inject({ method: 'HEAD', url: `/${file}` })).headers['cache-control'];
+    const cacheControl = async (file: string) =>
+      (await app.inject({ method: 'HEAD', url: `/${file}` })).headers['cache-control'];
     for (const file of parts) expect(await cacheControl(file), file).toBe(partCacheControl);
     for (const file of named) expect(await cacheControl(file), file).toBe(cdnCacheControl);
   });

@@ -22,7 +22,13 @@ describe('cmp routes', () => {
     const response = await app.inject({ url: '/cmp/prompt.html?instance=site' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(embeddedConfig(response.body)).toMatchObject({ ...prompt, outcomeUrl: '/cmp/outcome?instance=site', lang: 'en', tcf: null, detailsScript: '/cmp/details-0.1.js' });
+    expect(embeddedConfig(response.body)).toMatchObject({
+      ...prompt,
+      outcomeUrl: '/cmp/outcome?instance=site',
+      lang: 'en',
+      tcf: null,
+      detailsScript: '/cmp/details-0.1.js',
+    });
     const nonce = /script-src 'nonce-([^']+)'/.exec(String(response.headers['content-security-policy']))![1]!;
     expect(response.body).toContain(`<script nonce="${nonce}" src="/cmp/prompt-0.1.js">`);
     expect(response.body).toContain(`<style nonce="${nonce}">`);
@@ -49,7 +55,11 @@ describe('cmp routes', () => {
     const { app } = await buildApp();
     const response = await app.inject({ url: '/cmp/prompt.html' });
     expect(response.statusCode).toBe(200);
-    expect(embeddedConfig(response.body)).toMatchObject({ title: 'Your privacy choices', purposes: [], outcomeUrl: null });
+    expect(embeddedConfig(response.body)).toMatchObject({
+      title: 'Your privacy choices',
+      purposes: [],
+      outcomeUrl: null,
+    });
   });
 
   it('answers 400 naming instance when it is malformed', async () => {
@@ -62,12 +72,19 @@ describe('cmp routes', () => {
   it('chooses the language from lang, else Accept-Language, else English, and says it on the document', async () => {
     const { app } = await buildApp();
     const page = async (query: string, language?: string) => {
-      const response = await app.inject({ url: `/cmp/prompt.html${query}`, headers: language ? { 'accept-language': language } : {} });
+      const response = await app.inject({
+        url: `/cmp/prompt.html${query}`,
+        headers: language ? { 'accept-language': language } : {},
+      });
       return { html: response.body, config: embeddedConfig(response.body), vary: response.headers['vary'] };
     };
     const german = await page('', 'de-AT,de;q=0.9,en;q=0.5');
     expect(german.html).toContain('<html lang="de" dir="ltr">');
-    expect(german.config).toMatchObject({ lang: 'de', title: 'Ihre Datenschutz-Einstellungen', messages: { acceptAll: 'Alle akzeptieren' } });
+    expect(german.config).toMatchObject({
+      lang: 'de',
+      title: 'Ihre Datenschutz-Einstellungen',
+      messages: { acceptAll: 'Alle akzeptieren' },
+    });
     expect(german.vary).toContain('Accept-Language');
     expect((await page('?lang=is', 'de')).config.messages.rejectAll).toBe('Hafna öllu');
     expect((await page('?lang=xx', 'ja')).config.lang).toBe('en');
@@ -95,20 +112,29 @@ describe('cmp routes', () => {
     await store.ensureInstance('site', defaultInstanceConfig, 1);
     const response = await app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=dismiss' });
     expect(response.statusCode).toBe(204);
-    expect(await store.promptOutcomes('site', '2025-06-15')).toEqual([{ day: '2025-06-15', accept: 0, reject: 0, dismiss: 1 }]);
+    expect(await store.promptOutcomes('site', '2025-06-15')).toEqual([
+      { day: '2025-06-15', accept: 0, reject: 0, dismiss: 1 },
+    ]);
   });
 
   it('counts an outcome posted from any origin and address, without a cookie: the counts are self-reported', async () => {
     const { app, store } = await buildApp();
     await store.ensureInstance('site', defaultInstanceConfig, 1);
     const posts = ['198.51.100.1', '198.51.100.2', '198.51.100.3'].map((remoteAddress) =>
-      app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept', headers: { origin: 'https://anyone.example' }, remoteAddress }),
+      app.inject({
+        method: 'POST',
+        url: '/cmp/outcome?instance=site&action=accept',
+        headers: { origin: 'https://anyone.example' },
+        remoteAddress,
+      }),
     );
     for (const response of await Promise.all(posts)) {
       expect(response.statusCode).toBe(204);
       expect(response.headers['access-control-allow-origin']).toBe('*');
     }
-    expect(await store.promptOutcomes('site', '2025-06-15')).toEqual([{ day: '2025-06-15', accept: 3, reject: 0, dismiss: 0 }]);
+    expect(await store.promptOutcomes('site', '2025-06-15')).toEqual([
+      { day: '2025-06-15', accept: 3, reject: 0, dismiss: 0 },
+    ]);
   });
 
   it('refuses outcomes for an unknown instance or action', async () => {

@@ -37,15 +37,18 @@ describe('config', () => {
     expect(parseServerConfig({ RECEIPT_SIGNING_KEY: pem.replaceAll('\n', '\\n') }).receiptSigningKey).toBe(pem);
   });
 
-  it.each([['not a key'], [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()]])(
-    'refuses a RECEIPT_SIGNING_KEY that is not an Ed25519 private key',
-    (value) => {
-      expect(() => parseServerConfig({ RECEIPT_SIGNING_KEY: value })).toThrow(/^receipt-signing-key-invalid: /);
-    },
-  );
+  it.each([
+    ['not a key'],
+    [generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()],
+  ])('refuses a RECEIPT_SIGNING_KEY that is not an Ed25519 private key', (value) => {
+    expect(() => parseServerConfig({ RECEIPT_SIGNING_KEY: value })).toThrow(/^receipt-signing-key-invalid: /);
+  });
 
   it('derives the default allowed origins from PORT', () => {
-    expect(parseServerConfig({ PORT: '3000' }).allowedOrigins).toEqual(['http://localhost:3000', 'http://127.0.0.1:3000']);
+    expect(parseServerConfig({ PORT: '3000' }).allowedOrigins).toEqual([
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+    ]);
   });
 
   it('reads every variable', () => {
@@ -87,7 +90,9 @@ describe('config', () => {
     });
     expect(parseServerConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(parseServerConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
-    expect(parseServerConfig({ TRUST_PROXY: '10.0.0.1, 127.0.0.1,loopback' }).trustProxy).toBe('10.0.0.1,127.0.0.1,loopback');
+    expect(parseServerConfig({ TRUST_PROXY: '10.0.0.1, 127.0.0.1,loopback' }).trustProxy).toBe(
+      '10.0.0.1,127.0.0.1,loopback',
+    );
   });
 
   it('refuses TRUST_PROXY=true, which would let any client choose its address', () => {
@@ -112,15 +117,23 @@ describe('config', () => {
 
   it.each([
     ['10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,100.64.0.0/10,127.0.0.0/8,::1,fc00::/7,fe80::/10,::ffff:192.168.0.0/112'],
-    ['173.245.48.0/20,103.21.244.0/22,104.16.0.0/13,104.24.0.0/14,172.64.0.0/13,162.158.0.0/15,2400:cb00::/32,2606:4700::/32,2a06:98c0::/29'],
+    [
+      '173.245.48.0/20,103.21.244.0/22,104.16.0.0/13,104.24.0.0/14,172.64.0.0/13,162.158.0.0/15,2400:cb00::/32,2606:4700::/32,2a06:98c0::/29',
+    ],
     ['11.0.0.0/8,2001::/16'],
-  ])('accepts TRUST_PROXY=%s: private ranges, and public ones adding up to an IPv4 /8 and an IPv6 /16 at most', (list) => {
-    expect(parseServerConfig({ TRUST_PROXY: list }).trustProxy).toBe(list);
-  });
+  ])(
+    'accepts TRUST_PROXY=%s: private ranges, and public ones adding up to an IPv4 /8 and an IPv6 /16 at most',
+    (list) => {
+      expect(parseServerConfig({ TRUST_PROXY: list }).trustProxy).toBe(list);
+    },
+  );
 
-  it.each([['1.2.3'], ['10.0.0.0/33'], ['::/129'], ['10.0.0.0/8/8'], ['fe80::1%eth0']])('refuses TRUST_PROXY=%s, not an address or CIDR', (list) => {
-    expect(() => parseServerConfig({ TRUST_PROXY: list })).toThrow(/^trust-proxy-invalid: /);
-  });
+  it.each([['1.2.3'], ['10.0.0.0/33'], ['::/129'], ['10.0.0.0/8/8'], ['fe80::1%eth0']])(
+    'refuses TRUST_PROXY=%s, not an address or CIDR',
+    (list) => {
+      expect(() => parseServerConfig({ TRUST_PROXY: list })).toThrow(/^trust-proxy-invalid: /);
+    },
+  );
 
   it('accepts a short ADMIN_TOKEN with a start-up warning', () => {
     const config = parseServerConfig({ ADMIN_TOKEN: 'secret' });
@@ -136,13 +149,28 @@ describe('config', () => {
     [{ PORT: '70000' }, 'port-invalid'],
     [{ LOG_LEVEL: 'loud' }, 'log-level-invalid'],
     [{ ALLOWED_ORIGINS: '*' }, 'allowed-origin-invalid'],
-    [{ RATE_LIMIT_PER_MINUTE: '-1' }, 'rate-limit-invalid: RATE_LIMIT_PER_MINUTE: expected an integer from 0 to 1000000, got "-1"'],
+    [
+      { RATE_LIMIT_PER_MINUTE: '-1' },
+      'rate-limit-invalid: RATE_LIMIT_PER_MINUTE: expected an integer from 0 to 1000000, got "-1"',
+    ],
     [{ RATE_LIMIT_PER_MINUTE: 'lots' }, 'rate-limit-invalid'],
-    [{ MAX_AUTO_INSTANCES: '1.5' }, 'max-auto-instances-invalid: MAX_AUTO_INSTANCES: expected an integer from 0 to 10000000'],
-    [{ SHUTDOWN_DRAIN_MS: '5s' }, 'shutdown-drain-invalid: SHUTDOWN_DRAIN_MS: expected an integer from 0 to 600000, got "5s"'],
-    [{ COMMIT_WINDOW_MS: '1001' }, 'commit-window-invalid: COMMIT_WINDOW_MS: expected an integer from 0 to 1000, got "1001"'],
+    [
+      { MAX_AUTO_INSTANCES: '1.5' },
+      'max-auto-instances-invalid: MAX_AUTO_INSTANCES: expected an integer from 0 to 10000000',
+    ],
+    [
+      { SHUTDOWN_DRAIN_MS: '5s' },
+      'shutdown-drain-invalid: SHUTDOWN_DRAIN_MS: expected an integer from 0 to 600000, got "5s"',
+    ],
+    [
+      { COMMIT_WINDOW_MS: '1001' },
+      'commit-window-invalid: COMMIT_WINDOW_MS: expected an integer from 0 to 1000, got "1001"',
+    ],
     [{ COMMIT_WINDOW_MS: '0.5' }, 'commit-window-invalid'],
-    [{ INSTANCE_CACHE_MS: '-5' }, 'instance-cache-invalid: INSTANCE_CACHE_MS: expected an integer from 0 to 60000, got "-5"'],
+    [
+      { INSTANCE_CACHE_MS: '-5' },
+      'instance-cache-invalid: INSTANCE_CACHE_MS: expected an integer from 0 to 60000, got "-5"',
+    ],
   ])('refuses %j', (env, message) => {
     expect(() => parseServerConfig(env)).toThrow(message);
   });

@@ -5,7 +5,11 @@ import { defaultInstanceConfig } from '../../server/store/store.ts';
 
 const instance: InstanceRecord = {
   id: 'site',
-  config: { ...defaultInstanceConfig, consentRequired: { default: false, eea: true }, geoGroups: { eea: ['preset-eea'], us: ['us'] } },
+  config: {
+    ...defaultInstanceConfig,
+    consentRequired: { default: false, eea: true },
+    geoGroups: { eea: ['preset-eea'], us: ['us'] },
+  },
   policyVersion: 2,
   createdAt: 0,
   updatedAt: 0,
@@ -84,7 +88,10 @@ describe('consent-policy', () => {
   );
 
   it('answers an own entry named like an Object.prototype property', () => {
-    const consentRequired = JSON.parse('{"default": false, "__proto__": true, "constructor": true}') as Record<string, boolean>;
+    const consentRequired = JSON.parse('{"default": false, "__proto__": true, "constructor": true}') as Record<
+      string,
+      boolean
+    >;
     const config = { ...instance.config, consentRequired };
     expect(isConsentRequired(config, '__proto__')).toBe(true);
     expect(isConsentRequired(config, 'constructor')).toBe(true);

@@ -20,7 +20,12 @@ describe('cors', () => {
 
     it('refuses an unknown origin with 403, no CORS headers, and writes nothing', async () => {
       const { app, store } = await buildApp();
-      const response = await app.inject({ method: 'POST', url, headers: { ...json, origin: 'https://evil.example' }, payload });
+      const response = await app.inject({
+        method: 'POST',
+        url,
+        headers: { ...json, origin: 'https://evil.example' },
+        payload,
+      });
       expect(response.statusCode).toBe(403);
       expect(response.json().error.code).toBe('origin-not-allowed');
       expect(response.headers['access-control-allow-origin']).toBeUndefined();
@@ -56,7 +61,11 @@ describe('cors', () => {
       const response = await app.inject({
         method: 'OPTIONS',
         url,
-        headers: { origin: pageOrigin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: pageOrigin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
       });
       expect(response.statusCode).toBe(204);
       expect(response.headers).toMatchObject({
@@ -85,7 +94,11 @@ describe('cors', () => {
     const response = await app.inject({ url: '/ads/config?client=demo', headers: { origin: 'https://any.example' } });
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['access-control-allow-credentials']).toBeUndefined();
-    const preflight = await app.inject({ method: 'OPTIONS', url: '/ads/config', headers: { origin: 'https://any.example' } });
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/ads/config',
+      headers: { origin: 'https://any.example' },
+    });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
   });

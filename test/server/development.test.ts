@@ -39,7 +39,8 @@ describe('development defaults', () => {
       expect(result.generatedAdminToken, HOST).toBe(false);
       expect(result.config.adminToken, HOST).toBeNull();
     }
-    for (const HOST of ['localhost', 'LOCALHOST', '127.8.0.1', '::1']) expect(defaultsFor({ HOST }).generatedAdminToken, HOST).toBe(true);
+    for (const HOST of ['localhost', 'LOCALHOST', '127.8.0.1', '::1'])
+      expect(defaultsFor({ HOST }).generatedAdminToken, HOST).toBe(true);
   });
 
   it('add nothing under NODE_ENV=production: no vendor list, no admin without their settings', () => {
@@ -49,16 +50,26 @@ describe('development defaults', () => {
   });
 
   it('take no fixture that is not there', () => {
-    expect(developmentDefaults(parseServerConfig({}), {}, 'no/such/vendor-list.json')).toMatchObject({ fixtureVendorList: false, config: { tcfVendorList: null } });
+    expect(developmentDefaults(parseServerConfig({}), {}, 'no/such/vendor-list.json')).toMatchObject({
+      fixtureVendorList: false,
+      config: { tcfVendorList: null },
+    });
   });
 });
 
 describe('example instances', () => {
   it('are configured at start: TCF settings for the hosted CMP, described purposes and partners for the CMP iframe', async () => {
     const store = createMemoryStore();
-    expect(await configureExampleInstances(store, 1, FIXTURE_VENDOR_LIST)).toEqual(['examples-hosted-cmp: configured', 'examples-cmp: configured']);
+    expect(await configureExampleInstances(store, 1, FIXTURE_VENDOR_LIST)).toEqual([
+      'examples-hosted-cmp: configured',
+      'examples-cmp: configured',
+    ]);
     const hosted = await store.getInstance('examples-hosted-cmp');
-    expect(hosted?.config.tcf).toMatchObject({ cmpId: 300, vendors: [1, 2, 8, 25, 52], purposes: { ads: [1, 2, 3, 4], measurement: [1, 7, 8, 9] } });
+    expect(hosted?.config.tcf).toMatchObject({
+      cmpId: 300,
+      vendors: [1, 2, 8, 25, 52],
+      purposes: { ads: [1, 2, 3, 4], measurement: [1, 7, 8, 9] },
+    });
     const cmp = await store.getInstance('examples-cmp');
     expect(cmp?.config.prompt?.purposes.map((p) => [p.id, p.label, Boolean(p.description)])).toEqual([
       ['measurement', 'Audience measurement', true],
@@ -72,7 +83,10 @@ describe('example instances', () => {
     await store.ensureInstance('examples-hosted-cmp', defaultInstanceConfig, 1);
     const admins = { ...defaultInstanceConfig, consentRequired: { default: false } };
     await store.putInstance('examples-cmp', admins, 1);
-    expect(await configureExampleInstances(store, 2, FIXTURE_VENDOR_LIST)).toEqual(['examples-hosted-cmp: configured', 'examples-cmp: kept its config']);
+    expect(await configureExampleInstances(store, 2, FIXTURE_VENDOR_LIST)).toEqual([
+      'examples-hosted-cmp: configured',
+      'examples-cmp: kept its config',
+    ]);
     expect((await store.getInstance('examples-hosted-cmp'))?.config.tcf?.cmpId).toBe(300);
     expect((await store.getInstance('examples-cmp'))?.config).toEqual(admins);
   });
@@ -87,12 +101,16 @@ describe('example instances', () => {
 });
 
 describe('labels and the admin page', () => {
-  it('the fixture vendor list says it is a fixture; the operator\'s does not', async () => {
-    const fixture = await (await buildApp({ tcfVendorList: FIXTURE_VENDOR_LIST, tcfVendorListIsFixture: true })).app.inject({ url: '/tcf/vendor-list.json' });
+  it("the fixture vendor list says it is a fixture; the operator's does not", async () => {
+    const fixture = await (
+      await buildApp({ tcfVendorList: FIXTURE_VENDOR_LIST, tcfVendorListIsFixture: true })
+    ).app.inject({ url: '/tcf/vendor-list.json' });
     expect(fixture.statusCode).toBe(200);
     expect(fixture.headers['x-vendor-list']).toBe(FIXTURE_VENDOR_LIST_HEADER);
     expect(FIXTURE_VENDOR_LIST_HEADER).toMatch(/^fixture .*TCF_VENDOR_LIST/);
-    const operators = await (await buildApp({ tcfVendorList: FIXTURE_VENDOR_LIST })).app.inject({ url: '/tcf/vendor-list.json' });
+    const operators = await (await buildApp({ tcfVendorList: FIXTURE_VENDOR_LIST })).app.inject({
+      url: '/tcf/vendor-list.json',
+    });
     expect(operators.headers['x-vendor-list']).toBeUndefined();
   });
 

@@ -24,7 +24,11 @@ afterEach(() => {
 });
 
 async function start(extra: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: adminToken, ...extra });
+  const server = await startServer({
+    DATABASE_URL: `sqlite:${join(dir, 'page.db')}`,
+    ADMIN_TOKEN: adminToken,
+    ...extra,
+  });
   running.push(server);
   return server;
 }
@@ -37,7 +41,11 @@ const update = (index: number) => ({
 });
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('server process', () => {
@@ -54,7 +62,10 @@ describe('server process', () => {
     const exported = await fetch(`${second.url}/admin/api/instances/durable/export`, {
       headers: { authorization: `Bearer ${adminToken}` },
     });
-    const pageUserIds = (await exported.text()).trim().split('\n').map((line) => JSON.parse(line).pageUserId);
+    const pageUserIds = (await exported.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).pageUserId);
     expect(pageUserIds.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `page-${i}`).sort());
     const check = await post(
       `${second.url}/consent/check`,
@@ -80,7 +91,9 @@ describe('server process', () => {
       };
       const worker = async (lane: number) => {
         for (let i = 0; !killed; i++) {
-          const response = await post(`${server.url}/consent/update`, update(trial * 100_000 + lane * 1000 + i)).catch(() => null);
+          const response = await post(`${server.url}/consent/update`, update(trial * 100_000 + lane * 1000 + i)).catch(
+            () => null,
+          );
           if (response?.status !== 200) return;
           const { receiptId } = (await response.json().catch(() => ({}))) as { receiptId?: string };
           if (!receiptId) return;
@@ -95,8 +108,12 @@ describe('server process', () => {
     }
     const db = new Database(join(dir, 'page.db'), { readonly: true });
     const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-    expect(count('SELECT COUNT(*) AS n FROM audit_log a LEFT JOIN receipts r ON r.audit_id = a.id WHERE r.id IS NULL')).toBe(0);
-    expect(count('SELECT COUNT(*) AS n FROM receipts r LEFT JOIN audit_log a ON r.audit_id = a.id WHERE a.id IS NULL')).toBe(0);
+    expect(
+      count('SELECT COUNT(*) AS n FROM audit_log a LEFT JOIN receipts r ON r.audit_id = a.id WHERE r.id IS NULL'),
+    ).toBe(0);
+    expect(
+      count('SELECT COUNT(*) AS n FROM receipts r LEFT JOIN audit_log a ON r.audit_id = a.id WHERE a.id IS NULL'),
+    ).toBe(0);
     const stored = new Set((db.prepare('SELECT id FROM receipts').all() as { id: string }[]).map((row) => row.id));
     db.close();
     const lost = acknowledged.filter((id) => !stored.has(id));
@@ -109,24 +126,32 @@ describe('server process', () => {
     const server = await start({ SHUTDOWN_DRAIN_MS: '100' });
     const body = JSON.stringify(update(1));
     const { port } = new URL(server.url);
-    const response = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
-      const req = httpRequest(
-        { host: '127.0.0.1', port, method: 'POST', path: '/consent/update', headers: { 'content-type': 'application/json', 'content-length': body.length } },
-        (res) => {
-          let text = '';
-          res.on('data', (chunk) => {
-            text += chunk;
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text, connection: res.headers.connection }));
-        },
-      );
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-      setTimeout(() => {
-        server.child.kill('SIGTERM');
-        setTimeout(() => req.end(body.slice(10)), 300);
-      }, 300);
-    });
+    const response = new Promise<{ status: number; text: string; connection: string | undefined }>(
+      (resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/consent/update',
+            headers: { 'content-type': 'application/json', 'content-length': body.length },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk) => {
+              text += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text, connection: res.headers.connection }));
+          },
+        );
+        req.on('error', reject);
+        req.write(body.slice(0, 10));
+        setTimeout(() => {
+          server.child.kill('SIGTERM');
+          setTimeout(() => req.end(body.slice(10)), 300);
+        }, 300);
+      },
+    );
     const { status, text, connection } = await response;
     expect(status).toBe(200);
     expect(connection).toBe('close');
@@ -136,7 +161,11 @@ describe('server process', () => {
   });
 
   it('in production, starts without ADMIN_TOKEN or a CDN build and says so, the admin and the vendor list off', async () => {
-    const server = await startServer({ NODE_ENV: 'production', DATABASE_URL: 'memory:', CDN_ROOT: join(dir, 'no-cdn') });
+    const server = await startServer({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'memory:',
+      CDN_ROOT: join(dir, 'no-cdn'),
+    });
     running.push(server);
     const log = server.lines.join('\n');
     expect(log).toContain('admin API disabled');
@@ -148,7 +177,9 @@ describe('server process', () => {
     const admin = await fetch(`${server.url}/admin/api/instances`, { headers: { authorization: 'Bearer x' } });
     expect((await admin.json()).error.code).toBe('admin-disabled');
     expect(log).not.toContain('admin dashboard:');
-    expect((await (await fetch(`${server.url}/tcf/vendor-list.json`)).json()).error.code).toBe('tcf-vendor-list-missing');
+    expect((await (await fetch(`${server.url}/tcf/vendor-list.json`)).json()).error.code).toBe(
+      'tcf-vendor-list-missing',
+    );
   });
 
   it('in development (npm start as is), prints a generated admin token with the admin URL, serves the labelled fixture vendor list and configures the example instances', async () => {
@@ -158,9 +189,14 @@ describe('server process', () => {
     const adminUrl = entries.find((entry) => entry.adminUrl)?.adminUrl;
     expect(adminUrl).toMatch(new RegExp(`^${server.url}/admin/#token=[A-Za-z0-9_-]{32}$`));
     const token = new URL(adminUrl!).hash.slice('#token='.length);
-    const instances = await fetch(`${server.url}/admin/api/instances`, { headers: { authorization: `Bearer ${token}` } });
+    const instances = await fetch(`${server.url}/admin/api/instances`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(instances.status).toBe(200);
-    expect((await instances.json()).instances.map((instance: { id: string }) => instance.id).sort()).toEqual(['examples-cmp', 'examples-hosted-cmp']);
+    expect((await instances.json()).instances.map((instance: { id: string }) => instance.id).sort()).toEqual([
+      'examples-cmp',
+      'examples-hosted-cmp',
+    ]);
     expect(entries.some((entry) => entry.msg.includes('fixtures/tcf/vendor-list.json, a FIXTURE'))).toBe(true);
     const list = await fetch(`${server.url}/tcf/vendor-list.json`);
     expect(list.status).toBe(200);
@@ -177,11 +213,16 @@ describe('server process', () => {
   });
 
   it('refuses to start with an invalid ads config file, naming it', async () => {
-    writeFileSync(join(dir, 'broken.json'), JSON.stringify({ placements: [{ anchor: { selector: 'p' }, pos: 7, type: 1 }] }));
+    writeFileSync(
+      join(dir, 'broken.json'),
+      JSON.stringify({ placements: [{ anchor: { selector: 'p' }, pos: 7, type: 1 }] }),
+    );
     const server = runServer({ DATABASE_URL: 'memory:', ADS_CONFIG_DIR: dir });
     const { code } = await server.exited();
     expect(code).toBe(1);
-    expect(server.stderr.join('\n')).toContain(`page server did not start: ads-config-invalid: ${join(dir, 'broken.json')}: config.placements[0].pos`);
+    expect(server.stderr.join('\n')).toContain(
+      `page server did not start: ads-config-invalid: ${join(dir, 'broken.json')}: config.placements[0].pos`,
+    );
   });
 
   it('refuses to start with an invalid DATABASE_URL', async () => {

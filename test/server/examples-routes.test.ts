@@ -52,7 +52,13 @@ describe('examples routes', () => {
 
   it('answers 404 for missing files, dotfiles and paths outside the folder', async () => {
     const { app } = await buildApp();
-    for (const url of ['/examples/missing.html', '/examples/.secret', '/examples/../cdn/v0.js', '/examples/%2e%2e/cdn/v0.js', '/examples/..%2fcdn%2fv0.js']) {
+    for (const url of [
+      '/examples/missing.html',
+      '/examples/.secret',
+      '/examples/../cdn/v0.js',
+      '/examples/%2e%2e/cdn/v0.js',
+      '/examples/..%2fcdn%2fv0.js',
+    ]) {
       const response = await app.inject({ url });
       expect(response.statusCode, url).toBe(404);
     }
@@ -74,7 +80,11 @@ describe('examples routes', () => {
     try {
       const { app } = await buildApp({ cdnRoot: join(built, 'cdn') });
       const library = await app.inject({ url: '/examples/lib/prebid.js' });
-      expect([library.statusCode, library.headers['content-type'], library.body]).toEqual([200, 'text/javascript; charset=utf-8', 'window.pbjs = {};']);
+      expect([library.statusCode, library.headers['content-type'], library.body]).toEqual([
+        200,
+        'text/javascript; charset=utf-8',
+        'window.pbjs = {};',
+      ]);
       expect((await app.inject({ url: '/examples/first.html' })).body).toContain('First example');
       for (const url of ['/examples/lib/', '/examples/lib/missing.js', '/examples/lib/../../cdn/v0.js']) {
         expect((await app.inject({ url })).statusCode, url).toBe(404);

@@ -36,13 +36,18 @@ describe('framework-errors', () => {
     expect(response.body).toContain('full');
   });
 
-  it.each(['/examples/%E0%A4%A', '/v0/%E0%A4%A.js', '/nowhere/%zz'])('answers the malformed encoding %s with 400 invalid-url', async (url) => {
-    const { app } = await buildApp();
-    const response = await app.inject({ url });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: { code: 'invalid-url', message: expect.stringMatching(/^URL: expected/) } });
-    expect(response.headers['x-request-id']).toBeDefined();
-  });
+  it.each(['/examples/%E0%A4%A', '/v0/%E0%A4%A.js', '/nowhere/%zz'])(
+    'answers the malformed encoding %s with 400 invalid-url',
+    async (url) => {
+      const { app } = await buildApp();
+      const response = await app.inject({ url });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        error: { code: 'invalid-url', message: expect.stringMatching(/^URL: expected/) },
+      });
+      expect(response.headers['x-request-id']).toBeDefined();
+    },
+  );
 
   it('answers an over-long path parameter with 414 bad-request in the envelope', async () => {
     const { app } = await buildApp();
@@ -61,25 +66,42 @@ describe('framework-errors', () => {
   it.each([
     ['a "__proto__" key', '{"consentInstanceId":"site","consentStateValue":"unknown","__proto__":{"x":1}}'],
     ['an escaped "__proto__" key', '{"consentInstanceId":"site","consentStateValue":"unknown","\\u005f_proto__":{}}'],
-    ['a nested "__proto__" key', '{"consentInstanceId":"site","consentStateValue":"unknown","purposeConsents":{"__proto__":true}}'],
-    ['"constructor" with "prototype"', '{"consentInstanceId":"site","consentStateValue":"unknown","constructor":{"prototype":{}}}'],
-  ])('answers valid JSON with %s with 400 invalid-json naming the problem, and writes nothing', async (_name, payload) => {
-    const { app, store } = await buildApp();
-    expect(() => JSON.parse(payload)).not.toThrow();
-    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error).toEqual({
-      code: 'invalid-json',
-      message: 'body: expected JSON without a "__proto__" key or a "constructor" key holding "prototype", got one',
-    });
-    expect(await store.listInstances()).toEqual([]);
-  });
+    [
+      'a nested "__proto__" key',
+      '{"consentInstanceId":"site","consentStateValue":"unknown","purposeConsents":{"__proto__":true}}',
+    ],
+    [
+      '"constructor" with "prototype"',
+      '{"consentInstanceId":"site","consentStateValue":"unknown","constructor":{"prototype":{}}}',
+    ],
+  ])(
+    'answers valid JSON with %s with 400 invalid-json naming the problem, and writes nothing',
+    async (_name, payload) => {
+      const { app, store } = await buildApp();
+      expect(() => JSON.parse(payload)).not.toThrow();
+      const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toEqual({
+        code: 'invalid-json',
+        message: 'body: expected JSON without a "__proto__" key or a "constructor" key holding "prototype", got one',
+      });
+      expect(await store.listInstances()).toEqual([]);
+    },
+  );
 
   it('still names invalid JSON as invalid JSON', async () => {
     const { app } = await buildApp();
-    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: '{"__proto__":' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: json,
+      payload: '{"__proto__":',
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toMatchObject({ code: 'invalid-json', message: expect.stringMatching(/^body: expected valid JSON/) });
+    expect(response.json().error).toMatchObject({
+      code: 'invalid-json',
+      message: expect.stringMatching(/^body: expected valid JSON/),
+    });
   });
 
   it('answers a request Node cannot parse with 400 bad-request in the envelope', async () => {
@@ -95,14 +117,21 @@ describe('framework-errors', () => {
   });
 
   it('maps framework errors by code and leaves unknown errors to the 500 path', () => {
-    expect(toHttpError({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'x' }, 10)).toMatchObject({ status: 400, code: 'unsupported-media-type' });
+    expect(toHttpError({ code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'x' }, 10)).toMatchObject({
+      status: 400,
+      code: 'unsupported-media-type',
+    });
     expect(toHttpError({ code: 'FST_ERR_CTP_BODY_TOO_LARGE', message: 'x' }, 10)).toMatchObject({
       status: 413,
       code: 'body-too-large',
       message: 'body: expected at most 10 bytes, got more',
     });
-    expect(toHttpError({ code: 'FST_ERR_CTP_INVALID_JSON_BODY', message: 'x', statusCode: 400 }, 10)?.code).toBe('invalid-json');
-    expect(toHttpError({ code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH', message: 'x', statusCode: 400 }, 10)?.code).toBe('bad-request');
+    expect(toHttpError({ code: 'FST_ERR_CTP_INVALID_JSON_BODY', message: 'x', statusCode: 400 }, 10)?.code).toBe(
+      'invalid-json',
+    );
+    expect(toHttpError({ code: 'FST_ERR_CTP_INVALID_CONTENT_LENGTH', message: 'x', statusCode: 400 }, 10)?.code).toBe(
+      'bad-request',
+    );
     expect(toHttpError(new URIError('URI malformed'), 10)?.code).toBe('invalid-url');
     expect(toHttpError({ code: 'FST_ERR_SOMETHING', message: 'x', statusCode: 500 }, 10)).toBeNull();
     expect(toHttpError({ statusCode: 400, message: 'not ours' }, 10)).toBeNull();
@@ -111,6 +140,8 @@ describe('framework-errors', () => {
 
   it('still answers valid requests normally', async () => {
     const { app } = await buildApp();
-    expect((await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check })).statusCode,
+    ).toBe(200);
   });
 });

@@ -13,7 +13,11 @@ const CF = { 'cf-ipcountry': 'US', 'cf-region-code': 'CA' };
 /** What the geo script was patched with, and the response. */
 async function patched(deps: Partial<AppDeps>, headers: Record<string, string>, remoteAddress = '127.0.0.1') {
   const { app } = await buildApp(deps);
-  const response = await app.inject({ url: '/v0/page-geo-0.1.js', remoteAddress, headers: { 'accept-encoding': '', ...headers } });
+  const response = await app.inject({
+    url: '/v0/page-geo-0.1.js',
+    remoteAddress,
+    headers: { 'accept-encoding': '', ...headers },
+  });
   const prefix = geoSource.slice(0, geoSource.indexOf('{{'));
   const body = response.body;
   return { place: body.slice(prefix.length, body.indexOf('"', prefix.length)), response };
@@ -21,18 +25,24 @@ async function patched(deps: Partial<AppDeps>, headers: Record<string, string>, 
 
 describe('geo headers: configuration', () => {
   it('reads GEO_HEADERS in its order, any case and spacing', () => {
-    expect(parseServerConfig({ GEO_HEADERS: 'CloudFront, cloudflare,vercel , appengine', TRUST_PROXY: '1' }).geoHeaders).toEqual([
-      'cloudfront',
-      'cloudflare',
-      'vercel',
-      'appengine',
-    ]);
+    expect(
+      parseServerConfig({ GEO_HEADERS: 'CloudFront, cloudflare,vercel , appengine', TRUST_PROXY: '1' }).geoHeaders,
+    ).toEqual(['cloudfront', 'cloudflare', 'vercel', 'appengine']);
   });
 
   it('defaults to the custom pair when TRUSTED_COUNTRY_HEADER is set, else to none', () => {
     expect(parseServerConfig({}).geoHeaders).toEqual([]);
-    const custom = parseServerConfig({ TRUSTED_COUNTRY_HEADER: 'X-Country', TRUSTED_REGION_HEADER: 'X-Region', TRUST_PROXY: 'loopback' });
-    expect(custom).toMatchObject({ geoHeaders: ['custom'], trustedCountryHeader: 'x-country', trustedRegionHeader: 'x-region', warnings: [] });
+    const custom = parseServerConfig({
+      TRUSTED_COUNTRY_HEADER: 'X-Country',
+      TRUSTED_REGION_HEADER: 'X-Region',
+      TRUST_PROXY: 'loopback',
+    });
+    expect(custom).toMatchObject({
+      geoHeaders: ['custom'],
+      trustedCountryHeader: 'x-country',
+      trustedRegionHeader: 'x-region',
+      warnings: [],
+    });
   });
 
   it.each([
@@ -50,7 +60,9 @@ describe('geo headers: configuration', () => {
     expect(parseServerConfig({ GEO_HEADERS: 'cloudflare' }).warnings).toEqual([
       'geo-headers-untrusted: GEO_HEADERS: expected TRUST_PROXY naming the proxy that sets them, got none; the headers (cloudflare) are ignored and the IP database is used',
     ]);
-    expect(parseServerConfig({ GEO_HEADERS: 'vercel', TRUSTED_COUNTRY_HEADER: 'X-Country', TRUST_PROXY: '1' }).warnings).toEqual([
+    expect(
+      parseServerConfig({ GEO_HEADERS: 'vercel', TRUSTED_COUNTRY_HEADER: 'X-Country', TRUST_PROXY: '1' }).warnings,
+    ).toEqual([
       'geo-headers-unused: TRUSTED_COUNTRY_HEADER: expected custom in GEO_HEADERS, got none; the custom pair is not read',
     ]);
   });
@@ -64,15 +76,23 @@ describe('geo headers: the patched place', () => {
     ['cloudfront', { 'cloudfront-viewer-country': 'US', 'cloudfront-viewer-country-region': 'CA' }],
     ['vercel', { 'x-vercel-ip-country': 'US', 'x-vercel-ip-country-region': 'CA' }],
     ['appengine', { 'x-appengine-country': 'US', 'x-appengine-region': 'ca' }],
-  ] as const)('reads the country and region %s sets, publicly cached and varied on its headers', async (source, headers) => {
-    const { place, response } = await patched({ geoHeaders: [source], trustProxy: 'loopback' }, headers);
-    expect(place).toBe('us-ca');
-    expect(response.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=3600');
-    expect(response.headers.vary).toBe(`${Object.keys(headers).join(', ')}, Accept-Encoding`);
-  });
+  ] as const)(
+    'reads the country and region %s sets, publicly cached and varied on its headers',
+    async (source, headers) => {
+      const { place, response } = await patched({ geoHeaders: [source], trustProxy: 'loopback' }, headers);
+      expect(place).toBe('us-ca');
+      expect(response.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=3600');
+      expect(response.headers.vary).toBe(`${Object.keys(headers).join(', ')}, Accept-Encoding`);
+    },
+  );
 
   it('reads the named custom pair', async () => {
-    const deps = { geoHeaders: ['custom'], trustedCountryHeader: 'X-Geo-Country', trustedRegionHeader: 'X-Geo-Region', trustProxy: 'loopback' } as const;
+    const deps = {
+      geoHeaders: ['custom'],
+      trustedCountryHeader: 'X-Geo-Country',
+      trustedRegionHeader: 'X-Geo-Region',
+      trustProxy: 'loopback',
+    } as const;
     expect((await patched(deps, { 'x-geo-country': 'us', 'x-geo-region': 'US-TX' })).place).toBe('us-tx');
   });
 
@@ -83,9 +103,13 @@ describe('geo headers: the patched place', () => {
     const reversed = { ...order, geoHeaders: ['cloudflare', 'vercel'] } as const;
     expect((await patched(reversed, both)).place).toBe('us-ca');
     // The first source has no usable country: the next one gives both, never a mix of the two.
-    expect((await patched(reversed, { 'cf-ipcountry': 'XX', 'cf-region-code': 'CA', 'x-vercel-ip-country': 'US' })).place).toBe('us');
+    expect(
+      (await patched(reversed, { 'cf-ipcountry': 'XX', 'cf-region-code': 'CA', 'x-vercel-ip-country': 'US' })).place,
+    ).toBe('us');
     const { response } = await patched(reversed, both);
-    expect(response.headers.vary).toBe('cf-ipcountry, cf-region-code, x-vercel-ip-country, x-vercel-ip-country-region, Accept-Encoding');
+    expect(response.headers.vary).toBe(
+      'cf-ipcountry, cf-region-code, x-vercel-ip-country, x-vercel-ip-country-region, Accept-Encoding',
+    );
   });
 
   it.each([
@@ -98,7 +122,11 @@ describe('geo headers: the patched place', () => {
   });
 
   it('falls back to the IP lookup of the forwarded address, privately cached, when the country header is malformed', async () => {
-    const { place, response } = await patched(trusted, { 'cf-ipcountry': 'USA', 'cf-region-code': 'CA', 'x-forwarded-for': '203.0.113.7' });
+    const { place, response } = await patched(trusted, {
+      'cf-ipcountry': 'USA',
+      'cf-region-code': 'CA',
+      'x-forwarded-for': '203.0.113.7',
+    });
     expect(place).toBe('de');
     expect(response.headers['cache-control']).toBe('private, max-age=300');
   });
@@ -121,7 +149,11 @@ describe('geo headers: the patched place', () => {
 
   it('gives /consent/check the country of the trusted headers only', async () => {
     const { app, store } = await buildApp({ geoHeaders: ['cloudflare'], trustProxy: '10.0.0.0/8' });
-    await store.putInstance('site', { ...defaultInstanceConfig, consentRequired: { default: false, us: true }, geoGroups: { us: ['us'] } }, 1);
+    await store.putInstance(
+      'site',
+      { ...defaultInstanceConfig, consentRequired: { default: false, us: true }, geoGroups: { us: ['us'] } },
+      1,
+    );
     const check = async (remoteAddress: string) =>
       (
         await app.inject({

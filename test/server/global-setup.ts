@@ -68,8 +68,14 @@ export default async function setup(project: TestProject): Promise<() => void> {
     const port = await freePort();
     run(initdb, ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
     run(pgCtl, [
-      '-D', data, '-l', join(dir, 'log'), '-w', '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start',
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
     ]);
     project.provide('postgresUrl', `postgres://postgres@127.0.0.1:${port}/postgres`);
     project.provide('postgresSkipReason', null);

@@ -30,7 +30,11 @@ describe('group commit', () => {
     const group = createGroupCommit(commit, { windowMs: 0, maxBatch: 100 });
     const seen: number[][] = [];
     await Promise.all([1, 2, 3].map((item) => group.submit(item).then(() => seen.push([...committed]))));
-    expect(seen).toEqual([[1, 2, 3], [1, 2, 3], [1, 2, 3]]);
+    expect(seen).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
   });
 
   it('gathers what arrives while a commit runs into the next one', async () => {
@@ -68,7 +72,7 @@ describe('group commit', () => {
     expect(committed).toEqual([1, 2, 4]);
   });
 
-  it('fails the whole batch at once, without retrying item by item, when the error is not an item\'s (the store is down)', async () => {
+  it("fails the whole batch at once, without retrying item by item, when the error is not an item's (the store is down)", async () => {
     const batches: number[][] = [];
     const down = Object.assign(new Error('Query read timeout'), { isItemError: false });
     const group = createGroupCommit(
@@ -76,7 +80,11 @@ describe('group commit', () => {
         batches.push([...items]);
         throw down;
       },
-      { windowMs: 0, maxBatch: 100, isItemError: (error) => (error as { isItemError?: boolean }).isItemError !== false },
+      {
+        windowMs: 0,
+        maxBatch: 100,
+        isItemError: (error) => (error as { isItemError?: boolean }).isItemError !== false,
+      },
     );
     const results = await Promise.allSettled([1, 2, 3, 4].map((item) => group.submit(item)));
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);

@@ -10,10 +10,18 @@ import { describe, expect, it } from 'vitest';
 import { bearer, buildApp, json, writeFiles } from './app-harness.ts';
 
 const tcfVendorList = resolve('fixtures/tcf/vendor-list.json');
-const tcf = { cmpId: 300, cmpVersion: 2, vendors: [1, 8, 52], purposes: { ads: [1, 2, 3, 4] }, specialFeatures: [1], publisherCountryCode: 'de' };
+const tcf = {
+  cmpId: 300,
+  cmpVersion: 2,
+  vendors: [1, 8, 52],
+  purposes: { ads: [1, 2, 3, 4] },
+  specialFeatures: [1],
+  publisherCountryCode: 'de',
+};
 const put = (app: Awaited<ReturnType<typeof buildApp>>['app'], body: object) =>
   app.inject({ method: 'PUT', url: '/admin/api/instances/news', headers: { ...bearer, ...json }, payload: body });
-const embedded = (html: string) => JSON.parse(/<script type="application\/json" id="prompt-config">([^<]*)<\/script>/.exec(html)![1]!);
+const embedded = (html: string) =>
+  JSON.parse(/<script type="application\/json" id="prompt-config">([^<]*)<\/script>/.exec(html)![1]!);
 
 describe('instance tcf settings', () => {
   it('stores settings whose ids the GVL has (country upper-cased), and the prompt embeds the first layer summary', async () => {
@@ -44,11 +52,20 @@ describe('instance tcf settings', () => {
 
   it.each([
     [{ ...tcf, vendors: [1, 9999] }, 'tcf.vendors[1]: expected a vendor id of the vendor list (version 142), got 9999'],
-    [{ ...tcf, purposes: { ads: [1, 12] } }, 'tcf.purposes.ads[1]: expected a purpose id of the vendor list (version 142), got 12'],
-    [{ ...tcf, specialFeatures: [3] }, 'tcf.specialFeatures[0]: expected a special feature id of the vendor list (version 142), got 3'],
+    [
+      { ...tcf, purposes: { ads: [1, 12] } },
+      'tcf.purposes.ads[1]: expected a purpose id of the vendor list (version 142), got 12',
+    ],
+    [
+      { ...tcf, specialFeatures: [3] },
+      'tcf.specialFeatures[0]: expected a special feature id of the vendor list (version 142), got 3',
+    ],
     [{ ...tcf, vendors: [1, 1] }, 'tcf.vendors[1]: expected each vendor once, got 1'],
     [{ ...tcf, cmpId: 1 }, 'tcf.cmpId: expected an integer from 2 to 4095, got 1'],
-    [{ ...tcf, vendor: [1] }, 'tcf.vendor: expected one of the fields cmpId, cmpVersion, vendors, purposes, specialFeatures, publisherCountryCode, got [1]'],
+    [
+      { ...tcf, vendor: [1] },
+      'tcf.vendor: expected one of the fields cmpId, cmpVersion, vendors, purposes, specialFeatures, publisherCountryCode, got [1]',
+    ],
   ])('refuses %j with a 400 naming the field, and stores nothing', async (body, message) => {
     const { app, store } = await buildApp({ tcfVendorList });
     const response = await put(app, { tcf: body });
@@ -61,13 +78,20 @@ describe('instance tcf settings', () => {
     const { app } = await buildApp();
     const response = await put(app, { tcf });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toBe('tcf: expected a server with a vendor list (set TCF_VENDOR_LIST), got "tcf settings"');
+    expect(response.json().error.message).toBe(
+      'tcf: expected a server with a vendor list (set TCF_VENDOR_LIST), got "tcf settings"',
+    );
   });
 
   it('removes the settings with a PATCH of null', async () => {
     const { app } = await buildApp({ tcfVendorList });
     await put(app, { tcf });
-    const patched = await app.inject({ method: 'PATCH', url: '/admin/api/instances/news', headers: { ...bearer, ...json }, payload: { tcf: null } });
+    const patched = await app.inject({
+      method: 'PATCH',
+      url: '/admin/api/instances/news',
+      headers: { ...bearer, ...json },
+      payload: { tcf: null },
+    });
     expect(patched.json().config.tcf).toBeNull();
   });
 });
@@ -76,20 +100,29 @@ describe('GET /tcf/purposes-<lang>.json', () => {
   it('serves the IAB translation compressed with cache headers, and the prompt points the frame at it', async () => {
     const { app, dir } = await buildApp({ tcfVendorList, tcfTranslationsDir: join(process.cwd(), 'dist/none') });
     const withDir = await buildApp({ tcfVendorList, tcfTranslationsDir: join(dir, 'tr') });
-    writeFiles(dir, { 'tr/purposes-de.json': JSON.stringify({ purposes: { 1: { id: 1, name: 'Informationen speichern' } } }) });
+    writeFiles(dir, {
+      'tr/purposes-de.json': JSON.stringify({ purposes: { 1: { id: 1, name: 'Informationen speichern' } } }),
+    });
     const response = await withDir.app.inject({ url: '/tcf/purposes-de.json', headers: { 'accept-encoding': 'gzip' } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('gzip');
     expect(response.headers['cache-control']).toMatch(/max-age=3600/);
     await put(withDir.app, { tcf });
-    const config = embedded((await withDir.app.inject({ url: '/cmp/prompt.html?instance=news', headers: { 'accept-language': 'de' } })).body);
+    const config = embedded(
+      (await withDir.app.inject({ url: '/cmp/prompt.html?instance=news', headers: { 'accept-language': 'de' } })).body,
+    );
     expect(config.tcf.translationsUrl).toBe('/tcf/purposes-de.json');
     expect(config.tcf.summary.map((item: { name: string }) => item.name)).toContain('Informationen speichern');
     const missing = await app.inject({ url: '/tcf/purposes-fi.json' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().error).toEqual({ code: 'tcf-translation-missing', message: 'no translation file for "fi": the prompt shows the GVL\'s English texts' });
+    expect(missing.json().error).toEqual({
+      code: 'tcf-translation-missing',
+      message: 'no translation file for "fi": the prompt shows the GVL\'s English texts',
+    });
     const unset = await buildApp({ tcfVendorList });
-    expect((await unset.app.inject({ url: '/tcf/purposes-de.json' })).json().error.message).toMatch(/^TCF_TRANSLATIONS_DIR is not set/);
+    expect((await unset.app.inject({ url: '/tcf/purposes-de.json' })).json().error.message).toMatch(
+      /^TCF_TRANSLATIONS_DIR is not set/,
+    );
     expect((await withDir.app.inject({ url: '/tcf/purposes-..%2F..%2Fetc.json' })).statusCode).toBe(404);
   });
 });
@@ -100,7 +133,8 @@ describe('first layer budget', () => {
     const html = (await app.inject({ url: '/cmp/prompt.html' })).body;
     // Built by `node scripts/build.mjs`; a missing file fails here rather than passing unmeasured.
     const script = readFileSync(resolve('dist/cdn/cmp/prompt-0.1.js'));
-    const brotli = (bytes: Buffer | string) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    const brotli = (bytes: Buffer | string) =>
+      brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
     expect(brotli(html) + brotli(script)).toBeLessThanOrEqual(15 * 1024);
   });
 });

@@ -26,7 +26,11 @@ afterEach(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `read` until `accept` holds; returns the elapsed milliseconds, or throws after `limitMs`. */
-async function timeUntil(read: () => Promise<InstanceRecord | null>, accept: (record: InstanceRecord | null) => boolean, limitMs: number) {
+async function timeUntil(
+  read: () => Promise<InstanceRecord | null>,
+  accept: (record: InstanceRecord | null) => boolean,
+  limitMs: number,
+) {
   const started = performance.now();
   while (!accept(await read())) {
     if (performance.now() - started > limitMs) throw new Error(`not seen within ${limitMs} ms`);
@@ -65,7 +69,10 @@ describe('instance cache (SQLite)', () => {
   });
 
   it("sees another process's change within INSTANCE_CACHE_MS, not before", async () => {
-    const { stores: [one, other], now } = sqliteClockedPair(300);
+    const {
+      stores: [one, other],
+      now,
+    } = sqliteClockedPair(300);
     await one.ensureInstance('site', defaultInstanceConfig, 1);
     expect((await one.getInstance('site'))?.policyVersion).toBe(1);
     await other.bumpPolicyVersion('site', 2);
@@ -76,7 +83,10 @@ describe('instance cache (SQLite)', () => {
   });
 
   it('peeks only at a copy it holds: none before a read, the current one after, none once stale', async () => {
-    const { stores: [one, other], now } = sqliteClockedPair(300);
+    const {
+      stores: [one, other],
+      now,
+    } = sqliteClockedPair(300);
     expect(one.peekInstance('site')).toBeNull();
     await one.ensureInstance('site', defaultInstanceConfig, 1);
     expect(one.peekInstance('site')?.policyVersion).toBe(1);
@@ -120,13 +130,16 @@ describe.skipIf(!adminUrl)(`instance cache (PostgreSQL, ${inject('postgresSkipRe
     const database = `page_cache_${randomBytes(6).toString('hex')}`;
     await admin(`CREATE DATABASE ${database}`);
     const url = adminUrl!.replace(/\/[^/]*$/, `/${database}`);
-    const stores = [await openPostgresStore(url, { instanceCacheMs }), await openPostgresStore(url, { instanceCacheMs })] as const;
+    const stores = [
+      await openPostgresStore(url, { instanceCacheMs }),
+      await openPostgresStore(url, { instanceCacheMs }),
+    ] as const;
     opened.push(...stores);
     cleanups.push(() => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
     return { stores, url };
   }
 
-  it("drops a cached instance when another process changes it (NOTIFY), long before INSTANCE_CACHE_MS", async () => {
+  it('drops a cached instance when another process changes it (NOTIFY), long before INSTANCE_CACHE_MS', async () => {
     const {
       stores: [one, other],
     } = await postgresPair(60_000);
@@ -135,10 +148,22 @@ describe.skipIf(!adminUrl)(`instance cache (PostgreSQL, ${inject('postgresSkipRe
     await other.bumpPolicyVersion('site', 2);
     // The synchronous peek loses the old copy on the NOTIFY too.
     // Seen long before the 60 s INSTANCE_CACHE_MS could expire the copy: how soon is a bench figure, not a test.
-    await timeUntil(async () => one.peekInstance('site'), (record) => record === null, 20_000);
-    await timeUntil(() => one.getInstance('site'), (record) => record?.policyVersion === 2, 20_000);
+    await timeUntil(
+      async () => one.peekInstance('site'),
+      (record) => record === null,
+      20_000,
+    );
+    await timeUntil(
+      () => one.getInstance('site'),
+      (record) => record?.policyVersion === 2,
+      20_000,
+    );
     await other.putInstance('site', { ...defaultInstanceConfig, consentRequired: { default: false } }, 3);
-    await timeUntil(() => one.getInstance('site'), (record) => record?.config.consentRequired['default'] === false, 5000);
+    await timeUntil(
+      () => one.getInstance('site'),
+      (record) => record?.config.consentRequired['default'] === false,
+      5000,
+    );
   });
 
   it('drops a cached instance changed by hand in SQL, by any client', async () => {
@@ -151,6 +176,10 @@ describe.skipIf(!adminUrl)(`instance cache (PostgreSQL, ${inject('postgresSkipRe
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query("UPDATE instances SET policy_version = 7 WHERE id = 'site'").finally(() => client.end());
-    await timeUntil(() => one.getInstance('site'), (record) => record?.policyVersion === 7, 5000);
+    await timeUntil(
+      () => one.getInstance('site'),
+      (record) => record?.policyVersion === 7,
+      5000,
+    );
   });
 });

@@ -10,18 +10,34 @@ describe('instance-config', () => {
     expect(isConsentRequired(config, '__proto__')).toBe(false);
     expect(isConsentRequired(config, 'constructor')).toBe(false);
     expect(isConsentRequired(config, 'toString')).toBe(true);
-    expect(JSON.parse(JSON.stringify(config.consentRequired))).toEqual(JSON.parse('{"default": true, "__proto__": false, "constructor": false}'));
+    expect(JSON.parse(JSON.stringify(config.consentRequired))).toEqual(
+      JSON.parse('{"default": true, "__proto__": false, "constructor": false}'),
+    );
   });
 
   it('refuses an unknown field, naming it, rather than storing the defaults for a typo', () => {
-    expect(() => parseInstanceConfig({ consentRequird: false })).toThrow(/^consentRequird: expected one of the fields consentRequired, geoGroups/);
+    expect(() => parseInstanceConfig({ consentRequird: false })).toThrow(
+      /^consentRequird: expected one of the fields consentRequired, geoGroups/,
+    );
     expect(parseInstanceConfig({ consentRequired: false }).consentRequired).toEqual({ default: false });
   });
 
   it.each([
-    ['sharedData', { sharedData: { tier: 'a\u0000b' } }, /^sharedData\.tier: expected a string, number or boolean, got "a.b"/s],
-    ['a sharedData key', { sharedData: { ['t\u0000']: 'x' } }, /^sharedData: expected a key of 1-100 characters, got "t."/s],
-    ['xssiPrefix', { xssiPrefix: ')]}\uDC00' }, /^xssiPrefix: expected a string of 1-32 characters, got "\)\]\}\uDC00"/],
+    [
+      'sharedData',
+      { sharedData: { tier: 'a\u0000b' } },
+      /^sharedData\.tier: expected a string, number or boolean, got "a.b"/s,
+    ],
+    [
+      'a sharedData key',
+      { sharedData: { ['t\u0000']: 'x' } },
+      /^sharedData: expected a key of 1-100 characters, got "t."/s,
+    ],
+    [
+      'xssiPrefix',
+      { xssiPrefix: ')]}\uDC00' },
+      /^xssiPrefix: expected a string of 1-32 characters, got "\)\]\}\uDC00"/,
+    ],
     ['a prompt title', { prompt: { title: 'a\uD800', message: 'm' } }, /^prompt\.title: /],
   ])('refuses NUL or a lone surrogate in %s, naming the field', (_name, body, message) => {
     expect(() => parseInstanceConfig(body)).toThrow(message);

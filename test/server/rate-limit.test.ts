@@ -14,7 +14,10 @@ describe('rate-limit', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(limited.json()).toEqual({
-      error: { code: 'rate-limited', message: expect.stringMatching(/^too many requests from this client: at most 3 per minute; retry in /) },
+      error: {
+        code: 'rate-limited',
+        message: expect.stringMatching(/^too many requests from this client: at most 3 per minute; retry in /),
+      },
     });
   });
 
@@ -26,7 +29,8 @@ describe('rate-limit', () => {
     expect((await sendUpdate()).statusCode).toBe(429);
     expect((await store.countInstance('site')).auditEntries).toBe(2);
     // Another client: the first one has spent its budget, which /cmp/outcome shares.
-    const outcome = () => app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept', remoteAddress: '198.51.100.9' });
+    const outcome = () =>
+      app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept', remoteAddress: '198.51.100.9' });
     expect((await outcome()).statusCode).toBe(204);
     expect((await outcome()).statusCode).toBe(204);
     expect((await outcome()).statusCode).toBe(429);
@@ -36,11 +40,17 @@ describe('rate-limit', () => {
     const { app } = await buildApp({ rateLimitPerMinute: 4 });
     const preflight = { origin: 'https://news.example', 'access-control-request-method': 'POST' };
     const preflightTo = (url: string) => app.inject({ method: 'OPTIONS', url, headers: preflight });
-    expect((await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: update })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check })).statusCode,
+    ).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: update })).statusCode,
+    ).toBe(200);
     // A browser sends these before each cross-origin POST; they cost the server nothing to answer.
     for (let n = 0; n < 6; n++) expect((await preflightTo('/consent/update')).statusCode).toBe(204);
-    expect((await app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept' })).statusCode).toBe(204);
+    expect((await app.inject({ method: 'POST', url: '/cmp/outcome?instance=site&action=accept' })).statusCode).toBe(
+      204,
+    );
     expect((await app.inject({ url: '/consent/receipt/rcpt_unknown' })).statusCode).not.toBe(429);
     // Four requests spent the budget of four, whichever routes they went to; a preflight still passes.
     const next = [
@@ -55,7 +65,13 @@ describe('rate-limit', () => {
       expect(limited.json().error.code).toBe('rate-limited');
     }
     // Another client still has its own budget.
-    const other = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check, remoteAddress: '198.51.100.9' });
+    const other = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: json,
+      payload: check,
+      remoteAddress: '198.51.100.9',
+    });
     expect(other.statusCode).toBe(200);
   });
 
@@ -89,7 +105,9 @@ describe('rate-limit', () => {
   it('is disabled by a limit of 0', async () => {
     const { app } = await buildApp({ rateLimitPerMinute: 0 });
     for (let i = 0; i < 20; i++) {
-      expect((await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check })).statusCode).toBe(200);
+      expect(
+        (await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: check })).statusCode,
+      ).toBe(200);
     }
   });
 });

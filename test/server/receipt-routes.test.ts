@@ -3,20 +3,39 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { CompactSign, compactVerify, createLocalJWKSet, decodeProtectedHeader, importJWK, type JSONWebKeySet } from 'jose';
+import {
+  CompactSign,
+  compactVerify,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  importJWK,
+  type JSONWebKeySet,
+} from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../server/store/sqlite-store.ts';
 import { bearer, buildApp, cookieOf, json, pageOrigin } from './app-harness.ts';
 
-const update = (body: object = {}) => ({ consentInstanceId: 'site', pageUserId: 'page-1', consentStateValue: 'accepted', ...body });
+const update = (body: object = {}) => ({
+  consentInstanceId: 'site',
+  pageUserId: 'page-1',
+  consentStateValue: 'accepted',
+  ...body,
+});
 type App = Awaited<ReturnType<typeof buildApp>>['app'];
 
 async function recordUpdate(app: App, cookie = 'page_uid=abcdefghijklmnopqrstuv', body: object = {}) {
-  const response = await app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie, origin: pageOrigin }, remoteAddress: '203.0.113.7', payload: update(body) });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/consent/update',
+    headers: { ...json, cookie, origin: pageOrigin },
+    remoteAddress: '203.0.113.7',
+    payload: update(body),
+  });
   return { receiptId: response.json().receiptId as string, cookie: cookieOf(response.headers['set-cookie']) };
 }
 
-const keySetOf = async (app: App) => (await app.inject({ url: '/.well-known/page-consent-keys.json' })).json() as JSONWebKeySet;
+const keySetOf = async (app: App) =>
+  (await app.inject({ url: '/.well-known/page-consent-keys.json' })).json() as JSONWebKeySet;
 
 async function verify(app: App, jws: string) {
   const { payload, protectedHeader } = await compactVerify(jws, createLocalJWKSet(await keySetOf(app)));
@@ -28,7 +47,10 @@ function documentedVerifier(): (jws: string, keys: JSONWebKeySet) => Promise<Rec
   const text = readFileSync(new URL('../../docs/server.md', import.meta.url), 'utf8');
   const block = /<!-- receipt-verifier:[^>]*-->\n```js\n([\s\S]*?)```/.exec(text)![1]!;
   const body = block.replace(/^import .*$/m, '');
-  return new Function('compactVerify', 'createLocalJWKSet', `${body}\nreturn verifyReceipt;`)(compactVerify, createLocalJWKSet);
+  return new Function('compactVerify', 'createLocalJWKSet', `${body}\nreturn verifyReceipt;`)(
+    compactVerify,
+    createLocalJWKSet,
+  );
 }
 
 const dirs: string[] = [];
@@ -42,12 +64,20 @@ describe('receipt routes', () => {
     const { receiptId, cookie } = await recordUpdate(app);
     const userId = cookie.split('=')[1]!;
     const [row] = await store.getHistory('site', userId);
-    expect(await store.getReceipt(receiptId)).toMatchObject({ id: receiptId, auditId: row!.id, userId, instanceId: 'site' });
+    expect(await store.getReceipt(receiptId)).toMatchObject({
+      id: receiptId,
+      auditId: row!.id,
+      userId,
+      instanceId: 'site',
+    });
   });
 
   it('returns a receipt to the same reader that verifies with the published JWK set only', async () => {
     const { app, now } = await buildApp();
-    const { receiptId, cookie } = await recordUpdate(app, undefined, { purposeConsents: { ads: true }, consentString: 'CP' });
+    const { receiptId, cookie } = await recordUpdate(app, undefined, {
+      purposeConsents: { ads: true },
+      consentString: 'CP',
+    });
     const response = await app.inject({ url: `/consent/receipt/${receiptId}`, headers: { cookie } });
     expect(response.statusCode).toBe(200);
     const { receipt, protectedHeader } = await verify(app, response.json().jws);
@@ -80,11 +110,21 @@ describe('receipt routes', () => {
   it('answers 404 to another reader, to a wrong token and to an unknown id, and the receipt to the admin', async () => {
     const { app } = await buildApp();
     const { receiptId } = await recordUpdate(app);
-    const other = await app.inject({ url: `/consent/receipt/${receiptId}`, headers: { cookie: 'page_uid=zzzzzzzzzzzzzzzzzzzzzz' } });
+    const other = await app.inject({
+      url: `/consent/receipt/${receiptId}`,
+      headers: { cookie: 'page_uid=zzzzzzzzzzzzzzzzzzzzzz' },
+    });
     expect(other.statusCode).toBe(404);
     expect(other.json().error.code).toBe('receipt-not-found');
     expect((await app.inject({ url: `/consent/receipt/${receiptId}` })).statusCode).toBe(404);
-    expect((await app.inject({ url: `/consent/receipt/${receiptId}`, headers: { authorization: 'Bearer wrong-token-000000000' } })).statusCode).toBe(404);
+    expect(
+      (
+        await app.inject({
+          url: `/consent/receipt/${receiptId}`,
+          headers: { authorization: 'Bearer wrong-token-000000000' },
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await app.inject({ url: '/consent/receipt/rcpt_unknown', headers: bearer })).statusCode).toBe(404);
     const admin = await app.inject({ url: `/consent/receipt/${receiptId}`, headers: bearer });
     expect(admin.statusCode).toBe(200);
@@ -98,7 +138,14 @@ describe('receipt routes', () => {
     const { receiptId, cookie } = await recordUpdate(app);
     const { jws } = (await app.inject({ url: `/consent/receipt/${receiptId}`, headers: { cookie } })).json();
     const { keys } = await keySetOf(app);
-    expect(keys).toEqual([expect.objectContaining({ kty: 'OKP', crv: 'Ed25519', x: privateKey.export({ format: 'jwk' }).x, kid: decodeProtectedHeader(jws).kid })]);
+    expect(keys).toEqual([
+      expect.objectContaining({
+        kty: 'OKP',
+        crv: 'Ed25519',
+        x: privateKey.export({ format: 'jwk' }).x,
+        kid: decodeProtectedHeader(jws).kid,
+      }),
+    ]);
     expect(JSON.stringify(keys)).not.toContain('"d"');
   });
 
@@ -123,11 +170,15 @@ describe('receipt routes', () => {
     const rotated = await app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer });
     expect(rotated.statusCode).toBe(201);
     const fresh = await recordUpdate(app, 'page_uid=bbbbbbbbbbbbbbbbbbbbbb');
-    const jwsOf = async ({ receiptId, cookie }: { receiptId: string; cookie: string }) => (await app.inject({ url: `/consent/receipt/${receiptId}`, headers: { cookie } })).json().jws;
+    const jwsOf = async ({ receiptId, cookie }: { receiptId: string; cookie: string }) =>
+      (await app.inject({ url: `/consent/receipt/${receiptId}`, headers: { cookie } })).json().jws;
     const [oldJws, freshJws] = [await jwsOf(old), await jwsOf(fresh)];
     expect(decodeProtectedHeader(freshJws).kid).toBe(rotated.json().kid);
     expect(decodeProtectedHeader(oldJws).kid).not.toBe(rotated.json().kid);
-    expect((await keySetOf(app)).keys.map((key) => key.kid)).toEqual([rotated.json().kid, decodeProtectedHeader(oldJws).kid]);
+    expect((await keySetOf(app)).keys.map((key) => key.kid)).toEqual([
+      rotated.json().kid,
+      decodeProtectedHeader(oldJws).kid,
+    ]);
     await expect(verify(app, oldJws)).resolves.toBeTruthy();
     await expect(verify(app, freshJws)).resolves.toBeTruthy();
     expect((await app.inject({ method: 'POST', url: '/admin/receipt-keys' })).statusCode).toBe(401);
@@ -149,33 +200,50 @@ describe('receipt routes', () => {
     expect(keys.keys[1]).toMatchObject({ kid: oldKey!.kid, retired_at: new Date(rotationTime + 2000).toISOString() });
     expect(JSON.stringify(keys)).not.toContain('"d"');
     // A receipt of before the rotation verifies; one dated after the retirement, signed with the old private key, does not.
-    const { jws } = (await app.inject({ url: `/consent/receipt/${old.receiptId}`, headers: { cookie: old.cookie } })).json();
+    const { jws } = (
+      await app.inject({ url: `/consent/receipt/${old.receiptId}`, headers: { cookie: old.cookie } })
+    ).json();
     expect((await verifyReceipt(jws, keys)).receipt_id).toBe(old.receiptId);
     const forge = async (time: number) =>
-      new CompactSign(new TextEncoder().encode(JSON.stringify({ receipt_id: 'rcpt_late', receipt_timestamp: new Date(time).toISOString(), time })))
+      new CompactSign(
+        new TextEncoder().encode(
+          JSON.stringify({ receipt_id: 'rcpt_late', receipt_timestamp: new Date(time).toISOString(), time }),
+        ),
+      )
         .setProtectedHeader({ alg: 'EdDSA', kid: oldKey!.kid, typ: 'page-consent-receipt+jwt' })
         .sign(await importJWK(oldKey!.privateJwk!, 'EdDSA'));
     expect((await verifyReceipt(await forge(rotationTime + 1999), keys)).receipt_id).toBe('rcpt_late');
-    await expect(verifyReceipt(await forge(rotationTime + 2000), keys)).rejects.toThrow(/rcpt_late: dated .* after its key retired/);
+    await expect(verifyReceipt(await forge(rotationTime + 2000), keys)).rejects.toThrow(
+      /rcpt_late: dated .* after its key retired/,
+    );
     const fresh = await recordUpdate(app, 'page_uid=bbbbbbbbbbbbbbbbbbbbbb');
-    const freshJws = (await app.inject({ url: `/consent/receipt/${fresh.receiptId}`, headers: { cookie: fresh.cookie } })).json().jws;
+    const freshJws = (
+      await app.inject({ url: `/consent/receipt/${fresh.receiptId}`, headers: { cookie: fresh.cookie } })
+    ).json().jws;
     expect(decodeProtectedHeader(freshJws).kid).toBe(rotated);
     expect((await verifyReceipt(freshJws, keys)).receipt_id).toBe(fresh.receiptId);
   });
 
-  it.each([[null], [''], [false], [[]], ['1'], [1.5]])('refuses with the documented verifier a receipt whose time is %j, not an integer', async (time) => {
-    const { app, store, now } = await buildApp();
-    await recordUpdate(app);
-    const [oldKey] = await store.listSigningKeys();
-    await app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer });
-    const keys = await keySetOf(app);
-    // Signed with the retired key after its retirement, with a time that `<` would take as 0 (or 1).
-    const late = new Date(now.value + 60_000).toISOString();
-    const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify({ receipt_id: 'rcpt_odd', receipt_timestamp: late, time })))
-      .setProtectedHeader({ alg: 'EdDSA', kid: oldKey!.kid, typ: 'page-consent-receipt+jwt' })
-      .sign(await importJWK(oldKey!.privateJwk!, 'EdDSA'));
-    await expect(documentedVerifier()(jws, keys)).rejects.toThrow(`receipt rcpt_odd: expected time in ms (an integer), got ${JSON.stringify(time)}`);
-  });
+  it.each([[null], [''], [false], [[]], ['1'], [1.5]])(
+    'refuses with the documented verifier a receipt whose time is %j, not an integer',
+    async (time) => {
+      const { app, store, now } = await buildApp();
+      await recordUpdate(app);
+      const [oldKey] = await store.listSigningKeys();
+      await app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer });
+      const keys = await keySetOf(app);
+      // Signed with the retired key after its retirement, with a time that `<` would take as 0 (or 1).
+      const late = new Date(now.value + 60_000).toISOString();
+      const jws = await new CompactSign(
+        new TextEncoder().encode(JSON.stringify({ receipt_id: 'rcpt_odd', receipt_timestamp: late, time })),
+      )
+        .setProtectedHeader({ alg: 'EdDSA', kid: oldKey!.kid, typ: 'page-consent-receipt+jwt' })
+        .sign(await importJWK(oldKey!.privateJwk!, 'EdDSA'));
+      await expect(documentedVerifier()(jws, keys)).rejects.toThrow(
+        `receipt rcpt_odd: expected time in ms (an integer), got ${JSON.stringify(time)}`,
+      );
+    },
+  );
 
   it('stops signing with a key another process retired, within a second', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'page-receipts-'));
@@ -184,12 +252,17 @@ describe('receipt routes', () => {
     const second = await buildApp({ store: openSqliteStore(join(dir, 'page.db')) }, true);
     second.now.value = first.now.value;
     await recordUpdate(second.app);
-    const rotated = (await first.app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer })).json().kid;
+    const rotated = (await first.app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer })).json()
+      .kid;
     second.now.value += 1000;
     const late = await recordUpdate(second.app, 'page_uid=dddddddddddddddddddddd');
-    const { jws } = (await second.app.inject({ url: `/consent/receipt/${late.receiptId}`, headers: { cookie: late.cookie } })).json();
+    const { jws } = (
+      await second.app.inject({ url: `/consent/receipt/${late.receiptId}`, headers: { cookie: late.cookie } })
+    ).json();
     expect(decodeProtectedHeader(jws).kid).toBe(rotated);
-    await expect(documentedVerifier()(jws, await keySetOf(first.app))).resolves.toMatchObject({ receipt_id: late.receiptId });
+    await expect(documentedVerifier()(jws, await keySetOf(first.app))).resolves.toMatchObject({
+      receipt_id: late.receiptId,
+    });
     await first.close();
     await second.close();
   });
@@ -199,8 +272,12 @@ describe('receipt routes', () => {
     await recordUpdate(app);
     const [stored] = await store.listSigningKeys();
     const { privateKey } = generateKeyPairSync('ed25519');
-    const configured = await buildApp({ store, receiptSigningKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() });
-    const kid = (await configured.app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer })).json().kid;
+    const configured = await buildApp({
+      store,
+      receiptSigningKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    });
+    const kid = (await configured.app.inject({ method: 'POST', url: '/admin/receipt-keys', headers: bearer })).json()
+      .kid;
     expect((await store.listSigningKeys()).map((key) => [key.kid, key.retiredAt === null])).toEqual([
       [kid, true],
       [stored!.kid, false],
@@ -210,9 +287,18 @@ describe('receipt routes', () => {
 
   it('writes nothing when the receipt cannot be signed', async () => {
     const { store } = await buildApp();
-    const failing = { ...store, addSigningKey: async () => Promise.reject(new Error('disk full')), listSigningKeys: async () => [] };
+    const failing = {
+      ...store,
+      addSigningKey: async () => Promise.reject(new Error('disk full')),
+      listSigningKeys: async () => [],
+    };
     const broken = await buildApp({ store: failing });
-    const response = await broken.app.inject({ method: 'POST', url: '/consent/update', headers: { ...json, cookie: 'page_uid=cccccccccccccccccccccc' }, payload: update() });
+    const response = await broken.app.inject({
+      method: 'POST',
+      url: '/consent/update',
+      headers: { ...json, cookie: 'page_uid=cccccccccccccccccccccc' },
+      payload: update(),
+    });
     expect(response.statusCode).toBe(500);
     expect(await store.getHistory('site', 'cccccccccccccccccccccc')).toEqual([]);
   });

@@ -23,9 +23,21 @@ describe('records-format', () => {
 
   it.each([
     ['site', 'csv', 'attachment; filename="site-records.csv"'],
-    ['news site/eu', 'json', `attachment; filename="news_site_eu-records.json"; filename*=UTF-8''news%20site%2Feu-records.json`],
-    ["a'(b)*\r\n\"", 'csv', `attachment; filename="a__b_____-records.csv"; filename*=UTF-8''a%27%28b%29%2A%0D%0A%22-records.csv`],
-    ['ニュース', 'ndjson', `attachment; filename="____-records.ndjson"; filename*=UTF-8''%E3%83%8B%E3%83%A5%E3%83%BC%E3%82%B9-records.ndjson`],
+    [
+      'news site/eu',
+      'json',
+      `attachment; filename="news_site_eu-records.json"; filename*=UTF-8''news%20site%2Feu-records.json`,
+    ],
+    [
+      'a\'(b)*\r\n"',
+      'csv',
+      `attachment; filename="a__b_____-records.csv"; filename*=UTF-8''a%27%28b%29%2A%0D%0A%22-records.csv`,
+    ],
+    [
+      'ニュース',
+      'ndjson',
+      `attachment; filename="____-records.ndjson"; filename*=UTF-8''%E3%83%8B%E3%83%A5%E3%83%BC%E3%82%B9-records.ndjson`,
+    ],
   ])('names the export of instance %j (%s) in a header any id is safe in', (id, format, header) => {
     expect(exportContentDisposition(id, format)).toBe(header);
   });

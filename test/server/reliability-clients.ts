@@ -21,7 +21,13 @@ export type SlowClientResult = {
  * Connects, writes `head` at once, then one byte of `trickle` every `intervalMs` (repeating it
  * when it runs out), never finishing the request; gives up after `giveUpMs`.
  */
-export function slowClient(port: number, head: string, trickle: string, intervalMs: number, giveUpMs: number): Promise<SlowClientResult> {
+export function slowClient(
+  port: number,
+  head: string,
+  trickle: string,
+  intervalMs: number,
+  giveUpMs: number,
+): Promise<SlowClientResult> {
   return new Promise((resolve) => {
     const started = Date.now();
     let sent = 0;
@@ -65,7 +71,14 @@ export function timedRequest(
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const request = httpRequest(
-      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: options.headers, agent: false },
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+        agent: false,
+      },
       (response) => {
         let body = '';
         response.setEncoding('utf8');
@@ -87,7 +100,14 @@ export function chunkedRequest(
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      { host: '127.0.0.1', port, method: options.method, path: options.path, headers: { ...options.headers, 'transfer-encoding': 'chunked' }, agent: false },
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method,
+        path: options.path,
+        headers: { ...options.headers, 'transfer-encoding': 'chunked' },
+        agent: false,
+      },
       (response) => {
         let body = '';
         response.setEncoding('utf8');
@@ -98,7 +118,9 @@ export function chunkedRequest(
       },
     );
     // The server may answer body-too-large and close before the last chunk: that is the point.
-    request.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+    );
     for (const chunk of options.chunks) request.write(chunk);
     request.end();
   });

@@ -70,7 +70,11 @@ export function generatedOrigins(allowed: string, count: number, seed = 1_611_20
     fc.constant(`${hostname}.`),
     fc.constant(hostname),
   );
-  const port = fc.oneof(fc.constant(''), fc.integer({ min: 0, max: 70_000 }).map((p) => `:${p}`), fc.constantFrom(':443', ':80', ':', ':0443'));
+  const port = fc.oneof(
+    fc.constant(''),
+    fc.integer({ min: 0, max: 70_000 }).map((p) => `:${p}`),
+    fc.constantFrom(':443', ':80', ':', ':0443'),
+  );
   const tail = fc.constantFrom('', '', '/', '.', '/x', '?a', '#a', '%2e');
   const origin = fc.tuple(scheme, host, port, tail).map((parts) => parts.join(''));
   const values = fc.sample(origin, { numRuns: count * 4, seed }).filter((value) => value !== allowed);

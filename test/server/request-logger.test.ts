@@ -55,9 +55,16 @@ describe('lazy request logger', () => {
   it('is what the app logs requests with: their lines carry the request id', async () => {
     const { stream, lines } = capture('info');
     const { app } = await buildApp({ logger: { level: 'info', stream } });
-    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: { 'content-type': 'application/json', 'x-request-id': 'trace-7' }, payload: '{' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'trace-7' },
+      payload: '{',
+    });
     expect(response.statusCode).toBe(400);
     const ofRequest = lines.filter((line) => line.reqId === 'trace-7');
-    expect(ofRequest.map((line) => line.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    expect(ofRequest.map((line) => line.msg)).toEqual(
+      expect.arrayContaining(['incoming request', 'request completed']),
+    );
   });
 });

@@ -38,7 +38,12 @@ function checkBuild() {
   checked = true;
 }
 
-export function runServer(env: Record<string, string>): { child: ChildProcess; lines: string[]; stderr: string[]; exited: ServerProcess['exited'] } {
+export function runServer(env: Record<string, string>): {
+  child: ChildProcess;
+  lines: string[];
+  stderr: string[];
+  exited: ServerProcess['exited'];
+} {
   checkBuild();
   const child = spawn(process.execPath, [SERVER], {
     env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', ...env },

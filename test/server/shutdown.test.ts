@@ -65,7 +65,11 @@ const checkBody = JSON.stringify({ consentInstanceId: 'drain', consentStateValue
 
 describe('shutdown', () => {
   it('drains on SIGTERM: keep-alive requests all get 2xx, /healthz 503, in-flight requests finish, exit 0', async () => {
-    const server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, SHUTDOWN_DRAIN_MS: '3000', RATE_LIMIT_PER_MINUTE: '0' });
+    const server = await startServer({
+      DATABASE_URL: `sqlite:${join(dir, 'page.db')}`,
+      SHUTDOWN_DRAIN_MS: '3000',
+      RATE_LIMIT_PER_MINUTE: '0',
+    });
     running.push(server);
     const port = Number(new URL(server.url).port);
     const agent = new Agent({ keepAlive: true, maxSockets: 16 });
@@ -81,7 +85,8 @@ describe('shutdown', () => {
         try {
           const answer = await send(port, { method: 'POST', path: '/consent/check', agent, bodyParts: [checkBody] });
           statuses.push(answer.status);
-          if (answer.status !== 200) failures.push(`${Date.now() - sigtermAt} ms after SIGTERM: ${answer.status} ${answer.body}`);
+          if (answer.status !== 200)
+            failures.push(`${Date.now() - sigtermAt} ms after SIGTERM: ${answer.status} ${answer.body}`);
         } catch (error) {
           failures.push(`${Date.now() - sigtermAt} ms after SIGTERM: ${String(error)}`);
         }
@@ -112,7 +117,11 @@ describe('shutdown', () => {
     expect(other.status).toBe(200);
     const slowAnswer = await slow;
     expect(slowAnswer.status).toBe(200);
-    expect(JSON.parse(slowAnswer.body)).toEqual({ recorded: true, policyVersion: 1, receiptId: expect.stringMatching(/^rcpt_/) });
+    expect(JSON.parse(slowAnswer.body)).toEqual({
+      recorded: true,
+      policyVersion: 1,
+      receiptId: expect.stringMatching(/^rcpt_/),
+    });
     expect(await server.exited()).toEqual({ code: 0, signal: null });
     const log = server.lines.join('\n');
     expect(log).toContain('shutting down: /healthz answers 503 for 3000 ms');

@@ -73,7 +73,13 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
 
     it.runIf(harness.reopen)('keeps receipts and signing keys after reopening', async () => {
       await store.recordDecision(entry(), { id: 'rcpt_1', jws: 'a.b.c' });
-      await store.addSigningKey({ kid: 'k', publicJwk: { x: 'k' }, privateJwk: { x: 'k', d: 'd' }, createdAt: 1, retiredAt: null });
+      await store.addSigningKey({
+        kid: 'k',
+        publicJwk: { x: 'k' },
+        privateJwk: { x: 'k', d: 'd' },
+        createdAt: 1,
+        retiredAt: null,
+      });
       await store.close();
       store = await harness.reopen!();
       expect((await store.getReceipt('rcpt_1'))?.jws).toBe('a.b.c');
@@ -109,7 +115,13 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
 
     it('creates an instance through putInstance', async () => {
       const created = await store.putInstance('fresh', customConfig, 3000);
-      expect(created).toEqual({ id: 'fresh', config: customConfig, policyVersion: 1, createdAt: 3000, updatedAt: 3000 });
+      expect(created).toEqual({
+        id: 'fresh',
+        config: customConfig,
+        policyVersion: 1,
+        createdAt: 3000,
+        updatedAt: 3000,
+      });
     });
 
     it('keeps the key order of a config: the first geo group holding a country wins', async () => {
@@ -125,10 +137,15 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
         Object.keys(config?.consentRequired ?? {}),
         Object.keys(config?.sharedData ?? {}),
       ];
-      const expected = [['germany', 'eu', 'b'], ['germany', 'eu', 'default'], ['zeta', 'a']];
+      const expected = [
+        ['germany', 'eu', 'b'],
+        ['germany', 'eu', 'default'],
+        ['zeta', 'a'],
+      ];
       expect(keysOf((await store.putInstance('order', ordered, 1)).config)).toEqual(expected);
       expect(keysOf((await store.ensureInstance('first-use', ordered, 1))?.config)).toEqual(expected);
-      for (const instance of await store.listInstances()) expect(keysOf(instance.config), instance.id).toEqual(expected);
+      for (const instance of await store.listInstances())
+        expect(keysOf(instance.config), instance.id).toEqual(expected);
       if (!harness.reopen) return;
       await store.close();
       store = await harness.reopen();
@@ -289,7 +306,9 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       expect(await store.getAdsConfig('demo')).toBeNull();
       await store.putAdsConfig('demo', { placements: [] }, 1);
       await store.putAdsConfig('demo', { placements: [{ anchor: { selector: 'p' }, pos: 4, type: 1 }] }, 2);
-      expect(await store.getAdsConfig('demo')).toEqual({ placements: [{ anchor: { selector: 'p' }, pos: 4, type: 1 }] });
+      expect(await store.getAdsConfig('demo')).toEqual({
+        placements: [{ anchor: { selector: 'p' }, pos: 4, type: 1 }],
+      });
     });
 
     it('refuses to create an instance on first use beyond the cap, writing nothing', async () => {
@@ -352,7 +371,9 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       await expect(store.putInstance('site', { ...customConfig, sharedData: { tier: bad } }, 1)).rejects.toMatchObject({
         message: expect.stringMatching(/^config\.sharedData\.tier: /),
       });
-      await expect(store.putAdsConfig('demo', { placements: [{ anchor: { selector: bad } }] }, 1)).rejects.toMatchObject({
+      await expect(
+        store.putAdsConfig('demo', { placements: [{ anchor: { selector: bad } }] }, 1),
+      ).rejects.toMatchObject({
         message: expect.stringMatching(/^document\.placements\[0\]\.anchor\.selector: /),
       });
       await expect(store.recordPromptOutcome(bad, '2025-01-01', 'accept')).rejects.toMatchObject(refused);
@@ -372,13 +393,22 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
 
     it('stores a receipt with its audit row and finds it by id', async () => {
       const stored = await store.recordDecision(entry({ time: day2 }), { id: 'rcpt_1', jws: 'a.b.c' });
-      expect(await store.getReceipt('rcpt_1')).toEqual({ id: 'rcpt_1', auditId: stored.id, instanceId: 'site', userId: 'user-a', time: day2, jws: 'a.b.c' });
+      expect(await store.getReceipt('rcpt_1')).toEqual({
+        id: 'rcpt_1',
+        auditId: stored.id,
+        instanceId: 'site',
+        userId: 'user-a',
+        time: day2,
+        jws: 'a.b.c',
+      });
       expect(await store.getReceipt('rcpt_2')).toBeNull();
     });
 
     it('stores neither the audit row nor the decision when the receipt cannot be stored', async () => {
       await store.recordDecision(entry(), { id: 'rcpt_1', jws: 'a.b.c' });
-      await expect(store.recordDecision(entry({ userId: 'user-b', state: 'rejected' }), { id: 'rcpt_1', jws: 'x.y.z' })).rejects.toThrow();
+      await expect(
+        store.recordDecision(entry({ userId: 'user-b', state: 'rejected' }), { id: 'rcpt_1', jws: 'x.y.z' }),
+      ).rejects.toThrow();
       expect(await store.getHistory('site', 'user-b')).toEqual([]);
       expect(await store.getDecision('site', 'user-b')).toBeNull();
       expect((await store.getReceipt('rcpt_1'))?.jws).toBe('a.b.c');
@@ -387,16 +417,35 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
     it('stores concurrent updates each with its own row and receipt, the last one of a user current', async () => {
       // Submitted together: the SQL adapters commit them as one group (docs/decisions/server-throughput.md).
       const updates = Array.from({ length: 60 }, (_, i) =>
-        entry({ userId: `user-${i % 20}`, pageUserId: `page-${i}`, time: day1 + i, state: i < 40 ? 'accepted' : 'rejected' }),
+        entry({
+          userId: `user-${i % 20}`,
+          pageUserId: `page-${i}`,
+          time: day1 + i,
+          state: i < 40 ? 'accepted' : 'rejected',
+        }),
       );
-      const stored = await Promise.all(updates.map((update, i) => store.recordDecision(update, { id: `rcpt_${i}`, jws: `j.${i}.s` })));
+      const stored = await Promise.all(
+        updates.map((update, i) => store.recordDecision(update, { id: `rcpt_${i}`, jws: `j.${i}.s` })),
+      );
       expect(new Set(stored.map((row) => row.id)).size).toBe(60);
       for (const [i, row] of stored.entries()) {
         expect(row).toEqual({ ...updates[i], id: row.id });
-        expect(await store.getReceipt(`rcpt_${i}`)).toMatchObject({ auditId: row.id, userId: `user-${i % 20}`, jws: `j.${i}.s` });
+        expect(await store.getReceipt(`rcpt_${i}`)).toMatchObject({
+          auditId: row.id,
+          userId: `user-${i % 20}`,
+          jws: `j.${i}.s`,
+        });
       }
-      expect(await store.getDecision('site', 'user-3')).toMatchObject({ pageUserId: 'page-43', state: 'rejected', time: day1 + 43 });
-      expect((await store.getHistory('site', 'user-3')).map((row) => row.pageUserId)).toEqual(['page-3', 'page-23', 'page-43']);
+      expect(await store.getDecision('site', 'user-3')).toMatchObject({
+        pageUserId: 'page-43',
+        state: 'rejected',
+        time: day1 + 43,
+      });
+      expect((await store.getHistory('site', 'user-3')).map((row) => row.pageUserId)).toEqual([
+        'page-3',
+        'page-23',
+        'page-43',
+      ]);
       expect((await store.countInstance('site')).auditEntries).toBe(60);
     });
 
@@ -422,7 +471,13 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
     });
 
     it('keeps signing keys, newest first, and the first copy of a kid', async () => {
-      const key = (kid: string, createdAt: number, d: string | null) => ({ kid, publicJwk: { kty: 'OKP', crv: 'Ed25519', x: kid }, privateJwk: d === null ? null : { kty: 'OKP', crv: 'Ed25519', x: kid, d }, createdAt, retiredAt: null });
+      const key = (kid: string, createdAt: number, d: string | null) => ({
+        kid,
+        publicJwk: { kty: 'OKP', crv: 'Ed25519', x: kid },
+        privateJwk: d === null ? null : { kty: 'OKP', crv: 'Ed25519', x: kid, d },
+        createdAt,
+        retiredAt: null,
+      });
       expect(await store.listSigningKeys()).toEqual([]);
       await store.addSigningKey(key('old', 1, 'secret'));
       await store.addSigningKey(key('new', 2, null));
@@ -431,7 +486,13 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
     });
 
     it('retires every other key once: its private part deleted, its retirement time kept', async () => {
-      const key = (kid: string, createdAt: number) => ({ kid, publicJwk: { x: kid }, privateJwk: { x: kid, d: `secret-${kid}` }, createdAt, retiredAt: null });
+      const key = (kid: string, createdAt: number) => ({
+        kid,
+        publicJwk: { x: kid },
+        privateJwk: { x: kid, d: `secret-${kid}` },
+        createdAt,
+        retiredAt: null,
+      });
       await store.addSigningKey(key('first', 1));
       await store.addSigningKey(key('second', 2));
       await store.retireSigningKeys('second', 50);
@@ -447,7 +508,13 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
 
     it.runIf(harness.databaseFiles)('leaves no byte of a retired private key in the database files', async () => {
       const secrets = ['first', 'second', 'third'].map(() => randomBytes(32).toString('base64url'));
-      const key = (index: number) => ({ kid: `k${index}`, publicJwk: { x: `k${index}` }, privateJwk: { x: `k${index}`, d: secrets[index]! }, createdAt: index, retiredAt: null });
+      const key = (index: number) => ({
+        kid: `k${index}`,
+        publicJwk: { x: `k${index}` },
+        privateJwk: { x: `k${index}`, d: secrets[index]! },
+        createdAt: index,
+        retiredAt: null,
+      });
       await store.addSigningKey(key(0));
       await store.addSigningKey(key(1));
       await store.retireSigningKeys('k1', 50);

@@ -55,13 +55,19 @@ async function pausableProxy(target: URL): Promise<{ url: string; pause(): void 
 describe('postgres time-outs', () => {
   it('bounds every wait by default: connecting, each statement (server side) and each query (client side)', () => {
     expect(databaseTimeoutMs).toBe(5000);
-    expect(postgresTimeouts(databaseTimeoutMs)).toEqual({ connectionTimeoutMillis: 5000, statement_timeout: 5000, query_timeout: 6000 });
+    expect(postgresTimeouts(databaseTimeoutMs)).toEqual({
+      connectionTimeoutMillis: 5000,
+      statement_timeout: 5000,
+      query_timeout: 6000,
+    });
   });
 
   it('gives up opening a store on a server that accepts connections and never answers, by its connection time-out', async () => {
     const port = await listen(createServer(() => {}));
     // The server never answers: only the time-out can end the wait, and the error names it.
-    const outcome = await openPostgresStore(`postgres://postgres@127.0.0.1:${port}/page`, { databaseTimeoutMs: 200 }).then(
+    const outcome = await openPostgresStore(`postgres://postgres@127.0.0.1:${port}/page`, {
+      databaseTimeoutMs: 200,
+    }).then(
       () => 'opened',
       (error: Error) => error.message,
     );
@@ -69,40 +75,52 @@ describe('postgres time-outs', () => {
   });
 });
 
-describe.skipIf(!adminUrl)(`postgres time-outs on a server that stops answering (${inject('postgresSkipReason') ?? 'available'})`, () => {
-  it('cancels a statement running longer than the statement time-out', async () => {
-    const pool = new pg.Pool({ connectionString: adminUrl!, ...postgresTimeouts(200, 5000) });
-    cleanups.push(() => pool.end());
-    const error = await pool.query('SELECT pg_sleep(3)').then(() => null, (refused: { code?: string }) => refused);
-    expect(error?.code).toBe('57014');
-  });
-
-  it('answers /healthz with 503 and every update with an error, none waiting forever, once PostgreSQL stops answering', async () => {
-    const database = `page_timeouts_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl! });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    cleanups.push(async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await admin.end();
+describe.skipIf(!adminUrl)(
+  `postgres time-outs on a server that stops answering (${inject('postgresSkipReason') ?? 'available'})`,
+  () => {
+    it('cancels a statement running longer than the statement time-out', async () => {
+      const pool = new pg.Pool({ connectionString: adminUrl!, ...postgresTimeouts(200, 5000) });
+      cleanups.push(() => pool.end());
+      const error = await pool.query('SELECT pg_sleep(3)').then(
+        () => null,
+        (refused: { code?: string }) => refused,
+      );
+      expect(error?.code).toBe('57014');
     });
-    const proxy = await pausableProxy(new URL(adminUrl!));
-    const store = await openPostgresStore(`${proxy.url}/${database}`, { databaseTimeoutMs: 1000, instanceCacheMs: 60_000 });
-    cleanups.push(() => Promise.race([store.close(), hung(2000)]).then(() => {}));
-    const { app } = await buildApp({ store, healthTimeoutMs: 500 });
-    const update = { consentInstanceId: 'paused', pageUserId: 'p', consentStateValue: 'accepted' };
-    const send = () => app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: update });
-    expect((await send()).statusCode).toBe(200);
 
-    proxy.pause();
-    // The health time-out (500 ms) answers, not the query time-out behind it (1,000 ms and more).
-    const health = await app.inject({ url: '/healthz' });
-    expect(health.statusCode).toBe(503);
-    expect(health.json().error).toEqual({ code: 'store-unavailable', message: 'the postgres store does not answer within 500 ms' });
+    it('answers /healthz with 503 and every update with an error, none waiting forever, once PostgreSQL stops answering', async () => {
+      const database = `page_timeouts_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: adminUrl! });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${database}`);
+      cleanups.push(async () => {
+        await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        await admin.end();
+      });
+      const proxy = await pausableProxy(new URL(adminUrl!));
+      const store = await openPostgresStore(`${proxy.url}/${database}`, {
+        databaseTimeoutMs: 1000,
+        instanceCacheMs: 60_000,
+      });
+      cleanups.push(() => Promise.race([store.close(), hung(2000)]).then(() => {}));
+      const { app } = await buildApp({ store, healthTimeoutMs: 500 });
+      const update = { consentInstanceId: 'paused', pageUserId: 'p', consentStateValue: 'accepted' };
+      const send = () => app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: update });
+      expect((await send()).statusCode).toBe(200);
 
-    // Every update ends in an error from a time-out (the proxy never answers), none waits forever.
-    const updates = await Promise.all([send(), send(), send()]);
-    for (const response of updates) expect(response.statusCode).toBeGreaterThanOrEqual(500);
-    await expect(store.ping()).rejects.toThrow();
-  });
-});
+      proxy.pause();
+      // The health time-out (500 ms) answers, not the query time-out behind it (1,000 ms and more).
+      const health = await app.inject({ url: '/healthz' });
+      expect(health.statusCode).toBe(503);
+      expect(health.json().error).toEqual({
+        code: 'store-unavailable',
+        message: 'the postgres store does not answer within 500 ms',
+      });
+
+      // Every update ends in an error from a time-out (the proxy never answers), none waits forever.
+      const updates = await Promise.all([send(), send(), send()]);
+      for (const response of updates) expect(response.statusCode).toBeGreaterThanOrEqual(500);
+      await expect(store.ping()).rejects.toThrow();
+    });
+  },
+);

@@ -14,7 +14,10 @@ runStoreContract('sqlite', {
   reopen: async () => openSqliteStore(join(dir, 'nested', 'page.db')),
   // The database file and its write-ahead log.
   databaseFiles: async () =>
-    ['page.db', 'page.db-wal'].map((name) => join(dir, 'nested', name)).filter(existsSync).map((file) => readFileSync(file)),
+    ['page.db', 'page.db-wal']
+      .map((name) => join(dir, 'nested', name))
+      .filter(existsSync)
+      .map((file) => readFileSync(file)),
   async cleanup() {
     rmSync(dir, { recursive: true, force: true });
   },

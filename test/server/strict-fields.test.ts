@@ -3,7 +3,12 @@ import { strictRead } from '../../server/strict.ts';
 import { readBoolean, readMap, readText } from '../../src/wire/values.ts';
 import { bearer, buildApp, json } from './app-harness.ts';
 
-const update = (body: object) => ({ consentInstanceId: 'site', pageUserId: 'page-1', consentStateValue: 'accepted', ...body });
+const update = (body: object) => ({
+  consentInstanceId: 'site',
+  pageUserId: 'page-1',
+  consentStateValue: 'accepted',
+  ...body,
+});
 
 describe('strict reading of the shared readers', () => {
   it.each([
@@ -11,8 +16,12 @@ describe('strict reading of the shared readers', () => {
     ['a lone high surrogate', 'a\uD800b'],
     ['a lone low surrogate', '\uDC00'],
   ])('refuses %s in a string with invalid-field naming the field', (_name, bad) => {
-    expect(() => strictRead(readText(200, 1), bad, 'pageUserId')).toThrow(/^pageUserId: expected a string of 1-200 characters, got /);
-    expect(() => strictRead(readMap(readBoolean), { [bad]: true }, 'purposeConsents')).toThrow(/^purposeConsents: expected a key of 1-100 characters, got /);
+    expect(() => strictRead(readText(200, 1), bad, 'pageUserId')).toThrow(
+      /^pageUserId: expected a string of 1-200 characters, got /,
+    );
+    expect(() => strictRead(readMap(readBoolean), { [bad]: true }, 'purposeConsents')).toThrow(
+      /^purposeConsents: expected a key of 1-100 characters, got /,
+    );
   });
 
   it('keeps surrogate pairs (emoji)', () => {
@@ -26,7 +35,12 @@ describe('strict reading of the shared readers', () => {
     ['consentMetadata.additionalConsent', update({ consentMetadata: { additionalConsent: '1~\uDFFF' } })],
   ])('answers an update with a bad %s with 400 naming it and writes nothing', async (field, payload) => {
     const { app, store } = await buildApp();
-    const response = await app.inject({ method: 'POST', url: '/consent/update', headers: json, payload: JSON.stringify(payload) });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/consent/update',
+      headers: json,
+      payload: JSON.stringify(payload),
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('invalid-field');
     expect(response.json().error.message.startsWith(field)).toBe(true);
@@ -36,7 +50,12 @@ describe('strict reading of the shared readers', () => {
   it('answers a check with a NUL in matchedGeoGroup with 400', async () => {
     const { app } = await buildApp();
     const payload = { consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'eea\u0000' };
-    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload: JSON.stringify(payload) });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/consent/check',
+      headers: json,
+      payload: JSON.stringify(payload),
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.message).toMatch(/^matchedGeoGroup: expected /);
   });
@@ -48,11 +67,14 @@ describe('strict reading of the shared readers', () => {
     expect(response.json().error.message).toMatch(/^pageUserId: expected a string of 1-200 characters, got "a.b"/s);
   });
 
-  it.each(['constructor', '__proto__', 'toString'])('answers a check for group %s with a boolean consentRequired', async (group) => {
-    const { app } = await buildApp();
-    const payload = { consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: group };
-    const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().consentRequired).toBe(true);
-  });
+  it.each(['constructor', '__proto__', 'toString'])(
+    'answers a check for group %s with a boolean consentRequired',
+    async (group) => {
+      const { app } = await buildApp();
+      const payload = { consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: group };
+      const response = await app.inject({ method: 'POST', url: '/consent/check', headers: json, payload });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().consentRequired).toBe(true);
+    },
+  );
 });

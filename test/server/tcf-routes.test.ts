@@ -9,19 +9,27 @@ const fixture = 'fixtures/tcf/vendor-list.json';
 describe('tcf routes', () => {
   it('serves the vendor list named by TCF_VENDOR_LIST, compressed and cacheable by any page', async () => {
     const { app } = await buildApp({ tcfVendorList: fixture });
-    const response = await app.inject({ url: '/tcf/vendor-list.json', headers: { 'accept-encoding': 'br', origin: 'https://other.example' } });
+    const response = await app.inject({
+      url: '/tcf/vendor-list.json',
+      headers: { 'accept-encoding': 'br', origin: 'https://other.example' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('br');
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.headers['cache-control']).toBe('public, max-age=3600, stale-while-revalidate=86400');
     expect(response.headers['access-control-allow-origin']).toBe('*');
-    expect(JSON.parse(brotliDecompressSync(response.rawPayload).toString())).toEqual(JSON.parse(readFileSync(fixture, 'utf8')));
+    expect(JSON.parse(brotliDecompressSync(response.rawPayload).toString())).toEqual(
+      JSON.parse(readFileSync(fixture, 'utf8')),
+    );
   });
 
   it('answers 304 to a matching ETag', async () => {
     const { app } = await buildApp({ tcfVendorList: fixture });
     const first = await app.inject({ url: '/tcf/vendor-list.json' });
-    const again = await app.inject({ url: '/tcf/vendor-list.json', headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await app.inject({
+      url: '/tcf/vendor-list.json',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
   });
 

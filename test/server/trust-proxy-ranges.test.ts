@@ -12,7 +12,16 @@ describe('trust-proxy-ranges', () => {
     expect(parseRange(entry)).toEqual(range);
   });
 
-  it.each([['1.2.3'], ['10.0.0.0/33'], ['::/129'], ['10.0.0.0/'], ['10.0.0.0/8/8'], ['loopback'], ['fe80::1%eth0'], ['']])('refuses %j', (entry) => {
+  it.each([
+    ['1.2.3'],
+    ['10.0.0.0/33'],
+    ['::/129'],
+    ['10.0.0.0/'],
+    ['10.0.0.0/8/8'],
+    ['loopback'],
+    ['fe80::1%eth0'],
+    [''],
+  ])('refuses %j', (entry) => {
     expect(parseRange(entry)).toBeNull();
   });
 
@@ -32,7 +41,9 @@ describe('trust-proxy-ranges', () => {
     expect(findBroadTrust(['11.0.0.0/8'])).toBeNull();
     expect(findBroadTrust(['11.0.0.0/8', '12.0.0.1'])).toBe('public IPv4 ranges adding up to more than a /8');
     // All of IPv4 as /8s, 10/8 and 127/8 private.
-    expect(findBroadTrust(Array.from({ length: 256 }, (_, index) => `${index}.0.0.0/8`))).toBe('public IPv4 ranges adding up to more than a /1');
+    expect(findBroadTrust(Array.from({ length: 256 }, (_, index) => `${index}.0.0.0/8`))).toBe(
+      'public IPv4 ranges adding up to more than a /1',
+    );
     expect(findBroadTrust(['2001::/16', '2002::/16'])).toBe('public IPv6 ranges adding up to a /15');
   });
 

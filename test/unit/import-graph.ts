@@ -26,7 +26,9 @@ export function importsOf(text: string): string[] {
 /** The `import(...)` calls whose module is not a string literal (the rules cannot follow them). */
 export function computedImportsOf(text: string): string[] {
   const calls = [...codeOf(text).matchAll(/\bimport\s*\(([^)]*)\)/g)];
-  return calls.filter(([, argument]) => argument!.trim() && !/^\s*(['"])[^'"]*\1\s*$/.test(argument!)).map(([call]) => call);
+  return calls
+    .filter(([, argument]) => argument!.trim() && !/^\s*(['"])[^'"]*\1\s*$/.test(argument!))
+    .map(([call]) => call);
 }
 
 /** The text of a module without its comments (a `//` inside a string cuts the rest of its line). */
@@ -36,7 +38,11 @@ export const codeOf = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g
 export function edgesOf(dirs: readonly string[], base = root): string[] {
   return dirs
     .flatMap((dir) => sourceFiles(dir, base))
-    .flatMap((file) => importsOf(readFileSync(join(base, file), 'utf8')).map((specifier) => `${file} -> ${relative(base, resolve(base, dirname(file), specifier))}`));
+    .flatMap((file) =>
+      importsOf(readFileSync(join(base, file), 'utf8')).map(
+        (specifier) => `${file} -> ${relative(base, resolve(base, dirname(file), specifier))}`,
+      ),
+    );
 }
 
 /** The edges as a map from each file to the files it imports. */

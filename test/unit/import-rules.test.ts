@@ -73,19 +73,27 @@ function wrongEdges(edges: readonly string[]): string[] {
 
 /** `file: import(...)` for every `import()` of a computed module in the files of `dirs` under `base`. */
 function computedImports(dirs: readonly string[], base = root): string[] {
-  return dirs.flatMap((dir) => sourceFiles(dir, base)).flatMap((file) => computedImportsOf(readFileSync(join(base, file), 'utf8')).map((call) => `${file}: ${call}`));
+  return dirs
+    .flatMap((dir) => sourceFiles(dir, base))
+    .flatMap((file) => computedImportsOf(readFileSync(join(base, file), 'utf8')).map((call) => `${file}: ${call}`));
 }
 
 /** The modules of src/hosted-cmp that touch the page (name `document` or `window` in their code): the prompt frame's, never the server's. */
 function domModules(base = root): Set<string> {
-  return new Set(sourceFiles('src/hosted-cmp', base).filter((file) => /\b(document|window)\b/.test(codeOf(readFileSync(join(base, file), 'utf8')))));
+  return new Set(
+    sourceFiles('src/hosted-cmp', base).filter((file) =>
+      /\b(document|window)\b/.test(codeOf(readFileSync(join(base, file), 'utf8'))),
+    ),
+  );
 }
 
 /** `file -> DOM module` for each DOM module a file of server/ or cli/ reaches through its imports. */
 function domReachedFromNode(edges: readonly string[], dom: ReadonlySet<string>): string[] {
   const graph = graphOf(edges);
   const starts = [...graph.keys()].filter((file) => file.startsWith('server/') || file.startsWith('cli/'));
-  return starts.flatMap((file) => [...reachableFrom(graph, file)].filter((reached) => dom.has(reached)).map((reached) => `${file} -> ${reached}`));
+  return starts.flatMap((file) =>
+    [...reachableFrom(graph, file)].filter((reached) => dom.has(reached)).map((reached) => `${file} -> ${reached}`),
+  );
 }
 
 /** A repository of `files` (path -> text) in a temporary folder, for the cases that must fail. */
@@ -106,7 +114,8 @@ describe('import rules (docs/import-rules.md)', () => {
   const all = edgesOf(LAYERS);
 
   it('reads the imports of every layer', () => {
-    for (const layer of ['src/wire/', 'src/browser-shared/', 'src/runtime/', 'src/consent/', 'server/', 'cli/']) expect(all.some((edge) => edge.startsWith(layer))).toBe(true);
+    for (const layer of ['src/wire/', 'src/browser-shared/', 'src/runtime/', 'src/consent/', 'server/', 'cli/'])
+      expect(all.some((edge) => edge.startsWith(layer))).toBe(true);
   });
 
   it('has no import against the direction of the layers, beyond the listed exceptions', () => {
@@ -148,9 +157,13 @@ describe('import rules (docs/import-rules.md)', () => {
   });
 
   it('refuses an import() of a computed module', () => {
-    const source = "const name = './a.ts';\nawait import(name);\nawait import('./parts/' + name);\nawait import('./b.ts');\n/* import(name) */\n";
+    const source =
+      "const name = './a.ts';\nawait import(name);\nawait import('./parts/' + name);\nawait import('./b.ts');\n/* import(name) */\n";
     withRepository({ 'server/load.mjs': source }, (base) => {
-      expect(computedImports(['server'], base)).toEqual(['server/load.mjs: import(name)', "server/load.mjs: import('./parts/' + name)"]);
+      expect(computedImports(['server'], base)).toEqual([
+        'server/load.mjs: import(name)',
+        "server/load.mjs: import('./parts/' + name)",
+      ]);
     });
   });
 

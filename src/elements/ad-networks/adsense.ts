@@ -25,7 +25,10 @@ export function renderAdsense(ad: ContentElement, isPersonalized: boolean): unde
   const slot = document.createElement('ins');
   slot.className = 'adsbygoogle';
   slot.style.display = 'block';
-  ad.copyAttributes(slot, ad.element.getAttributeNames().filter((name) => COPIED.test(name)));
+  ad.copyAttributes(
+    slot,
+    ad.element.getAttributeNames().filter((name) => COPIED.test(name)),
+  );
   ad.show(slot);
   loadScriptOnce('adsense', url);
   const queue: AdsByGoogle = ((window as { adsbygoogle?: AdsByGoogle }).adsbygoogle ||= []);

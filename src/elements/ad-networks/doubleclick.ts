@@ -22,7 +22,8 @@ let count = 0;
 
 /** The element's `width`/`height` attribute, else its laid-out size. */
 const sizeOf = (element: HTMLElement, name: 'width' | 'height') =>
-  Number(element.getAttribute(name)) || Math[name === 'width' ? 'round' : 'ceil'](element.getBoundingClientRect()[name]);
+  Number(element.getAttribute(name)) ||
+  Math[name === 'width' ? 'round' : 'ceil'](element.getBoundingClientRect()[name]);
 
 export function renderDoubleclick(ad: ContentElement, isPersonalized: boolean): (() => void) | undefined {
   const path = ad.element.dataset.slot;

@@ -18,8 +18,16 @@ import { type ServerProcess, startServer } from '../../server/server-process.ts'
 
 /** The README's complete page, its bundles taken from the server that serves it. */
 const README_PAGE = 'readme-complete-page.html';
-const readmePage = (/```html\n([\s\S]*?)```/.exec(readFileSync('README.md', 'utf8'))?.[1] ?? '').replaceAll('http://localhost:8080/', '/');
-const PAGES = [...readdirSync('examples').filter((name) => name.endsWith('.html')).sort(), README_PAGE];
+const readmePage = (/```html\n([\s\S]*?)```/.exec(readFileSync('README.md', 'utf8'))?.[1] ?? '').replaceAll(
+  'http://localhost:8080/',
+  '/',
+);
+const PAGES = [
+  ...readdirSync('examples')
+    .filter((name) => name.endsWith('.html'))
+    .sort(),
+  README_PAGE,
+];
 
 let browser: Browser;
 let server: ServerProcess;
@@ -31,11 +39,20 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'page-audit-examples-'));
   cpSync('examples', join(dir, 'examples'), { recursive: true });
   writeFileSync(join(dir, 'examples', README_PAGE), readmePage);
-  server = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'page.db')}`, ADMIN_TOKEN: 'audit-examples-admin-token', EXAMPLES_ROOT: join(dir, 'examples') }, 90_000);
+  server = await startServer(
+    {
+      DATABASE_URL: `sqlite:${join(dir, 'page.db')}`,
+      ADMIN_TOKEN: 'audit-examples-admin-token',
+      EXAMPLES_ROOT: join(dir, 'examples'),
+    },
+    90_000,
+  );
   browser = await launchAuditBrowser({ isNoSandboxAllowed: true });
 }, 150_000);
 afterAll(async () => {
-  console.log(`audit of ${PAGES.length} example pages: ${(Math.max(0, sweep.ended - sweep.began) / 1000).toFixed(1)} s`);
+  console.log(
+    `audit of ${PAGES.length} example pages: ${(Math.max(0, sweep.ended - sweep.began) / 1000).toFixed(1)} s`,
+  );
   await browser?.close();
   server?.child.kill('SIGTERM');
   await server?.exited();
@@ -44,21 +61,26 @@ afterAll(async () => {
 
 // Two pages at a time (the e2e project's maxConcurrency): each journey has its own browser context,
 // and much of a journey is waiting for the page to settle.
-it.concurrent.for(PAGES)('examples/%s passes page-validate and has no finding or fair-choice warning in the audit', { timeout: 240_000 }, async (name, { expect }) => {
-  const source = readFileSync(join(dir, 'examples', name), 'utf8');
-  const url = new URL(`${server.url}/examples/${name}`);
-  const findings = validatePage(source, url.href);
-  expect(findings, formatReports([{ name, findings }], 'text')).toEqual([]);
-  sweep.began = Math.min(sweep.began, Date.now());
-  const { report } = await auditPage(browser, url, { pages: 0, allow: [] });
-  sweep.ended = Math.max(sweep.ended, Date.now());
-  expect(report.findingCount, formatAuditText(report)).toBe(0);
-  expect(report.journeys[0]?.status).toBe('run');
-  // A page with a consent element shows its prompt to a new reader (geo.html asks only readers in
-  // its geo group, which the test machine is not in), and both decisions take effect.
-  const hasConsent = source.includes('<page-consent') && name !== 'geo.html';
-  expect(report.isPromptShown).toBe(hasConsent);
-  if (hasConsent) expect(report.journeys.map(({ status, reason }) => reason ?? status)).toEqual(['run', 'run', 'run']);
-  // The rendered prompt's Reject is as prominent as its Accept (an empty list: both found, equal).
-  expect(report.fairChoice, formatAuditText(report)).toEqual(hasConsent ? [] : null);
-});
+it.concurrent.for(PAGES)(
+  'examples/%s passes page-validate and has no finding or fair-choice warning in the audit',
+  { timeout: 240_000 },
+  async (name, { expect }) => {
+    const source = readFileSync(join(dir, 'examples', name), 'utf8');
+    const url = new URL(`${server.url}/examples/${name}`);
+    const findings = validatePage(source, url.href);
+    expect(findings, formatReports([{ name, findings }], 'text')).toEqual([]);
+    sweep.began = Math.min(sweep.began, Date.now());
+    const { report } = await auditPage(browser, url, { pages: 0, allow: [] });
+    sweep.ended = Math.max(sweep.ended, Date.now());
+    expect(report.findingCount, formatAuditText(report)).toBe(0);
+    expect(report.journeys[0]?.status).toBe('run');
+    // A page with a consent element shows its prompt to a new reader (geo.html asks only readers in
+    // its geo group, which the test machine is not in), and both decisions take effect.
+    const hasConsent = source.includes('<page-consent') && name !== 'geo.html';
+    expect(report.isPromptShown).toBe(hasConsent);
+    if (hasConsent)
+      expect(report.journeys.map(({ status, reason }) => reason ?? status)).toEqual(['run', 'run', 'run']);
+    // The rendered prompt's Reject is as prominent as its Accept (an empty list: both found, equal).
+    expect(report.fairChoice, formatAuditText(report)).toEqual(hasConsent ? [] : null);
+  },
+);

@@ -15,7 +15,12 @@ export const REFUSED_COOKIE = 'tp_insecure=1';
 
 /** `accept`: the accept control's action (a plain accept grants no purpose). */
 export function consentMarkup(config: object = {}, accept = 'consent.accept'): string {
-  const json = JSON.stringify({ consentInstanceId: 'audit-fixture', consentRequired: true, promptUI: 'prompt', ...config });
+  const json = JSON.stringify({
+    consentInstanceId: 'audit-fixture',
+    consentRequired: true,
+    promptUI: 'prompt',
+    ...config,
+  });
   return `<page-consent id="consent" layout="nodisplay"><script type="application/json">${json}</script>
 <div id="prompt" hidden><p>Cookies?</p><button type="button" on="tap:consent.reject">Reject all</button><button type="button" on="tap:${accept}">Accept all</button></div>
 </page-consent>`;
@@ -24,7 +29,9 @@ export function consentMarkup(config: object = {}, accept = 'consent.accept'): s
 /** Routes for the tracker and the CDN; `tracker` and `cdn` are their origins. */
 export function fixtureRoutes(tracker: string): Record<string, Route> {
   return {
-    '/tag-manager.js': js(`const s = document.createElement('script'); s.src = '${tracker}/analytics.js'; document.head.append(s);`),
+    '/tag-manager.js': js(
+      `const s = document.createElement('script'); s.src = '${tracker}/analytics.js'; document.head.append(s);`,
+    ),
     '/analytics.js': js(`document.cookie = 'audit_id=42; max-age=31536000; path=/';`),
     '/storage.js': js(`localStorage.setItem('tracker-id', 'abc'); navigator.sendBeacon('${tracker}/beacon', 'hello');`),
     '/beacon': { status: 204 },
@@ -36,7 +43,16 @@ export function fixtureRoutes(tracker: string): Record<string, Route> {
     '/blocked-tag.js': js(`window.blockedTagRan = true; new Image().src = '${tracker}/after-accept.gif';`),
     // Third-party cookies by response header. Chromium takes http://localhost for a secure
     // origin, so it stores the `Secure` one; it refuses `SameSite=None` without `Secure`.
-    '/unmarked.gif': { ...GIF, headers: { ...GIF.headers, 'set-cookie': [`${HEADER_COOKIE}; Max-Age=31536000; Path=/; SameSite=None; Secure`, `${REFUSED_COOKIE}; Max-Age=31536000; Path=/; SameSite=None`] } },
+    '/unmarked.gif': {
+      ...GIF,
+      headers: {
+        ...GIF.headers,
+        'set-cookie': [
+          `${HEADER_COOKIE}; Max-Age=31536000; Path=/; SameSite=None; Secure`,
+          `${REFUSED_COOKIE}; Max-Age=31536000; Path=/; SameSite=None`,
+        ],
+      },
+    },
     '/reject-pixel.gif': GIF,
     '/blocked.gif': GIF,
     '/after-accept.gif': GIF,
@@ -83,6 +99,10 @@ export function purposePage(tracker: string): string {
 }
 
 /** A same-site second page for `--pages`. */
-export const secondPage = (tracker: string): string => html(`${consentMarkup()}<main><h1>Second</h1><page-img data-block-on-consent src="${tracker}/blocked.gif" width="10" height="10" layout="fixed" alt=""></page-img></main>`, { extensions: ['page-consent'] });
+export const secondPage = (tracker: string): string =>
+  html(
+    `${consentMarkup()}<main><h1>Second</h1><page-img data-block-on-consent src="${tracker}/blocked.gif" width="10" height="10" layout="fixed" alt=""></page-img></main>`,
+    { extensions: ['page-consent'] },
+  );
 
 export const noConsentPage = (): string => html('<main><h1>No consent here</h1><p>Nothing to decide.</p></main>');

@@ -34,17 +34,35 @@ describe('anchor-ad', () => {
     expect(insertAnchorAd(host, { type: 'fake', 'data-a': '1' })).toBe(true);
     const ad = sticky()!;
     expect(host.nextElementSibling).toBe(ad);
-    expect(Object.fromEntries([...ad.attributes].filter((a) => a.name !== 'style').map((a) => [a.name, a.value]))).toEqual({
-      layout: 'fixed-height', height: '100', type: 'fake', 'data-a': '1', sticky: 'bottom',
-      role: 'complementary', 'aria-label': 'Advertisement',
+    expect(
+      Object.fromEntries([...ad.attributes].filter((a) => a.name !== 'style').map((a) => [a.name, a.value])),
+    ).toEqual({
+      layout: 'fixed-height',
+      height: '100',
+      type: 'fake',
+      'data-a': '1',
+      sticky: 'bottom',
+      role: 'complementary',
+      'aria-label': 'Advertisement',
     });
-    expect([ad.style.position, ad.style.bottom, ad.style.left, ad.style.right, ad.style.top]).toEqual(['fixed', '0px', '0px', '0px', '']);
+    expect([ad.style.position, ad.style.bottom, ad.style.left, ad.style.right, ad.style.top]).toEqual([
+      'fixed',
+      '0px',
+      '0px',
+      '0px',
+      '',
+    ]);
   });
 
   it('pins the ad to the top with sticky="top" and keeps a given height', () => {
     insertAnchorAd(host, { type: 'fake', sticky: 'top', height: '60' });
     const ad = sticky()!;
-    expect([ad.getAttribute('sticky'), ad.getAttribute('height'), ad.style.top, ad.style.bottom]).toEqual(['top', '60', '0px', '']);
+    expect([ad.getAttribute('sticky'), ad.getAttribute('height'), ad.style.top, ad.style.bottom]).toEqual([
+      'top',
+      '60',
+      '0px',
+      '',
+    ]);
   });
 
   it('reads any other sticky value as bottom', () => {
@@ -52,10 +70,13 @@ describe('anchor-ad', () => {
     expect(sticky()?.getAttribute('sticky')).toBe('bottom');
   });
 
-  it.each(['<page-ad sticky="top"></page-ad>', '<page-sticky-ad><page-ad></page-ad></page-sticky-ad>'])('adds nothing when the page has %s', (markup) => {
-    document.body.insertAdjacentHTML('beforeend', markup);
-    const count = document.querySelectorAll('page-ad').length;
-    expect(insertAnchorAd(host, { type: 'fake' })).toBe(false);
-    expect(document.querySelectorAll('page-ad')).toHaveLength(count);
-  });
+  it.each(['<page-ad sticky="top"></page-ad>', '<page-sticky-ad><page-ad></page-ad></page-sticky-ad>'])(
+    'adds nothing when the page has %s',
+    (markup) => {
+      document.body.insertAdjacentHTML('beforeend', markup);
+      const count = document.querySelectorAll('page-ad').length;
+      expect(insertAnchorAd(host, { type: 'fake' })).toBe(false);
+      expect(document.querySelectorAll('page-ad')).toHaveLength(count);
+    },
+  );
 });

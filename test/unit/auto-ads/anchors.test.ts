@@ -1,6 +1,11 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest';
-import { findDeniedAncestor, findInvalidSelector, resolveAnchors, scopeSelector } from '../../../src/auto-ads/anchors.ts';
+import {
+  findDeniedAncestor,
+  findInvalidSelector,
+  resolveAnchors,
+  scopeSelector,
+} from '../../../src/auto-ads/anchors.ts';
 import type { AnchorSpec } from '../../../src/wire/auto-ads-config.ts';
 
 const anchor = (patch: Partial<AnchorSpec> & { selector: string }): AnchorSpec => ({
@@ -33,7 +38,13 @@ describe('anchors', () => {
   });
 
   it('takes every match in document order with all', () => {
-    expect(ids(resolveAnchors(document, anchor({ selector: 'article .x', isAll: true })))).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
+    expect(ids(resolveAnchors(document, anchor({ selector: 'article .x', isAll: true })))).toEqual([
+      'p1',
+      'p2',
+      'p3',
+      'p4',
+      'p5',
+    ]);
   });
 
   it('lets index win over all', () => {
@@ -42,11 +53,15 @@ describe('anchors', () => {
 
   it('filters by min_c before taking the index', () => {
     expect(ids(resolveAnchors(document, anchor({ selector: 'article .x', minimumTextLength: 5 })))).toEqual(['p2']);
-    expect(ids(resolveAnchors(document, anchor({ selector: 'article .x', minimumTextLength: 5, index: 1 })))).toEqual(['p3']);
+    expect(ids(resolveAnchors(document, anchor({ selector: 'article .x', minimumTextLength: 5, index: 1 })))).toEqual([
+      'p3',
+    ]);
   });
 
   it('keeps elements whose text length equals min_c', () => {
-    expect(ids(resolveAnchors(document, anchor({ selector: 'article .x', minimumTextLength: 4, isAll: true })))).toEqual(['p2', 'p3', 'p4', 'p5']);
+    expect(
+      ids(resolveAnchors(document, anchor({ selector: 'article .x', minimumTextLength: 4, isAll: true }))),
+    ).toEqual(['p2', 'p3', 'p4', 'p5']);
   });
 
   it('resolves sub inside every kept parent, in order', () => {
@@ -60,7 +75,10 @@ describe('anchors', () => {
   });
 
   it('recurses through two sub levels to the deepest matches', () => {
-    const spec = anchor({ selector: 'article', sub: anchor({ selector: 'div', sub: anchor({ selector: 'p', isAll: true }) }) });
+    const spec = anchor({
+      selector: 'article',
+      sub: anchor({ selector: 'div', sub: anchor({ selector: 'p', isAll: true }) }),
+    });
     expect(ids(resolveAnchors(document, spec))).toEqual(['p3']);
   });
 
@@ -88,7 +106,9 @@ describe('anchors', () => {
   });
 
   it('prefixes every part of a selector list, keeping commas inside brackets', () => {
-    expect(scopeSelector('p, div:is(.a, .b) > span ,[data-x="a,b"]')).toBe(':scope p,:scope div:is(.a, .b) > span,:scope [data-x="a,b"]');
+    expect(scopeSelector('p, div:is(.a, .b) > span ,[data-x="a,b"]')).toBe(
+      ':scope p,:scope div:is(.a, .b) > span,:scope [data-x="a,b"]',
+    );
   });
 
   it('finds the first selector that does not parse, at any level', () => {

@@ -10,7 +10,13 @@ describe('attributes', () => {
       { type: 'fake', 'data-a': 'config' },
       { 'data-a': 'placement', height: '300' },
     );
-    expect(merged).toEqual({ layout: 'fixed-height', height: '300', type: 'fake', 'data-ad-client': 'ca-pub-1', 'data-a': 'placement' });
+    expect(merged).toEqual({
+      layout: 'fixed-height',
+      height: '300',
+      type: 'fake',
+      'data-ad-client': 'ca-pub-1',
+      'data-a': 'placement',
+    });
   });
 
   it('reads the consent markers of the auto-ads element', () => {
@@ -18,7 +24,10 @@ describe('attributes', () => {
     element.setAttribute('data-block-on-consent', '');
     element.setAttribute('data-block-on-consent-purposes', 'ads');
     element.setAttribute('data-ad-client', 'x');
-    expect(readConsentMarkers(element)).toEqual({ 'data-block-on-consent': '', 'data-block-on-consent-purposes': 'ads' });
+    expect(readConsentMarkers(element)).toEqual({
+      'data-block-on-consent': '',
+      'data-block-on-consent-purposes': 'ads',
+    });
   });
 
   it('reads no markers from an unblocked element', () => {

@@ -15,7 +15,13 @@ import type { Constraints, SpacingRule } from '../../../src/wire/auto-ads-constr
 import type { PlacementSpec, Position } from '../../../src/wire/auto-ads-config.ts';
 import { createFakePage, pageBox } from './fake-page.ts';
 
-type Block = { kind: 'p' | 'section' | 'ad'; className: 'a' | 'b'; height: number; children: number[]; isExcluded: boolean };
+type Block = {
+  kind: 'p' | 'section' | 'ad';
+  className: 'a' | 'b';
+  height: number;
+  children: number[];
+  isExcluded: boolean;
+};
 type Scenario = {
   header: number;
   blocks: Block[];
@@ -34,8 +40,12 @@ const SIDES: Position[] = ['before', 'after'];
 const INSIDE: Position[] = ['first-child', 'last-child'];
 /** Leaves (`data-h`) take ads beside them only: in the block model, their height ignores children. */
 const PLACEMENTS = [
-  ...['p', 'section', '.a', '.b', 'section > p', 'main > p', 'p.a', 'footer p', 'page-ad'].flatMap((selector) => SIDES.map((position) => ({ selector, position }))),
-  ...['section', 'main', 'footer', 'section.b'].flatMap((selector) => INSIDE.map((position) => ({ selector, position }))),
+  ...['p', 'section', '.a', '.b', 'section > p', 'main > p', 'p.a', 'footer p', 'page-ad'].flatMap((selector) =>
+    SIDES.map((position) => ({ selector, position })),
+  ),
+  ...['section', 'main', 'footer', 'section.b'].flatMap((selector) =>
+    INSIDE.map((position) => ({ selector, position })),
+  ),
 ];
 const px = (value: number) => ({ value, unit: 'px' }) as const;
 
@@ -68,12 +78,18 @@ const scenario: fc.Arbitrary<Scenario> = fc
   .map(({ hasMargins, marginTop, marginBottom, spacings, counts, maximumAdCount, ...rest }) => {
     const floor = hasMargins ? Math.max(marginTop, marginBottom) + 1 : 0;
     const [initial = 0, ...later] = spacings.map((spacing) => Math.max(spacing, floor));
-    const rules: SpacingRule[] = counts.slice(0, later.length).map((adCount, index) => ({ adCount, spacing: px(later[index]!) }));
+    const rules: SpacingRule[] = counts
+      .slice(0, later.length)
+      .map((adCount, index) => ({ adCount, spacing: px(later[index]!) }));
     return {
       ...rest,
       marginTop: hasMargins ? marginTop : 0,
       marginBottom: hasMargins ? marginBottom : 0,
-      constraints: { initialMinimumSpacing: px(initial), subsequentMinimumSpacing: rules.sort((a, b) => a.adCount - b.adCount), maximumAdCount },
+      constraints: {
+        initialMinimumSpacing: px(initial),
+        subsequentMinimumSpacing: rules.sort((a, b) => a.adCount - b.adCount),
+        maximumAdCount,
+      },
     };
   });
 
@@ -82,7 +98,9 @@ function render({ header, blocks, footer }: Scenario): string {
     const excluded = b.isExcluded ? ' data-no-auto-ads' : '';
     if (b.kind === 'ad') return `<page-ad id="m${i}" data-h="${b.height}"></page-ad>`;
     if (b.kind === 'p') return `<p id="b${i}" class="${b.className}" data-h="${b.height}"${excluded}></p>`;
-    const children = b.children.map((height, j) => `<p id="b${i}-${j}" class="${j % 2 ? 'a' : 'b'}" data-h="${height}"></p>`).join('');
+    const children = b.children
+      .map((height, j) => `<p id="b${i}-${j}" class="${j % 2 ? 'a' : 'b'}" data-h="${height}"></p>`)
+      .join('');
     return `<section id="b${i}" class="${b.className}"${excluded}>${children}</section>`;
   });
   const notes = footer.map((height, i) => `<p id="f${i}" data-h="${height}"></p>`).join('');
@@ -111,7 +129,8 @@ function spacingFor({ initialMinimumSpacing, subsequentMinimumSpacing }: Constra
   return spacing;
 }
 
-const near = (y: number, box: { top: number; bottom: number }) => (y >= box.top && y <= box.bottom ? 0 : Math.min(Math.abs(y - box.top), Math.abs(y - box.bottom)));
+const near = (y: number, box: { top: number; bottom: number }) =>
+  y >= box.top && y <= box.bottom ? 0 : Math.min(Math.abs(y - box.top), Math.abs(y - box.bottom));
 
 /**
  * The documented rule, one candidate at a time (as the per-ad strategy ran it): measure the page,
@@ -120,7 +139,9 @@ const near = (y: number, box: { top: number; bottom: number }) => (y >= box.top 
 function placeSequentially(s: Scenario): { outcomes: string[]; refusals: number } {
   const outcomes: string[] = [];
   let refusals = 0;
-  const candidates = specsOf(s).flatMap((placement) => [...document.querySelectorAll(placement.anchor.selector)].map((anchor) => ({ placement, anchor })));
+  const candidates = specsOf(s).flatMap((placement) =>
+    [...document.querySelectorAll(placement.anchor.selector)].map((anchor) => ({ placement, anchor })),
+  );
   for (const { placement, anchor } of candidates) {
     const label = `${anchor.id}:`;
     if (anchor.closest('[data-no-auto-ads]')) {
@@ -158,7 +179,12 @@ function placeSequentially(s: Scenario): { outcomes: string[]; refusals: number 
       msSinceInteraction: Number.POSITIVE_INFINITY,
     });
     if (decision !== 'apply') refusals++;
-    Object.assign(ad.style, { position: '', height: `${s.adHeight}px`, marginTop: `${s.marginTop}px`, marginBottom: `${s.marginBottom}px` });
+    Object.assign(ad.style, {
+      position: '',
+      height: `${s.adHeight}px`,
+      marginTop: `${s.marginTop}px`,
+      marginBottom: `${s.marginBottom}px`,
+    });
   }
   return { outcomes, refusals };
 }
@@ -183,7 +209,10 @@ async function placeBatched(s: Scenario): Promise<{ outcomes: string[]; measureT
     onRun: (result) => runs.push(result),
   })(true);
   await page.settle();
-  return { outcomes: (runs[0]?.candidates ?? []).map((c) => `${c.anchor.id}:${c.outcome}`), measureTasks: page.measureTasks };
+  return {
+    outcomes: (runs[0]?.candidates ?? []).map((c) => `${c.anchor.id}:${c.outcome}`),
+    measureTasks: page.measureTasks,
+  };
 }
 
 afterEach(() => {

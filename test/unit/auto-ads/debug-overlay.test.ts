@@ -27,7 +27,11 @@ describe('debug-overlay', () => {
 
   it('describes counts, the constraints in force and placements that matched nothing', () => {
     const missing = placement('.comments p');
-    const text = describeRun({ adsPlaced: 2, totalAdsOnPage: 3, candidates: [], unmatched: [missing] }, DEFAULT_CONSTRAINTS, [placement('p'), missing]);
+    const text = describeRun(
+      { adsPlaced: 2, totalAdsOnPage: 3, candidates: [], unmatched: [missing] },
+      DEFAULT_CONSTRAINTS,
+      [placement('p'), missing],
+    );
     expect(text.split('\n')).toEqual([
       'page-auto-ads debug',
       'ads: 3 on page, 2 placed, max 8',

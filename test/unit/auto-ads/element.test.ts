@@ -147,7 +147,14 @@ describe('element', () => {
     const { element, events } = await build(CUSTOM);
     expect(ads()).toHaveLength(3);
     const attributes = Object.fromEntries([...ads()[0]!.attributes].map((a) => [a.name, a.value]));
-    expect(attributes).toMatchObject({ layout: 'fixed-height', height: '0', type: 'fake', 'data-ad-client': 'pub-1', 'data-from': 'config', 'data-where': 'p' });
+    expect(attributes).toMatchObject({
+      layout: 'fixed-height',
+      height: '0',
+      type: 'fake',
+      'data-ad-client': 'pub-1',
+      'data-from': 'config',
+      'data-where': 'p',
+    });
     expect(events).toMatchObject([{ adsPlaced: 3, totalAdsOnPage: 3 }]);
     expect(page.triggerAction).toHaveBeenCalledWith(element, 'ads-placed', expect.any(CustomEvent));
   });
@@ -173,7 +180,10 @@ describe('element', () => {
       optInStatus: [2],
       stickyAdAttributes: weakening,
     });
-    const markers = ads().map((ad) => [ad.getAttribute('data-block-on-consent'), ad.getAttribute('data-block-on-consent-purposes')]);
+    const markers = ads().map((ad) => [
+      ad.getAttribute('data-block-on-consent'),
+      ad.getAttribute('data-block-on-consent-purposes'),
+    ]);
     expect(markers).toEqual(Array(4).fill([null, 'ads']));
     expect(codes()).toEqual(Array(6).fill('warn auto-ads-consent-attribute-dropped'));
   });
@@ -188,19 +198,32 @@ describe('element', () => {
   });
 
   it('warns and adds no anchor ad when the page has a sticky ad', async () => {
-    await build(CUSTOM, `<page-ad sticky="top" style="position:fixed"></page-ad>${article(40)}`, { ...CONFIG, optInStatus: [2] });
+    await build(CUSTOM, `<page-ad sticky="top" style="position:fixed"></page-ad>${article(40)}`, {
+      ...CONFIG,
+      optInStatus: [2],
+    });
     expect(document.querySelectorAll('page-ad[sticky]')).toHaveLength(1);
     expect(codes()).toEqual(['warn auto-ads-sticky-ad-exists']);
   });
 
   it('draws the debug overlay when the URL asks for it', async () => {
     location.hash = '#page-ads-debug';
-    await build(CUSTOM, article(40), { ...CONFIG, placements: [...CONFIG.placements, { anchor: { selector: '.none' }, pos: 1, type: 1 }] });
+    await build(CUSTOM, article(40), {
+      ...CONFIG,
+      placements: [...CONFIG.placements, { anchor: { selector: '.none' }, pos: 1, type: 1 }],
+    });
     location.hash = '';
     const overlay = document.querySelector('page-ads-debug');
     expect(overlay?.parentElement).toBe(document.documentElement);
     const labels = [...(overlay?.querySelectorAll('span') ?? [])].map((span) => span.textContent?.trim());
-    expect(labels.slice(0, 6)).toEqual(['P1 in-viewport', 'P1 in-viewport', 'P1 in-viewport', 'P1 in-viewport', 'P1 placed', 'P1 too-near']);
+    expect(labels.slice(0, 6)).toEqual([
+      'P1 in-viewport',
+      'P1 in-viewport',
+      'P1 in-viewport',
+      'P1 in-viewport',
+      'P1 placed',
+      'P1 too-near',
+    ]);
     expect(overlay?.querySelector('pre')?.textContent).toContain('no anchor: placement 2 (.none)');
   });
 

@@ -29,11 +29,16 @@ export function outerHeight(element: Element): number {
 export function pageBox(element: Element): PageBox {
   let top = px((element as HTMLElement).style.marginTop);
   for (let node: Element | null = element; node && node !== document.documentElement; node = node.parentElement) {
-    for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) top += outerHeight(sibling);
+    for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling)
+      top += outerHeight(sibling);
     if (node !== element) top += px((node as HTMLElement).style.marginTop);
   }
   const isOut = isOutOfFlow(element as HTMLElement);
-  const height = isOut ? 0 : outerHeight(element) - px((element as HTMLElement).style.marginTop) - px((element as HTMLElement).style.marginBottom);
+  const height = isOut
+    ? 0
+    : outerHeight(element) -
+      px((element as HTMLElement).style.marginTop) -
+      px((element as HTMLElement).style.marginBottom);
   return { top, bottom: top + height, left: 0, right: 300, width: 300, height };
 }
 

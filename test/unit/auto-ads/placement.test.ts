@@ -25,9 +25,15 @@ function scripted(tops: number[], placement = spec()) {
   };
   const candidates: Candidate[] = tops.map((top) => ({ placement, anchor: element(top, 100), outcome: 'pending' }));
   const main = element(0, 10_000);
-  const round = (patch: Partial<Omit<Round, 'ads'>> & { ads?: [number, number][]; scrollTop?: number } = {}): Round => ({
+  const round = (
+    patch: Partial<Omit<Round, 'ads'>> & { ads?: [number, number][]; scrollTop?: number } = {},
+  ): Round => ({
     candidates,
-    viewport: { getPageBox: (node) => boxes.get(node)!, getScrollTop: () => patch.scrollTop ?? 0, getHeight: () => 500 },
+    viewport: {
+      getPageBox: (node) => boxes.get(node)!,
+      getScrollTop: () => patch.scrollTop ?? 0,
+      getHeight: () => 500,
+    },
     constraints: { initialMinimumSpacing: px(500), subsequentMinimumSpacing: [], maximumAdCount: 8 },
     adHeight: 250,
     main,
@@ -78,31 +84,49 @@ describe('placement', () => {
     const { candidates, round } = scripted([1000, 1600], spec('after', { marginTop: 10, marginBottom: 40 }));
     // Candidate 0's ad takes 10 + 250 + 40 px at y 1100: candidate 1 moves from 1700 to 2000,
     // 640 px below that ad's box (1110-1360); measured once, it would be 340 px.
-    planRound(round({ constraints: { initialMinimumSpacing: px(640), subsequentMinimumSpacing: [], maximumAdCount: 8 } }));
+    planRound(
+      round({ constraints: { initialMinimumSpacing: px(640), subsequentMinimumSpacing: [], maximumAdCount: 8 } }),
+    );
     expect(outcomes(candidates)).toEqual(['placed', 'placed']);
     for (const candidate of candidates) candidate.outcome = 'pending';
-    planRound(round({ constraints: { initialMinimumSpacing: px(641), subsequentMinimumSpacing: [], maximumAdCount: 8 } }));
+    planRound(
+      round({ constraints: { initialMinimumSpacing: px(641), subsequentMinimumSpacing: [], maximumAdCount: 8 } }),
+    );
     expect(outcomes(candidates)).toEqual(['placed', 'too-near']);
   });
 
   it('moves the page ads below an ad it places', () => {
     const { candidates, round } = scripted([1000, 1900]);
     // The page ad at 1800 moves to 2050 once an ad grows at 1100; candidate 1 (y 2000 + 250) is 200 px below it, not 450.
-    planRound(round({ ads: [[1800, 0]], constraints: { initialMinimumSpacing: px(300), subsequentMinimumSpacing: [], maximumAdCount: 8 } }));
+    planRound(
+      round({
+        ads: [[1800, 0]],
+        constraints: { initialMinimumSpacing: px(300), subsequentMinimumSpacing: [], maximumAdCount: 8 },
+      }),
+    );
     expect(outcomes(candidates)).toEqual(['placed', 'too-near']);
   });
 
   it('applies the spacing for the number of ads placed so far', () => {
     const { candidates, round } = scripted([1000, 1700, 2500]);
     // 1 ad: 300 px; from 2 ads: 1000 px.
-    const constraints = { initialMinimumSpacing: px(300), subsequentMinimumSpacing: [{ adCount: 2, spacing: px(1000) }], maximumAdCount: 8 };
+    const constraints = {
+      initialMinimumSpacing: px(300),
+      subsequentMinimumSpacing: [{ adCount: 2, spacing: px(1000) }],
+      maximumAdCount: 8,
+    };
     planRound(round({ constraints }));
     expect(outcomes(candidates)).toEqual(['placed', 'placed', 'too-near']);
   });
 
   it('marks the next candidate max-count once the page holds maxAdCount ads and reads no further', () => {
     const { candidates, round } = scripted([1000, 3000, 5000]);
-    const plan = planRound(round({ ads: [[9000, 1]], constraints: { initialMinimumSpacing: px(0), subsequentMinimumSpacing: [], maximumAdCount: 2 } }));
+    const plan = planRound(
+      round({
+        ads: [[9000, 1]],
+        constraints: { initialMinimumSpacing: px(0), subsequentMinimumSpacing: [], maximumAdCount: 2 },
+      }),
+    );
     expect(outcomes(candidates)).toEqual(['placed', 'max-count', 'pending']);
     expect(plan.totalAdsOnPage).toBe(2);
   });

@@ -16,16 +16,31 @@ describe('spacing', () => {
   });
 
   it('uses the initial spacing below every adCount', () => {
-    expect(selectSpacing(rules(100, [[3, 500], [5, 1000]]), 2)).toEqual(px(100));
+    expect(
+      selectSpacing(
+        rules(100, [
+          [3, 500],
+          [5, 1000],
+        ]),
+        2,
+      ),
+    ).toEqual(px(100));
   });
 
   it('applies the rule with the largest adCount not above the count (worked example of docs/auto-ads.md, "Config format")', () => {
-    const constraints = rules(100, [[3, 500], [5, 1000]]);
+    const constraints = rules(100, [
+      [3, 500],
+      [5, 1000],
+    ]);
     expect([3, 4, 5, 9].map((count) => selectSpacing(constraints, count).value)).toEqual([500, 500, 1000, 1000]);
   });
 
   it('escalates through several rules as ads are added', () => {
-    const constraints = rules(0, [[1, 600], [3, 700], [4, 800]]);
+    const constraints = rules(0, [
+      [1, 600],
+      [3, 700],
+      [4, 800],
+    ]);
     expect([1, 2, 3, 4].map((count) => selectSpacing(constraints, count).value)).toEqual([600, 600, 700, 800]);
   });
 
@@ -49,7 +64,10 @@ describe('spacing', () => {
   });
 
   it('allows a distance equal to the spacing', () => {
-    const ads = [{ top: 0, bottom: 50 }, { top: 250, bottom: 300 }];
+    const ads = [
+      { top: 0, bottom: 50 },
+      { top: 250, bottom: 300 },
+    ];
     expect(isTooNear(150, ads, 100)).toBe(false);
     expect(isTooNear(149.5, ads, 100)).toBe(true);
   });

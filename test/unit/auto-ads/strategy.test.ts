@@ -18,7 +18,11 @@ const px = (value: number) => ({ value, unit: 'px' }) as const;
 
 type Setup = { page: FakePage; runs: StrategyResult[] };
 
-async function start(html: string, options: Partial<Omit<StrategyOptions, 'page' | 'onRun'>> = {}, prepare = (_page: FakePage) => {}): Promise<Setup> {
+async function start(
+  html: string,
+  options: Partial<Omit<StrategyOptions, 'page' | 'onRun'>> = {},
+  prepare = (_page: FakePage) => {},
+): Promise<Setup> {
   document.body.innerHTML = html;
   const page = createFakePage();
   prepare(page);
@@ -38,7 +42,8 @@ async function start(html: string, options: Partial<Omit<StrategyOptions, 'page'
 
 const insertedAds = () => [...document.querySelectorAll<HTMLElement>('page-ad')];
 /** Id of the element right before each ad. */
-const adPositions = () => insertedAds().map((ad) => ad.previousElementSibling?.id ?? `first-in-${ad.parentElement?.id}`);
+const adPositions = () =>
+  insertedAds().map((ad) => ad.previousElementSibling?.id ?? `first-in-${ad.parentElement?.id}`);
 const outcomes = (run: StrategyResult | undefined) => run?.candidates.map((c) => `${c.anchor.id}:${c.outcome}`);
 
 afterEach(() => {
@@ -56,10 +61,14 @@ describe('strategy', () => {
   });
 
   it('keeps ads within 30% of the main content on narrow viewports and says which were skipped for density', async () => {
-    const { runs } = await start(`<header data-h="400"></header><main>${paragraphs(20)}</main>`, { placements: [placement('main > p')] }, (page) => {
-      page.viewportWidth = 375;
-      page.viewportHeight = 300;
-    });
+    const { runs } = await start(
+      `<header data-h="400"></header><main>${paragraphs(20)}</main>`,
+      { placements: [placement('main > p')] },
+      (page) => {
+        page.viewportWidth = 375;
+        page.viewportHeight = 300;
+      },
+    );
     // Main content 2000 px of text; spacing alone (1vp = 300 px) would allow more ads than 30% does.
     const heights = insertedAds().reduce((sum, ad) => sum + pageBox(ad).height, 0);
     const main = pageBox(document.querySelector('main')!).height;
@@ -81,10 +90,14 @@ describe('strategy', () => {
 
   it('counts a sticky ad once toward the density', async () => {
     const sticky = '<page-ad sticky="bottom" style="height:600px"></page-ad>';
-    const { runs } = await start(`${sticky}<main>${paragraphs(20)}</main>`, { placements: [placement('main > p')] }, (page) => {
-      page.viewportWidth = 375;
-      page.viewportHeight = 300;
-    });
+    const { runs } = await start(
+      `${sticky}<main>${paragraphs(20)}</main>`,
+      { placements: [placement('main > p')] },
+      (page) => {
+        page.viewportWidth = 375;
+        page.viewportHeight = 300;
+      },
+    );
     // 600 + 250 = 850 > 0.3 * 2250 = 675: no in-content ad fits.
     expect(insertedAds().filter((ad) => !ad.hasAttribute('sticky'))).toHaveLength(0);
     expect(runs[0]?.candidates.some((c) => c.outcome === 'density')).toBe(true);
@@ -108,7 +121,14 @@ describe('strategy', () => {
 
   it('skips positions inside the first viewport without inserting anything', async () => {
     const { page, runs } = await start(article(12));
-    expect(outcomes(runs[0])?.slice(0, 6)).toEqual(['p0:in-viewport', 'p1:in-viewport', 'p2:in-viewport', 'p3:in-viewport', 'p4:placed', 'p5:too-near']);
+    expect(outcomes(runs[0])?.slice(0, 6)).toEqual([
+      'p0:in-viewport',
+      'p1:in-viewport',
+      'p2:in-viewport',
+      'p3:in-viewport',
+      'p4:placed',
+      'p5:too-near',
+    ]);
     // One measure task decided the whole round; nothing went through the arbiter one by one.
     expect(page.measureTasks).toBe(1);
   });
@@ -144,10 +164,15 @@ describe('strategy', () => {
   });
 
   it('puts placement attributes over the base attributes', async () => {
-    await start(article(8), { placements: [placement('article > p', { attributes: { type: 'custom', 'data-src': '/ad' } })] });
+    await start(article(8), {
+      placements: [placement('article > p', { attributes: { type: 'custom', 'data-src': '/ad' } })],
+    });
     const [ad] = insertedAds();
     expect(Object.fromEntries([...ad!.attributes].map((a) => [a.name, a.value]))).toMatchObject({
-      layout: 'fixed-height', height: '0', type: 'custom', 'data-src': '/ad',
+      layout: 'fixed-height',
+      height: '0',
+      type: 'custom',
+      'data-src': '/ad',
     });
   });
 
@@ -163,12 +188,26 @@ describe('strategy', () => {
   it('inserts at each of the four positions', async () => {
     const spec = (selector: string, position: Position) => placement(selector, { position });
     document.body.innerHTML = '';
-    await start('<div id="top" data-h="2000"></div><section id="s1"><p id="a" data-h="10"></p></section><div data-h="2000"></div><section id="s2"><p data-h="10"></p></section><div data-h="2000"></div><section id="s3"><p data-h="10"></p></section><div data-h="2000"></div><section id="s4"><p id="d" data-h="10"></p></section>', {
-      placements: [spec('#s1', 'before'), spec('#s2', 'first-child'), spec('#s3', 'last-child'), spec('#s4', 'after')],
-      constraints: { ...DEFAULT_CONSTRAINTS, initialMinimumSpacing: px(0), subsequentMinimumSpacing: [] },
-    });
+    await start(
+      '<div id="top" data-h="2000"></div><section id="s1"><p id="a" data-h="10"></p></section><div data-h="2000"></div><section id="s2"><p data-h="10"></p></section><div data-h="2000"></div><section id="s3"><p data-h="10"></p></section><div data-h="2000"></div><section id="s4"><p id="d" data-h="10"></p></section>',
+      {
+        placements: [
+          spec('#s1', 'before'),
+          spec('#s2', 'first-child'),
+          spec('#s3', 'last-child'),
+          spec('#s4', 'after'),
+        ],
+        constraints: { ...DEFAULT_CONSTRAINTS, initialMinimumSpacing: px(0), subsequentMinimumSpacing: [] },
+      },
+    );
     const ads = insertedAds();
-    expect(ads.map((ad) => [ad.parentElement?.id || ad.parentElement?.tagName, ad.previousElementSibling?.id ?? null, ad.nextElementSibling?.id ?? null])).toEqual([
+    expect(
+      ads.map((ad) => [
+        ad.parentElement?.id || ad.parentElement?.tagName,
+        ad.previousElementSibling?.id ?? null,
+        ad.nextElementSibling?.id ?? null,
+      ]),
+    ).toEqual([
       ['BODY', 'top', 's1'],
       ['s2', null, ''],
       ['s3', '', null],
@@ -221,17 +260,23 @@ describe('strategy', () => {
   });
 
   it('never places into denied ancestors', async () => {
-    const { runs } = await start(`<page-sidebar><p class="x" id="in-sidebar" data-h="100"></p></page-sidebar>${article(10)}`, {
-      placements: [placement('.x, article > p')],
-    });
+    const { runs } = await start(
+      `<page-sidebar><p class="x" id="in-sidebar" data-h="100"></p></page-sidebar>${article(10)}`,
+      {
+        placements: [placement('.x, article > p')],
+      },
+    );
     expect(outcomes(runs[0])?.[0]).toBe('in-sidebar:denied-ancestor');
     expect(document.querySelector('page-sidebar page-ad')).toBeNull();
   });
 
   it('denies containers positioned fixed or sticky', async () => {
-    const { runs } = await start(`<div style="position:sticky" id="bar"><p class="x" id="in-bar" data-h="600"></p></div>${article(10)}`, {
-      placements: [placement('.x, article > p')],
-    });
+    const { runs } = await start(
+      `<div style="position:sticky" id="bar"><p class="x" id="in-bar" data-h="600"></p></div>${article(10)}`,
+      {
+        placements: [placement('.x, article > p')],
+      },
+    );
     expect(outcomes(runs[0])?.[0]).toBe('in-bar:denied-ancestor');
   });
 

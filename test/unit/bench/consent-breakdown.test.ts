@@ -13,7 +13,12 @@ describe('formatTopTimes', () => {
   });
 
   it('leaves out entries whose median is 0', () => {
-    expect(formatTopTimes([['v0.js', 2], ['extensions::SafeBuiltins', 0]])).toBe('v0.js 2');
+    expect(
+      formatTopTimes([
+        ['v0.js', 2],
+        ['extensions::SafeBuiltins', 0],
+      ]),
+    ).toBe('v0.js 2');
   });
 
   it('shows a dash for nothing', () => {
@@ -26,9 +31,27 @@ describe('formatCriticalPath', () => {
   it('lists each file with how it was requested, its times and its source', () => {
     const summary = {
       steps: [
-        { url: 'http://127.0.0.1:1/consent/ours.html', via: 'other', startMs: 1.04, endMs: 5.8, source: 'network' as const },
-        { url: 'http://127.0.0.1:1/v0/page-consent-0.1.js', via: 'parser', startMs: 17.4, endMs: 27.2, source: 'cache' as const },
-        { url: 'http://127.0.0.1:2/third-party.js', via: 'script', startMs: 1234.5, endMs: null, source: 'prefetch' as const },
+        {
+          url: 'http://127.0.0.1:1/consent/ours.html',
+          via: 'other',
+          startMs: 1.04,
+          endMs: 5.8,
+          source: 'network' as const,
+        },
+        {
+          url: 'http://127.0.0.1:1/v0/page-consent-0.1.js',
+          via: 'parser',
+          startMs: 17.4,
+          endMs: 27.2,
+          source: 'cache' as const,
+        },
+        {
+          url: 'http://127.0.0.1:2/third-party.js',
+          via: 'script',
+          startMs: 1234.5,
+          endMs: null,
+          source: 'prefetch' as const,
+        },
       ],
       runs: 3,
       of: 3,

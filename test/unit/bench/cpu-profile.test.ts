@@ -5,7 +5,12 @@ import { describeFrame, fileOf, mainThreadTime, medianByKey, WITHOUT_URL } from 
 const V0 = 'http://127.0.0.1:1/v0.js';
 const CONSENT = 'http://127.0.0.1:1/v0/page-consent-0.1.js';
 
-const frame = (functionName: string, url = '', lineNumber = 0, columnNumber = 0): CallFrame => ({ url, functionName, lineNumber, columnNumber });
+const frame = (functionName: string, url = '', lineNumber = 0, columnNumber = 0): CallFrame => ({
+  url,
+  functionName,
+  lineNumber,
+  columnNumber,
+});
 
 /**
  * (root) > (program) | (idle) | (garbage collector) | probe (no URL)

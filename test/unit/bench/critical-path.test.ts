@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Initiator, RecordedRequest, TimedRequest } from '../../../bench/lib/critical-path.mjs';
-import { buildCriticalPath, initiatorUrlOf, readRequests, sourceOf, summarizeCriticalPaths } from '../../../bench/lib/critical-path.mjs';
+import {
+  buildCriticalPath,
+  initiatorUrlOf,
+  readRequests,
+  sourceOf,
+  summarizeCriticalPaths,
+} from '../../../bench/lib/critical-path.mjs';
 
 const PAGE = 'http://127.0.0.1:1/consent/ours.html';
 const CONSENT = 'http://127.0.0.1:1/v0/page-consent-0.1.js';
@@ -10,21 +16,51 @@ const BLOCKED = 'http://127.0.0.1:2/third-party.js';
 const parser: Initiator = { type: 'parser', url: PAGE };
 
 /** A recorded request sent `sentAt` s and finished `finishedAt` s on CDP's clock. */
-function recorded(url: string, initiator: Initiator, sentAt: number, finishedAt: number, fields: Partial<RecordedRequest> = {}): RecordedRequest {
+function recorded(
+  url: string,
+  initiator: Initiator,
+  sentAt: number,
+  finishedAt: number,
+  fields: Partial<RecordedRequest> = {},
+): RecordedRequest {
   const wallTime = 1_000 + sentAt;
-  return { url, type: 'Script', initiator, sentAt, wallTime, finishedAt, status: 200, fromCache: false, fromPrefetchCache: false, failed: false, ...fields };
+  return {
+    url,
+    type: 'Script',
+    initiator,
+    sentAt,
+    wallTime,
+    finishedAt,
+    status: 200,
+    fromCache: false,
+    fromPrefetchCache: false,
+    failed: false,
+    ...fields,
+  };
 }
 
-const step = (url: string, parentUrl: string | null, startMs: number, via = 'script'): TimedRequest => ({ url, parentUrl, via, startMs, endMs: startMs + 1, source: 'cache' });
+const step = (url: string, parentUrl: string | null, startMs: number, via = 'script'): TimedRequest => ({
+  url,
+  parentUrl,
+  via,
+  startMs,
+  endMs: startMs + 1,
+  source: 'cache',
+});
 
 describe('initiatorUrlOf', () => {
   it('names the innermost script frame of the initiator stack', () => {
-    const initiator: Initiator = { type: 'script', stack: { callFrames: [{ url: '' }, { url: FAST }, { url: CONSENT }] } };
+    const initiator: Initiator = {
+      type: 'script',
+      stack: { callFrames: [{ url: '' }, { url: FAST }, { url: CONSENT }] },
+    };
     expect(initiatorUrlOf(initiator)).toBe(FAST);
   });
 
   it('follows the async parent stack when the current one has no script frame', () => {
-    expect(initiatorUrlOf({ type: 'script', stack: { callFrames: [], parent: { callFrames: [{ url: CONSENT }] } } })).toBe(CONSENT);
+    expect(
+      initiatorUrlOf({ type: 'script', stack: { callFrames: [], parent: { callFrames: [{ url: CONSENT }] } } }),
+    ).toBe(CONSENT);
   });
 
   it('names the page for the parser and the importing module for an import', () => {
@@ -54,15 +90,28 @@ describe('readRequests', () => {
     const document = { ...recorded(PAGE, { type: 'other' }, 50, 50.01), type: 'Document' };
     // Navigation started 2 ms before the page was requested (wall clock 1,050 s).
     const timeOrigin = 1_050_000 - 2;
-    const [page, script] = readRequests([document, recorded(CONSENT, parser, 50.02, 50.025, { fromCache: true })], timeOrigin);
-    expect(page).toEqual({ url: PAGE, parentUrl: null, via: 'other', startMs: 2, endMs: expect.closeTo(12, 6), source: 'network' });
+    const [page, script] = readRequests(
+      [document, recorded(CONSENT, parser, 50.02, 50.025, { fromCache: true })],
+      timeOrigin,
+    );
+    expect(page).toEqual({
+      url: PAGE,
+      parentUrl: null,
+      via: 'other',
+      startMs: 2,
+      endMs: expect.closeTo(12, 6),
+      source: 'network',
+    });
     expect(script).toMatchObject({ url: CONSENT, parentUrl: PAGE, via: 'parser', source: 'cache' });
     expect(script!.startMs).toBeCloseTo(22, 6);
     expect(script!.endMs).toBeCloseTo(27, 6);
   });
 
   it('keeps an unfinished request without an end', () => {
-    const [page] = readRequests([{ ...recorded(PAGE, { type: 'other' }, 1, 0), type: 'Document', finishedAt: null }], 1_001_000);
+    const [page] = readRequests(
+      [{ ...recorded(PAGE, { type: 'other' }, 1, 0), type: 'Document', finishedAt: null }],
+      1_001_000,
+    );
     expect(page!.endMs).toBeNull();
   });
 
@@ -105,7 +154,11 @@ describe('buildCriticalPath', () => {
 });
 
 describe('summarizeCriticalPaths', () => {
-  const path = (fastStart: number, source: 'cache' | 'network' = 'cache') => [step(PAGE, null, 0, 'other'), step(CONSENT, PAGE, 10, 'parser'), { ...step(FAST, CONSENT, fastStart), source }];
+  const path = (fastStart: number, source: 'cache' | 'network' = 'cache') => [
+    step(PAGE, null, 0, 'other'),
+    step(CONSENT, PAGE, 10, 'parser'),
+    { ...step(FAST, CONSENT, fastStart), source },
+  ];
 
   it('takes the medians per step of the most frequent path and says how many runs took it', () => {
     const other = [step(PAGE, null, 0, 'other'), step(FAST, PAGE, 5, 'parser')];

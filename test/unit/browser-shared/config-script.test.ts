@@ -20,7 +20,9 @@ const json = (text: string) => `<script type="application/json">${text}</script>
 
 describe('readConfigScript', () => {
   it('reads the JSON of the one direct child script', () => {
-    expect(readConfigScript(element(json('{"ISOCountryGroups": {"eea": ["de"]}}')))).toEqual({ ISOCountryGroups: { eea: ['de'] } });
+    expect(readConfigScript(element(json('{"ISOCountryGroups": {"eea": ["de"]}}')))).toEqual({
+      ISOCountryGroups: { eea: ['de'] },
+    });
     expect(readConfigScript(element(`<script>var x = 1;</script>${json('[1, 2]')}`))).toEqual([1, 2]);
   });
 

@@ -7,7 +7,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { definePart, loadPart, partFile } from '../../../src/browser-shared/parts.ts';
 
-const scope = globalThis as unknown as { PART_PREFIX?: string; PART_HASH?: string; PART_NAMES?: string; PAGE_PARTS?: Record<string, unknown> };
+const scope = globalThis as unknown as {
+  PART_PREFIX?: string;
+  PART_HASH?: string;
+  PART_NAMES?: string;
+  PAGE_PARTS?: Record<string, unknown>;
+};
 
 beforeEach(() => {
   scope.PART_PREFIX = 'page-consent-';

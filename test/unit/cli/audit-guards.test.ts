@@ -20,16 +20,36 @@ describe('the address rule', () => {
   const local = policyFor(new URL('http://127.0.0.1:8080/page.html'), []);
 
   it('lets a public address through, and the audited page its own host and port', () => {
-    expect(refusalOf({ host: 'news.example', port: 443, addresses: [{ address: '93.184.216.34', family: 4 }] }, local)).toBeNull();
+    expect(
+      refusalOf({ host: 'news.example', port: 443, addresses: [{ address: '93.184.216.34', family: 4 }] }, local),
+    ).toBeNull();
     expect(refusalOf({ host: '127.0.0.1', port: 8080, addresses: loopback }, local)).toBeNull();
   });
 
   it('refuses another loopback port or host, a private address behind a public name, and a host it cannot resolve', () => {
-    expect(refusalOf({ host: '127.0.0.1', port: 9090, addresses: loopback }, local)).toMatch(/^127\.0\.0\.1:9090 is a loopback or private address/);
+    expect(refusalOf({ host: '127.0.0.1', port: 9090, addresses: loopback }, local)).toMatch(
+      /^127\.0\.0\.1:9090 is a loopback or private address/,
+    );
     expect(refusalOf({ host: 'localhost', port: 8080, addresses: loopback }, local)).toMatch(/loopback or private/);
-    expect(refusalOf({ host: 'rebind.example', port: 80, addresses: [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.1', family: 4 }] }, local)).toContain('(10.0.0.1)');
-    expect(refusalOf({ host: 'nowhere.example', port: 80, addresses: null }, local)).toBe('the address of nowhere.example could not be resolved');
-    expect(refusalOf({ host: '127.0.0.1', port: 80, addresses: loopback }, policyFor(new URL('file:///tmp/page.html'), []))).not.toBeNull();
+    expect(
+      refusalOf(
+        {
+          host: 'rebind.example',
+          port: 80,
+          addresses: [
+            { address: '93.184.216.34', family: 4 },
+            { address: '10.0.0.1', family: 4 },
+          ],
+        },
+        local,
+      ),
+    ).toContain('(10.0.0.1)');
+    expect(refusalOf({ host: 'nowhere.example', port: 80, addresses: null }, local)).toBe(
+      'the address of nowhere.example could not be resolved',
+    );
+    expect(
+      refusalOf({ host: '127.0.0.1', port: 80, addresses: loopback }, policyFor(new URL('file:///tmp/page.html'), [])),
+    ).not.toBeNull();
   });
 
   it('lets --allow-private hosts through on any port, their subdomains included', () => {
@@ -56,13 +76,36 @@ describe('the audit bounds', () => {
   });
 
   it('are set by --timeout and --max-records, with documented defaults', () => {
-    expect(parseAuditArguments(['--audit', 'a.html'])).toMatchObject({ limits: { timeoutMs: 120_000, maxRecords: 10_000 }, isNoSandboxAllowed: false, allowPrivate: [] });
-    expect(parseAuditArguments(['--audit', 'a.html', '--timeout', '5', '--max-records=50', '--audit-no-sandbox', '--allow-private', 'localhost', '10.0.0.2'])).toMatchObject({
+    expect(parseAuditArguments(['--audit', 'a.html'])).toMatchObject({
+      limits: { timeoutMs: 120_000, maxRecords: 10_000 },
+      isNoSandboxAllowed: false,
+      allowPrivate: [],
+    });
+    expect(
+      parseAuditArguments([
+        '--audit',
+        'a.html',
+        '--timeout',
+        '5',
+        '--max-records=50',
+        '--audit-no-sandbox',
+        '--allow-private',
+        'localhost',
+        '10.0.0.2',
+      ]),
+    ).toMatchObject({
       limits: { timeoutMs: 5_000, maxRecords: 50 },
       isNoSandboxAllowed: true,
       allowPrivate: ['localhost', '10.0.0.2'],
     });
-    for (const args of [['--timeout', '0'], ['--timeout', '3601'], ['--max-records', '0'], ['--max-records', 'x'], ['--audit-no-sandbox=yes'], ['--allow-private', 'a b']]) {
+    for (const args of [
+      ['--timeout', '0'],
+      ['--timeout', '3601'],
+      ['--max-records', '0'],
+      ['--max-records', 'x'],
+      ['--audit-no-sandbox=yes'],
+      ['--allow-private', 'a b'],
+    ]) {
       expect(parseAuditArguments(['--audit', 'a.html', ...args])).toBeNull();
     }
   });

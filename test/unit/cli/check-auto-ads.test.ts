@@ -8,24 +8,37 @@ const withAutoAds = (markup: string) => breakPage(AUTO_ADS, markup);
 
 describe('checkAutoAds', () => {
   it('requires a type', () => {
-    expect(codesOf(withAutoAds('<page-auto-ads data-ad-client="ca-pub-123"></page-auto-ads>'))).toEqual(['auto-ads-type-missing@error']);
+    expect(codesOf(withAutoAds('<page-auto-ads data-ad-client="ca-pub-123"></page-auto-ads>'))).toEqual([
+      'auto-ads-type-missing@error',
+    ]);
   });
 
   it('requires a known type and names the supported ones', () => {
     const [finding] = validatePage(withAutoAds('<page-auto-ads type="adnet"></page-auto-ads>'));
-    expect(finding).toMatchObject({ code: 'auto-ads-type-unknown', message: 'expected type adsense|doubleclick|custom, got "adnet"' });
+    expect(finding).toMatchObject({
+      code: 'auto-ads-type-unknown',
+      message: 'expected type adsense|doubleclick|custom, got "adnet"',
+    });
   });
 
   it('requires the data-* attributes of the network', () => {
-    expect(codesOf(withAutoAds('<page-auto-ads type="doubleclick" data-slot="/1/a"></page-auto-ads>'))).toEqual(['auto-ads-attribute-missing@error']);
-    expect(codesOf(withAutoAds('<page-auto-ads type="adsense"></page-auto-ads>'))).toEqual(['auto-ads-attribute-missing@error']);
+    expect(codesOf(withAutoAds('<page-auto-ads type="doubleclick" data-slot="/1/a"></page-auto-ads>'))).toEqual([
+      'auto-ads-attribute-missing@error',
+    ]);
+    expect(codesOf(withAutoAds('<page-auto-ads type="adsense"></page-auto-ads>'))).toEqual([
+      'auto-ads-attribute-missing@error',
+    ]);
   });
 
   it('checks the config URL as the network does', () => {
-    expect(codesOf(withAutoAds('<page-auto-ads type="custom" data-config-url="https://ads.example/config"></page-auto-ads>'))).toEqual([]);
-    expect(codesOf(withAutoAds('<page-auto-ads type="custom" data-config-url="http://ads.example/config"></page-auto-ads>'))).toEqual([
-      'auto-ads-config-url-invalid@error',
-    ]);
+    expect(
+      codesOf(
+        withAutoAds('<page-auto-ads type="custom" data-config-url="https://ads.example/config"></page-auto-ads>'),
+      ),
+    ).toEqual([]);
+    expect(
+      codesOf(withAutoAds('<page-auto-ads type="custom" data-config-url="http://ads.example/config"></page-auto-ads>')),
+    ).toEqual(['auto-ads-config-url-invalid@error']);
   });
 
   it('warns when it is not the first child of <body>', () => {

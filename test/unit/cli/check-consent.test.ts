@@ -17,37 +17,56 @@ describe('checkConsent', () => {
   });
 
   it('asks for layout="nodisplay"', () => {
-    expect(codesOf(breakPage('id="consent" layout="nodisplay"', 'id="consent"'))).toEqual(['validate-consent-layout@warning']);
+    expect(codesOf(breakPage('id="consent" layout="nodisplay"', 'id="consent"'))).toEqual([
+      'validate-consent-layout@warning',
+    ]);
   });
 
   it('requires exactly one JSON script child that parses', () => {
     const config = JSON.stringify(CONSENT_CONFIG);
-    expect(codesOf(breakPage(config, `${config}</script><script type="application/json">{}`))).toEqual(['consent-config-invalid@error']);
+    expect(codesOf(breakPage(config, `${config}</script><script type="application/json">{}`))).toEqual([
+      'consent-config-invalid@error',
+    ]);
     expect(codesOf(breakPage(config, '{"consentInstanceId": '))).toEqual(['consent-config-invalid@error']);
   });
 
   it('reports what parseConsentConfig finds in the base config', () => {
-    expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, consentRequired: undefined, geoOverride: undefined }))).toEqual([
-      'consent-required-missing@error',
-    ]);
+    expect(
+      codesOf(withConsentConfig({ ...CONSENT_CONFIG, consentRequired: undefined, geoOverride: undefined })),
+    ).toEqual(['consent-required-missing@error']);
   });
 
   it('parses the config once per geoOverride group and names the group', () => {
-    const config = { ...CONSENT_CONFIG, geoOverride: { ...CONSENT_CONFIG.geoOverride, eea: { onUpdateHref: 'http://example.com/u' } } };
+    const config = {
+      ...CONSENT_CONFIG,
+      geoOverride: { ...CONSENT_CONFIG.geoOverride, eea: { onUpdateHref: 'http://example.com/u' } },
+    };
     const [finding] = validatePage(withConsentConfig(config));
     expect(finding).toMatchObject({ code: 'consent-url-invalid', severity: 'error' });
-    expect(finding?.message).toBe('expected onUpdateHref: an https URL (geoOverride group eea), got "http://example.com/u"');
+    expect(finding?.message).toBe(
+      'expected onUpdateHref: an https URL (geoOverride group eea), got "http://example.com/u"',
+    );
   });
 
   it('requires the promptUI id inside the element and the postPromptUI id in the page', () => {
-    expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, promptUI: 'nowhere' }))).toEqual(['consent-prompt-missing@error']);
-    const outside = breakPage('<h1>An article</h1>', '<div id="outside" hidden></div>', withConsentConfig({ ...CONSENT_CONFIG, promptUI: 'outside' }));
+    expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, promptUI: 'nowhere' }))).toEqual([
+      'consent-prompt-missing@error',
+    ]);
+    const outside = breakPage(
+      '<h1>An article</h1>',
+      '<div id="outside" hidden></div>',
+      withConsentConfig({ ...CONSENT_CONFIG, promptUI: 'outside' }),
+    );
     expect(codesOf(outside)).toEqual(['consent-prompt-missing@error']);
-    expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, postPromptUI: 'nowhere' }))).toEqual(['consent-post-prompt-missing@error']);
+    expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, postPromptUI: 'nowhere' }))).toEqual([
+      'consent-post-prompt-missing@error',
+    ]);
   });
 
   it('reports a CMP type as the parser does and then requires the blocking meta tag', () => {
-    expect(codesOf(breakPage('id="consent"', 'id="consent" type="some-cmp"'))).toEqual(['consent-type-unknown@warning']);
+    expect(codesOf(breakPage('id="consent"', 'id="consent" type="some-cmp"'))).toEqual([
+      'consent-type-unknown@warning',
+    ]);
     const withoutMeta = breakPage(/<meta name="page-consent-blocking"[^>]*>/, '');
     expect(codesOf(breakPage('id="consent"', 'id="consent" type="some-cmp"', withoutMeta))).toEqual([
       'validate-blocking-meta-missing@error',
@@ -56,7 +75,11 @@ describe('checkConsent', () => {
   });
 
   it('warns about geoOverride without <page-geo>', () => {
-    const page = breakPage(/<page-geo layout[\s\S]*<\/page-geo>/, '', breakPage(/<script async custom-element="page-geo"[^>]*><\/script>/, ''));
+    const page = breakPage(
+      /<page-geo layout[\s\S]*<\/page-geo>/,
+      '',
+      breakPage(/<script async custom-element="page-geo"[^>]*><\/script>/, ''),
+    );
     expect(codesOf(page)).toEqual(['consent-geo-missing@warning']);
   });
 });

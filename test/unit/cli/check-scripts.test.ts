@@ -5,7 +5,9 @@ import { breakPage } from './pages.ts';
 
 describe('checkScripts', () => {
   it('requires v0.js', () => {
-    expect(codesOf(breakPage(/<script async src="[^"]*v0\.js"><\/script>/, ''))).toEqual(['validate-runtime-missing@error']);
+    expect(codesOf(breakPage(/<script async src="[^"]*v0\.js"><\/script>/, ''))).toEqual([
+      'validate-runtime-missing@error',
+    ]);
   });
 
   it('asks nothing of a page without components or blocking markers', () => {
@@ -18,7 +20,9 @@ describe('checkScripts', () => {
   });
 
   it('requires the script of every extension the page uses', () => {
-    expect(codesOf(breakPage(/<script async custom-element="page-geo"[^>]*><\/script>/, ''))).toEqual(['validate-extension-missing@error']);
+    expect(codesOf(breakPage(/<script async custom-element="page-geo"[^>]*><\/script>/, ''))).toEqual([
+      'validate-extension-missing@error',
+    ]);
   });
 
   it('warns about the script of an extension the page does not use', () => {

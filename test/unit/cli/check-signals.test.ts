@@ -8,27 +8,43 @@ const STUB = '<script src="https://cdn.example/v0/page-consent-stub-0.1.js"></sc
 
 describe('checkSignals', () => {
   it('reports exposesTcfApi with no way for a TC string to arrive', () => {
-    expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, ...TCF }))).toContain('consent-tcf-string-source-missing@error');
+    expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, ...TCF }))).toContain(
+      'consent-tcf-string-source-missing@error',
+    );
   });
 
   it('accepts exposesTcfApi with a tcf object, and reads the object with the component parser', () => {
     expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, ...TCF, tcf: TCF_SETTINGS }))).toEqual([]);
-    expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, ...TCF, tcf: { ...TCF_SETTINGS, vendors: 'all' } }))).toContain('consent-tcf-config-invalid@warning');
+    expect(
+      codesOf(withConsentConfig({ ...CONSENT_CONFIG, ...TCF, tcf: { ...TCF_SETTINGS, vendors: 'all' } })),
+    ).toContain('consent-tcf-config-invalid@warning');
   });
 
   it('reads gpp.usnat and refuses a field the config does not set', () => {
-    expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, exposesGppApi: true, gpp: { usnat: { SaleOptOut: 1 } } }))).toEqual(['consent-gpp-config-invalid@warning']);
+    expect(
+      codesOf(withConsentConfig({ ...CONSENT_CONFIG, exposesGppApi: true, gpp: { usnat: { SaleOptOut: 1 } } })),
+    ).toEqual(['consent-gpp-config-invalid@warning']);
   });
 
   it('warns when another script runs in <head> before the stub on a page that exposes TCF', () => {
     const page = withConsentConfig({ ...CONSENT_CONFIG, ...TCF, tcf: TCF_SETTINGS });
-    const prebidFirst = breakPage('<title>', `<script src="https://ads.example/prebid.js"></script>${STUB}<title>`, page);
+    const prebidFirst = breakPage(
+      '<title>',
+      `<script src="https://ads.example/prebid.js"></script>${STUB}<title>`,
+      page,
+    );
     expect(codesOf(prebidFirst)).toEqual(['validate-stub-not-first@warning']);
-    const stubFirst = breakPage('<meta charset="utf-8">', `<meta charset="utf-8">${STUB}<script src="https://ads.example/prebid.js"></script>`, page);
+    const stubFirst = breakPage(
+      '<meta charset="utf-8">',
+      `<meta charset="utf-8">${STUB}<script src="https://ads.example/prebid.js"></script>`,
+      page,
+    );
     expect(codesOf(stubFirst)).toEqual([]);
   });
 
   it('says nothing about the stub on a page that exposes neither API', () => {
-    expect(codesOf(breakPage('<title>', `<script src="https://ads.example/prebid.js"></script>${STUB}<title>`))).toEqual([]);
+    expect(
+      codesOf(breakPage('<title>', `<script src="https://ads.example/prebid.js"></script>${STUB}<title>`)),
+    ).toEqual([]);
   });
 });

@@ -7,7 +7,9 @@ const readmePage = /```html\n([\s\S]*?)```/.exec(readFileSync('README.md', 'utf8
 
 describe('the validator on our own pages', () => {
   it.each(pages)('finds nothing in examples/%s', (name) => {
-    expect(validatePage(readFileSync(`examples/${name}`, 'utf8'), `http://localhost:8080/examples/${name}`)).toEqual([]);
+    expect(validatePage(readFileSync(`examples/${name}`, 'utf8'), `http://localhost:8080/examples/${name}`)).toEqual(
+      [],
+    );
   });
 
   it("finds nothing in the README's complete page", () => {

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { type ChoiceLook, unfairnessOf } from '../../../cli/audit/fair-choice.ts';
 
-const accept: ChoiceLook = { label: 'Accept all', left: 16, top: 600, width: 358, height: 44, isInView: true, background: 'rgb(31, 79, 209)', color: 'rgb(255, 255, 255)', border: '2px solid rgb(31, 79, 209)', opacity: '1', fontSize: 16, fontWeight: 600 };
+const accept: ChoiceLook = {
+  label: 'Accept all',
+  left: 16,
+  top: 600,
+  width: 358,
+  height: 44,
+  isInView: true,
+  background: 'rgb(31, 79, 209)',
+  color: 'rgb(255, 255, 255)',
+  border: '2px solid rgb(31, 79, 209)',
+  opacity: '1',
+  fontSize: 16,
+  fontWeight: 600,
+};
 const reject: ChoiceLook = { ...accept, label: 'Reject all', top: 500 };
 
 describe('unfairnessOf', () => {
@@ -11,7 +24,19 @@ describe('unfairnessOf', () => {
   });
 
   it('names each way reject is less prominent, as expected X, got Y', () => {
-    const link = { ...reject, width: 80, height: 20, background: 'rgba(0, 0, 0, 0)', color: 'rgb(128, 128, 128)', border: 'none', opacity: '0.8', fontSize: 12, fontWeight: 400, isInView: false, left: 40 };
+    const link = {
+      ...reject,
+      width: 80,
+      height: 20,
+      background: 'rgba(0, 0, 0, 0)',
+      color: 'rgb(128, 128, 128)',
+      border: 'none',
+      opacity: '0.8',
+      fontSize: 12,
+      fontWeight: 400,
+      isInView: false,
+      left: 40,
+    };
     expect(unfairnessOf(accept, link)).toEqual([
       'size: expected "Reject all" as "Accept all" at least 358px x 44px, got 80px x 20px',
       'background: expected "Reject all" as "Accept all" rgb(31, 79, 209), got rgba(0, 0, 0, 0)',

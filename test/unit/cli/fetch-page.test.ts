@@ -81,27 +81,50 @@ describe('validator URL fetch', () => {
 
   it('refuses a redirect to a loopback, private or mapped address, by literal or by name, and to another scheme', async () => {
     await expect(fetchPage(at('/to-loopback'))).rejects.toThrow('redirect to 127.0.0.1 (loopback/private)');
-    await expect(fetchPage(at('/to-localhost'))).rejects.toThrow(/^redirect to localhost = (127\.0\.0\.1|::1) \(loopback\/private\)$/);
+    await expect(fetchPage(at('/to-localhost'))).rejects.toThrow(
+      /^redirect to localhost = (127\.0\.0\.1|::1) \(loopback\/private\)$/,
+    );
     await expect(fetchPage(at('/to-private'))).rejects.toThrow('redirect to 10.1.2.3 (loopback/private)');
     await expect(fetchPage(at('/to-mapped'))).rejects.toThrow('(loopback/private)');
     await expect(fetchPage(at('/to-file'))).rejects.toThrow('redirect to file: (not http(s))');
   });
 
   it('follows loopback redirects only with the tests option, at most 5', async () => {
-    expect(await fetchPage(at('/to-loopback'), { allowPrivateRedirects: true })).toEqual({ url: at('/page'), text: VALID_PAGE });
+    expect(await fetchPage(at('/to-loopback'), { allowPrivateRedirects: true })).toEqual({
+      url: at('/page'),
+      text: VALID_PAGE,
+    });
     await expect(fetchPage(at('/loop'), { allowPrivateRedirects: true })).rejects.toThrow('more than 5 redirects');
   });
 
   it('knows the private ranges', () => {
-    for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
-    for (const address of ['93.184.216.34', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(address), address).toBe(false);
+    for (const address of ['93.184.216.34', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])
+      expect(isPrivateAddress(address), address).toBe(false);
   });
 
   it('reports a refused fetch as the unreadable input, through the CLI', async () => {
     let output = '';
-    const code = await runCli([at('/to-loopback'), '--format', 'json'], { stdin: (async function* () {})(), write: (text) => (output += text), writeError: () => {} });
+    const code = await runCli([at('/to-loopback'), '--format', 'json'], {
+      stdin: (async function* () {})(),
+      write: (text) => (output += text),
+      writeError: () => {},
+    });
     expect(code).toBe(1);
     expect(JSON.parse(output)[0]).toMatchObject({
       code: 'validate-input-unreadable',

@@ -3,8 +3,20 @@ import type { Finding } from '../../../cli/finding.ts';
 import { formatJson, formatText } from '../../../cli/format-findings.ts';
 import { readHints, withHints } from '../../../cli/hints.ts';
 
-const error: Finding = { severity: 'error', code: 'url-refused', message: 'expected an http(s) or relative URL, got "data:x"', line: 3, column: 7 };
-const warning: Finding = { severity: 'warning', code: 'validate-reject-missing', message: 'expected a reject action, got accept only', line: 9, column: 1 };
+const error: Finding = {
+  severity: 'error',
+  code: 'url-refused',
+  message: 'expected an http(s) or relative URL, got "data:x"',
+  line: 3,
+  column: 7,
+};
+const warning: Finding = {
+  severity: 'warning',
+  code: 'validate-reject-missing',
+  message: 'expected a reject action, got accept only',
+  line: 9,
+  column: 1,
+};
 
 describe('formatFindings', () => {
   it('writes one line per finding plus a summary', () => {
@@ -25,8 +37,16 @@ describe('formatFindings', () => {
 
   it('writes JSON as an array of findings, naming the file only when there are several', () => {
     expect(JSON.parse(formatJson([{ name: 'page.html', findings: [error] }]))).toEqual([error]);
-    const both = JSON.parse(formatJson([{ name: 'page.html', findings: [error] }, { name: 'ads.json', findings: [warning] }]));
-    expect(both).toEqual([{ ...error, file: 'page.html' }, { ...warning, file: 'ads.json' }]);
+    const both = JSON.parse(
+      formatJson([
+        { name: 'page.html', findings: [error] },
+        { name: 'ads.json', findings: [warning] },
+      ]),
+    );
+    expect(both).toEqual([
+      { ...error, file: 'page.html' },
+      { ...warning, file: 'ads.json' },
+    ]);
   });
 });
 
@@ -40,7 +60,11 @@ describe('readHints', () => {
 
   it('prints a hint under its finding', () => {
     const [finding] = withHints([warning], new Map([['validate-reject-missing', 'Add a reject button.']]));
-    expect(formatText([{ name: 'p.html', findings: [finding!] }]).split('\n').slice(0, 2)).toEqual([
+    expect(
+      formatText([{ name: 'p.html', findings: [finding!] }])
+        .split('\n')
+        .slice(0, 2),
+    ).toEqual([
       'p.html:9:1 warning validate-reject-missing: expected a reject action, got accept only',
       '  hint: Add a reject button.',
     ]);

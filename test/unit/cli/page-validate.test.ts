@@ -47,7 +47,11 @@ describe('page-validate', { timeout: 30_000 }, () => {
     writeFileSync(path, BROKEN);
     const { code, stdout } = await runProcess([path]);
     expect(code).toBe(1);
-    expect(stdout).toMatch(new RegExp(`^${path}:\\d+:13 error url-refused: expected an http\\(s\\) or relative URL, got "javascript:alert\\(1\\)"\n`));
+    expect(stdout).toMatch(
+      new RegExp(
+        `^${path}:\\d+:13 error url-refused: expected an http\\(s\\) or relative URL, got "javascript:alert\\(1\\)"\n`,
+      ),
+    );
     expect(stdout).toContain(`${path}: 1 error, 0 warnings`);
   }, 40_000);
 
@@ -61,6 +65,9 @@ describe('page-validate', { timeout: 30_000 }, () => {
     expect(broken.code).toBe(1);
     expect(JSON.parse(broken.stdout).map(({ code }: { code: string }) => code)).toEqual(['url-refused']);
     const missing = await runProcess([`${origin}/nothing.html`]);
-    expect(missing).toMatchObject({ code: 1, stdout: expect.stringContaining('validate-input-unreadable: expected a readable page or config, got "HTTP 404"') });
+    expect(missing).toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining('validate-input-unreadable: expected a readable page or config, got "HTTP 404"'),
+    });
   }, 40_000);
 });

@@ -57,4 +57,5 @@ export function breakPage(from: string | RegExp, to: string, page = VALID_PAGE):
 }
 
 /** The consent config script of VALID_PAGE replaced by `config`. */
-export const withConsentConfig = (config: unknown): string => breakPage(JSON.stringify(CONSENT_CONFIG), JSON.stringify(config));
+export const withConsentConfig = (config: unknown): string =>
+  breakPage(JSON.stringify(CONSENT_CONFIG), JSON.stringify(config));

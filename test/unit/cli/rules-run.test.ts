@@ -4,13 +4,47 @@ import { type AuditFinding, type AuditReport, type JourneyReport, SCHEMA_VERSION
 import { rulesRun } from '../../../cli/audit/rules-run.ts';
 
 const journey = (name: JourneyReport['name'], findings: AuditFinding[] = []): JourneyReport => ({
-  name, status: 'run', reason: null, decidedBy: null, decisionAt: '2026-01-01T00:00:00.000Z', pages: [], findings, allowed: [], requests: [], cookies: [], refusedCookies: [], storage: [], built: [], blocked: [],
+  name,
+  status: 'run',
+  reason: null,
+  decidedBy: null,
+  decisionAt: '2026-01-01T00:00:00.000Z',
+  pages: [],
+  findings,
+  allowed: [],
+  requests: [],
+  cookies: [],
+  refusedCookies: [],
+  storage: [],
+  built: [],
+  blocked: [],
 });
-const cookie = { code: 'audit-third-party-cookie', subject: 'cookie', phase: 'before', t: 0, what: 'id (t.example)', message: 'm', initiator: { chain: [], tag: { kind: 'other', url: null } }, hint: 'h' } as const;
+const cookie = {
+  code: 'audit-third-party-cookie',
+  subject: 'cookie',
+  phase: 'before',
+  t: 0,
+  what: 'id (t.example)',
+  message: 'm',
+  initiator: { chain: [], tag: { kind: 'other', url: null } },
+  hint: 'h',
+} as const;
 const report = (changes: Partial<AuditReport> = {}): AuditReport => ({
-  schemaVersion: SCHEMA_VERSION, url: 'https://news.example/', site: 'news.example', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1000,
-  options: { pages: 0, allow: [], allowPrivate: [], timeoutMs: 120_000, maxRecords: 10_000 }, isSandboxed: true, incomplete: null,
-  isPromptShown: true, fairChoice: [], findingCount: 0, journeys: [journey('no-decision'), journey('reject'), journey('accept')], declaration: [], screenshot: null, ...changes,
+  schemaVersion: SCHEMA_VERSION,
+  url: 'https://news.example/',
+  site: 'news.example',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  durationMs: 1000,
+  options: { pages: 0, allow: [], allowPrivate: [], timeoutMs: 120_000, maxRecords: 10_000 },
+  isSandboxed: true,
+  incomplete: null,
+  isPromptShown: true,
+  fairChoice: [],
+  findingCount: 0,
+  journeys: [journey('no-decision'), journey('reject'), journey('accept')],
+  declaration: [],
+  screenshot: null,
+  ...changes,
 });
 
 describe('rulesRun', () => {
@@ -24,7 +58,12 @@ describe('rulesRun', () => {
   });
 
   it('counts the findings of each rule and the fair-choice warnings', () => {
-    const outcomes = rulesRun(report({ fairChoice: ['size: x', 'color: y'], journeys: [journey('no-decision', [cookie]), journey('reject', [cookie]), journey('accept')] }));
+    const outcomes = rulesRun(
+      report({
+        fairChoice: ['size: x', 'color: y'],
+        journeys: [journey('no-decision', [cookie]), journey('reject', [cookie]), journey('accept')],
+      }),
+    );
     expect(outcomes.map(({ status }) => status)).toEqual(['passed', 'failed', 'passed', 'failed']);
     expect(outcomes[1]?.detail).toBe('2 findings in no decision, reject, accept');
     expect(outcomes[3]?.detail).toBe('2 warnings');
@@ -32,15 +71,30 @@ describe('rulesRun', () => {
 
   it('tells a rule that did not run from one that passed: no prompt, controls not found, page unreachable', () => {
     const noPrompt = { ...journey('reject'), status: 'not-run' as const, reason: 'no prompt shown' };
-    expect(rulesRun(report({ isPromptShown: false, fairChoice: null, journeys: [journey('no-decision'), noPrompt, { ...noPrompt, name: 'accept' }] })).map(({ status, detail }) => `${status} (${detail})`)).toEqual([
+    expect(
+      rulesRun(
+        report({
+          isPromptShown: false,
+          fairChoice: null,
+          journeys: [journey('no-decision'), noPrompt, { ...noPrompt, name: 'accept' }],
+        }),
+      ).map(({ status, detail }) => `${status} (${detail})`),
+    ).toEqual([
       'passed (none in no decision)',
       'passed (none in no decision)',
       'passed (none in no decision)',
       'not-run (no prompt shown)',
     ]);
-    expect(rulesRun(report({ fairChoice: null })).at(-1)).toMatchObject({ status: 'not-run', detail: "the prompt's accept and reject controls were not both found" });
+    expect(rulesRun(report({ fairChoice: null })).at(-1)).toMatchObject({
+      status: 'not-run',
+      detail: "the prompt's accept and reject controls were not both found",
+    });
     const unreachable = { ...journey('no-decision'), status: 'not-run' as const, reason: 'page unreachable: HTTP 404' };
-    expect(rulesRun(report({ isPromptShown: false, fairChoice: null, journeys: [unreachable] })).map(({ status, detail }) => `${status} (${detail})`)).toEqual([
+    expect(
+      rulesRun(report({ isPromptShown: false, fairChoice: null, journeys: [unreachable] })).map(
+        ({ status, detail }) => `${status} (${detail})`,
+      ),
+    ).toEqual([
       'not-run (page unreachable: HTTP 404)',
       'not-run (page unreachable: HTTP 404)',
       'not-run (page unreachable: HTTP 404)',
@@ -49,9 +103,15 @@ describe('rulesRun', () => {
   });
 
   it('prints the rules in the text report, a clean page included, the fair-choice warnings under their rule', () => {
-    expect(formatAuditText(report())).toContain('rules:\n  third-party requests: passed (none in no decision, reject, accept)\n  third-party cookies: passed');
+    expect(formatAuditText(report())).toContain(
+      'rules:\n  third-party requests: passed (none in no decision, reject, accept)\n  third-party cookies: passed',
+    );
     expect(formatAuditText(report())).toContain('\n  fair choice: passed (reject as prominent as accept)\n');
-    expect(formatAuditText(report({ fairChoice: ['size: x'] }))).toContain('\n  fair choice: failed (1 warning)\n    audit-unfair-choice: size: x\n');
-    expect(formatAuditText(report({ isPromptShown: false, fairChoice: null }))).toContain('\n  fair choice: not run (no prompt shown)\n');
+    expect(formatAuditText(report({ fairChoice: ['size: x'] }))).toContain(
+      '\n  fair choice: failed (1 warning)\n    audit-unfair-choice: size: x\n',
+    );
+    expect(formatAuditText(report({ isPromptShown: false, fairChoice: null }))).toContain(
+      '\n  fair choice: not run (no prompt shown)\n',
+    );
   });
 });

@@ -19,7 +19,10 @@ describe('validateAdsConfig', () => {
   it('reports every problem of the shared parser as an error naming its field', () => {
     const config = { ...VALID, placements: [{ ...VALID.placements[0], pos: 7 }], attributes: { onclick: 'x' } };
     const findings = validateAdsConfig(JSON.stringify(config));
-    expect(findings.map(({ code, severity }) => `${code}@${severity}`)).toEqual(['auto-ads-placement-invalid@error', 'auto-ads-attribute-dropped@error']);
+    expect(findings.map(({ code, severity }) => `${code}@${severity}`)).toEqual([
+      'auto-ads-placement-invalid@error',
+      'auto-ads-attribute-dropped@error',
+    ]);
     expect(findings[0]?.message).toMatch(/^expected placements\[0\]\.pos: 1 \(BEFORE\).*, got 7$/);
   });
 });

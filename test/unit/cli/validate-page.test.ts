@@ -12,7 +12,13 @@ describe('validatePage', () => {
     const line = VALID_PAGE.split('\n').findIndex((text) => text.includes('<page-img')) + 1;
     expect(line).toBeGreaterThan(1);
     expect(findings).toEqual([
-      { severity: 'error', code: 'url-refused', message: 'expected an http(s) or relative URL, got "data:image/png,x"', line, column: 13 },
+      {
+        severity: 'error',
+        code: 'url-refused',
+        message: 'expected an http(s) or relative URL, got "data:image/png,x"',
+        line,
+        column: 13,
+      },
     ]);
   });
 });

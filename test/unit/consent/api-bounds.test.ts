@@ -1,6 +1,14 @@
 // @vitest-environment happy-dom
 import { describe, expect, it, vi } from 'vitest';
-import { admitStubCall, copyOfMessage, FRAME_LISTENER_LIMIT, FRAME_MESSAGE_LIMIT, isDescendant, queueStub, STUB_QUEUE_LIMIT } from '../../../src/consent/api-bounds.ts';
+import {
+  admitStubCall,
+  copyOfMessage,
+  FRAME_LISTENER_LIMIT,
+  FRAME_MESSAGE_LIMIT,
+  isDescendant,
+  queueStub,
+  STUB_QUEUE_LIMIT,
+} from '../../../src/consent/api-bounds.ts';
 
 /** A window of another page: its own top. */
 const topOf = () => {
@@ -33,7 +41,9 @@ describe('copyOfMessage', () => {
     const copy = copyOfMessage(call) as typeof call;
     expect(copy).toEqual(call);
     expect(copy.__tcfapiCall).not.toBe(call.__tcfapiCall);
-    expect(copyOfMessage({ __tcfapiCall: { parameter: new Map([[1, 'x'.repeat(1e6)]]) } })).toEqual({ __tcfapiCall: { parameter: {} } });
+    expect(copyOfMessage({ __tcfapiCall: { parameter: new Map([[1, 'x'.repeat(1e6)]]) } })).toEqual({
+      __tcfapiCall: { parameter: {} },
+    });
   });
 
   it('reads nothing of a message longer than the bound, as text or as an object', () => {
@@ -83,10 +93,12 @@ describe('admitStubCall', () => {
     expect(admitStubCall({ command: 'removeEventListener', parameter: 1 }, {}, new WeakMap())).toBe(false);
   });
 
-  it('queues a frame\'s listeners up to the bound, then nothing more of that frame; other frames keep theirs', () => {
+  it("queues a frame's listeners up to the bound, then nothing more of that frame; other frames keep theirs", () => {
     const listeners = new WeakMap<object, number>();
     const [flood, other] = [{}, {}];
-    const admitted = Array.from({ length: FRAME_LISTENER_LIMIT + 5 }, () => admitStubCall({ command: 'addEventListener' }, flood, listeners));
+    const admitted = Array.from({ length: FRAME_LISTENER_LIMIT + 5 }, () =>
+      admitStubCall({ command: 'addEventListener' }, flood, listeners),
+    );
     expect(admitted.filter(Boolean)).toHaveLength(FRAME_LISTENER_LIMIT);
     expect(admitted.slice(FRAME_LISTENER_LIMIT).some(Boolean)).toBe(false);
     expect(admitStubCall({ command: 'getTCData' }, flood, listeners)).toBe(false);

@@ -18,28 +18,41 @@ function childFrame() {
 
 function call(frame: object, command: string, callId: number, parameter?: unknown) {
   const event = new Event('message') as MessageEvent;
-  Object.defineProperties(event, { data: { value: { __gppCall: { command, callId, parameter, version: '1.1' } } }, source: { value: frame } });
+  Object.defineProperties(event, {
+    data: { value: { __gppCall: { command, callId, parameter, version: '1.1' } } },
+    source: { value: frame },
+  });
   dispatchEvent(event);
 }
 
 beforeAll(() => {
-  (self as unknown as { __gpp: Function }).__gpp = (command: string, callback: (value: unknown, success: boolean) => void, parameter: unknown) => {
+  (self as unknown as { __gpp: Function }).__gpp = (
+    command: string,
+    callback: (value: unknown, success: boolean) => void,
+    parameter: unknown,
+  ) => {
     if (command === 'addEventListener') callback({ eventName: 'listenerRegistered', listenerId: nextId++ }, true);
     else if (command === 'ping') callback({ cmpStatus: 'loaded' }, true);
-    else if (command === 'removeEventListener') callback({ eventName: 'listenerRemoved', data: true, listenerId: parameter }, true);
+    else if (command === 'removeEventListener')
+      callback({ eventName: 'listenerRemoved', data: true, listenerId: parameter }, true);
     else waiting.push(() => callback('section', true));
   };
   takeOverBridges(report);
 });
 
 describe('takeOverBridges', () => {
-  it('registers a frame\'s listeners up to the bound, refuses the rest with success false, and reports once', () => {
+  it("registers a frame's listeners up to the bound, refuses the rest with success false, and reports once", () => {
     const { frame, replies } = childFrame();
     for (let n = 0; n < FRAME_LISTENER_LIMIT + 100; n++) call(frame, 'addEventListener', n);
     expect(replies.filter((reply) => reply.success)).toHaveLength(FRAME_LISTENER_LIMIT);
-    expect(replies.slice(FRAME_LISTENER_LIMIT).every((reply) => !reply.success && reply.returnValue === null)).toBe(true);
+    expect(replies.slice(FRAME_LISTENER_LIMIT).every((reply) => !reply.success && reply.returnValue === null)).toBe(
+      true,
+    );
     expect(report).toHaveBeenCalledTimes(1);
-    expect(report.mock.calls[0]![0]).toMatchObject({ code: 'consent-frame-listeners-exceeded', got: String(FRAME_LISTENER_LIMIT + 1) });
+    expect(report.mock.calls[0]![0]).toMatchObject({
+      code: 'consent-frame-listeners-exceeded',
+      got: String(FRAME_LISTENER_LIMIT + 1),
+    });
     // Another frame has its own bound.
     const other = childFrame();
     call(other.frame, 'addEventListener', 0);
@@ -47,7 +60,7 @@ describe('takeOverBridges', () => {
     expect(report).toHaveBeenCalledTimes(1);
   });
 
-  it('frees a place when the frame removes one of its listeners, not another frame\'s', () => {
+  it("frees a place when the frame removes one of its listeners, not another frame's", () => {
     const { frame, replies } = childFrame();
     for (let n = 0; n < FRAME_LISTENER_LIMIT; n++) call(frame, 'addEventListener', n);
     const id = (replies[0]!.returnValue as { listenerId: number }).listenerId;

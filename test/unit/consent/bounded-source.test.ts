@@ -5,14 +5,23 @@ import type { Diagnostic } from '../../../src/wire/diagnostic.ts';
 import { gppHeaderBomb, tcBomb, tcString } from '../../consent-string-bombs.ts';
 
 const signalOf = (consentString: string | undefined, consentStringType?: number): ConsentSignal =>
-  ({ state: 'accepted', consentString, consentMetadata: { gdprApplies: true, ...(consentStringType && { consentStringType }) } }) as ConsentSignal;
+  ({
+    state: 'accepted',
+    consentString,
+    consentMetadata: { gdprApplies: true, ...(consentStringType && { consentStringType }) },
+  }) as ConsentSignal;
 
 /** A source whose signal is `signal` (changed with `set`), with the TCF and GPP parts as `parts` says; `reports` collects its diagnostics. */
 function sourceOf(first: ConsentSignal, parts: { hasTcf: boolean; hasGpp: boolean } = { hasTcf: true, hasGpp: true }) {
   let signal = first;
   const listeners: ((signal: ConsentSignal) => void)[] = [];
   const reports: Diagnostic[] = [];
-  const source = { ...parts, report: (d: Diagnostic) => reports.push(d), current: () => signal, subscribe: (listener: (signal: ConsentSignal) => void) => listeners.push(listener) } as unknown as SignalSource;
+  const source = {
+    ...parts,
+    report: (d: Diagnostic) => reports.push(d),
+    current: () => signal,
+    subscribe: (listener: (signal: ConsentSignal) => void) => listeners.push(listener),
+  } as unknown as SignalSource;
   const set = (next: ConsentSignal) => {
     signal = next;
     for (const listener of listeners) listener(next);
@@ -33,7 +42,11 @@ describe('boundedSource', () => {
     const bounded = boundedSource(source);
     const seen: ConsentSignal[] = [];
     bounded.subscribe((signal) => seen.push(signal));
-    expect(bounded.current()).toMatchObject({ state: 'accepted', consentString: undefined, consentMetadata: { gdprApplies: true } });
+    expect(bounded.current()).toMatchObject({
+      state: 'accepted',
+      consentString: undefined,
+      consentMetadata: { gdprApplies: true },
+    });
     expect(bounded.current().consentMetadata).not.toHaveProperty('consentStringType');
     set(signalOf(tcBomb(), 2));
     expect(seen[0]?.consentString).toBeUndefined();

@@ -30,19 +30,36 @@ function fakeClock() {
 }
 
 const configOf = (json: Record<string, unknown>) =>
-  parseConsentConfig({ consentInstanceId: 'site', ...json }, { geoGroups: [], baseUrl: 'https://news.example/a' }).value;
+  parseConsentConfig({ consentInstanceId: 'site', ...json }, { geoGroups: [], baseUrl: 'https://news.example/a' })
+    .value;
 
 function setUp(fetch: typeof globalThis.fetch = vi.fn(), stored: Record<string, unknown> = {}) {
   const values = new Map(Object.entries(stored));
-  const storage = { get: (key: string) => values.get(key), set: (key: string, value: unknown) => void values.set(key, value), remove: (key: string) => void values.delete(key) };
+  const storage = {
+    get: (key: string) => values.get(key),
+    set: (key: string, value: unknown) => void values.set(key, value),
+    remove: (key: string) => void values.delete(key),
+  };
   const { clock, advance, pending, now } = fakeClock();
   const report = vi.fn();
   const onChange = vi.fn();
-  const controller = createConsentController({ storage, fetch, clock, report, onChange, expandUrl: async (url) => url, remote: async () => remote, stored: async () => ({ parseStoredConsent }), newId: () => 'user-1', now });
+  const controller = createConsentController({
+    storage,
+    fetch,
+    clock,
+    report,
+    onChange,
+    expandUrl: async (url) => url,
+    remote: async () => remote,
+    stored: async () => ({ parseStoredConsent }),
+    newId: () => 'user-1',
+    now,
+  });
   return { controller, values, advance, pending, report, onChange, fetch };
 }
 
-const answer = (body: unknown) => vi.fn(async () => new Response(typeof body === 'string' ? body : JSON.stringify(body)));
+const answer = (body: unknown) =>
+  vi.fn(async () => new Response(typeof body === 'string' ? body : JSON.stringify(body)));
 const kind = (controller: { model(): { state: { kind: string } } }) => controller.model().state.kind;
 
 describe('createConsentController', () => {
@@ -58,7 +75,10 @@ describe('createConsentController', () => {
 
   it('fails closed after 10 s without an answer, naming the cause', async () => {
     const never = vi.fn(
-      (_url: unknown, init?: RequestInit) => new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+      (_url: unknown, init?: RequestInit) =>
+        new Promise<Response>((_, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        ),
     );
     const { controller, advance, report } = setUp(never as typeof fetch);
     const started = controller.start(configOf({ checkConsentHref: 'https://cmp.example/check' }), 'eea');
@@ -69,14 +89,24 @@ describe('createConsentController', () => {
     await advance(1);
     await started;
     expect(controller.model()).toMatchObject({ state: { kind: 'unknown' }, isPromptShown: true });
-    expect(report).toHaveBeenCalledWith(expect.objectContaining({ code: 'consent-check-failed', got: '"no answer within 10 s"' }), 'error');
+    expect(report).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'consent-check-failed', got: '"no answer within 10 s"' }),
+      'error',
+    );
   });
 
   it('applies an accepted answer and caches it', async () => {
-    const { controller, values } = setUp(answer({ consentRequired: true, consentStateValue: 'accepted', purposeConsents: { ads: true } }));
+    const { controller, values } = setUp(
+      answer({ consentRequired: true, consentStateValue: 'accepted', purposeConsents: { ads: true } }),
+    );
     await controller.start(configOf({ checkConsentHref: '/check' }), null);
     expect(kind(controller)).toBe('accepted');
-    expect(values.get('consent:site')).toEqual({ version: 2, state: 'accepted', purposeConsents: { ads: true }, time: 0 });
+    expect(values.get('consent:site')).toEqual({
+      version: 2,
+      state: 'accepted',
+      purposeConsents: { ads: true },
+      time: 0,
+    });
   });
 
   it.each([
@@ -91,14 +121,25 @@ describe('createConsentController', () => {
   });
 
   it('leaves a purpose with a string value undecided', async () => {
-    const { controller, report } = setUp(answer({ consentRequired: true, consentStateValue: 'accepted', purposeConsents: { ads: 'false', measure: true } }));
+    const { controller, report } = setUp(
+      answer({
+        consentRequired: true,
+        consentStateValue: 'accepted',
+        purposeConsents: { ads: 'false', measure: true },
+      }),
+    );
     await controller.start(configOf({ checkConsentHref: '/check' }), null);
     expect(controller.model().purposeConsents).toEqual({ measure: true });
-    expect(report).toHaveBeenCalledWith(expect.objectContaining({ code: 'consent-answer-field-invalid', field: 'purposeConsents.ads' }), 'warn');
+    expect(report).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'consent-answer-field-invalid', field: 'purposeConsents.ads' }),
+      'warn',
+    );
   });
 
   it('reads a stored decision through the parser, dropping mistyped purposes with a warning', async () => {
-    const { controller, report } = setUp(vi.fn(), { 'consent:site': { version: 1, state: 'accepted', purposeConsents: { ads: 'true', constructor: true } } });
+    const { controller, report } = setUp(vi.fn(), {
+      'consent:site': { version: 1, state: 'accepted', purposeConsents: { ads: 'true', constructor: true } },
+    });
     await controller.start(configOf({ consentRequired: true }), null);
     expect(kind(controller)).toBe('accepted');
     expect(controller.model().purposeConsents).toEqual({ constructor: true });
@@ -135,7 +176,9 @@ const DAY = 86_400_000;
 const UPDATE = 'https://cmp.example/update';
 
 describe('createConsentController: consent lifetime', () => {
-  const storedAt = (time: number, state = 'accepted') => ({ 'consent:site': { version: 2, state, time, purposeConsents: { ads: true, video: false } } });
+  const storedAt = (time: number, state = 'accepted') => ({
+    'consent:site': { version: 2, state, time, purposeConsents: { ads: true, video: false } },
+  });
 
   it('rewrites a version 1 record as version 2 made now, without notifying onUpdateHref', async () => {
     const post = vi.fn(async () => new Response('{}'));
@@ -159,19 +202,30 @@ describe('createConsentController: consent lifetime', () => {
     const { controller, advance, values } = setUp(vi.fn(), storedAt(0));
     await advance(390 * DAY + 1);
     await controller.start(configOf({ consentRequired: true }), null);
-    expect(controller.model()).toMatchObject({ state: { kind: 'unknown' }, isPromptShown: true, purposeConsents: {}, expiredPurposes: { ads: true, video: false } });
+    expect(controller.model()).toMatchObject({
+      state: { kind: 'unknown' },
+      isPromptShown: true,
+      purposeConsents: {},
+      expiredPurposes: { ads: true, video: false },
+    });
     expect(values.get('consent:site')).toMatchObject({ time: 0 });
   });
 
   it.each([
     ['accepted', 30, true],
     ['rejected', 30, false],
-  ])('applies the lifetime of the state (%s after 30 days of {accepted: 20, rejected: 182})', async (state, days, isGone) => {
-    const { controller, advance } = setUp(vi.fn(), storedAt(0, state));
-    await advance(days * DAY);
-    await controller.start(configOf({ consentRequired: true, consentLifetimeDays: { accepted: 20, rejected: 182 } }), null);
-    expect(kind(controller)).toBe(isGone ? 'unknown' : state);
-  });
+  ])(
+    'applies the lifetime of the state (%s after 30 days of {accepted: 20, rejected: 182})',
+    async (state, days, isGone) => {
+      const { controller, advance } = setUp(vi.fn(), storedAt(0, state));
+      await advance(days * DAY);
+      await controller.start(
+        configOf({ consentRequired: true, consentLifetimeDays: { accepted: 20, rejected: 182 } }),
+        null,
+      );
+      expect(kind(controller)).toBe(isGone ? 'unknown' : state);
+    },
+  );
 
   it('notifies onUpdateHref once when the same choice is renewed after an expiry, with a new time and the kept purposes', async () => {
     const post = vi.fn(async () => new Response('{"recorded":true,"receiptId":"r1"}'));
@@ -181,8 +235,15 @@ describe('createConsentController: consent lifetime', () => {
     controller.dispatch({ type: 'decide', decision: 'accepted' });
     await advance(0);
     expect(post).toHaveBeenCalledTimes(1);
-    expect(values.get('consent:site')).toMatchObject({ state: 'accepted', time: 400 * DAY, purposeConsents: { ads: true, video: false } });
-    expect(controller.model()).toMatchObject({ expiredPurposes: undefined, purposeConsents: { ads: true, video: false } });
+    expect(values.get('consent:site')).toMatchObject({
+      state: 'accepted',
+      time: 400 * DAY,
+      purposeConsents: { ads: true, video: false },
+    });
+    expect(controller.model()).toMatchObject({
+      expiredPurposes: undefined,
+      purposeConsents: { ads: true, video: false },
+    });
     expect(await controller.receipt()).toBe('r1');
     expect(values.get('consent-receipt:site')).toBe('r1');
   });
@@ -192,7 +253,10 @@ describe('createConsentController: consent lifetime', () => {
     await advance(400 * DAY);
     await controller.start(configOf({ consentRequired: true }), null);
     controller.dispatch({ type: 'decide', decision: 'rejected' });
-    expect(values.get('consent:site')).toMatchObject({ state: 'rejected', purposeConsents: { ads: false, video: false } });
+    expect(values.get('consent:site')).toMatchObject({
+      state: 'rejected',
+      purposeConsents: { ads: false, video: false },
+    });
   });
 
   it('gives a decision confirmed again a new time without notifying onUpdateHref', async () => {
@@ -212,7 +276,9 @@ describe('createConsentController: consent lifetime', () => {
     const { controller, advance } = setUp(check, storedAt(0));
     await advance(400 * DAY);
     await controller.start(configOf({ checkConsentHref: '/check' }), null);
-    expect(JSON.parse((check.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toMatchObject({ consentStateValue: 'unknown' });
+    expect(JSON.parse((check.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toMatchObject({
+      consentStateValue: 'unknown',
+    });
     expect(controller.model()).toMatchObject({ state: { kind: 'unknown' }, isPromptShown: true });
   });
 

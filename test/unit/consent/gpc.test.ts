@@ -8,11 +8,22 @@ import { parseStoredConsent } from '../../../src/wire/consent.ts';
 import { parseConsentConfig } from '../../../src/wire/consent-config.ts';
 
 const run = (...events: ConsentEvent[]) => events.reduce(reduceConsent, initialModel);
-const gpcStart = (consentRequired: boolean | 'remote', isGpcReject = true): ConsentEvent => ({ type: 'start', stored: null, consentRequired, requiredPurposes: [], isGpcReject });
+const gpcStart = (consentRequired: boolean | 'remote', isGpcReject = true): ConsentEvent => ({
+  type: 'start',
+  stored: null,
+  consentRequired,
+  requiredPurposes: [],
+  isGpcReject,
+});
 
 describe('reduceConsent with GPC', () => {
   it('rejects an undecided required consent without a prompt and saves nothing', () => {
-    expect(run(gpcStart(true))).toMatchObject({ state: { kind: 'rejected' }, consentMetadata: { gpc: true }, saved: null, isPromptShown: false });
+    expect(run(gpcStart(true))).toMatchObject({
+      state: { kind: 'rejected' },
+      consentMetadata: { gpc: true },
+      saved: null,
+      isPromptShown: false,
+    });
   });
 
   it('leaves a consent that is not required alone', () => {
@@ -21,17 +32,26 @@ describe('reduceConsent with GPC', () => {
 
   it('keeps a stored explicit decision', () => {
     const stored = { version: 2 as const, time: 0, state: 'accepted' as const };
-    expect(run({ type: 'start', stored, consentRequired: true, requiredPurposes: [], isGpcReject: true })).toMatchObject({ state: { kind: 'accepted' }, saved: stored });
+    expect(
+      run({ type: 'start', stored, consentRequired: true, requiredPurposes: [], isGpcReject: true }),
+    ).toMatchObject({ state: { kind: 'accepted' }, saved: stored });
   });
 
   it('lets the post-prompt decide: an explicit choice wins and is saved', () => {
     const model = run(gpcStart(true), { type: 'prompt' }, { type: 'decide', decision: 'accepted' });
-    expect(model).toMatchObject({ state: { kind: 'accepted' }, saved: { version: 2, state: 'accepted' }, isPromptShown: false });
+    expect(model).toMatchObject({
+      state: { kind: 'accepted' },
+      saved: { version: 2, state: 'accepted' },
+      isPromptShown: false,
+    });
     expect(model.consentMetadata).toBeUndefined();
   });
 
   it('keeps the GPC rejection on a dismiss', () => {
-    expect(run(gpcStart(true), { type: 'prompt' }, { type: 'decide', decision: 'dismissed' })).toMatchObject({ state: { kind: 'rejected' }, saved: null });
+    expect(run(gpcStart(true), { type: 'prompt' }, { type: 'decide', decision: 'dismissed' })).toMatchObject({
+      state: { kind: 'rejected' },
+      saved: null,
+    });
   });
 
   it('rejects once the server finds no decision, and yields to its stored decision', () => {
@@ -40,10 +60,20 @@ describe('reduceConsent with GPC', () => {
       response: { consentRequired: true, consentStateValue, expireCache: false } as never,
     });
     expect(run(gpcStart('remote')).state.kind).toBe('pending');
-    expect(run(gpcStart('remote'), response(null))).toMatchObject({ state: { kind: 'rejected' }, consentMetadata: { gpc: true }, saved: null });
+    expect(run(gpcStart('remote'), response(null))).toMatchObject({
+      state: { kind: 'rejected' },
+      consentMetadata: { gpc: true },
+      saved: null,
+    });
     expect(run(gpcStart('remote'), response('unknown'))).toMatchObject({ state: { kind: 'rejected' }, saved: null });
-    expect(run(gpcStart('remote'), response('accepted'))).toMatchObject({ state: { kind: 'accepted' }, saved: { state: 'accepted' } });
-    expect(run(gpcStart(true), response('accepted'))).toMatchObject({ state: { kind: 'accepted' }, saved: { state: 'accepted' } });
+    expect(run(gpcStart('remote'), response('accepted'))).toMatchObject({
+      state: { kind: 'accepted' },
+      saved: { state: 'accepted' },
+    });
+    expect(run(gpcStart(true), response('accepted'))).toMatchObject({
+      state: { kind: 'accepted' },
+      saved: { state: 'accepted' },
+    });
   });
 
   it('prompts as before without GPC', () => {
@@ -62,10 +92,31 @@ const clock = { setTimeout: () => 0, clearTimeout: () => {} };
 
 function setUp(json: Record<string, unknown>, geoGroups: string[] = [], stored: Record<string, unknown> = {}) {
   const values = new Map(Object.entries(stored));
-  const storage = { get: (key: string) => values.get(key), set: (key: string, value: unknown) => void values.set(key, value), remove: (key: string) => void values.delete(key) };
-  const fetch = vi.fn(async (_url: string | URL | Request, _init?: RequestInit) => new Response(JSON.stringify({ consentRequired: true, consentStateValue: 'unknown' })));
-  const controller = createConsentController({ storage, fetch, clock, report: vi.fn(), onChange: vi.fn(), expandUrl: async (url) => url, remote: async () => remote, stored: async () => ({ parseStoredConsent }), newId: () => 'user-1', now: () => 5 });
-  const config = parseConsentConfig({ consentInstanceId: 'site', onUpdateHref: 'https://cmp.example/update', ...json }, { geoGroups, baseUrl: 'https://news.example/a' }).value;
+  const storage = {
+    get: (key: string) => values.get(key),
+    set: (key: string, value: unknown) => void values.set(key, value),
+    remove: (key: string) => void values.delete(key),
+  };
+  const fetch = vi.fn(
+    async (_url: string | URL | Request, _init?: RequestInit) =>
+      new Response(JSON.stringify({ consentRequired: true, consentStateValue: 'unknown' })),
+  );
+  const controller = createConsentController({
+    storage,
+    fetch,
+    clock,
+    report: vi.fn(),
+    onChange: vi.fn(),
+    expandUrl: async (url) => url,
+    remote: async () => remote,
+    stored: async () => ({ parseStoredConsent }),
+    newId: () => 'user-1',
+    now: () => 5,
+  });
+  const config = parseConsentConfig(
+    { consentInstanceId: 'site', onUpdateHref: 'https://cmp.example/update', ...json },
+    { geoGroups, baseUrl: 'https://news.example/a' },
+  ).value;
   return { controller, values, fetch, config };
 }
 
@@ -73,7 +124,11 @@ describe('createConsentController with GPC', () => {
   it('rejects without a prompt, stores nothing and posts nothing', async () => {
     const { controller, values, fetch, config } = setUp({ consentRequired: true, gpc: 'reject' });
     await controller.start(config, null, true);
-    expect(controller.model()).toMatchObject({ state: { kind: 'rejected' }, consentMetadata: { gpc: true }, isPromptShown: false });
+    expect(controller.model()).toMatchObject({
+      state: { kind: 'rejected' },
+      consentMetadata: { gpc: true },
+      isPromptShown: false,
+    });
     expect([...values.keys()]).toEqual([]);
     expect(fetch).not.toHaveBeenCalled();
   });
@@ -90,14 +145,17 @@ describe('createConsentController with GPC', () => {
   });
 
   it('prompts as before without the browser signal or without the config', async () => {
-    for (const [json, hasGpc] of [[{ gpc: 'reject' }, false], [{}, true]] as const) {
+    for (const [json, hasGpc] of [
+      [{ gpc: 'reject' }, false],
+      [{}, true],
+    ] as const) {
       const { controller, config } = setUp({ consentRequired: true, ...json });
       await controller.start(config, null, hasGpc);
       expect(controller.model()).toMatchObject({ state: { kind: 'unknown' }, isPromptShown: true });
     }
   });
 
-  it('applies a geoOverride group\'s gpc only in that group', async () => {
+  it("applies a geoOverride group's gpc only in that group", async () => {
     const json = { consentRequired: true, geoOverride: { ca: { gpc: 'reject' } } };
     const inGroup = setUp(json, ['ca']);
     await inGroup.controller.start(inGroup.config, 'ca', true);
@@ -108,9 +166,15 @@ describe('createConsentController with GPC', () => {
   });
 
   it('sends gpc: true in the check body and stays rejected when the server has no decision', async () => {
-    const { controller, values, fetch, config } = setUp({ checkConsentHref: 'https://cmp.example/check', gpc: 'reject' });
+    const { controller, values, fetch, config } = setUp({
+      checkConsentHref: 'https://cmp.example/check',
+      gpc: 'reject',
+    });
     await controller.start(config, null, true);
-    expect(JSON.parse(fetch.mock.calls[0]![1]!.body as string)).toMatchObject({ consentStateValue: 'unknown', gpc: true });
+    expect(JSON.parse(fetch.mock.calls[0]![1]!.body as string)).toMatchObject({
+      consentStateValue: 'unknown',
+      gpc: true,
+    });
     expect(controller.model()).toMatchObject({ state: { kind: 'rejected' }, consentMetadata: { gpc: true } });
     expect(values.has('consent:site')).toBe(false);
   });

@@ -44,7 +44,12 @@ describe('decide', () => {
   }
 
   it('denies default after a timeout with fallbackAction reject', () => {
-    expect(decide({ policy: 'default', purposes: [] }, input({ kind: 'unknown', hasTimedOut: true }, { fallbackAction: 'reject' }))).toBe('deny');
+    expect(
+      decide(
+        { policy: 'default', purposes: [] },
+        input({ kind: 'unknown', hasTimedOut: true }, { fallbackAction: 'reject' }),
+      ),
+    ).toBe('deny');
   });
 
   it('denies default after a timeout with fallbackAction dismiss', () => {
@@ -59,7 +64,12 @@ describe('decide', () => {
 
   it('treats an undecided consent without a prompt UI as skipped: _till_responded builds, default does not', () => {
     const skipped = input(STATES.unknown!, { hasPrompt: false });
-    expect(POLICIES.map((policy) => decide({ policy, purposes: [] }, skipped))).toEqual(['deny', 'deny', 'allow', 'allow']);
+    expect(POLICIES.map((policy) => decide({ policy, purposes: [] }, skipped))).toEqual([
+      'deny',
+      'deny',
+      'allow',
+      'allow',
+    ]);
   });
 
   it('allows purposes once every listed purpose is accepted', () => {
@@ -85,7 +95,9 @@ describe('decide', () => {
     expect(decide({ policy: null, purposes: ['ads'] }, input(STATES[name]!, { purposeConsents: { ads: true } }))).toBe(
       name === 'invalid' ? 'deny' : 'allow',
     );
-    expect(decide({ policy: null, purposes: ['ads', 'video'] }, input(STATES[name]!, { purposeConsents: { ads: true } }))).toBe(expected);
+    expect(
+      decide({ policy: null, purposes: ['ads', 'video'] }, input(STATES[name]!, { purposeConsents: { ads: true } })),
+    ).toBe(expected);
   });
 
   it('needs both the policy and the purposes when an element has both markers', () => {
@@ -117,7 +129,12 @@ describe('resolvePolicy', () => {
 
   it('resolves an undecided consent without a prompt UI to unknown, except _auto_reject', () => {
     const skipped = input(STATES.unknown!, { hasPrompt: false });
-    expect(POLICIES.map((policy) => resolvePolicy(policy, skipped))).toEqual(['unknown', 'unknown', 'unknown', 'insufficient']);
+    expect(POLICIES.map((policy) => resolvePolicy(policy, skipped))).toEqual([
+      'unknown',
+      'unknown',
+      'unknown',
+      'insufficient',
+    ]);
   });
 
   it.each([

@@ -8,7 +8,10 @@ const due = { ...initialModel, state: { kind: 'unknown', hasTimedOut: false }, i
 
 function setup(fallback: HTMLElement | null) {
   const timers: { callback: () => void; ms: number }[] = [];
-  const clock = { setTimeout: (callback: () => void, ms: number) => timers.push({ callback, ms }), clearTimeout: vi.fn() };
+  const clock = {
+    setTimeout: (callback: () => void, ms: number) => timers.push({ callback, ms }),
+    clearTimeout: vi.fn(),
+  };
   const report = vi.fn();
   const slot = document.body.appendChild(document.createElement('div'));
   const ui = Object.assign(() => {}, { hasPrompt: true, setModal: vi.fn() }) as Ui;
@@ -54,13 +57,21 @@ describe('createPromptFrame', () => {
 describe('sandboxOf and clientInfoOf', () => {
   it('adds allow-same-origin only cross-origin, and only the two allowed extras', () => {
     const report = vi.fn();
-    expect(sandboxOf('allow-top-navigation-by-user-activation allow-forms', false, report)).toBe('allow-scripts allow-popups allow-top-navigation-by-user-activation');
+    expect(sandboxOf('allow-top-navigation-by-user-activation allow-forms', false, report)).toBe(
+      'allow-scripts allow-popups allow-top-navigation-by-user-activation',
+    );
     expect(report.mock.calls.map(([d]) => [d.code, d.got])).toEqual([['consent-sandbox-invalid', '"allow-forms"']]);
     expect(sandboxOf(undefined, true, report)).toBe('allow-scripts allow-popups allow-same-origin');
   });
 
   it('gives the CMP the decision and the trigger', () => {
-    const model = { ...due, state: { kind: 'accepted' }, consentString: 'CS', purposeConsents: { ads: true }, tcfPolicyVersion: 4 } as const;
+    const model = {
+      ...due,
+      state: { kind: 'accepted' },
+      consentString: 'CS',
+      purposeConsents: { ads: true },
+      tcfPolicyVersion: 4,
+    } as const;
     expect(JSON.parse(clientInfoOf(model, { a: 1 }, 'action'))).toEqual({
       clientConfig: { a: 1 },
       consentStateValue: 'accepted',
@@ -74,6 +85,9 @@ describe('sandboxOf and clientInfoOf', () => {
 
   it('gives the CMP the kept purpose choices after an expiry (docs/consent.md, "Consent lifetime")', () => {
     const model = { ...due, purposeConsents: {}, expiredPurposes: { ads: true, analytics: false } } as const;
-    expect(JSON.parse(clientInfoOf(model, undefined, 'load'))).toMatchObject({ consentStateValue: 'unknown', purposeConsents: { ads: true, analytics: false } });
+    expect(JSON.parse(clientInfoOf(model, undefined, 'load'))).toMatchObject({
+      consentStateValue: 'unknown',
+      purposeConsents: { ads: true, analytics: false },
+    });
   });
 });

@@ -23,7 +23,12 @@ function setUp(hasPrompt = true, checked: Promise<void> = Promise.resolve()) {
   };
   return { provider: provider!, dispatch };
 }
-const start = (consentRequired: boolean | 'remote'): ConsentEvent => ({ type: 'start', stored: null, consentRequired, requiredPurposes: [] });
+const start = (consentRequired: boolean | 'remote'): ConsentEvent => ({
+  type: 'start',
+  stored: null,
+  consentRequired,
+  requiredPurposes: [],
+});
 
 describe('installConsentProvider', () => {
   it('tells when the remote check is over', async () => {
@@ -103,8 +108,17 @@ describe('installConsentProvider', () => {
 
 describe('detailOf', () => {
   it('has exactly the consent-change fields', () => {
-    const model = [start(true), { type: 'decide', decision: 'accepted' } as ConsentEvent].reduce(reduceConsent, initialModel);
-    expect(Object.keys(detailOf(model)).sort()).toEqual(['consentMetadata', 'consentString', 'purposeConsents', 'sharedData', 'state']);
+    const model = [start(true), { type: 'decide', decision: 'accepted' } as ConsentEvent].reduce(
+      reduceConsent,
+      initialModel,
+    );
+    expect(Object.keys(detailOf(model)).sort()).toEqual([
+      'consentMetadata',
+      'consentString',
+      'purposeConsents',
+      'sharedData',
+      'state',
+    ]);
     expect(detailOf(model).state).toBe('accepted');
   });
 });

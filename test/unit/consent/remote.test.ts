@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CHECK_ANSWER_MAX_BYTES, CHECK_TIMEOUT_MS, checkConsent, checkRequestOf, type Network, notifyUpdate, UPDATE_ANSWER_MAX_BYTES } from '../../../src/consent/remote.ts';
+import {
+  CHECK_ANSWER_MAX_BYTES,
+  CHECK_TIMEOUT_MS,
+  checkConsent,
+  checkRequestOf,
+  type Network,
+  notifyUpdate,
+  UPDATE_ANSWER_MAX_BYTES,
+} from '../../../src/consent/remote.ts';
 
 /** A 2xx answer whose body streams spaces for as long as it is read; `state.cancelled` once its reader gave up. */
 function endlessAnswer() {
@@ -32,7 +40,10 @@ const stalledBody = (_url: string, init: RequestInit) =>
 /** The page's own network, read at call time so stubbed globals and fake timers apply. */
 const network: Network = {
   fetch: (...args) => globalThis.fetch(...args),
-  clock: { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
+  clock: {
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    clearTimeout: (handle) => clearTimeout(handle as number),
+  },
 };
 
 describe('checkConsent', () => {
@@ -50,7 +61,12 @@ describe('checkConsent', () => {
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('https://cmp.example/check');
     expect(init).toMatchObject({ method: 'POST', credentials: 'include' });
-    expect(JSON.parse(init.body as string)).toEqual({ consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: 'eea', isDirty: false });
+    expect(JSON.parse(init.body as string)).toEqual({
+      consentInstanceId: 'site',
+      consentStateValue: 'unknown',
+      matchedGeoGroup: 'eea',
+      isDirty: false,
+    });
   });
 
   it('fails with the HTTP status on a non-2xx answer', async () => {
@@ -73,7 +89,9 @@ describe('checkConsent', () => {
     vi.stubGlobal(
       'fetch',
       (_url: string, init: RequestInit) =>
-        new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+        new Promise((_, reject) =>
+          init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        ),
     );
     const pending = checkConsent(network, '/check', body, undefined);
     await vi.advanceTimersByTimeAsync(CHECK_TIMEOUT_MS - 1);
@@ -100,7 +118,15 @@ describe('checkConsent byte cap', () => {
     const { response, state } = endlessAnswer();
     vi.stubGlobal('fetch', async () => response);
     const result = await checkConsent(network, '/check', body, undefined);
-    expect(result).toEqual({ value: null, diagnostics: [expect.objectContaining({ code: 'remote-answer-too-large', expected: `at most ${CHECK_ANSWER_MAX_BYTES} bytes` })] });
+    expect(result).toEqual({
+      value: null,
+      diagnostics: [
+        expect.objectContaining({
+          code: 'remote-answer-too-large',
+          expected: `at most ${CHECK_ANSWER_MAX_BYTES} bytes`,
+        }),
+      ],
+    });
     expect(state.cancelled).toBe(true);
     // Read to one chunk past the cap; the stream pulls one more ahead.
     expect(state.bytes).toBeLessThanOrEqual(CHECK_ANSWER_MAX_BYTES + 2 * 64 * 1024);
@@ -111,13 +137,21 @@ describe('checkConsent byte cap', () => {
     vi.stubGlobal('fetch', stalledBody);
     const pending = checkConsent(network, '/check', body, undefined);
     await vi.advanceTimersByTimeAsync(CHECK_TIMEOUT_MS);
-    expect((await pending).diagnostics).toEqual([expect.objectContaining({ code: 'consent-check-failed', got: '"no answer within 10 s"' })]);
+    expect((await pending).diagnostics).toEqual([
+      expect.objectContaining({ code: 'consent-check-failed', got: '"no answer within 10 s"' }),
+    ]);
   });
 });
 
 describe('checkRequestOf', () => {
   it('sends the cached decision', () => {
-    const saved = { version: 2, time: 1, state: 'rejected', consentString: 'CP', purposeConsents: { ads: true } } as const;
+    const saved = {
+      version: 2,
+      time: 1,
+      state: 'rejected',
+      consentString: 'CP',
+      purposeConsents: { ads: true },
+    } as const;
     expect(JSON.parse(JSON.stringify(checkRequestOf('site', saved, null)))).toEqual({
       consentInstanceId: 'site',
       consentStateValue: 'rejected',
@@ -132,7 +166,13 @@ describe('checkRequestOf', () => {
 describe('notifyUpdate', () => {
   afterEach(() => vi.unstubAllGlobals());
   const ids = { consentInstanceId: 'site', pageUserId: 'user-1' };
-  const saved = { version: 2, time: 1, state: 'accepted', purposeConsents: { ads: false }, tcfPolicyVersion: 4 } as const;
+  const saved = {
+    version: 2,
+    time: 1,
+    state: 'accepted',
+    purposeConsents: { ads: false },
+    tcfPolicyVersion: 4,
+  } as const;
 
   it('POSTs the update body with credentials and keepalive', async () => {
     const fetch = vi.fn(async () => new Response(null, { status: 204 }));
@@ -165,7 +205,9 @@ describe('notifyUpdate', () => {
     vi.stubGlobal('fetch', fetch);
     const report = vi.fn();
     await notifyUpdate(network, '/update', ids, saved, report);
-    expect(report).toHaveBeenCalledWith(expect.objectContaining({ code: 'consent-update-failed', got: expect.stringContaining(cause) }));
+    expect(report).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'consent-update-failed', got: expect.stringContaining(cause) }),
+    );
   });
 
   it('reports an answer past its byte cap, and gives no receipt', async () => {
@@ -173,7 +215,14 @@ describe('notifyUpdate', () => {
     vi.stubGlobal('fetch', async () => response);
     const report = vi.fn();
     expect(await notifyUpdate(network, '/update', ids, saved, report)).toBeNull();
-    expect(report.mock.calls).toEqual([[expect.objectContaining({ code: 'remote-answer-too-large', expected: `at most ${UPDATE_ANSWER_MAX_BYTES} bytes` })]]);
+    expect(report.mock.calls).toEqual([
+      [
+        expect.objectContaining({
+          code: 'remote-answer-too-large',
+          expected: `at most ${UPDATE_ANSWER_MAX_BYTES} bytes`,
+        }),
+      ],
+    ]);
     expect(state.cancelled).toBe(true);
   });
 
@@ -182,13 +231,17 @@ describe('notifyUpdate', () => {
     vi.stubGlobal(
       'fetch',
       (_url: string, init: RequestInit) =>
-        new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+        new Promise((_, reject) =>
+          init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        ),
     );
     const report = vi.fn();
     const pending = notifyUpdate(network, '/update', ids, saved, report);
     await vi.advanceTimersByTimeAsync(CHECK_TIMEOUT_MS);
     expect(await pending).toBeNull();
-    expect(report.mock.calls).toEqual([[expect.objectContaining({ code: 'consent-update-failed', got: '"no answer within 10 s"' })]]);
+    expect(report.mock.calls).toEqual([
+      [expect.objectContaining({ code: 'consent-update-failed', got: '"no answer within 10 s"' })],
+    ]);
     vi.useRealTimers();
   });
 });

@@ -11,7 +11,13 @@ import { rulesOf } from '../../../src/consent/fast-path.ts';
 import { createConsentGate } from '../../../src/runtime/consent-gate.ts';
 import { readConfigScript } from '../../../src/browser-shared/config-script.ts';
 import { storeKeyOf } from '../../../src/browser-shared/site-store.ts';
-import { RETURN_CONFIGS, RETURN_PREFIX, readReturnEntry, requestKeyOf, returnKeyOf } from '../../../src/wire/return-record.ts';
+import {
+  RETURN_CONFIGS,
+  RETURN_PREFIX,
+  readReturnEntry,
+  requestKeyOf,
+  returnKeyOf,
+} from '../../../src/wire/return-record.ts';
 
 const DAY_MS = 86_400_000;
 const NOW = Date.UTC(2026, 11, 2);
@@ -43,11 +49,18 @@ function page(config: object = CONFIG, blocked = '', attributes = '') {
 const accepted = (extra: object = {}) => ({ version: 2, state: 'accepted', time: NOW - DAY_MS, ...extra });
 
 /** The item of `element`'s entry, as the element and the writer name it. */
-const keyOf = (element: Element, hasGpc = false) => returnKeyOf(element.id, element.getAttribute('type'), readConfigScript(element), hasGpc);
+const keyOf = (element: Element, hasGpc = false) =>
+  returnKeyOf(element.id, element.getAttribute('type'), readConfigScript(element), hasGpc);
 
 /** The hostname's entry items, by config key. */
-const items = () => Object.fromEntries(Object.keys(localStorage).filter((name) => name.startsWith(RETURN_PREFIX)).map((name) => [name, localStorage.getItem(name)]));
-const setEntry = (item: string, lines: readonly unknown[]) => localStorage.setItem(item.startsWith(RETURN_PREFIX) ? item : RETURN_PREFIX + item, lines.join('\n'));
+const items = () =>
+  Object.fromEntries(
+    Object.keys(localStorage)
+      .filter((name) => name.startsWith(RETURN_PREFIX))
+      .map((name) => [name, localStorage.getItem(name)]),
+  );
+const setEntry = (item: string, lines: readonly unknown[]) =>
+  localStorage.setItem(item.startsWith(RETURN_PREFIX) ? item : RETURN_PREFIX + item, lines.join('\n'));
 
 /** The entry `writeReturnRecord` wrote for `element`, as its lines. */
 const linesOf = (element: Element) => localStorage.getItem(keyOf(element))?.split('\n');
@@ -116,15 +129,30 @@ describe('writeReturnRecord', () => {
     const element = page(CONFIG, '<page-ad data-block-on-consent="_till_accepted"></page-ad>');
     const storage = memoryStorage({ 'consent:site': accepted() });
     const key = keyOf(element);
-    const entry = (decision: object, until = NOW + DAY_MS) => ['consent:site', JSON.stringify(decision), until, 1, '+other|x'];
+    const entry = (decision: object, until = NOW + DAY_MS) => [
+      'consent:site',
+      JSON.stringify(decision),
+      until,
+      1,
+      '+other|x',
+    ];
     // Other configs' entries for the same decision, ending one day apart, and one whose decision changed.
-    for (let index = 0; index < RETURN_CONFIGS; index++) setEntry(`old${index}`, entry(accepted(), NOW + (index + 1) * DAY_MS));
+    for (let index = 0; index < RETURN_CONFIGS; index++)
+      setEntry(`old${index}`, entry(accepted(), NOW + (index + 1) * DAY_MS));
     setEntry('changed', entry({ ...accepted(), state: 'rejected' }));
     setEntry(key, entry(accepted()));
     writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), NOW);
-    expect(linesOf(element)?.slice(4)).toEqual(['+other|x', '+default|', '+_till_responded|', '-null|ads', '+_till_accepted|']);
+    expect(linesOf(element)?.slice(4)).toEqual([
+      '+other|x',
+      '+default|',
+      '+_till_responded|',
+      '-null|ads',
+      '+_till_accepted|',
+    ]);
     // At most RETURN_CONFIGS in all: the one ending first and the stale one went.
-    expect(Object.keys(items()).sort()).toEqual([...Array.from({ length: RETURN_CONFIGS - 1 }, (_, index) => `${RETURN_PREFIX}old${index + 1}`), key].sort());
+    expect(Object.keys(items()).sort()).toEqual(
+      [...Array.from({ length: RETURN_CONFIGS - 1 }, (_, index) => `${RETURN_PREFIX}old${index + 1}`), key].sort(),
+    );
     setEntry(key, entry({ ...accepted(), state: 'rejected' }));
     writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), NOW);
     expect(linesOf(element)?.slice(4)).not.toContain('+other|x');
@@ -204,7 +232,16 @@ describe('a replayed entry in the gate', () => {
     const storage = memoryStorage({ 'consent:site': accepted() });
     writeReturnRecord(storage, element, keyOf(element), rulesOf(element, readConfigScript(element)), Date.now());
     const { gate, misses } = replayed(storage, element);
-    gate.setProvider({ decide: () => 'deny', getPolicyState: async () => 'sufficient', snapshot: () => ({}) as never, whenChecked: async () => {}, subscribe: () => () => {} }, true);
+    gate.setProvider(
+      {
+        decide: () => 'deny',
+        getPolicyState: async () => 'sufficient',
+        snapshot: () => ({}) as never,
+        whenChecked: async () => {},
+        subscribe: () => () => {},
+      },
+      true,
+    );
     expect(gate.decide({ policy: 'default', purposes: [] })).toBe('deny');
     expect(gate.decide({ policy: '_auto_reject', purposes: ['x'] })).toBe('deny');
     expect(misses.count).toBe(0);

@@ -1,15 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { type ConsentEvent, type ConsentModel, changeStateOf, initialModel, purposesOf, reduceConsent, type StartEvent } from '../../../src/consent/state.ts';
+import {
+  type ConsentEvent,
+  type ConsentModel,
+  changeStateOf,
+  initialModel,
+  purposesOf,
+  reduceConsent,
+  type StartEvent,
+} from '../../../src/consent/state.ts';
 import type { CheckResult, StoredConsent } from '../../../src/wire/consent.ts';
 
 const run = (...events: ConsentEvent[]) => events.reduce(reduceConsent, initialModel);
-const start = (consentRequired: boolean | 'remote', stored: StoredConsent | null = null, requiredPurposes: string[] = []): StartEvent => ({
+const start = (
+  consentRequired: boolean | 'remote',
+  stored: StoredConsent | null = null,
+  requiredPurposes: string[] = [],
+): StartEvent => ({
   type: 'start',
   stored,
   consentRequired,
   requiredPurposes,
 });
-const stored = (state: 'accepted' | 'rejected', extra: Partial<StoredConsent> = {}): StoredConsent => ({ version: 2, time: 0, state, ...extra });
+const stored = (state: 'accepted' | 'rejected', extra: Partial<StoredConsent> = {}): StoredConsent => ({
+  version: 2,
+  time: 0,
+  state,
+  ...extra,
+});
 const answer = (fields: Partial<CheckResult>): ConsentEvent => ({
   type: 'response',
   response: {
@@ -53,16 +70,29 @@ describe('reduceConsent: evaluation', () => {
     expect(model.isPromptShown).toBe(false);
   });
 
-  it.each([true, false, 'remote'] as const)('always uses the cached value, whatever consentRequired is (%s)', (required) => {
-    const cached = stored('rejected', { consentString: 'abc', purposeConsents: { ads: true } });
-    const model = run(start(required, cached));
-    expect(kindOf(model)).toBe('rejected');
-    expect(model).toMatchObject({ consentString: 'abc', purposeConsents: { ads: true }, isPromptShown: false, saved: cached });
-  });
+  it.each([true, false, 'remote'] as const)(
+    'always uses the cached value, whatever consentRequired is (%s)',
+    (required) => {
+      const cached = stored('rejected', { consentString: 'abc', purposeConsents: { ads: true } });
+      const model = run(start(required, cached));
+      expect(kindOf(model)).toBe('rejected');
+      expect(model).toMatchObject({
+        consentString: 'abc',
+        purposeConsents: { ads: true },
+        isPromptShown: false,
+        saved: cached,
+      });
+    },
+  );
 
   it('shows the prompt on every visit until every required purpose has a choice', () => {
-    expect(run(start(true, stored('accepted', { purposeConsents: { ads: true } }), ['ads', 'analytics'])).isPromptShown).toBe(true);
-    expect(run(start(true, stored('accepted', { purposeConsents: { ads: true, analytics: false } }), ['ads', 'analytics'])).isPromptShown).toBe(false);
+    expect(
+      run(start(true, stored('accepted', { purposeConsents: { ads: true } }), ['ads', 'analytics'])).isPromptShown,
+    ).toBe(true);
+    expect(
+      run(start(true, stored('accepted', { purposeConsents: { ads: true, analytics: false } }), ['ads', 'analytics']))
+        .isPromptShown,
+    ).toBe(false);
   });
 
   it('marks an invalid config', () => {
@@ -101,7 +131,12 @@ describe('reduceConsent: user actions', () => {
 
   it('ignores accept, reject, dismiss and setPurpose while no prompt is shown', () => {
     const shown = run(start(false));
-    for (const event of [accept, reject, dismiss, { type: 'set-purposes', purposes: { ads: true } }] as ConsentEvent[]) {
+    for (const event of [
+      accept,
+      reject,
+      dismiss,
+      { type: 'set-purposes', purposes: { ads: true } },
+    ] as ConsentEvent[]) {
       expect(reduceConsent(shown, event)).toBe(shown);
     }
   });
@@ -113,12 +148,17 @@ describe('reduceConsent: user actions', () => {
   });
 
   it.each(['loading', 'invalid', 'waiting for the server'])('ignores the prompt action while %s', (kind) => {
-    const events: ConsentEvent[] = kind === 'invalid' ? [{ type: 'invalid' }] : kind === 'loading' ? [] : [start('remote')];
+    const events: ConsentEvent[] =
+      kind === 'invalid' ? [{ type: 'invalid' }] : kind === 'loading' ? [] : [start('remote')];
     expect(run(...events, { type: 'prompt' }).isPromptShown).toBe(false);
   });
 
   it('holds setPurpose choices until accept or reject, then caches them', () => {
-    const chosen = run(start(true), { type: 'set-purposes', purposes: { ads: true } }, { type: 'set-purposes', purposes: { analytics: false } });
+    const chosen = run(
+      start(true),
+      { type: 'set-purposes', purposes: { ads: true } },
+      { type: 'set-purposes', purposes: { analytics: false } },
+    );
     expect(chosen.purposeConsents).toEqual({});
     expect(chosen.pendingPurposes).toEqual({ ads: true, analytics: false });
     const decided = reduceConsent(chosen, reject);
@@ -135,7 +175,12 @@ describe('reduceConsent: user actions', () => {
 
   it('merges purpose choices into the cached ones instead of erasing them', () => {
     const cached = stored('accepted', { purposeConsents: { ads: true, analytics: true } });
-    const model = run(start(true, cached), { type: 'prompt' }, { type: 'set-purposes', purposes: { analytics: false } }, accept);
+    const model = run(
+      start(true, cached),
+      { type: 'prompt' },
+      { type: 'set-purposes', purposes: { analytics: false } },
+      accept,
+    );
     expect(model.saved?.purposeConsents).toEqual({ ads: true, analytics: false });
   });
 
@@ -154,12 +199,22 @@ describe('reduceConsent: user actions', () => {
 
   it('keeps earlier purpose choices over purposeConsentDefault', () => {
     const cached = stored('accepted', { purposeConsents: { ads: false } });
-    const model = run(start(true, cached, ['ads', 'analytics']), { type: 'decide', decision: 'accepted', purposeConsentDefault: true });
+    const model = run(start(true, cached, ['ads', 'analytics']), {
+      type: 'decide',
+      decision: 'accepted',
+      purposeConsentDefault: true,
+    });
     expect(model.purposeConsents).toEqual({ ads: false, analytics: true });
   });
 
   it('caches a consent string, metadata and policy version given with a decision', () => {
-    const event: ConsentEvent = { type: 'decide', decision: 'accepted', consentString: 'CP1', consentMetadata: { gdprApplies: true }, tcfPolicyVersion: 4 };
+    const event: ConsentEvent = {
+      type: 'decide',
+      decision: 'accepted',
+      consentString: 'CP1',
+      consentMetadata: { gdprApplies: true },
+      tcfPolicyVersion: 4,
+    };
     expect(run(start(true), event).saved).toEqual({
       version: 2,
       state: 'accepted',
@@ -172,7 +227,8 @@ describe('reduceConsent: user actions', () => {
 });
 
 describe('reduceConsent: carried-over purposes', () => {
-  const prompted = (cached: StoredConsent, ...events: ConsentEvent[]) => run(start(true, cached), { type: 'prompt' }, ...events);
+  const prompted = (cached: StoredConsent, ...events: ConsentEvent[]) =>
+    run(start(true, cached), { type: 'prompt' }, ...events);
   const expiredStart: ConsentEvent = { ...start(true), expiredPurposes: { ads: true, video: false } };
   const setPurposes = (purposes: Record<string, boolean>): ConsentEvent => ({ type: 'set-purposes', purposes });
 
@@ -188,7 +244,11 @@ describe('reduceConsent: carried-over purposes', () => {
   });
 
   it('keeps a purpose accepted with setPurpose in the same prompt on a reject, and rejects the other carried acceptances', () => {
-    const model = prompted(stored('accepted', { purposeConsents: { ads: true, video: true } }), setPurposes({ ads: true }), reject);
+    const model = prompted(
+      stored('accepted', { purposeConsents: { ads: true, video: true } }),
+      setPurposes({ ads: true }),
+      reject,
+    );
     expect(model.saved?.purposeConsents).toEqual({ ads: true, video: false });
   });
 
@@ -198,20 +258,28 @@ describe('reduceConsent: carried-over purposes', () => {
   });
 
   it('keeps the purposes a CMP sends with a reject as they are', () => {
-    const model = prompted(stored('accepted', { purposeConsents: { ads: true, video: true } }), { ...reject, purposeConsents: { ads: true } });
+    const model = prompted(stored('accepted', { purposeConsents: { ads: true, video: true } }), {
+      ...reject,
+      purposeConsents: { ads: true },
+    });
     expect(model.purposeConsents).toEqual({ ads: true, video: false });
   });
 
   it('treats the purposes of an expired decision as carried over', () => {
     expect(run(expiredStart, reject).saved?.purposeConsents).toEqual({ ads: false, video: false });
     expect(run(expiredStart, accept).saved?.purposeConsents).toEqual({ ads: true, video: false });
-    expect(run(expiredStart, setPurposes({ video: true }), reject).saved?.purposeConsents).toEqual({ ads: false, video: true });
+    expect(run(expiredStart, setPurposes({ video: true }), reject).saved?.purposeConsents).toEqual({
+      ads: false,
+      video: true,
+    });
   });
 
   it('drops setPurpose choices on a dismiss after an expiry, keeping the expired purposes', () => {
     const model = run(expiredStart, setPurposes({ video: true }), dismiss);
     expect(purposesOf(model)).toEqual({ ads: true, video: false });
-    expect(run(expiredStart, setPurposes({ video: true }), dismiss, { type: 'prompt' }, reject).purposeConsents).toEqual({ ads: false, video: false });
+    expect(
+      run(expiredStart, setPurposes({ video: true }), dismiss, { type: 'prompt' }, reject).purposeConsents,
+    ).toEqual({ ads: false, video: false });
   });
 
   it('forgets the expired purposes once the reader decides', () => {
@@ -233,7 +301,10 @@ describe('reduceConsent: server answer', () => {
   });
 
   it.each(['accepted', 'rejected'] as const)('uses and caches a server %s', (value) => {
-    const model = run(start('remote'), answer({ consentStateValue: value, consentString: 'S', purposeConsents: { ads: true } }));
+    const model = run(
+      start('remote'),
+      answer({ consentStateValue: value, consentString: 'S', purposeConsents: { ads: true } }),
+    );
     expect(kindOf(model)).toBe(value);
     expect(model.isPromptShown).toBe(false);
     expect(model.saved).toMatchObject({ state: value, consentString: 'S', purposeConsents: { ads: true } });
@@ -246,7 +317,10 @@ describe('reduceConsent: server answer', () => {
   });
 
   it('refreshes the cache from the server, server values first', () => {
-    const model = run(start(true, stored('rejected', { consentString: 'old' })), answer({ consentStateValue: 'accepted', consentString: 'new' }));
+    const model = run(
+      start(true, stored('rejected', { consentString: 'old' })),
+      answer({ consentStateValue: 'accepted', consentString: 'new' }),
+    );
     expect(kindOf(model)).toBe('accepted');
     expect(model.saved).toMatchObject({ state: 'accepted', consentString: 'new' });
   });
@@ -283,7 +357,9 @@ describe('reduceConsent: server answer', () => {
   });
 
   it('clears the cache on expireCache even when consent is not required', () => {
-    expect(run(start(false, stored('accepted')), answer({ consentRequired: false, expireCache: true })).saved).toBeNull();
+    expect(
+      run(start(false, stored('accepted')), answer({ consentRequired: false, expireCache: true })).saved,
+    ).toBeNull();
   });
 
   it('keeps sharedData without caching it', () => {
@@ -293,7 +369,11 @@ describe('reduceConsent: server answer', () => {
   });
 
   it('keeps the user decision made before the answer arrives, taking only sharedData', () => {
-    const model = run(start(true), accept, answer({ consentStateValue: 'rejected', expireCache: true, sharedData: { a: 1 } }));
+    const model = run(
+      start(true),
+      accept,
+      answer({ consentStateValue: 'rejected', expireCache: true, sharedData: { a: 1 } }),
+    );
     expect(kindOf(model)).toBe('accepted');
     expect(model.saved?.state).toBe('accepted');
     expect(model.sharedData).toEqual({ a: 1 });
@@ -327,7 +407,6 @@ describe('reduceConsent: policy timeout', () => {
     expect(kindOf(run(start(true), { type: 'timeout' }, accept))).toBe('accepted');
   });
 });
-
 
 describe('changeStateOf', () => {
   it.each([

@@ -2,7 +2,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderStoryPrompt } from '../../../src/consent/story.ts';
 
-const STORY = { title: 'Your privacy', message: 'We and our partners use cookies to show ads.', vendors: ['Ad Network', 'Analytics Co'] };
+const STORY = {
+  title: 'Your privacy',
+  message: 'We and our partners use cookies to show ads.',
+  vendors: ['Ad Network', 'Analytics Co'],
+};
 
 /** A story element with `config` as its JSON child, inside a `<page-consent>` of a page in `lang`. */
 function storyIn(lang: string, config: object = STORY) {

@@ -7,20 +7,44 @@ import { parseConsentConfig } from '../../../src/wire/consent-config.ts';
 
 const UPDATE = 'https://cmp.example/update';
 const config = parseConsentConfig(
-  { consentInstanceId: 'site', consentRequired: true, onUpdateHref: UPDATE, exposesTcfApi: true, cmpId: 300, cmpVersion: 1, tcf: {} },
+  {
+    consentInstanceId: 'site',
+    consentRequired: true,
+    onUpdateHref: UPDATE,
+    exposesTcfApi: true,
+    cmpId: 300,
+    cmpVersion: 1,
+    tcf: {},
+  },
   { geoGroups: [], baseUrl: 'https://news.example/a' },
 ).value;
 
 function setUp(stored: Record<string, unknown> = {}, isTcfPage = true) {
   const values = new Map(Object.entries(stored));
-  const storage = { get: (key: string) => values.get(key), set: (key: string, value: unknown) => void values.set(key, value), remove: (key: string) => void values.delete(key) };
+  const storage = {
+    get: (key: string) => values.get(key),
+    set: (key: string, value: unknown) => void values.set(key, value),
+    remove: (key: string) => void values.delete(key),
+  };
   const fetch = vi.fn(async () => new Response('{}'));
   const clock = { setTimeout: () => 0, clearTimeout: () => {} };
   let time = 1000;
-  const controller = createConsentController({ storage, fetch, clock, report: vi.fn(), onChange: vi.fn(), expandUrl: async (url) => url, remote: async () => remote, stored: async () => ({ parseStoredConsent }), newId: () => 'user-1', now: () => time });
+  const controller = createConsentController({
+    storage,
+    fetch,
+    clock,
+    report: vi.fn(),
+    onChange: vi.fn(),
+    expandUrl: async (url) => url,
+    remote: async () => remote,
+    stored: async () => ({ parseStoredConsent }),
+    newId: () => 'user-1',
+    now: () => time,
+  });
   // As the signals part does for a `tcf` config.
   if (isTcfPage) controller.extend(withTcStrings);
-  const posted = () => fetch.mock.calls.map((call) => JSON.parse(String((call as unknown as [string, RequestInit])[1].body)));
+  const posted = () =>
+    fetch.mock.calls.map((call) => JSON.parse(String((call as unknown as [string, RequestInit])[1].body)));
   return { controller, values, posted, later: () => (time += 5000) };
 }
 const flush = async () => {
@@ -37,9 +61,18 @@ describe('TC strings added to a decision', () => {
     expect(values.get('consent:site')).toMatchObject({ state: 'accepted' });
     await flush();
     expect(posted()).toEqual([]);
-    controller.dispatch({ type: 'add-string', decisionKey: decisionKeyOf(controller.model()), consentString: 'TC', consentMetadata: { consentStringType: 2 } });
+    controller.dispatch({
+      type: 'add-string',
+      decisionKey: decisionKeyOf(controller.model()),
+      consentString: 'TC',
+      consentMetadata: { consentStringType: 2 },
+    });
     await flush();
-    expect(values.get('consent:site')).toMatchObject({ state: 'accepted', consentString: 'TC', consentMetadata: { consentStringType: 2 } });
+    expect(values.get('consent:site')).toMatchObject({
+      state: 'accepted',
+      consentString: 'TC',
+      consentMetadata: { consentStringType: 2 },
+    });
     expect(posted()).toMatchObject([{ consentStateValue: 'accepted', consentString: 'TC' }]);
   });
 

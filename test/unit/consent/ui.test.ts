@@ -4,7 +4,12 @@ import { initialModel, reduceConsent, type ConsentEvent, type ConsentModel } fro
 import { createUi, selectUi } from '../../../src/consent/ui.ts';
 
 const run = (...events: ConsentEvent[]) => events.reduce(reduceConsent, initialModel);
-const start = (consentRequired: boolean | 'remote'): ConsentEvent => ({ type: 'start', stored: null, consentRequired, requiredPurposes: [] });
+const start = (consentRequired: boolean | 'remote'): ConsentEvent => ({
+  type: 'start',
+  stored: null,
+  consentRequired,
+  requiredPurposes: [],
+});
 const decide = (decision: 'accepted' | 'rejected' | 'dismissed'): ConsentEvent => ({ type: 'decide', decision });
 
 describe('selectUi', () => {
@@ -40,7 +45,8 @@ describe('createUi', () => {
   let outside: HTMLButtonElement;
   beforeEach(() => {
     document.head.innerHTML = '';
-    document.body.innerHTML = '<button id="outside">x</button><page-consent id="c"><div id="prompt"><button>ok</button></div><div id="post"></div></page-consent><main id="main"></main>';
+    document.body.innerHTML =
+      '<button id="outside">x</button><page-consent id="c"><div id="prompt"><button>ok</button></div><div id="post"></div></page-consent><main id="main"></main>';
     host = document.getElementById('c')!;
     prompt = document.getElementById('prompt')!;
     post = document.getElementById('post')!;
@@ -63,7 +69,11 @@ describe('createUi', () => {
     render(run(start(true)));
     expect(prompt.classList.contains('page-consent-shown')).toBe(true);
     expect(host.classList.contains('page-consent-shown')).toBe(true);
-    expect([prompt.getAttribute('role'), prompt.getAttribute('aria-label'), prompt.getAttribute('tabindex')]).toEqual(['dialog', 'Privacy', '-1']);
+    expect([prompt.getAttribute('role'), prompt.getAttribute('aria-label'), prompt.getAttribute('tabindex')]).toEqual([
+      'dialog',
+      'Privacy',
+      '-1',
+    ]);
     expect(prompt.hasAttribute('aria-modal')).toBe(false);
     expect(document.activeElement).toBe(prompt);
   });

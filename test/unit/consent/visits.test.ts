@@ -13,7 +13,10 @@ import { parseStoredConsent } from '../../../src/wire/consent.ts';
 import { parseConsentConfig } from '../../../src/wire/consent-config.ts';
 
 const configOf = (json: Record<string, unknown>) =>
-  parseConsentConfig({ consentInstanceId: 'site', promptUI: 'prompt', postPromptUI: 'post', ...json }, { geoGroups: [], baseUrl: 'https://news.example/a' }).value!;
+  parseConsentConfig(
+    { consentInstanceId: 'site', promptUI: 'prompt', postPromptUI: 'post', ...json },
+    { geoGroups: [], baseUrl: 'https://news.example/a' },
+  ).value!;
 
 /** A clock whose time moves only when the test says so. */
 function fakeClock() {
@@ -48,7 +51,11 @@ type Answer = { status?: number; body: unknown } | 'never';
  */
 function reader() {
   const values = new Map<string, unknown>();
-  const storage = { get: (key: string) => values.get(key), set: (key: string, value: unknown) => void values.set(key, value), remove: (key: string) => void values.delete(key) };
+  const storage = {
+    get: (key: string) => values.get(key),
+    set: (key: string, value: unknown) => void values.set(key, value),
+    remove: (key: string) => void values.delete(key),
+  };
   const checks: Array<Record<string, unknown>> = [];
 
   /** A page view with `json` as its config; `answer` answers its check. */
@@ -57,7 +64,11 @@ function reader() {
     const fetch = vi.fn((_url: unknown, init?: RequestInit) => {
       checks.push(JSON.parse(String(init?.body ?? 'null')));
       if (answer === 'never') return new Promise<Response>(() => {});
-      return Promise.resolve(new Response(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body), { status: answer.status ?? 200 }));
+      return Promise.resolve(
+        new Response(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body), {
+          status: answer.status ?? 200,
+        }),
+      );
     });
     const report = vi.fn();
     const config = configOf(json);
@@ -75,7 +86,12 @@ function reader() {
     });
     const started = controller.start(config, null);
     await advance(0);
-    const input = () => ({ state: controller.model().state, purposeConsents: controller.model().purposeConsents, fallbackAction: config.fallbackAction, hasPrompt: true });
+    const input = () => ({
+      state: controller.model().state,
+      purposeConsents: controller.model().purposeConsents,
+      fallbackAction: config.fallbackAction,
+      hasPrompt: true,
+    });
     return {
       controller,
       started,
@@ -99,7 +115,10 @@ const REMOTE = { checkConsentHref: 'https://cmp.example/check' };
 describe('policy timeouts', () => {
   it('rejects on timeout with fallbackAction reject without storing it, and prompts again next visit', async () => {
     const { values, visit } = reader();
-    const config = { ...CLIENT, policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } } };
+    const config = {
+      ...CLIENT,
+      policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } },
+    };
     const first = await visit(config);
     expect(first.isPromptShown()).toBe(true);
     await first.advance(999);
@@ -149,7 +168,10 @@ describe('policy timeouts', () => {
 describe('blocking policies', () => {
   it('applies the default policy timeout with fallbackAction reject, without caching', async () => {
     const { values, visit } = reader();
-    const page = await visit({ ...CLIENT, policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } } });
+    const page = await visit({
+      ...CLIENT,
+      policy: { default: { waitFor: { site: [] }, timeout: { seconds: 1, fallbackAction: 'reject' } } },
+    });
     await page.advance(999);
     expect(page.policyState()).toBeNull();
     await page.advance(1);
@@ -190,7 +212,10 @@ describe('checkConsentHref', () => {
 
   it('starts the policy timeout after a remote failure', async () => {
     const { visit } = reader();
-    const page = await visit({ ...REMOTE, policy: { default: { timeout: { seconds: 1, fallbackAction: 'reject' } } } }, { status: 503, body: 'down' });
+    const page = await visit(
+      { ...REMOTE, policy: { default: { timeout: { seconds: 1, fallbackAction: 'reject' } } } },
+      { status: 503, body: 'down' },
+    );
     await page.started;
     expect(page.isPromptShown()).toBe(true);
     expect(page.report).toHaveBeenCalledWith(expect.objectContaining({ code: 'consent-check-failed' }), 'error');
@@ -216,7 +241,9 @@ describe('checkConsentHref', () => {
     expect(first.isPromptShown()).toBe(true);
     first.controller.dispatch({ type: 'decide', decision: 'rejected' });
     expect(values.get('consent:site')).toMatchObject({ state: 'rejected' });
-    const second = await visit(REMOTE, { body: { consentRequired: true, expireCache: true, consentStateValue: 'accepted' } });
+    const second = await visit(REMOTE, {
+      body: { consentRequired: true, expireCache: true, consentStateValue: 'accepted' },
+    });
     await second.started;
     expect(checks[1]).toMatchObject({ consentStateValue: 'rejected' });
     expect(second.gate()).toBe('allow');
@@ -252,7 +279,9 @@ describe('checkConsentHref', () => {
     const first = await visit(config, { body: { consentRequired: true, consentStateValue: 'accepted' } });
     await first.started;
     expect(values.get('consent:site')).toMatchObject({ state: 'accepted' });
-    const second = await visit(config, { body: { consentRequired: true, consentStateValue: 'rejected', expireCache: true } });
+    const second = await visit(config, {
+      body: { consentRequired: true, consentStateValue: 'rejected', expireCache: true },
+    });
     await second.started;
     expect(values.has('consent:site')).toBe(false);
     expect(second.policyState()).toBe('insufficient');

@@ -4,14 +4,49 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { parseCheckRequest, parseUpdateRequest } from '../../../src/wire/consent-bodies.ts';
 import { own } from '../../../src/wire/values.ts';
-import { deep, edgeNumber, expectCodedDiagnostics, expectPlainValue, expectPurposesFrom, expectTrueOnlyFromLiteralTrue, fuzz, jsonishValue, longString, oddString, PROTOTYPE_KEYS, record, shaped } from './harness.ts';
+import {
+  deep,
+  edgeNumber,
+  expectCodedDiagnostics,
+  expectPlainValue,
+  expectPurposesFrom,
+  expectTrueOnlyFromLiteralTrue,
+  fuzz,
+  jsonishValue,
+  longString,
+  oddString,
+  PROTOTYPE_KEYS,
+  record,
+  shaped,
+} from './harness.ts';
 
 const NAMES = [
-  'consentInstanceId', 'consentStateValue', 'pageUserId', 'matchedGeoGroup', 'isDirty', 'gpc', 'consentString', 'purposeConsents', 'consentMetadata',
-  'tcfPolicyVersion', 'consentStringType', 'additionalConsent', 'gdprApplies', 'purposeOne', 'gppSectionId',
+  'consentInstanceId',
+  'consentStateValue',
+  'pageUserId',
+  'matchedGeoGroup',
+  'isDirty',
+  'gpc',
+  'consentString',
+  'purposeConsents',
+  'consentMetadata',
+  'tcfPolicyVersion',
+  'consentStringType',
+  'additionalConsent',
+  'gdprApplies',
+  'purposeOne',
+  'gppSectionId',
 ];
-const purposes = fc.dictionary(fc.oneof(fc.constantFrom('analytics', 'ads', ...PROTOTYPE_KEYS), oddString), fc.oneof(fc.constantFrom(true, false, 'true', 1, {}, [true]), jsonishValue), { maxKeys: 8 });
-const text = fc.oneof(fc.constantFrom('site', 'a.b:c-d_e', '', 'a b', "x'; DROP TABLE audit;--"), oddString, longString);
+const purposes = fc.dictionary(
+  fc.oneof(fc.constantFrom('analytics', 'ads', ...PROTOTYPE_KEYS), oddString),
+  fc.oneof(fc.constantFrom(true, false, 'true', 1, {}, [true]), jsonishValue),
+  { maxKeys: 8 },
+);
+const text = fc.oneof(
+  fc.constantFrom('site', 'a.b:c-d_e', '', 'a b', "x'; DROP TABLE audit;--"),
+  oddString,
+  longString,
+);
 const body = record(
   {
     consentInstanceId: text,
@@ -22,7 +57,16 @@ const body = record(
     gpc: fc.constantFrom(true, 'true', 1),
     consentString: fc.oneof(oddString, longString),
     purposeConsents: purposes,
-    consentMetadata: record({ consentStringType: edgeNumber, additionalConsent: oddString, gdprApplies: fc.constantFrom(true, 'true', 1), purposeOne: fc.constantFrom(true, 'false'), gppSectionId: oddString }, NAMES),
+    consentMetadata: record(
+      {
+        consentStringType: edgeNumber,
+        additionalConsent: oddString,
+        gdprApplies: fc.constantFrom(true, 'true', 1),
+        purposeOne: fc.constantFrom(true, 'false'),
+        gppSectionId: oddString,
+      },
+      NAMES,
+    ),
     tcfPolicyVersion: edgeNumber,
   },
   NAMES,
@@ -30,7 +74,13 @@ const body = record(
 const input = fc.oneof({ weight: 6, arbitrary: body }, jsonishValue, shaped(NAMES), deep(body, NAMES));
 
 /** Strict bodies: a value exactly when there is no diagnostic, and only plain, literal values. */
-function expectBody(json: unknown, { value, diagnostics }: { value: Record<string, unknown> | null; diagnostics: Parameters<typeof expectCodedDiagnostics>[0] }) {
+function expectBody(
+  json: unknown,
+  {
+    value,
+    diagnostics,
+  }: { value: Record<string, unknown> | null; diagnostics: Parameters<typeof expectCodedDiagnostics>[0] },
+) {
   expectCodedDiagnostics(diagnostics);
   expect(value === null).toBe(diagnostics.length > 0);
   if (value === null) return;

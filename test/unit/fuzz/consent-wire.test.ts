@@ -5,17 +5,72 @@ import { describe, expect } from 'vitest';
 import { parseCheckAnswer, parseStoredConsent } from '../../../src/wire/consent.ts';
 import { isRecord, own } from '../../../src/wire/values.ts';
 import {
-  deep, edgeNumber, expectCodedDiagnostics, expectPlainValue, expectPurposesFrom, expectTrueOnlyFromLiteralTrue, fuzz, jsonishValue, jsonText, longString, oddString, PROTOTYPE_KEYS, record, shaped,
+  deep,
+  edgeNumber,
+  expectCodedDiagnostics,
+  expectPlainValue,
+  expectPurposesFrom,
+  expectTrueOnlyFromLiteralTrue,
+  fuzz,
+  jsonishValue,
+  jsonText,
+  longString,
+  oddString,
+  PROTOTYPE_KEYS,
+  record,
+  shaped,
 } from './harness.ts';
 
 const NAMES = [
-  'version', 'state', 'time', 'consentString', 'purposeConsents', 'purposeConsent', 'consentMetadata', 'tcfPolicyVersion', 'consentRequired', 'promptIfUnknown',
-  'consentStateValue', 'expireCache', 'sharedData', 'consentStringType', 'additionalConsent', 'gdprApplies', 'purposeOne', 'gppSectionId',
+  'version',
+  'state',
+  'time',
+  'consentString',
+  'purposeConsents',
+  'purposeConsent',
+  'consentMetadata',
+  'tcfPolicyVersion',
+  'consentRequired',
+  'promptIfUnknown',
+  'consentStateValue',
+  'expireCache',
+  'sharedData',
+  'consentStringType',
+  'additionalConsent',
+  'gdprApplies',
+  'purposeOne',
+  'gppSectionId',
 ];
-const purposes = fc.dictionary(fc.oneof(fc.constantFrom('analytics', 'ads', ...PROTOTYPE_KEYS), oddString), fc.oneof(fc.constantFrom(true, false, 'true', 1, {}, [true]), jsonishValue), { maxKeys: 8 });
-const metadata = record({ consentStringType: edgeNumber, additionalConsent: oddString, gdprApplies: fc.constantFrom(true, 'true', 1), purposeOne: fc.constantFrom(true, 'false'), gppSectionId: oddString }, NAMES);
-const decision = { consentString: fc.oneof(oddString, longString), purposeConsents: purposes, consentMetadata: metadata, tcfPolicyVersion: edgeNumber };
-const stored = record({ ...decision, version: fc.constantFrom(1, 2, 3, '2', 2.5), state: fc.constantFrom('accepted', 'rejected', 'unknown', 'ACCEPTED'), time: edgeNumber }, NAMES);
+const purposes = fc.dictionary(
+  fc.oneof(fc.constantFrom('analytics', 'ads', ...PROTOTYPE_KEYS), oddString),
+  fc.oneof(fc.constantFrom(true, false, 'true', 1, {}, [true]), jsonishValue),
+  { maxKeys: 8 },
+);
+const metadata = record(
+  {
+    consentStringType: edgeNumber,
+    additionalConsent: oddString,
+    gdprApplies: fc.constantFrom(true, 'true', 1),
+    purposeOne: fc.constantFrom(true, 'false'),
+    gppSectionId: oddString,
+  },
+  NAMES,
+);
+const decision = {
+  consentString: fc.oneof(oddString, longString),
+  purposeConsents: purposes,
+  consentMetadata: metadata,
+  tcfPolicyVersion: edgeNumber,
+};
+const stored = record(
+  {
+    ...decision,
+    version: fc.constantFrom(1, 2, 3, '2', 2.5),
+    state: fc.constantFrom('accepted', 'rejected', 'unknown', 'ACCEPTED'),
+    time: edgeNumber,
+  },
+  NAMES,
+);
 const answer = record(
   {
     ...decision,
@@ -24,12 +79,19 @@ const answer = record(
     promptIfUnknown: fc.constantFrom(true, false, 'yes'),
     consentStateValue: fc.constantFrom('accepted', 'rejected', 'unknown', 'dismissed', 'constructor'),
     expireCache: fc.constantFrom(true, 'true', 1),
-    sharedData: fc.dictionary(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), oddString), fc.oneof(jsonishValue, edgeNumber)),
+    sharedData: fc.dictionary(
+      fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), oddString),
+      fc.oneof(jsonishValue, edgeNumber),
+    ),
   },
   NAMES,
 );
 const PREFIXES = ['', ")]}'\n", ")]}'", 'while(1);'];
-const answerText = fc.tuple(fc.constantFrom(...PREFIXES), fc.constantFrom(...PREFIXES), jsonText(fc.oneof({ weight: 5, arbitrary: answer }, jsonishValue, shaped(NAMES), deep(answer, NAMES))));
+const answerText = fc.tuple(
+  fc.constantFrom(...PREFIXES),
+  fc.constantFrom(...PREFIXES),
+  jsonText(fc.oneof({ weight: 5, arbitrary: answer }, jsonishValue, shaped(NAMES), deep(answer, NAMES))),
+);
 
 /** The answer as the page reads it: JSON after the expected xssi prefix, if it is there. */
 function answerOf(text: string, prefix: string): unknown {
@@ -41,20 +103,24 @@ function answerOf(text: string, prefix: string): unknown {
 }
 
 describe('fuzz: stored decision and check answer', () => {
-  fuzz('stored decision (parseStoredConsent)', fc.oneof({ weight: 6, arbitrary: stored }, jsonishValue, shaped(NAMES), deep(stored, NAMES)), (json) => {
-    const { value, diagnostics } = parseStoredConsent(json, 1_700_000_000_000);
-    expectCodedDiagnostics(diagnostics);
-    if (value === null) {
-      if (json != null) expect(diagnostics.length).toBeGreaterThan(0);
-      return;
-    }
-    expectPlainValue(value);
-    expect(value.version).toBe(2);
-    expect(['accepted', 'rejected']).toContain(value.state);
-    expect(Number.isFinite(value.time) && value.time >= 0).toBe(true);
-    expectPurposesFrom(value.purposeConsents, own(json as Record<string, unknown>, 'purposeConsents'));
-    expectTrueOnlyFromLiteralTrue(value, json);
-  });
+  fuzz(
+    'stored decision (parseStoredConsent)',
+    fc.oneof({ weight: 6, arbitrary: stored }, jsonishValue, shaped(NAMES), deep(stored, NAMES)),
+    (json) => {
+      const { value, diagnostics } = parseStoredConsent(json, 1_700_000_000_000);
+      expectCodedDiagnostics(diagnostics);
+      if (value === null) {
+        if (json != null) expect(diagnostics.length).toBeGreaterThan(0);
+        return;
+      }
+      expectPlainValue(value);
+      expect(value.version).toBe(2);
+      expect(['accepted', 'rejected']).toContain(value.state);
+      expect(Number.isFinite(value.time) && value.time >= 0).toBe(true);
+      expectPurposesFrom(value.purposeConsents, own(json as Record<string, unknown>, 'purposeConsents'));
+      expectTrueOnlyFromLiteralTrue(value, json);
+    },
+  );
 
   fuzz('check answer (parseCheckAnswer)', answerText, ([prefix, sent, body]) => {
     const text = sent + body;
@@ -74,7 +140,11 @@ describe('fuzz: stored decision and check answer', () => {
     expectTrueOnlyFromLiteralTrue(value, json, { consentRequired: ['consentRequired', 'promptIfUnknown'] });
     // A present consentRequired that is not a boolean fails the answer (fail closed).
     expect(own(given, 'consentRequired') == null || typeof own(given, 'consentRequired') === 'boolean').toBe(true);
-    if (value.consentRequired) expect(own(given, 'consentRequired') === true || (own(given, 'consentRequired') == null && own(given, 'promptIfUnknown') === true)).toBe(true);
+    if (value.consentRequired)
+      expect(
+        own(given, 'consentRequired') === true ||
+          (own(given, 'consentRequired') == null && own(given, 'promptIfUnknown') === true),
+      ).toBe(true);
     for (const [name, granted] of Object.entries(value.purposeConsents ?? {})) {
       expect(typeof granted).toBe('boolean');
       if (granted) {
@@ -82,7 +152,10 @@ describe('fuzz: stored decision and check answer', () => {
         expect(sources.some((source) => own(source, name) === true)).toBe(true);
       }
     }
-    for (const name of PROTOTYPE_KEYS) if (value.purposeConsents && !Object.hasOwn(value.purposeConsents, name)) expect(value.purposeConsents[name] === true).toBe(false);
-    for (const item of Object.values(value.sharedData ?? {})) expect(['string', 'number', 'boolean']).toContain(typeof item);
+    for (const name of PROTOTYPE_KEYS)
+      if (value.purposeConsents && !Object.hasOwn(value.purposeConsents, name))
+        expect(value.purposeConsents[name] === true).toBe(false);
+    for (const item of Object.values(value.sharedData ?? {}))
+      expect(['string', 'number', 'boolean']).toContain(typeof item);
   });
 });

@@ -17,15 +17,20 @@ const SAMPLE_SEED = 1_611_202_611;
 export const RUNS = Number(process.env.FUZZ_RUNS) > 0 ? Math.floor(Number(process.env.FUZZ_RUNS)) : SAMPLE_RUNS;
 const IS_LONG_RUN = RUNS > SAMPLE_RUNS;
 /** FUZZ_SEED replays a run; a long run without it draws a new seed, the sample always uses one. */
-export const SEED = Number.isInteger(Number(process.env.FUZZ_SEED)) && process.env.FUZZ_SEED
-  ? Number(process.env.FUZZ_SEED)
-  : IS_LONG_RUN
-    ? Math.floor(Math.random() * 2 ** 31)
-    : SAMPLE_SEED;
+export const SEED =
+  Number.isInteger(Number(process.env.FUZZ_SEED)) && process.env.FUZZ_SEED
+    ? Number(process.env.FUZZ_SEED)
+    : IS_LONG_RUN
+      ? Math.floor(Math.random() * 2 ** 31)
+      : SAMPLE_SEED;
 
 /** The code column of docs/errors.md: every code a diagnostic may carry. */
 export const DOCUMENTED_CODES: ReadonlySet<string> = new Set(
-  [...readFileSync(fileURLToPath(new globalThis.URL('../../../docs/errors.md', import.meta.url)), 'utf8').matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((match) => match[1]!),
+  [
+    ...readFileSync(fileURLToPath(new globalThis.URL('../../../docs/errors.md', import.meta.url)), 'utf8').matchAll(
+      /^\| `([a-z0-9-]+)` \|/gm,
+    ),
+  ].map((match) => match[1]!),
 );
 
 /**
@@ -47,7 +52,8 @@ export function fuzz<T>(name: string, input: fc.Arbitrary<T>, check: (value: T) 
       );
       expect(Object.getOwnPropertyNames(Object.prototype).join()).toBe(before);
       expect(count).toBe(RUNS);
-      if (IS_LONG_RUN || process.env.FUZZ_SEED) console.log(`fuzz ${name}: ${count} inputs, seed ${SEED} (replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS})`);
+      if (IS_LONG_RUN || process.env.FUZZ_SEED)
+        console.log(`fuzz ${name}: ${count} inputs, seed ${SEED} (replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS})`);
     },
     IS_LONG_RUN ? 3_600_000 : 20_000,
   );
@@ -57,38 +63,105 @@ export function fuzz<T>(name: string, input: fc.Arbitrary<T>, check: (value: T) 
 // Generators.
 
 /** Names that reach `Object.prototype` when read carelessly. */
-export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf'];
+export const PROTOTYPE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'isPrototypeOf',
+];
 
-const ODD_PIECES = ['\uD800', '\uDFFF', '\uDBFF\uDFFF', '\u0000', '\uFFFE', '\uFEFF', '\u202E', '\u0301', '𝟘', '🏳️‍🌈', '\n', '\t', '"', "'", '\\', '%', '%E0%A4%A', '../'];
+const ODD_PIECES = [
+  '\uD800',
+  '\uDFFF',
+  '\uDBFF\uDFFF',
+  '\u0000',
+  '\uFFFE',
+  '\uFEFF',
+  '\u202E',
+  '\u0301',
+  '𝟘',
+  '🏳️‍🌈',
+  '\n',
+  '\t',
+  '"',
+  "'",
+  '\\',
+  '%',
+  '%E0%A4%A',
+  '../',
+];
 
 /** Strings with lone surrogates, NUL, combining and bidi marks, astral characters. */
 export const oddString = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
-  fc.array(fc.oneof(fc.constantFrom(...ODD_PIECES), fc.string({ maxLength: 3 })), { maxLength: 8 }).map((pieces) => pieces.join('')),
+  fc
+    .array(fc.oneof(fc.constantFrom(...ODD_PIECES), fc.string({ maxLength: 3 })), { maxLength: 8 })
+    .map((pieces) => pieces.join('')),
 );
 
 /** Long strings (up to 24,000 characters), cheap to build. */
 export const longString = fc
-  .tuple(fc.oneof(fc.constantFrom('a', ' ', '\uD800', '1', 'vh', 'px', 'x.', '('), fc.string({ minLength: 1, maxLength: 4 })), fc.integer({ min: 100, max: 6_000 }))
+  .tuple(
+    fc.oneof(
+      fc.constantFrom('a', ' ', '\uD800', '1', 'vh', 'px', 'x.', '('),
+      fc.string({ minLength: 1, maxLength: 4 }),
+    ),
+    fc.integer({ min: 100, max: 6_000 }),
+  )
   .map(([piece, times]) => piece.repeat(times));
 
 /** Numbers at every edge: negative zero, NaN, infinities, huge, fractional. */
 export const edgeNumber = fc.oneof(
-  fc.constantFrom(0, -0, 1, 2, -1, 0.5, 1.5, 10, 80, 99, 100, 1e6, 2 ** 31, 2 ** 53, -(2 ** 53), Number.NaN, Infinity, -Infinity, Number.MAX_VALUE, Number.MIN_VALUE),
+  fc.constantFrom(
+    0,
+    -0,
+    1,
+    2,
+    -1,
+    0.5,
+    1.5,
+    10,
+    80,
+    99,
+    100,
+    1e6,
+    2 ** 31,
+    2 ** 53,
+    -(2 ** 53),
+    Number.NaN,
+    Infinity,
+    -Infinity,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+  ),
   fc.double(),
   fc.integer(),
 );
 
 /** Every scalar of the wrong (or right) type. */
-export const scalar = fc.oneof(fc.boolean(), fc.constant(null), edgeNumber, oddString, fc.constantFrom('true', 'false', '1', '', 'null', 'accepted', 'rejected', 'remote'));
+export const scalar = fc.oneof(
+  fc.boolean(),
+  fc.constant(null),
+  edgeNumber,
+  oddString,
+  fc.constantFrom('true', 'false', '1', '', 'null', 'accepted', 'rejected', 'remote'),
+);
 
 /**
  * JSON-shaped junk: objects keyed by `names` (the parser's own field names), prototype keys and
  * odd strings, with values of any type, nested a few levels.
  */
 export function shaped(names: readonly string[], leaves: fc.Arbitrary<unknown> = scalar): fc.Arbitrary<unknown> {
-  const key = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...names) }, { weight: 2, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) }, { weight: 1, arbitrary: oddString });
+  const key = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...names) },
+    { weight: 2, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS) },
+    { weight: 1, arbitrary: oddString },
+  );
   const { value } = fc.letrec<{ value: unknown }>((tie) => ({
     value: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
@@ -102,25 +175,39 @@ export function shaped(names: readonly string[], leaves: fc.Arbitrary<unknown> =
 }
 
 /** A record with the parser's fields, each of a junk value (right-typed ones among them). */
-export function record(fields: Readonly<Record<string, fc.Arbitrary<unknown>>>, names: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
+export function record(
+  fields: Readonly<Record<string, fc.Arbitrary<unknown>>>,
+  names: readonly string[],
+): fc.Arbitrary<Record<string, unknown>> {
   const junk = shaped(names);
-  const entries = Object.entries(fields).map(([name, right]) => fc.option(fc.tuple(fc.constant(name), fc.oneof(right, junk)), { nil: undefined }));
+  const entries = Object.entries(fields).map(([name, right]) =>
+    fc.option(fc.tuple(fc.constant(name), fc.oneof(right, junk)), { nil: undefined }),
+  );
   const extra = fc.array(fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS, ...names), junk), { maxLength: 3 });
   return fc.tuple(fc.tuple(...entries), extra).map(([own, more]) => {
     const result: Record<string, unknown> = {};
     // defineProperty: `__proto__` becomes an own key, as JSON.parse makes it.
-    for (const entry of [...own, ...more]) if (entry) Object.defineProperty(result, entry[0], { value: entry[1], enumerable: true, writable: true, configurable: true });
+    for (const entry of [...own, ...more])
+      if (entry)
+        Object.defineProperty(result, entry[0], {
+          value: entry[1],
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     return result;
   });
 }
 
 /** `value` wrapped `depth` times in objects or arrays (deeply nested documents). */
 export const deep = (inner: fc.Arbitrary<unknown>, names: readonly string[]) =>
-  fc.tuple(inner, fc.integer({ min: 20, max: 600 }), fc.constantFrom(...names, '__proto__', 'a')).map(([value, depth, key]) => {
-    let nested = value;
-    for (let level = 0; level < depth; level++) nested = level % 3 === 2 ? [nested] : { [key]: nested };
-    return nested;
-  });
+  fc
+    .tuple(inner, fc.integer({ min: 20, max: 600 }), fc.constantFrom(...names, '__proto__', 'a'))
+    .map(([value, depth, key]) => {
+      let nested = value;
+      for (let level = 0; level < depth; level++) nested = level % 3 === 2 ? [nested] : { [key]: nested };
+      return nested;
+    });
 
 /** Any value JSON.parse (or a careless caller) can hand over. */
 export const jsonishValue = fc.oneof(fc.anything(), fc.jsonValue());
@@ -147,7 +234,13 @@ export const anyValue = fc.oneof(
 export const jsonText = (value: fc.Arbitrary<unknown>) =>
   fc.oneof(
     { weight: 5, arbitrary: value.map((json) => JSON.stringify(json) ?? 'undefined') },
-    { weight: 1, arbitrary: fc.tuple(value, fc.nat()).map(([json, cut]) => { const text = JSON.stringify(json) ?? ''; return text.slice(0, cut % (text.length + 1)); }) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(value, fc.nat()).map(([json, cut]) => {
+        const text = JSON.stringify(json) ?? '';
+        return text.slice(0, cut % (text.length + 1));
+      }),
+    },
     { weight: 1, arbitrary: oddString },
     { weight: 1, arbitrary: longString },
   );
@@ -168,13 +261,22 @@ export function expectCodedDiagnostics(diagnostics: readonly Diagnostic[]): void
   for (const d of diagnostics) {
     const text = JSON.stringify(d).slice(0, 300);
     ensure(Object.getPrototypeOf(d) === Object.prototype, `diagnostic is not a plain object: ${text}`);
-    ensure(Object.keys(d).every((key) => DIAGNOSTIC_KEYS.includes(key)), `diagnostic has other keys than ${DIAGNOSTIC_KEYS}: ${text}`);
+    ensure(
+      Object.keys(d).every((key) => DIAGNOSTIC_KEYS.includes(key)),
+      `diagnostic has other keys than ${DIAGNOSTIC_KEYS}: ${text}`,
+    );
     ensure(DOCUMENTED_CODES.has(d.code), `diagnostic code ${JSON.stringify(d.code)} is not in docs/errors.md: ${text}`);
     ensure(typeof d.expected === 'string' && d.expected.length > 0, `diagnostic without an expected value: ${text}`);
     // describe() shortens what it quotes: long or hostile input never floods the console.
-    ensure(typeof d.got === 'string' && d.got.length <= 64, `diagnostic got is not a string of at most 64 characters: ${text}`);
+    ensure(
+      typeof d.got === 'string' && d.got.length <= 64,
+      `diagnostic got is not a string of at most 64 characters: ${text}`,
+    );
     ensure(!('field' in d) || typeof d.field === 'string', `diagnostic field is not a string: ${text}`);
-    ensure(/^[a-z][a-z0-9-]*: expected [\s\S]+, got [\s\S]*$/.test(`${d.code}: expected ${d.expected}, got ${d.got}`), `diagnostic does not print as "code: expected X, got Y": ${text}`);
+    ensure(
+      /^[a-z][a-z0-9-]*: expected [\s\S]+, got [\s\S]*$/.test(`${d.code}: expected ${d.expected}, got ${d.got}`),
+      `diagnostic does not print as "code: expected X, got Y": ${text}`,
+    );
   }
 }
 
@@ -212,14 +314,21 @@ export function keysWithLiteralTrue(input: unknown, found = new Set<string>(), s
  * No `true` in `value` without a literal `true` in the input under the same key (or one of its
  * `aliases`, for renamed fields): nothing is enabled by a truthy string, number or object.
  */
-export function expectTrueOnlyFromLiteralTrue(value: unknown, input: unknown, aliases: Readonly<Record<string, readonly string[]>> = {}): void {
+export function expectTrueOnlyFromLiteralTrue(
+  value: unknown,
+  input: unknown,
+  aliases: Readonly<Record<string, readonly string[]>> = {},
+): void {
   const literal = keysWithLiteralTrue(input);
   const visit = (item: unknown, path: string, seen: Set<unknown>): void => {
     if (typeof item !== 'object' || item === null || seen.has(item)) return;
     seen.add(item);
     for (const [key, child] of Object.entries(item)) {
       const sources = Object.hasOwn(aliases, key) ? aliases[key]! : [key];
-      ensure(child !== true || sources.some((source) => literal.has(source)), `${path}.${key} is true without a literal true in the input`);
+      ensure(
+        child !== true || sources.some((source) => literal.has(source)),
+        `${path}.${key} is true without a literal true in the input`,
+      );
       visit(child, `${path}.${key}`, seen);
     }
   };
@@ -233,10 +342,16 @@ export function expectPurposesFrom(purposes: unknown, input: unknown): void {
   const source = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
   for (const [name, given] of Object.entries(purposes as Record<string, unknown>)) {
     ensure(typeof given === 'boolean', `purpose ${name}: not a boolean`);
-    ensure(Object.hasOwn(source, name) && source[name] === given, `purpose ${name}: ${given} is not the input's own literal value`);
+    ensure(
+      Object.hasOwn(source, name) && source[name] === given,
+      `purpose ${name}: ${given} is not the input's own literal value`,
+    );
   }
   // Inherited names never read as granted.
   for (const name of PROTOTYPE_KEYS) {
-    ensure(Object.hasOwn(purposes as object, name) || (purposes as Record<string, unknown>)[name] !== true, `purpose ${name}: inherited true`);
+    ensure(
+      Object.hasOwn(purposes as object, name) || (purposes as Record<string, unknown>)[name] !== true,
+      `purpose ${name}: inherited true`,
+    );
   }
 }

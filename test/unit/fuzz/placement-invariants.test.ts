@@ -30,7 +30,8 @@ const IS_LONG_RUN = RUNS > 300;
  * a long run FUZZ_RUNS but at most FUZZ_PLACEMENT_RUNS (default 10,000: the heap grows with the
  * inputs, and 40,000 exhausted 4 GB), so `npm run fuzz` finishes.
  */
-const PLACEMENT_MAX_RUNS = Number(process.env.FUZZ_PLACEMENT_RUNS) > 0 ? Math.floor(Number(process.env.FUZZ_PLACEMENT_RUNS)) : 10_000;
+const PLACEMENT_MAX_RUNS =
+  Number(process.env.FUZZ_PLACEMENT_RUNS) > 0 ? Math.floor(Number(process.env.FUZZ_PLACEMENT_RUNS)) : 10_000;
 const RUNS_HERE = IS_LONG_RUN || process.env.FUZZ_RUNS ? Math.min(RUNS, PLACEMENT_MAX_RUNS) : 100;
 
 // ---------------------------------------------------------------------------------------------
@@ -40,7 +41,13 @@ const RUNS_HERE = IS_LONG_RUN || process.env.FUZZ_RUNS ? Math.min(RUNS, PLACEMEN
 type Node =
   | { kind: 'leaf'; tag: 'p' | 'h2'; className: string; height: number; text: number; isExcluded: boolean }
   | { kind: 'ad'; height: number }
-  | { kind: 'box'; tag: 'section' | 'div' | 'page-sidebar' | 'page-app-banner' | 'sticky' | 'article'; className: string; isExcluded: boolean; children: Node[] };
+  | {
+      kind: 'box';
+      tag: 'section' | 'div' | 'page-sidebar' | 'page-app-banner' | 'sticky' | 'article';
+      className: string;
+      isExcluded: boolean;
+      children: Node[];
+    };
 
 const CLASSES = ['a', 'b', ''];
 
@@ -53,7 +60,10 @@ const leaf: fc.Arbitrary<Node> = fc.record({
   isExcluded: fc.integer({ min: 0, max: 11 }).map((n) => n === 0),
 });
 /** At least 1 px high: a zero-height page ad exactly at an insertion point is outside the plan's model (see below). */
-const manualAd: fc.Arbitrary<Node> = fc.record({ kind: fc.constant('ad' as const), height: fc.integer({ min: 1, max: 300 }) });
+const manualAd: fc.Arbitrary<Node> = fc.record({
+  kind: fc.constant('ad' as const),
+  height: fc.integer({ min: 1, max: 300 }),
+});
 
 const { node } = fc.letrec<{ node: Node }>((tie) => ({
   node: fc.oneof(
@@ -64,7 +74,15 @@ const { node } = fc.letrec<{ node: Node }>((tie) => ({
       weight: 3,
       arbitrary: fc.record({
         kind: fc.constant('box' as const),
-        tag: fc.constantFrom('section' as const, 'section' as const, 'div' as const, 'article' as const, 'page-sidebar' as const, 'page-app-banner' as const, 'sticky' as const),
+        tag: fc.constantFrom(
+          'section' as const,
+          'section' as const,
+          'div' as const,
+          'article' as const,
+          'page-sidebar' as const,
+          'page-app-banner' as const,
+          'sticky' as const,
+        ),
         className: fc.constantFrom(...CLASSES),
         isExcluded: fc.integer({ min: 0, max: 7 }).map((n) => n === 0),
         children: fc.array(tie('node'), { minLength: 1, maxLength: 5 }),
@@ -76,10 +94,12 @@ const { node } = fc.letrec<{ node: Node }>((tie) => ({
 let ids = 0;
 function render(item: Node): string {
   const id = `n${ids++}`;
-  if (item.kind === 'ad') return `<page-ad id="${id}" type="fake" data-manual><i data-h="${item.height}"></i></page-ad>`;
+  if (item.kind === 'ad')
+    return `<page-ad id="${id}" type="fake" data-manual><i data-h="${item.height}"></i></page-ad>`;
   const excluded = item.isExcluded ? ' data-no-auto-ads' : '';
   const classes = item.className ? ` class="${item.className}"` : '';
-  if (item.kind === 'leaf') return `<${item.tag} id="${id}"${classes}${excluded}>${'x'.repeat(item.text)}<i data-h="${item.height}"></i></${item.tag}>`;
+  if (item.kind === 'leaf')
+    return `<${item.tag} id="${id}"${classes}${excluded}>${'x'.repeat(item.text)}<i data-h="${item.height}"></i></${item.tag}>`;
   const tag = item.tag === 'sticky' ? 'div' : item.tag;
   const style = item.tag === 'sticky' ? ' style="position: sticky; top: 0"' : '';
   return `<${tag} id="${id}"${classes}${excluded}${style}>${item.children.map(render).join('')}</${tag}>`;
@@ -90,14 +110,41 @@ function render(item: Node): string {
 // out of range, bad constraints falling back to the network's defaults, consent markers).
 
 const SELECTORS = [
-  'p', 'p', 'p', 'h2', 'main > p', 'section > p', 'section', 'div', 'article', '.a', '.b', 'main > p', 'main > section', 'section > p', 'section p', 'div > *', 'p:nth-child(2)',
-  'page-sidebar', 'page-sidebar p', 'page-app-banner > *', 'page-ad', '[data-no-auto-ads]', '[data-no-auto-ads] p', 'main', 'footer p',
+  'p',
+  'p',
+  'p',
+  'h2',
+  'main > p',
+  'section > p',
+  'section',
+  'div',
+  'article',
+  '.a',
+  '.b',
+  'main > p',
+  'main > section',
+  'section > p',
+  'section p',
+  'div > *',
+  'p:nth-child(2)',
+  'page-sidebar',
+  'page-sidebar p',
+  'page-app-banner > *',
+  'page-ad',
+  '[data-no-auto-ads]',
+  '[data-no-auto-ads] p',
+  'main',
+  'footer p',
   'p, h2',
 ];
 /** Rarely: a selector the parser or the element refuses (its placement is dropped). */
-const selector = fc.oneof({ weight: 20, arbitrary: fc.constantFrom(...SELECTORS) }, { weight: 1, arbitrary: fc.constantFrom('p[', ':has(', '', ' ') });
+const selector = fc.oneof(
+  { weight: 20, arbitrary: fc.constantFrom(...SELECTORS) },
+  { weight: 1, arbitrary: fc.constantFrom('p[', ':has(', '', ' ') },
+);
 /** Mostly right, rarely wrong (each wrong field drops its placement). */
-const mostly = <T, U>(right: fc.Arbitrary<T>, wrong: fc.Arbitrary<U>) => fc.oneof({ weight: 15, arbitrary: right }, { weight: 1, arbitrary: wrong });
+const mostly = <T, U>(right: fc.Arbitrary<T>, wrong: fc.Arbitrary<U>) =>
+  fc.oneof({ weight: 15, arbitrary: right }, { weight: 1, arbitrary: wrong });
 const spacingText = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 0, max: 600 }).map((n) => `${n}px`) },
   { weight: 1, arbitrary: fc.integer({ min: 600, max: 3000 }).map((n) => `${n}px`) },
@@ -108,40 +155,62 @@ const anchorArbitrary = fc.letrec<{ anchor: Record<string, unknown> }>((tie) => 
   anchor: fc.record(
     {
       selector,
-      index: fc.option(mostly(fc.integer({ min: 0, max: 6 }), fc.constantFrom(-1, 1.5, '1')), { nil: undefined, freq: 2 }),
+      index: fc.option(mostly(fc.integer({ min: 0, max: 6 }), fc.constantFrom(-1, 1.5, '1')), {
+        nil: undefined,
+        freq: 2,
+      }),
       all: mostly(fc.constantFrom(true, true, false), fc.constant('true')),
       min_c: fc.option(mostly(fc.integer({ min: 0, max: 100 }), fc.constant(-1)), { nil: undefined, freq: 2 }),
-      sub: fc.oneof({ depthSize: 'small', maxDepth: 2 }, { weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: tie('anchor') }),
+      sub: fc.oneof(
+        { depthSize: 'small', maxDepth: 2 },
+        { weight: 6, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: tie('anchor') },
+      ),
     },
     { requiredKeys: ['selector', 'all'] },
   ),
 })).anchor;
-const margin = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 0, max: 200 }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 10_000 }) });
+const margin = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(0) },
+  { weight: 2, arbitrary: fc.integer({ min: 0, max: 200 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 10_000 }) },
+);
 const placementArbitrary = fc.record(
   {
     anchor: anchorArbitrary,
     pos: mostly(fc.integer({ min: 1, max: 4 }), fc.constantFrom(0, 5, '2')),
     type: mostly(fc.constant(1), fc.constant(2)),
     style: fc.record({ top_m: margin, bot_m: margin }, { requiredKeys: [] }),
-    attributes: fc.dictionary(fc.constantFrom('type', 'layout', 'sticky', 'data-slot', 'data-block-on-consent', 'height'), fc.constantFrom('fake', 'top', 'x', '300')),
+    attributes: fc.dictionary(
+      fc.constantFrom('type', 'layout', 'sticky', 'data-slot', 'data-block-on-consent', 'height'),
+      fc.constantFrom('fake', 'top', 'x', '300'),
+    ),
   },
   { requiredKeys: ['anchor', 'pos', 'type'] },
 );
 const constraintsArbitrary = fc.oneof(
-  { weight: 6, arbitrary: fc.record(
-    {
-      initialMinSpacing: spacingText,
-      subsequentMinSpacing: fc.array(fc.record({ adCount: fc.integer({ min: 0, max: 10 }), spacing: spacingText }), { maxLength: 3 }),
-      maxAdCount: mostly(fc.integer({ min: 0, max: 12 }), fc.constantFrom(-1, 2.5, '3')),
-    },
-    { requiredKeys: ['initialMinSpacing', 'maxAdCount'] },
-  ) },
+  {
+    weight: 6,
+    arbitrary: fc.record(
+      {
+        initialMinSpacing: spacingText,
+        subsequentMinSpacing: fc.array(fc.record({ adCount: fc.integer({ min: 0, max: 10 }), spacing: spacingText }), {
+          maxLength: 3,
+        }),
+        maxAdCount: mostly(fc.integer({ min: 0, max: 12 }), fc.constantFrom(-1, 2.5, '3')),
+      },
+      { requiredKeys: ['initialMinSpacing', 'maxAdCount'] },
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(undefined, null, {}, 'none') },
 );
 const configArbitrary = fc.record(
   {
     placements: fc.array(placementArbitrary, { minLength: 1, maxLength: 5 }),
-    attributes: fc.dictionary(fc.constantFrom('type', 'data-ad-client', 'sticky', 'layout'), fc.constantFrom('fake', 'pub-1', 'bottom', 'fixed-height')),
+    attributes: fc.dictionary(
+      fc.constantFrom('type', 'data-ad-client', 'sticky', 'layout'),
+      fc.constantFrom('fake', 'pub-1', 'bottom', 'fixed-height'),
+    ),
     adConstraints: constraintsArbitrary,
     optInStatus: fc.constantFrom([], [2], [1, 2]),
   },
@@ -158,7 +227,10 @@ const scenarioArbitrary = fc.record({
   config: configArbitrary,
   viewportHeight: fc.integer({ min: 150, max: 900 }),
   viewportWidth: fc.constantFrom(375, 1024),
-  scrollTop: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 3000 }) }),
+  scrollTop: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(0) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 3000 }) },
+  ),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -188,22 +260,40 @@ const countedAds = () => [...document.querySelectorAll<HTMLElement>('page-ad:not
  * `inserted`: the auto ads in the order of insertion; `before`: how many counted ads were on the
  * page before each one (manual ones, then the earlier inserted ones).
  */
-function checkInvariants(inserted: HTMLElement[], manual: number, constraints: Constraints, viewportHeight: number, label: string): void {
+function checkInvariants(
+  inserted: HTMLElement[],
+  manual: number,
+  constraints: Constraints,
+  viewportHeight: number,
+  label: string,
+): void {
   // 1. count
-  ensure(countedAds().length === manual + inserted.length, `${label}: ${countedAds().length} counted ads, expected ${manual} manual + ${inserted.length} inserted`);
+  ensure(
+    countedAds().length === manual + inserted.length,
+    `${label}: ${countedAds().length} counted ads, expected ${manual} manual + ${inserted.length} inserted`,
+  );
   for (let k = 0; k < inserted.length; k++) {
-    ensure(manual + k < constraints.maximumAdCount, `${label}: ad #${k} inserted with ${manual + k} ads on the page, maxAdCount ${constraints.maximumAdCount}`);
+    ensure(
+      manual + k < constraints.maximumAdCount,
+      `${label}: ad #${k} inserted with ${manual + k} ads on the page, maxAdCount ${constraints.maximumAdCount}`,
+    );
   }
 
   // 3. exclusion
   for (const [k, ad] of inserted.entries()) {
     const parent = ad.parentElement;
-    ensure(parent !== null && ad.isConnected, `${label}: ad #${k} is not on the page (${ad.outerHTML.slice(0, 200)}, parent ${ad.parentNode?.nodeName})`);
+    ensure(
+      parent !== null && ad.isConnected,
+      `${label}: ad #${k} is not on the page (${ad.outerHTML.slice(0, 200)}, parent ${ad.parentNode?.nodeName})`,
+    );
     const denied = parent.closest(DENIED);
     ensure(!denied, `${label}: ad #${k} inside ${denied?.tagName.toLowerCase()} #${denied?.id}`);
     ensure(!ad.closest('[data-no-auto-ads]'), `${label}: ad #${k} inside a data-no-auto-ads subtree`);
     for (let up: Element | null = parent; up; up = up.parentElement) {
-      ensure(!/fixed|sticky/.test(getComputedStyle(up).position), `${label}: ad #${k} inside a ${getComputedStyle(up).position} container #${up.id}`);
+      ensure(
+        !/fixed|sticky/.test(getComputedStyle(up).position),
+        `${label}: ad #${k} inside a ${getComputedStyle(up).position} container #${up.id}`,
+      );
     }
   }
 
@@ -216,7 +306,10 @@ function checkInvariants(inserted: HTMLElement[], manual: number, constraints: C
     for (const other of [...manualAds, ...inserted.slice(0, k)]) {
       const them = boxes.get(other)!;
       const gap = Math.max(them.top - box.bottom, box.top - them.bottom);
-      ensure(gap >= spacing, `${label}: ad #${k} (${box.top}-${box.bottom}) is ${gap}px from ${other.id || 'an inserted ad'} (${them.top}-${them.bottom}), spacing ${spacing}`);
+      ensure(
+        gap >= spacing,
+        `${label}: ad #${k} (${box.top}-${box.bottom}) is ${gap}px from ${other.id || 'an inserted ad'} (${them.top}-${them.bottom}), spacing ${spacing}`,
+      );
     }
   }
   // 2. spacing, the documented rule: the insertion point, measured with the later ads taken out.
@@ -231,7 +324,10 @@ function checkInvariants(inserted: HTMLElement[], manual: number, constraints: C
       const spacing = spacingInForce(constraints, manual + k, viewportHeight);
       for (const other of [...manualAds, ...inserted.slice(0, k)]) {
         const them = pageBox(other);
-        ensure(distance(y, them) >= spacing, `${label}: ad #${k} inserted at y ${y}, ${distance(y, them)}px from ${other.id || 'an inserted ad'} (${them.top}-${them.bottom}), spacing ${spacing}`);
+        ensure(
+          distance(y, them) >= spacing,
+          `${label}: ad #${k} inserted at y ${y}, ${distance(y, them)}px from ${other.id || 'an inserted ad'} (${them.top}-${them.bottom}), spacing ${spacing}`,
+        );
       }
       const slot = document.createComment('parked');
       marker.replaceWith(slot);
@@ -255,7 +351,8 @@ afterEach(() => {
 });
 
 /** `item` with its manual ads left out. */
-const withoutAds = (item: Node): Node[] => (item.kind === 'ad' ? [] : item.kind === 'box' ? [{ ...item, children: item.children.flatMap(withoutAds) }] : [item]);
+const withoutAds = (item: Node): Node[] =>
+  item.kind === 'ad' ? [] : item.kind === 'box' ? [{ ...item, children: item.children.flatMap(withoutAds) }] : [item];
 
 type Scenario = typeof scenarioArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
@@ -279,7 +376,14 @@ async function runScenario(s: Scenario): Promise<{ inserted: number }> {
   const observer = new MutationObserver((records) => {
     for (const record of records) {
       for (const added of record.addedNodes) {
-        if (added instanceof HTMLElement && added.tagName === 'PAGE-AD' && !added.hasAttribute('sticky') && !added.hasAttribute('data-manual') && !inserted.includes(added)) inserted.push(added);
+        if (
+          added instanceof HTMLElement &&
+          added.tagName === 'PAGE-AD' &&
+          !added.hasAttribute('sticky') &&
+          !added.hasAttribute('data-manual') &&
+          !inserted.includes(added)
+        )
+          inserted.push(added);
       }
     }
   });
@@ -296,11 +400,22 @@ async function runScenario(s: Scenario): Promise<{ inserted: number }> {
   if (s.added.length) {
     // A rescan: new content (no manual ads, so round 1's counts stay what they were).
     const content = s.added.flatMap(withoutAds).map(render).join('');
-    const boxes = [...document.querySelectorAll('main section, main div:not([style]), main article')].filter((box) => !box.closest('page-ad'));
-    const target = boxes.length && s.addedInto % 2 ? boxes[s.addedInto % boxes.length]! : document.getElementById('main')!;
+    const boxes = [...document.querySelectorAll('main section, main div:not([style]), main article')].filter(
+      (box) => !box.closest('page-ad'),
+    );
+    const target =
+      boxes.length && s.addedInto % 2 ? boxes[s.addedInto % boxes.length]! : document.getElementById('main')!;
     target.insertAdjacentHTML('beforeend', content);
     await page.settle();
-    for (const record of observer.takeRecords()) for (const added of record.addedNodes) if (added instanceof HTMLElement && added.tagName === 'PAGE-AD' && !added.hasAttribute('sticky') && !inserted.includes(added)) inserted.push(added);
+    for (const record of observer.takeRecords())
+      for (const added of record.addedNodes)
+        if (
+          added instanceof HTMLElement &&
+          added.tagName === 'PAGE-AD' &&
+          !added.hasAttribute('sticky') &&
+          !inserted.includes(added)
+        )
+          inserted.push(added);
     checkInvariants(inserted, manual, constraints, s.viewportHeight, 'round 2');
   }
   observer.disconnect();
@@ -327,7 +442,9 @@ describe('placement invariants', () => {
       // The generator must reach placements, not only refusals.
       expect(withAds, `${withAds} of ${count} inputs placed ads`).toBeGreaterThan(RUNS_HERE / 5);
       if (IS_LONG_RUN || process.env.FUZZ_SEED) {
-        console.log(`fuzz placement invariants: ${count} inputs (${withAds} with ads, ${placed} ads), seed ${SEED} (replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS_HERE})`);
+        console.log(
+          `fuzz placement invariants: ${count} inputs (${withAds} with ads, ${placed} ads), seed ${SEED} (replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS_HERE})`,
+        );
       }
     },
     IS_LONG_RUN ? 3_600_000 : 60_000,
@@ -340,24 +457,32 @@ describe('placement invariants', () => {
   // DOM, P2's ad goes before the section, right above the first one: 0 px apart, spacing 150.
   // Fixed: a candidate at the y of one of the round's ads is too near unless the spacing is 0.
   it('places no ad right before an enclosing anchor whose first child took an ad with a large bottom margin', async () => {
-    const excluded = (height: number): Node => ({ kind: 'leaf', tag: 'p', className: 'a', height, text: 0, isExcluded: true });
-    await runScenario(
-      {
-        header: 0,
-        body: [excluded(0), excluded(107), excluded(0)],
-        footer: [],
-        added: [excluded(43), { kind: 'box', tag: 'section', className: 'a', isExcluded: false, children: [excluded(0)] }],
-        addedInto: 0,
-        config: {
-          placements: [
-            { anchor: { selector: '.a', all: true }, pos: 2, type: 1, style: { bot_m: 150 } },
-            { anchor: { selector: '.a', all: true }, pos: 1, type: 1 },
-          ],
-        },
-        viewportHeight: 150,
-        viewportWidth: 1024,
-        scrollTop: 0,
-      } as Scenario,
-    );
+    const excluded = (height: number): Node => ({
+      kind: 'leaf',
+      tag: 'p',
+      className: 'a',
+      height,
+      text: 0,
+      isExcluded: true,
+    });
+    await runScenario({
+      header: 0,
+      body: [excluded(0), excluded(107), excluded(0)],
+      footer: [],
+      added: [
+        excluded(43),
+        { kind: 'box', tag: 'section', className: 'a', isExcluded: false, children: [excluded(0)] },
+      ],
+      addedInto: 0,
+      config: {
+        placements: [
+          { anchor: { selector: '.a', all: true }, pos: 2, type: 1, style: { bot_m: 150 } },
+          { anchor: { selector: '.a', all: true }, pos: 1, type: 1 },
+        ],
+      },
+      viewportHeight: 150,
+      viewportWidth: 1024,
+      scrollTop: 0,
+    } as Scenario);
   });
 });

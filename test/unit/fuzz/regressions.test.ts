@@ -24,15 +24,26 @@ describe('fuzz regressions', () => {
   });
 
   it('never takes an inherited name (constructor, __proto__) or a non-string for a geo preset', () => {
-    const { value, diagnostics } = parseGeoConfig({ ISOCountryGroups: { eu: ['constructor', '__proto__', ['de'], 'preset-us-ca'] } });
+    const { value, diagnostics } = parseGeoConfig({
+      ISOCountryGroups: { eu: ['constructor', '__proto__', ['de'], 'preset-us-ca'] },
+    });
     expect(value).toEqual({ eu: ['preset-us-ca'] });
-    expect(diagnostics.map((d) => d.code)).toEqual(['geo-country-invalid', 'geo-country-invalid', 'geo-country-invalid']);
+    expect(diagnostics.map((d) => d.code)).toEqual([
+      'geo-country-invalid',
+      'geo-country-invalid',
+      'geo-country-invalid',
+    ]);
     expect(matchGroups({ g: ['constructor', '__proto__', 'toString'] }, 'de')).toEqual([]);
   });
 
   it('builds the page-hosted preset for a consentInstanceId with a lone surrogate without throwing', () => {
     const json = JSON.parse('{"consentInstanceId": "site\\ud800", "consentRequired": true}');
-    const { value } = parseConsentConfig(json, { geoGroups: [], type: 'page-hosted', baseUrl: 'https://news.example/', presets: CMP_PRESETS });
+    const { value } = parseConsentConfig(json, {
+      geoGroups: [],
+      type: 'page-hosted',
+      baseUrl: 'https://news.example/',
+      presets: CMP_PRESETS,
+    });
     expect(value?.promptUiSrc).toBe('https://news.example/cmp/prompt.html');
   });
 

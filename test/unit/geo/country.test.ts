@@ -36,7 +36,11 @@ describe('countryOf', () => {
   });
 
   it('ignores the debug hash elsewhere and says so', () => {
-    expect(countryOf(sources({ hash: '#page-geo=fr', patched: 'de' }))).toEqual({ country: 'de', subdivision: 'unknown', isDebugIgnored: true });
+    expect(countryOf(sources({ hash: '#page-geo=fr', patched: 'de' }))).toEqual({
+      country: 'de',
+      subdivision: 'unknown',
+      isDebugIgnored: true,
+    });
   });
 
   it('ignores a malformed debug hash', () => {
@@ -44,13 +48,20 @@ describe('countryOf', () => {
   });
 
   it('reads a patched subdivision with its country', () => {
-    expect(countryOf(sources({ patched: 'us-ca' }))).toEqual({ country: 'us', subdivision: 'us-ca', isDebugIgnored: false });
+    expect(countryOf(sources({ patched: 'us-ca' }))).toEqual({
+      country: 'us',
+      subdivision: 'us-ca',
+      isDebugIgnored: false,
+    });
     expect(countryOf(sources({ patched: 'gb-eng' }))).toMatchObject({ country: 'gb', subdivision: 'gb-eng' });
   });
 
-  it.each(['us-', 'us-cali', 'US-CA', 'us_ca', 'unknown-ca'])('reads the malformed patched value %j as unknown', (patched) => {
-    expect(countryOf(sources({ patched }))).toMatchObject({ country: 'unknown', subdivision: 'unknown' });
-  });
+  it.each(['us-', 'us-cali', 'US-CA', 'us_ca', 'unknown-ca'])(
+    'reads the malformed patched value %j as unknown',
+    (patched) => {
+      expect(countryOf(sources({ patched }))).toMatchObject({ country: 'unknown', subdivision: 'unknown' });
+    },
+  );
 
   it('honours a debug subdivision, in any case, over the patched place', () => {
     expect(countryOf(sources({ hostname: 'localhost', hash: '#page-geo=US-TX', patched: 'us-ca' }))).toEqual({
@@ -58,18 +69,30 @@ describe('countryOf', () => {
       subdivision: 'us-tx',
       isDebugIgnored: false,
     });
-    expect(countryOf(sources({ allowDebug: true, hash: '#a=1&page-geo=us-ca&b=2', patched: 'de' })).subdivision).toBe('us-ca');
+    expect(countryOf(sources({ allowDebug: true, hash: '#a=1&page-geo=us-ca&b=2', patched: 'de' })).subdivision).toBe(
+      'us-ca',
+    );
   });
 
   it('gives a debug subdivision as written: the element checks it is known', () => {
-    expect(countryOf(sources({ allowDebug: true, hash: '#page-geo=us-zz' }))).toMatchObject({ country: 'us', subdivision: 'us-zz' });
+    expect(countryOf(sources({ allowDebug: true, hash: '#page-geo=us-zz' }))).toMatchObject({
+      country: 'us',
+      subdivision: 'us-zz',
+    });
   });
 
   it('ignores a debug subdivision elsewhere and says so', () => {
-    expect(countryOf(sources({ hash: '#page-geo=us-ca', patched: 'us-tx' }))).toEqual({ country: 'us', subdivision: 'us-tx', isDebugIgnored: true });
+    expect(countryOf(sources({ hash: '#page-geo=us-ca', patched: 'us-tx' }))).toEqual({
+      country: 'us',
+      subdivision: 'us-tx',
+      isDebugIgnored: true,
+    });
   });
 
   it.each(['#page-geo=us-', '#page-geo=us-cali', '#page-geo=us_ca'])('ignores the malformed debug hash %s', (hash) => {
-    expect(countryOf(sources({ allowDebug: true, hash, patched: 'us-ca' }))).toMatchObject({ country: 'us', subdivision: 'us-ca' });
+    expect(countryOf(sources({ allowDebug: true, hash, patched: 'us-ca' }))).toMatchObject({
+      country: 'us',
+      subdivision: 'us-ca',
+    });
   });
 });

@@ -20,7 +20,9 @@ describe('parseGeoConfig', () => {
   });
 
   it('reads subdivision codes, lowercased, beside country codes', () => {
-    const { value, diagnostics } = parseGeoConfig({ ISOCountryGroups: { west: ['US-CA', 'us-or', 'ca-qc', 'gb-eng'] } });
+    const { value, diagnostics } = parseGeoConfig({
+      ISOCountryGroups: { west: ['US-CA', 'us-or', 'ca-qc', 'gb-eng'] },
+    });
     expect(diagnostics).toEqual([]);
     expect(value).toEqual({ west: ['us-ca', 'us-or', 'ca-qc', 'gb-eng'] });
   });
@@ -29,7 +31,12 @@ describe('parseGeoConfig', () => {
     const { value, diagnostics } = parseGeoConfig({ ISOCountryGroups: { g: [code, 'us-ca'] } });
     expect(value).toEqual({ g: ['us-ca'] });
     expect(diagnostics).toEqual([
-      { code: 'geo-subdivision-invalid', expected: "a US state or area (us-ca) or another country's subdivision in g", got: `"${code}"`, field: 'ISOCountryGroups.g[0]' },
+      {
+        code: 'geo-subdivision-invalid',
+        expected: "a US state or area (us-ca) or another country's subdivision in g",
+        got: `"${code}"`,
+        field: 'ISOCountryGroups.g[0]',
+      },
     ]);
   });
 
@@ -91,7 +98,9 @@ describe('PRESETS', () => {
     const states = PRESETS['preset-us-privacy-states']!;
     expect(new Set(states).size).toBe(19);
     for (const state of states) expect(US_SUBDIVISIONS).toContain(state);
-    expect(states).toEqual(expect.arrayContaining(['us-ca', 'us-va', 'us-co', 'us-ct', 'us-tx', 'us-ky', 'us-ri', 'us-in']));
+    expect(states).toEqual(
+      expect.arrayContaining(['us-ca', 'us-va', 'us-co', 'us-ct', 'us-tx', 'us-ky', 'us-ri', 'us-in']),
+    );
     for (const state of ['us-fl', 'us-wa', 'us-ny', 'us-dc', 'us-pr']) expect(states).not.toContain(state);
   });
 });
@@ -111,7 +120,13 @@ describe('matchGroups', () => {
   });
 
   const states = parseGeoConfig({
-    ISOCountryGroups: { california: ['preset-us-ca'], privacy: ['preset-us-privacy-states'], texas: ['us-tx'], us: ['us'], quebec: ['ca-qc'] },
+    ISOCountryGroups: {
+      california: ['preset-us-ca'],
+      privacy: ['preset-us-privacy-states'],
+      texas: ['us-tx'],
+      us: ['us'],
+      quebec: ['ca-qc'],
+    },
   }).value;
 
   it.each([
@@ -154,9 +169,14 @@ describe('parseSubdivisionFallback', () => {
     expect(parseSubdivisionFallback(json)).toEqual({ value: expected, diagnostics: [] });
   });
 
-  it.each(['National', 'none', true, null, ['national']])('reports %j with geo-fallback-invalid and keeps strictest', (value) => {
-    const { value: fallback, diagnostics } = parseSubdivisionFallback({ subdivisionUnknown: value });
-    expect(fallback).toBe('strictest');
-    expect(diagnostics.map((d) => [d.code, d.expected, d.field])).toEqual([['geo-fallback-invalid', '"strictest" or "national"', 'subdivisionUnknown']]);
-  });
+  it.each(['National', 'none', true, null, ['national']])(
+    'reports %j with geo-fallback-invalid and keeps strictest',
+    (value) => {
+      const { value: fallback, diagnostics } = parseSubdivisionFallback({ subdivisionUnknown: value });
+      expect(fallback).toBe('strictest');
+      expect(diagnostics.map((d) => [d.code, d.expected, d.field])).toEqual([
+        ['geo-fallback-invalid', '"strictest" or "national"', 'subdivisionUnknown'],
+      ]);
+    },
+  );
 });

@@ -8,7 +8,14 @@ import type { TcfSettings } from '../../../src/tcf/tc-choices.ts';
 import { type GvlJson, parseGvl } from '../../../src/wire/gvl.ts';
 
 const gvl = parseGvl(JSON.parse(readFileSync('fixtures/tcf/vendor-list.json', 'utf8'))).value as GvlJson;
-const settings: TcfSettings = { cmpId: 300, cmpVersion: 2, vendors: [1, 2, 8, 25, 52], specialFeatures: [1, 2], publisherCountryCode: 'DE', consentLanguage: 'FR' };
+const settings: TcfSettings = {
+  cmpId: 300,
+  cmpVersion: 2,
+  vendors: [1, 2, 8, 25, 52],
+  specialFeatures: [1, 2],
+  publisherCountryCode: 'DE',
+  consentLanguage: 'FR',
+};
 const scope = scopeOf(gvl, settings);
 const NOW = new Date('2026-11-27T10:00:00Z');
 
@@ -25,20 +32,37 @@ const decoded = (state: ReturnType<typeof initialState>) => {
     specialFeatureOptins: idsOf(model.specialFeatureOptins),
     vendorsDisclosed: idsOf(model.vendorsDisclosed),
     restrictions: model.publisherRestrictions.numRestrictions,
-    header: [model.cmpId, model.cmpVersion, model.isServiceSpecific, model.publisherCountryCode, model.consentLanguage, model.vendorListVersion, model.policyVersion],
+    header: [
+      model.cmpId,
+      model.cmpVersion,
+      model.isServiceSpecific,
+      model.publisherCountryCode,
+      model.consentLanguage,
+      model.vendorListVersion,
+      model.policyVersion,
+    ],
   };
 };
 
 describe('hosted prompt: second-layer switches to the TC string', () => {
   it('offers a switch for each purpose, legitimate interest, special feature and vendor the selection declares', () => {
-    expect([...initialState(scope, null).keys()].sort()).toEqual([
-      ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((id) => `p:${id}`),
-      ...[2, 7, 8, 9, 10].map((id) => `pl:${id}`),
-      'sf:1', 'sf:2',
-      'v:1', 'v:2', 'v:25', 'v:52', 'v:8',
-      // Vendors 2 and 8 declare no legitimate-interest purpose: no objection switch.
-      'vl:1', 'vl:25', 'vl:52',
-    ].sort());
+    expect([...initialState(scope, null).keys()].sort()).toEqual(
+      [
+        ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((id) => `p:${id}`),
+        ...[2, 7, 8, 9, 10].map((id) => `pl:${id}`),
+        'sf:1',
+        'sf:2',
+        'v:1',
+        'v:2',
+        'v:25',
+        'v:52',
+        'v:8',
+        // Vendors 2 and 8 declare no legitimate-interest purpose: no objection switch.
+        'vl:1',
+        'vl:25',
+        'vl:52',
+      ].sort(),
+    );
   });
 
   it('starts with no consent and every legitimate interest kept', () => {

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { chooseLanguage, cmpLanguages, iabLanguageOf, matchLanguage } from '../../../src/messages/language.ts';
 
 const dir = join(process.cwd(), 'src/messages/catalogues');
-const read = (language: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, `${language}.json`), 'utf8'));
+const read = (language: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(dir, `${language}.json`), 'utf8'));
 const english = read('en');
 const placeholders = (text: string) => [...text.matchAll(/\{\w+\}/g)].map((m) => m[0]).sort();
 
@@ -13,15 +14,18 @@ describe('message catalogues', () => {
     expect(readdirSync(dir).sort()).toEqual(cmpLanguages.map((language) => `${language}.json`));
   });
 
-  it.each(cmpLanguages)('%s has exactly the English keys, each a non-empty text with the same placeholders', (language) => {
-    const catalogue = read(language);
-    expect(Object.keys(catalogue).sort()).toEqual(Object.keys(english).sort());
-    for (const [key, text] of Object.entries(catalogue)) {
-      expect(typeof text === 'string' && text.trim() !== '', `${language}.${key}`).toBe(true);
-      expect(placeholders(String(text)), `${language}.${key}`).toEqual(placeholders(String(english[key])));
-    }
-    expect(['ltr', 'rtl']).toContain(catalogue['dir']);
-  });
+  it.each(cmpLanguages)(
+    '%s has exactly the English keys, each a non-empty text with the same placeholders',
+    (language) => {
+      const catalogue = read(language);
+      expect(Object.keys(catalogue).sort()).toEqual(Object.keys(english).sort());
+      for (const [key, text] of Object.entries(catalogue)) {
+        expect(typeof text === 'string' && text.trim() !== '', `${language}.${key}`).toBe(true);
+        expect(placeholders(String(text)), `${language}.${key}`).toEqual(placeholders(String(english[key])));
+      }
+      expect(['ltr', 'rtl']).toContain(catalogue['dir']);
+    },
+  );
 
   it('translates the texts: a catalogue other than English repeats few English texts', () => {
     for (const language of cmpLanguages.filter((l) => l !== 'en')) {
@@ -54,6 +58,11 @@ describe('language choice', () => {
   });
 
   it('names the IAB translation files', () => {
-    expect([iabLanguageOf('en'), iabLanguageOf('nb'), iabLanguageOf('pt'), iabLanguageOf('el')]).toEqual([null, 'no', 'pt-pt', 'el']);
+    expect([iabLanguageOf('en'), iabLanguageOf('nb'), iabLanguageOf('pt'), iabLanguageOf('el')]).toEqual([
+      null,
+      'no',
+      'pt-pt',
+      'el',
+    ]);
   });
 });

@@ -10,7 +10,9 @@ const DIR = new URL('../../../docs/decisions/', import.meta.url);
 const records = readdirSync(DIR)
   .filter((file) => file.endsWith('.md') && file !== 'README.md')
   .sort();
-const linked = [...readFileSync(new URL('README.md', DIR), 'utf8').matchAll(/^\| \[[^\]]+\]\(([^)]+\.md)\)/gm)].map((match) => match[1]).sort();
+const linked = [...readFileSync(new URL('README.md', DIR), 'utf8').matchAll(/^\| \[[^\]]+\]\(([^)]+\.md)\)/gm)]
+  .map((match) => match[1])
+  .sort();
 
 describe('the decision index', () => {
   it('lists every record once, and nothing else', () => {

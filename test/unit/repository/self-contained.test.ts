@@ -23,7 +23,8 @@ const OUTSIDE = [
 ];
 const SEED = /\bseed\b/gi;
 /** Around a random-generator seed: its value, its name in code, or the fuzz tools (and two plain words). */
-const RANDOM_SEED = /SEED\b|\.seed\b|\bseed\??\s*[:=]|\bseed\s*\}|\bseed,\s*[A-Za-z]+[,:]|seed\s+(?:\d|<|\$\{)|fixed[- ]seed|random seed|replayable seed|new seed|which seed|fast-check|numRuns|FUZZ_|harness\.ts|seed library|swap seed|Seed purposes/;
+const RANDOM_SEED =
+  /SEED\b|\.seed\b|\bseed\??\s*[:=]|\bseed,?\s*\}|\bseed,\s*[A-Za-z]+[,:]|seed\s+(?:\d|<|\$\{)|fixed[- ]seed|random seed|replayable seed|new seed|which seed|fast-check|numRuns|FUZZ_|harness\.ts|seed library|swap seed|Seed purposes/;
 
 function trackedTextFiles(): { file: string; text: string }[] {
   const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0');
@@ -48,7 +49,10 @@ function outsideReferences(file: string, text: string): string[] {
   );
   for (const match of text.matchAll(SEED)) {
     const window = text.slice(Math.max(0, match.index - 40), match.index + match[0].length + 40);
-    if (!RANDOM_SEED.test(window)) found.push(`${file}:${lineOf(text, match.index)}: the original specification ("${window.replace(/\s+/g, ' ').trim()}")`);
+    if (!RANDOM_SEED.test(window))
+      found.push(
+        `${file}:${lineOf(text, match.index)}: the original specification ("${window.replace(/\s+/g, ' ').trim()}")`,
+      );
   }
   return found;
 }

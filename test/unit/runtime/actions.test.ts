@@ -13,16 +13,19 @@ function setUp(html: string, now = () => 1000) {
   const controller = new AbortController();
   controllers.push(controller);
   const add = document.addEventListener.bind(document);
-  const spy = vi.spyOn(document, 'addEventListener').mockImplementation((type, listener, options) =>
-    add(type, listener, { ...(typeof options === 'object' ? options : {}), signal: controller.signal }),
-  );
+  const spy = vi
+    .spyOn(document, 'addEventListener')
+    .mockImplementation((type, listener, options) =>
+      add(type, listener, { ...(typeof options === 'object' ? options : {}), signal: controller.signal }),
+    );
   let markBuilt = () => {};
   const built = new Promise<void>((resolve) => (markBuilt = resolve));
   const actions = createActions({
     document,
     now,
     whenBuilt: () => built,
-    report: (source, diagnostic) => reports.push({ source: typeof source === 'string' ? source : source.id || source.localName, diagnostic }),
+    report: (source, diagnostic) =>
+      reports.push({ source: typeof source === 'string' ? source : source.id || source.localName, diagnostic }),
   });
   actions.start();
   spy.mockRestore();
@@ -51,7 +54,9 @@ afterEach(() => {
 
 describe('actions', () => {
   it('runs a tap action with typed arguments on click', () => {
-    const { actions } = setUp('<div id="panel"></div><button id="b" on="tap:panel.show(n=2, on=true, name=\'x y\')">go</button>');
+    const { actions } = setUp(
+      '<div id="panel"></div><button id="b" on="tap:panel.show(n=2, on=true, name=\'x y\')">go</button>',
+    );
     const received = record(actions, 'panel', 'show');
     byId('b').click();
     expect(received).toEqual([{ n: 2, on: true, name: 'x y' }]);
@@ -66,14 +71,18 @@ describe('actions', () => {
   });
 
   it('runs the on attributes of the ancestors of the event target', () => {
-    const { actions } = setUp('<div id="panel"></div><section on="tap:panel.show"><p><span id="inner">x</span></p></section>');
+    const { actions } = setUp(
+      '<div id="panel"></div><section on="tap:panel.show"><p><span id="inner">x</span></p></section>',
+    );
     const received = record(actions, 'panel', 'show');
     byId('inner').click();
     expect(received).toHaveLength(1);
   });
 
   it.each(['Enter', ' '])('fires tap for the key %j on a role=button element', (name) => {
-    const { actions } = setUp('<div id="panel"></div><div id="b" role="button" tabindex="0" on="tap:panel.show">go</div>');
+    const { actions } = setUp(
+      '<div id="panel"></div><div id="b" role="button" tabindex="0" on="tap:panel.show">go</div>',
+    );
     const received = record(actions, 'panel', 'show');
     key('b', name);
     expect(received).toHaveLength(1);
@@ -107,7 +116,9 @@ describe('actions', () => {
   });
 
   it('resolves event references from the changed element', () => {
-    const { actions } = setUp('<div id="consent"></div><input id="c" type="checkbox" on="change:consent.setPurpose(analytics=event.checked, v=event.value)">');
+    const { actions } = setUp(
+      '<div id="consent"></div><input id="c" type="checkbox" on="change:consent.setPurpose(analytics=event.checked, v=event.value)">',
+    );
     const received = record(actions, 'consent', 'setPurpose');
     const input = byId('c') as HTMLInputElement;
     input.checked = true;
@@ -117,9 +128,15 @@ describe('actions', () => {
   });
 
   it('triggers custom event handlers and resolves references from the event detail', () => {
-    const { actions } = setUp('<div id="panel"></div><div id="source" on="consent-change:panel.update(state=event.state)"></div>');
+    const { actions } = setUp(
+      '<div id="panel"></div><div id="source" on="consent-change:panel.update(state=event.state)"></div>',
+    );
     const received = record(actions, 'panel', 'update');
-    actions.trigger(byId('source'), 'consent-change', new CustomEvent('consent-change', { detail: { state: 'accepted' } }));
+    actions.trigger(
+      byId('source'),
+      'consent-change',
+      new CustomEvent('consent-change', { detail: { state: 'accepted' } }),
+    );
     expect(received).toEqual([{ state: 'accepted' }]);
   });
 
@@ -132,7 +149,9 @@ describe('actions', () => {
   });
 
   it('queues a call to a page element that has not registered its actions and runs it on registration', () => {
-    const { actions, codes } = setUp('<page-dialog id="d"></page-dialog><button id="b" on="tap:d.open(x=1)">go</button>');
+    const { actions, codes } = setUp(
+      '<page-dialog id="d"></page-dialog><button id="b" on="tap:d.open(x=1)">go</button>',
+    );
     byId('b').click();
     const received = record(actions, 'd', 'open');
     expect(received).toEqual([{ x: 1 }]);
@@ -140,7 +159,9 @@ describe('actions', () => {
   });
 
   it('reports a queued call whose action the element has not registered when it has built', async () => {
-    const { actions, reports, markBuilt } = setUp('<page-dialog id="d"></page-dialog><button id="b" on="tap:d.opne">go</button>');
+    const { actions, reports, markBuilt } = setUp(
+      '<page-dialog id="d"></page-dialog><button id="b" on="tap:d.opne">go</button>',
+    );
     byId('b').click();
     record(actions, 'd', 'open');
     await flush();
@@ -161,7 +182,9 @@ describe('actions', () => {
   });
 
   it('reports a call to a page element that failed its build at once, without queueing it', () => {
-    const { codes } = setUp('<page-img id="i" class="page-error"></page-img><button id="b" on="tap:i.open">go</button>');
+    const { codes } = setUp(
+      '<page-img id="i" class="page-error"></page-img><button id="b" on="tap:i.open">go</button>',
+    );
     byId('b').click();
     expect(codes()).toEqual(['unknown-action']);
   });
@@ -170,7 +193,10 @@ describe('actions', () => {
     const { reports } = setUp('<button id="b" on="tap:nowhere.show">go</button>');
     byId('b').click();
     expect(reports).toEqual([
-      { source: 'b', diagnostic: { code: 'unknown-action-target', expected: 'an element with id "nowhere"', got: 'nothing' } },
+      {
+        source: 'b',
+        diagnostic: { code: 'unknown-action-target', expected: 'an element with id "nowhere"', got: 'nothing' },
+      },
     ]);
   });
 
@@ -207,14 +233,18 @@ describe('actions', () => {
   });
 
   it('contains a handler exception and keeps running the next calls', () => {
-    const { actions, reports } = setUp('<div id="panel"></div><button id="b" on="tap:panel.fail, panel.show">go</button>');
+    const { actions, reports } = setUp(
+      '<div id="panel"></div><button id="b" on="tap:panel.fail, panel.show">go</button>',
+    );
     actions.register(byId('panel'), 'fail', () => {
       throw new Error('boom');
     });
     const received = record(actions, 'panel', 'show');
     expect(() => byId('b').click()).not.toThrow();
     expect(received).toHaveLength(1);
-    expect(reports).toEqual([{ source: 'panel', diagnostic: { code: 'action-failed', expected: 'fail to complete', got: '"Error: boom"' } }]);
+    expect(reports).toEqual([
+      { source: 'panel', diagnostic: { code: 'action-failed', expected: 'fail to complete', got: '"Error: boom"' } },
+    ]);
   });
 
   it('reports a rejected asynchronous handler', async () => {

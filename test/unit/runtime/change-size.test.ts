@@ -4,14 +4,29 @@ import { createChangeSize } from '../../../src/runtime/change-size.ts';
 import { RECENT_INTERACTION_MS } from '../../../src/runtime/change-size-decision.ts';
 import { createViewport, SCROLL_IDLE_MS, type ViewportPlatform } from '../../../src/runtime/viewport.ts';
 
-type Scene = { scrollTop: number; elementTop: number; elementHeight: number; marginTop: number; hidden: boolean; lastInteraction: number };
+type Scene = {
+  scrollTop: number;
+  elementTop: number;
+  elementHeight: number;
+  marginTop: number;
+  hidden: boolean;
+  lastInteraction: number;
+};
 
 /**
  * A scripted page: viewport 800 px high over a 10,000 px document, one element whose page
  * box the test sets; frames run synchronously.
  */
 function setUp(patch: Partial<Scene> = {}) {
-  const scene: Scene = { scrollTop: 1000, elementTop: 1200, elementHeight: 0, marginTop: 0, hidden: false, lastInteraction: -Infinity, ...patch };
+  const scene: Scene = {
+    scrollTop: 1000,
+    elementTop: 1200,
+    elementHeight: 0,
+    marginTop: 0,
+    hidden: false,
+    lastInteraction: -Infinity,
+    ...patch,
+  };
   const element = document.createElement('div');
   const scrollListeners = new Set<() => void>();
   const platform: ViewportPlatform = {
@@ -58,7 +73,12 @@ describe('change-size', () => {
   it('applies height, width and margins below the viewport', async () => {
     const { element, attemptChangeSize, platform } = setUp({ elementTop: 2500 });
     await attemptChangeSize(element, 250, 320, { top: 16, left: -20 });
-    expect([element.style.height, element.style.width, element.style.marginTop, element.style.marginLeft]).toEqual(['250px', '320px', '16px', '-20px']);
+    expect([element.style.height, element.style.width, element.style.marginTop, element.style.marginLeft]).toEqual([
+      '250px',
+      '320px',
+      '16px',
+      '-20px',
+    ]);
     expect(platform.scrollBy).not.toHaveBeenCalled();
   });
 

@@ -20,7 +20,10 @@ const snapshot: ConsentSnapshot = {
   isConsentRequired: true,
 };
 
-function fakeProvider(decision: GateDecision, checked: Promise<void> = Promise.resolve()): ConsentProvider & { change(): void } {
+function fakeProvider(
+  decision: GateDecision,
+  checked: Promise<void> = Promise.resolve(),
+): ConsentProvider & { change(): void } {
   const listeners = new Set<() => void>();
   return {
     whenChecked: () => checked,
@@ -45,26 +48,38 @@ describe('readBlockRequest', () => {
   });
 
   it.each(['_till_responded', '_till_accepted', '_auto_reject'])('reads the predefined policy %s', (policy) => {
-    expect(readBlockRequest(element(`<page-img data-block-on-consent="${policy}"></page-img>`), none, () => {})).toEqual({
+    expect(
+      readBlockRequest(element(`<page-img data-block-on-consent="${policy}"></page-img>`), none, () => {}),
+    ).toEqual({
       policy,
       purposes: [],
     });
   });
 
   it('uses the default policy without a value', () => {
-    expect(readBlockRequest(element('<page-img data-block-on-consent></page-img>'), none, () => {})?.policy).toBe('default');
+    expect(readBlockRequest(element('<page-img data-block-on-consent></page-img>'), none, () => {})?.policy).toBe(
+      'default',
+    );
   });
 
   it('reports an unknown value and falls back to the default policy', () => {
     const onDiagnostic = vi.fn();
-    const request = readBlockRequest(element('<page-img data-block-on-consent="maybe"></page-img>'), none, onDiagnostic);
+    const request = readBlockRequest(
+      element('<page-img data-block-on-consent="maybe"></page-img>'),
+      none,
+      onDiagnostic,
+    );
     expect(request?.policy).toBe('default');
     expect(onDiagnostic.mock.calls[0]?.[0]).toMatchObject({ code: 'invalid-block-policy', got: '"maybe"' });
     expect(onDiagnostic).toHaveBeenCalledTimes(1);
   });
 
   it('reads purposes without a policy', () => {
-    const request = readBlockRequest(element('<page-ad data-block-on-consent-purposes="ads, measure,"></page-ad>'), none, () => {});
+    const request = readBlockRequest(
+      element('<page-ad data-block-on-consent-purposes="ads, measure,"></page-ad>'),
+      none,
+      () => {},
+    );
     expect(request).toEqual({ policy: null, purposes: ['ads', 'measure'] });
   });
 
@@ -116,9 +131,14 @@ describe('createConsentGate', () => {
     document.body.innerHTML = '<page-consent id="c"></page-consent>';
     const gate = createConsentGate(document, () => {});
     const expired: ConsentSnapshot = { ...snapshot, state: 'unknown', purposeConsents: { ads: false }, expired: true };
-    gate.setProvider({ ...fakeProvider('pending'), getPolicyState: () => new Promise(() => {}), snapshot: () => expired }, true);
+    gate.setProvider(
+      { ...fakeProvider('pending'), getPolicyState: () => new Promise(() => {}), snapshot: () => expired },
+      true,
+    );
     let consentString: unknown = 'pending';
-    createConsentApi(gate.whenProvider).getConsentString().then((value) => (consentString = value));
+    createConsentApi(gate.whenProvider)
+      .getConsentString()
+      .then((value) => (consentString = value));
     expect(await createConsentApi(gate.whenProvider).getPurposeConsents()).toEqual({ ads: false });
     expect(consentString).toBe('pending');
   });
@@ -139,7 +159,9 @@ describe('createConsentGate', () => {
     let settle = () => {};
     gate.setProvider(fakeProvider('allow', new Promise<void>((resolve) => (settle = resolve))), true);
     let shared: unknown = 'pending';
-    createConsentApi(gate.whenProvider).getSharedData().then((value) => (shared = value));
+    createConsentApi(gate.whenProvider)
+      .getSharedData()
+      .then((value) => (shared = value));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(shared).toBe('pending');
     settle();
@@ -161,7 +183,10 @@ describe('createConsentGate', () => {
     gate.setProvider(fakeProvider('deny'), true);
     gate.setProvider(fakeProvider('allow'), true);
     expect(gate.decide(request)).toBe('deny');
-    expect(onDiagnostic.mock.calls[0]?.[0]).toMatchObject({ code: 'consent-provider-refused', got: '"a second registration"' });
+    expect(onDiagnostic.mock.calls[0]?.[0]).toMatchObject({
+      code: 'consent-provider-refused',
+      got: '"a second registration"',
+    });
   });
 
   it('refuses a provider that does not come from page-consent, even as the first', () => {

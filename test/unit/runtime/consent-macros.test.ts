@@ -6,7 +6,10 @@ import type { ConsentSnapshot, MacroResolver } from '../../../src/runtime/types.
 /** The consent macros resolved against one snapshot (null: no consent provider). */
 async function expand(snapshot: Partial<ConsentSnapshot> | null): Promise<Record<string, string>> {
   const resolvers = new Map<string, MacroResolver>();
-  registerConsentMacros((name, resolver) => resolvers.set(name, resolver), { snapshot: () => snapshot as ConsentSnapshot | null, subscribe: () => () => {} });
+  registerConsentMacros((name, resolver) => resolvers.set(name, resolver), {
+    snapshot: () => snapshot as ConsentSnapshot | null,
+    subscribe: () => () => {},
+  });
   const values: Record<string, string> = {};
   for (const name of CONSENT_MACROS) values[name] = await resolvers.get(name)!(undefined);
   return values;
@@ -14,7 +17,14 @@ async function expand(snapshot: Partial<ConsentSnapshot> | null): Promise<Record
 
 describe('consent macros', () => {
   it('are empty without a consent provider', async () => {
-    expect(await expand(null)).toEqual({ GDPR: '', GDPR_CONSENT: '', CONSENT_STATE: '', US_PRIVACY: '', GPP_STRING: '', GPP_SID: '' });
+    expect(await expand(null)).toEqual({
+      GDPR: '',
+      GDPR_CONSENT: '',
+      CONSENT_STATE: '',
+      US_PRIVACY: '',
+      GPP_STRING: '',
+      GPP_SID: '',
+    });
   });
 
   it('give GDPR 1, the consent string and the state when consent is required', async () => {
@@ -33,7 +43,12 @@ describe('consent macros', () => {
   });
 
   it('route a US privacy string to US_PRIVACY only', async () => {
-    const snapshot = { state: 'rejected', consentString: '1YYN', consentMetadata: { consentStringType: 3 }, isConsentRequired: true } as const;
+    const snapshot = {
+      state: 'rejected',
+      consentString: '1YYN',
+      consentMetadata: { consentStringType: 3 },
+      isConsentRequired: true,
+    } as const;
     expect(await expand(snapshot as Partial<ConsentSnapshot>)).toEqual({
       GDPR: '1',
       GDPR_CONSENT: '',
@@ -45,7 +60,12 @@ describe('consent macros', () => {
   });
 
   it('route a GPP string and its section ids to GPP_STRING and GPP_SID only', async () => {
-    const snapshot = { state: 'accepted', consentString: 'DBABLA~BVQqAAAAAgA.QA', consentMetadata: { consentStringType: 4, gppSectionId: '2_7' }, isConsentRequired: false } as const;
+    const snapshot = {
+      state: 'accepted',
+      consentString: 'DBABLA~BVQqAAAAAgA.QA',
+      consentMetadata: { consentStringType: 4, gppSectionId: '2_7' },
+      isConsentRequired: false,
+    } as const;
     expect(await expand(snapshot as Partial<ConsentSnapshot>)).toEqual({
       GDPR: '0',
       GDPR_CONSENT: '',
@@ -57,7 +77,11 @@ describe('consent macros', () => {
   });
 
   it('give an empty GPP_SID for a section id without numbers', async () => {
-    const snapshot = { state: 'accepted', consentString: 'DBAA', consentMetadata: { consentStringType: 4, gppSectionId: 'none' } } as const;
+    const snapshot = {
+      state: 'accepted',
+      consentString: 'DBAA',
+      consentMetadata: { consentStringType: 4, gppSectionId: 'none' },
+    } as const;
     expect((await expand(snapshot as Partial<ConsentSnapshot>)).GPP_SID).toBe('');
   });
 
@@ -66,7 +90,10 @@ describe('consent macros', () => {
     let snapshot: Partial<ConsentSnapshot> = { state: 'accepted', isConsentRequired: true, isStringPending: true };
     const listeners = new Set<() => void>();
     const subscribe = (listener: () => void) => (listeners.add(listener), () => void listeners.delete(listener));
-    registerConsentMacros((name, resolver) => resolvers.set(name, resolver), { snapshot: () => snapshot as ConsentSnapshot, subscribe });
+    registerConsentMacros((name, resolver) => resolvers.set(name, resolver), {
+      snapshot: () => snapshot as ConsentSnapshot,
+      subscribe,
+    });
     let value: string | undefined;
     const expanding = Promise.resolve(resolvers.get('GDPR_CONSENT')!(undefined)).then((v) => (value = v));
     await Promise.resolve();

@@ -22,7 +22,10 @@ describe('layout', () => {
   });
 
   it('reads lengths with and without px', () => {
-    expect(parse('fixed', '320px', '50')).toEqual({ value: { layout: 'fixed', width: 320, height: 50 }, diagnostics: [] });
+    expect(parse('fixed', '320px', '50')).toEqual({
+      value: { layout: 'fixed', width: 320, height: 50 },
+      diagnostics: [],
+    });
   });
 
   it('refuses an unknown layout', () => {
@@ -48,7 +51,10 @@ describe('layout', () => {
       applyLayout(element, spec);
       return { className: element.className, style: element.getAttribute('style') ?? '' };
     };
-    expect(box({ layout: 'fixed', width: 300, height: 250 })).toEqual({ className: 'page-layout-fixed', style: 'width: 300px; height: 250px;' });
+    expect(box({ layout: 'fixed', width: 300, height: 250 })).toEqual({
+      className: 'page-layout-fixed',
+      style: 'width: 300px; height: 250px;',
+    });
     expect(box({ layout: 'fixed-height', height: 90 }).style).toBe('height: 90px;');
     expect(box({ layout: 'responsive', width: 16, height: 9 }).style).toMatch(/aspect-ratio: 16 \/ 9/);
     expect(box({ layout: 'intrinsic', width: 400, height: 300 }).style).toMatch(/max-width: 400px/);

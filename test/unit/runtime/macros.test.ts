@@ -36,7 +36,9 @@ afterEach(() => {
 
 describe('macros', () => {
   it('expands SOURCE_URL to the location without the fragment, URL-encoded', async () => {
-    expect(await setUp().macros.expand('/c?u=${SOURCE_URL}')).toBe(`/c?u=${encodeURIComponent('https://site.example/a/b?x=1')}`);
+    expect(await setUp().macros.expand('/c?u=${SOURCE_URL}')).toBe(
+      `/c?u=${encodeURIComponent('https://site.example/a/b?x=1')}`,
+    );
   });
 
   it('expands CANONICAL_URL to the canonical link', async () => {
@@ -60,8 +62,16 @@ describe('macros', () => {
 
   it('creates new page view ids for another page view', async () => {
     const template = '${PAGE_VIEW_ID_64}|${CONSENT_PAGE_VIEW_ID_64}';
-    const macrosA = createMacros({ window: { location: { href: 'https://a.example/' } }, document, storage: memoryStorage() });
-    const macrosB = createMacros({ window: { location: { href: 'https://a.example/' } }, document, storage: memoryStorage() });
+    const macrosA = createMacros({
+      window: { location: { href: 'https://a.example/' } },
+      document,
+      storage: memoryStorage(),
+    });
+    const macrosB = createMacros({
+      window: { location: { href: 'https://a.example/' } },
+      document,
+      storage: memoryStorage(),
+    });
     const [a, b] = await Promise.all([macrosA.expand(template), macrosB.expand(template)]);
     expect(a).toMatch(/^[\w-]{16}\|[\w-]{16}$/);
     expect(a).not.toBe(b);
@@ -92,7 +102,9 @@ describe('macros', () => {
   it('expands bare registered names on word boundaries', async () => {
     const { macros } = setUp();
     macros.register('NAME', (argument) => `v${argument ?? ''}`);
-    expect(await macros.expand('/p?a=NAME&b=NAME(1)&c=MY_NAME&d=NAMES&e=xNAME')).toBe('/p?a=v&b=v1&c=MY_NAME&d=NAMES&e=xNAME');
+    expect(await macros.expand('/p?a=NAME&b=NAME(1)&c=MY_NAME&d=NAMES&e=xNAME')).toBe(
+      '/p?a=v&b=v1&c=MY_NAME&d=NAMES&e=xNAME',
+    );
   });
 
   it('passes a trimmed argument and undefined for empty parentheses', async () => {
@@ -107,7 +119,9 @@ describe('macros', () => {
   });
 
   it('leaves unknown macros verbatim', async () => {
-    expect(await setUp().macros.expand('/p?r=${RANDOM}&t=TIMESTAMP&q=${lower}')).toBe('/p?r=${RANDOM}&t=TIMESTAMP&q=${lower}');
+    expect(await setUp().macros.expand('/p?r=${RANDOM}&t=TIMESTAMP&q=${lower}')).toBe(
+      '/p?r=${RANDOM}&t=TIMESTAMP&q=${lower}',
+    );
   });
 
   it('expands only allowed macros when an allow-list is given', async () => {

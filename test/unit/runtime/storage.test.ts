@@ -102,7 +102,11 @@ describe('storage', () => {
     expect(reports).toEqual([
       {
         source: 'page-store',
-        diagnostic: { code: 'storage-unavailable', expected: 'persistent localStorage (choices last this page view only)', got: '"SecurityError"' },
+        diagnostic: {
+          code: 'storage-unavailable',
+          expected: 'persistent localStorage (choices last this page view only)',
+          got: '"SecurityError"',
+        },
         level: 'warn',
       },
     ]);

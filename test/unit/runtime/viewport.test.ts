@@ -1,6 +1,11 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { browserPlatform, createViewport, SCROLL_IDLE_MS, type ViewportPlatform } from '../../../src/runtime/viewport.ts';
+import {
+  browserPlatform,
+  createViewport,
+  SCROLL_IDLE_MS,
+  type ViewportPlatform,
+} from '../../../src/runtime/viewport.ts';
 
 /** A scripted platform: fixed rects, a settable scroll top, and manual scroll/resize events. */
 function fakePlatform() {
@@ -113,7 +118,9 @@ describe('viewport', () => {
       throw thrown;
     });
     viewport.flush();
-    expect(error).toHaveBeenCalledWith(expect.stringMatching(/^\[page-runtime\] task-failed: expected .*, got "Error: boom"$/));
+    expect(error).toHaveBeenCalledWith(
+      expect.stringMatching(/^\[page-runtime\] task-failed: expected .*, got "Error: boom"$/),
+    );
     expect(error).toHaveBeenCalledWith(thrown);
   });
 
@@ -129,8 +136,17 @@ describe('viewport', () => {
     const fake = fakePlatform();
     fake.state.scrollTop = 1000;
     const viewport = createViewport({ platform: fake.platform });
-    expect(viewport.getPageBox(document.body)).toEqual({ top: 1100, bottom: 1150, left: 10, right: 310, width: 300, height: 50 });
-    expect([viewport.getScrollTop(), viewport.getHeight(), viewport.getWidth(), viewport.getDocumentHeight()]).toEqual([1000, 800, 400, 5000]);
+    expect(viewport.getPageBox(document.body)).toEqual({
+      top: 1100,
+      bottom: 1150,
+      left: 10,
+      right: 310,
+      width: 300,
+      height: 50,
+    });
+    expect([viewport.getScrollTop(), viewport.getHeight(), viewport.getWidth(), viewport.getDocumentHeight()]).toEqual([
+      1000, 800, 400, 5000,
+    ]);
   });
 
   it('fans one scroll and one resize listener out to subscribers', () => {
@@ -214,9 +230,12 @@ describe('browserPlatform', () => {
       getComputedStyle: (target: Element) => window.getComputedStyle(target),
     } as unknown as Window;
     const platform = browserPlatform(win);
-    expect([platform.getScrollTop(), platform.getViewportHeight(), platform.getViewportWidth(), platform.getDocumentHeight()]).toEqual([
-      250, 700, 390, 4321,
-    ]);
+    expect([
+      platform.getScrollTop(),
+      platform.getViewportHeight(),
+      platform.getViewportWidth(),
+      platform.getDocumentHeight(),
+    ]).toEqual([250, 700, 390, 4321]);
     expect(platform.getMargins(element)).toEqual({ top: 12, bottom: 8 });
     platform.scrollBy(-40);
     expect(scrollBy).toHaveBeenCalledWith({ top: -40, behavior: 'instant' });

@@ -8,7 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildRounds, buildWithPartNames, HASH_LENGTH, hashOf, loaderDefines, PART_NAMES_FILE, readPreviousParts } from '../../../scripts/part-names.mjs';
+import {
+  buildRounds,
+  buildWithPartNames,
+  HASH_LENGTH,
+  hashOf,
+  loaderDefines,
+  PART_NAMES_FILE,
+  readPreviousParts,
+} from '../../../scripts/part-names.mjs';
 
 let folder: string;
 beforeEach(() => {
@@ -49,7 +57,10 @@ async function buildTree(name: string, sources: Record<string, string>) {
     outdir,
     previous,
     entries: ENTRIES.map((entry) => ({ ...entry, in: join(src, entry.in) })),
-    buildEntry: ({ in: source, out }: { in: string; out: string }, parts: { prefix: string; hash: string; names: string }) =>
+    buildEntry: (
+      { in: source, out }: { in: string; out: string },
+      parts: { prefix: string; hash: string; names: string },
+    ) =>
       build({
         entryPoints: [{ in: source, out }],
         outdir,
@@ -67,17 +78,28 @@ describe('buildWithPartNames', () => {
   it('names the parts of each bundle after their content and gives the bundle that loads them their hash, and no other', async () => {
     const { record, text, files } = await buildTree('first', SOURCES);
     const { files: named } = record;
-    expect(Object.keys(named)).toEqual(['v0/page-fixture-leaf.js', 'v0/page-fixture-middle.js', 'v0/page-fixture-other.js']);
-    for (const [part, file] of Object.entries(named)) expect(file).toMatch(new RegExp(`^${part.slice(0, -3)}\\.[0-9a-z]{${HASH_LENGTH}}\\.js$`));
+    expect(Object.keys(named)).toEqual([
+      'v0/page-fixture-leaf.js',
+      'v0/page-fixture-middle.js',
+      'v0/page-fixture-other.js',
+    ]);
+    for (const [part, file] of Object.entries(named))
+      expect(file).toMatch(new RegExp(`^${part.slice(0, -3)}\\.[0-9a-z]{${HASH_LENGTH}}\\.js$`));
     const hashOfPart = (part: string) => named[`v0/page-fixture-${part}.js`]!.split('.').at(-2);
     // The parts of v0 (middle, other) share the hash of both; leaf, middle's part, has its own.
-    expect(hashOfPart('middle')).toBe(hashOf([text(named['v0/page-fixture-middle.js']!), text(named['v0/page-fixture-other.js']!)]));
+    expect(hashOfPart('middle')).toBe(
+      hashOf([text(named['v0/page-fixture-middle.js']!), text(named['v0/page-fixture-other.js']!)]),
+    );
     expect(hashOfPart('other')).toBe(hashOfPart('middle'));
     expect(hashOfPart('leaf')).toBe(hashOf([text(named['v0/page-fixture-leaf.js']!)]));
     // The files pages name keep their names; each part has its map beside it, named alike.
-    expect(files).toEqual([...Object.values(named).flatMap((file) => [file, `${file}.map`].map((path) => path.slice(3)))].sort());
+    expect(files).toEqual(
+      [...Object.values(named).flatMap((file) => [file, `${file}.map`].map((path) => path.slice(3)))].sort(),
+    );
     expect(text('v0.js')).toContain(`"page-fixture-"`);
-    expect(text(named['v0/page-fixture-middle.js']!)).toContain(`//# sourceMappingURL=${named['v0/page-fixture-middle.js']!.slice(3)}.map`);
+    expect(text(named['v0/page-fixture-middle.js']!)).toContain(
+      `//# sourceMappingURL=${named['v0/page-fixture-middle.js']!.slice(3)}.map`,
+    );
     expect(text('v0.js')).toContain(`"${hashOfPart('middle')}"`);
     expect(text(named['v0/page-fixture-middle.js']!)).toContain(`"${hashOfPart('leaf')}"`);
     expect(text('v0.js')).not.toContain(hashOfPart('leaf'));
@@ -99,20 +121,30 @@ describe('buildWithPartNames', () => {
 
   it('keeps the names of the parts of a bundle none of whose parts changed', async () => {
     const before = await buildTree('before', SOURCES);
-    const after = await buildTree('after', { ...SOURCES, 'loader.ts': 'console.log("loader, changed", PART_PREFIX, PART_HASH);' });
+    const after = await buildTree('after', {
+      ...SOURCES,
+      'loader.ts': 'console.log("loader, changed", PART_PREFIX, PART_HASH);',
+    });
     expect(after.record.files).toEqual(before.record.files);
     expect(after.text('v0.js')).not.toBe(before.text('v0.js'));
   });
 
   it('refuses a part that two bundles load', async () => {
-    const entries = [...ENTRIES, { in: join(folder, 'src', 'leaf.ts'), out: 'v0/page-fixture-second', loads: ['v0/page-fixture-leaf'] }];
-    await expect(buildWithPartNames({ outdir: join(folder, 'twice'), entries, buildEntry: async () => {} })).rejects.toThrow('page-fixture-leaf is loaded by two bundles');
+    const entries = [
+      ...ENTRIES,
+      { in: join(folder, 'src', 'leaf.ts'), out: 'v0/page-fixture-second', loads: ['v0/page-fixture-leaf'] },
+    ];
+    await expect(
+      buildWithPartNames({ outdir: join(folder, 'twice'), entries, buildEntry: async () => {} }),
+    ).rejects.toThrow('page-fixture-leaf is loaded by two bundles');
   });
 
   it('keeps the part files of the previous build, which pages with earlier entry files ask for, and none older', async () => {
     const first = await buildTree('tree', SOURCES);
     const second = await buildTree('tree', { ...SOURCES, 'leaf.ts': 'console.log("leaf, changed");' });
-    const changed = ['v0/page-fixture-leaf.js', 'v0/page-fixture-middle.js', 'v0/page-fixture-other.js'].map((part) => first.record.files[part]!);
+    const changed = ['v0/page-fixture-leaf.js', 'v0/page-fixture-middle.js', 'v0/page-fixture-other.js'].map(
+      (part) => first.record.files[part]!,
+    );
     expect(second.record.earlier).toEqual(changed.flatMap((file) => [file, `${file}.map`]).sort());
     for (const file of changed) expect(second.text(file)).toBe(first.text(file));
     const third = await buildTree('tree', { ...SOURCES, 'leaf.ts': 'console.log("leaf, changed again");' });
@@ -129,22 +161,37 @@ describe('buildWithPartNames', () => {
 
 describe('buildRounds', () => {
   it('builds each entry after every part it loads', () => {
-    expect(buildRounds(ENTRIES)).toEqual([['v0/page-fixture-other', 'v0/page-fixture-leaf'], ['v0/page-fixture-middle'], ['v0']]);
+    expect(buildRounds(ENTRIES)).toEqual([
+      ['v0/page-fixture-other', 'v0/page-fixture-leaf'],
+      ['v0/page-fixture-middle'],
+      ['v0'],
+    ]);
   });
 
   it('refuses parts that load each other, and a part that is not built', () => {
-    expect(() => buildRounds([{ out: 'a', loads: ['b'] }, { out: 'b', loads: ['a'] }])).toThrow('a -> b -> a');
+    expect(() =>
+      buildRounds([
+        { out: 'a', loads: ['b'] },
+        { out: 'b', loads: ['a'] },
+      ]),
+    ).toThrow('a -> b -> a');
     expect(() => buildRounds([{ out: 'a', loads: ['b'] }])).toThrow('a loads b, which is not built');
   });
 });
 
 describe('loaderDefines', () => {
   it('gives the prefix, the hash and the names of the parts a bundle loads', () => {
-    expect(loaderDefines(['v0/page-consent-state', 'v0/page-consent-change-size'], 'ab123')).toEqual({ prefix: 'page-consent-', hash: 'ab123', names: 'state,change-size' });
+    expect(loaderDefines(['v0/page-consent-state', 'v0/page-consent-change-size'], 'ab123')).toEqual({
+      prefix: 'page-consent-',
+      hash: 'ab123',
+      names: 'state,change-size',
+    });
     expect(loaderDefines([])).toEqual({ prefix: '', hash: '', names: '' });
   });
 
   it('refuses a bundle that loads the parts of two bundles', () => {
-    expect(() => loaderDefines(['v0/page-consent-state', 'v0/page-runtime-actions'], 'ab123')).toThrow('one bundle only');
+    expect(() => loaderDefines(['v0/page-consent-state', 'v0/page-runtime-actions'], 'ab123')).toThrow(
+      'one bundle only',
+    );
   });
 });

@@ -16,7 +16,8 @@ const settings: TcfSettings = {
 };
 const NOW = new Date('2026-11-27T10:00:00Z');
 const ALL_PURPOSES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
-const decode = (choices: ReturnType<typeof choicesOfDecision>) => TCString.decode(encodeTcString(gvl, settings, choices, NOW));
+const decode = (choices: ReturnType<typeof choicesOfDecision>) =>
+  TCString.decode(encodeTcString(gvl, settings, choices, NOW));
 
 describe('choicesOfDecision', () => {
   it('consents to every purpose, listed vendor and listed special feature on accept', () => {
@@ -40,7 +41,10 @@ describe('choicesOfDecision', () => {
   });
 
   it('follows a config purpose for the TCF purposes mapped to it and the global state for the others', () => {
-    const choices = choicesOfDecision(gvl, settings, { state: 'accepted', purposeConsents: { ads: false, measurement: true } });
+    const choices = choicesOfDecision(gvl, settings, {
+      state: 'accepted',
+      purposeConsents: { ads: false, measurement: true },
+    });
     expect(choices.purposeConsents).toEqual([1, 5, 6, 7, 8, 9, 10, 11]);
     expect(choices.vendorConsents).toEqual([2]);
     expect(choices.vendorLegitimateInterests).toEqual([1, 2, 8, 25, 91]);
@@ -60,7 +64,11 @@ describe('choicesOfDecision', () => {
   });
 
   it('reads purpose names as own properties only', () => {
-    const choices = choicesOfDecision(gvl, { ...settings, purposes: { constructor: [1] } }, { state: 'accepted', purposeConsents: {} });
+    const choices = choicesOfDecision(
+      gvl,
+      { ...settings, purposes: { constructor: [1] } },
+      { state: 'accepted', purposeConsents: {} },
+    );
     expect(choices.purposeConsents).toEqual(ALL_PURPOSES);
   });
 });
@@ -83,7 +91,12 @@ describe('encodeTcString', () => {
     ['GA', 'EN'],
     [undefined, 'EN'],
   ])('writes the consent language %s as %s', (consentLanguage, expected) => {
-    const tcString = encodeTcString(gvl, { ...settings, ...(consentLanguage ? { consentLanguage } : {}) }, choicesOfDecision(gvl, settings, { state: 'accepted' }), NOW);
+    const tcString = encodeTcString(
+      gvl,
+      { ...settings, ...(consentLanguage ? { consentLanguage } : {}) },
+      choicesOfDecision(gvl, settings, { state: 'accepted' }),
+      NOW,
+    );
     expect(TCString.decode(tcString).consentLanguage).toBe(expected);
   });
 

@@ -11,11 +11,16 @@ describe('actions (the on attribute)', () => {
   });
 
   it('parses several calls for one event', () => {
-    expect(calls('tap:consent.accept, dialog.close')).toEqual({ tap: [call('consent', 'accept'), call('dialog', 'close')] });
+    expect(calls('tap:consent.accept, dialog.close')).toEqual({
+      tap: [call('consent', 'accept'), call('dialog', 'close')],
+    });
   });
 
   it('parses several events separated by semicolons', () => {
-    expect(calls('tap:a.open; consent-change:b.hide')).toEqual({ tap: [call('a', 'open')], 'consent-change': [call('b', 'hide')] });
+    expect(calls('tap:a.open; consent-change:b.hide')).toEqual({
+      tap: [call('a', 'open')],
+      'consent-change': [call('b', 'hide')],
+    });
   });
 
   it('appends calls of an event named twice', () => {
@@ -60,10 +65,12 @@ describe('actions (the on attribute)', () => {
   });
 
   it('keeps event references as markers', () => {
-    expect(calls('change:consent.setPurpose(analytics=event.checked, v=event.detail.value)').change?.[0]?.args).toEqual({
-      analytics: { path: ['checked'] },
-      v: { path: ['detail', 'value'] },
-    });
+    expect(calls('change:consent.setPurpose(analytics=event.checked, v=event.detail.value)').change?.[0]?.args).toEqual(
+      {
+        analytics: { path: ['checked'] },
+        v: { path: ['detail', 'value'] },
+      },
+    );
   });
 
   it('tolerates whitespace and line breaks', () => {
@@ -79,7 +86,9 @@ describe('actions (the on attribute)', () => {
 
   it('reports a call without an action and keeps the valid calls', () => {
     const result = parseActions('tap:foo, a.b; change:c.d');
-    expect(result.diagnostics).toEqual([{ code: 'invalid-action', expected: '"event:target.action(name=value)"', got: '"tap:foo"' }]);
+    expect(result.diagnostics).toEqual([
+      { code: 'invalid-action', expected: '"event:target.action(name=value)"', got: '"tap:foo"' },
+    ]);
     expect(Object.fromEntries(result.value)).toEqual({ tap: [call('a', 'b')], change: [call('c', 'd')] });
   });
 

@@ -10,23 +10,51 @@ const parse = (value: unknown) => {
 
 describe('auto-ads-attributes', () => {
   it('keeps type, layout, height, width, sticky and data-* names', () => {
-    const value = { type: 'fake', layout: 'fixed-height', height: '280', width: '300', sticky: 'top', 'data-slot': '/1/a', 'data-a_b.c': 'x' };
+    const value = {
+      type: 'fake',
+      layout: 'fixed-height',
+      height: '280',
+      width: '300',
+      sticky: 'top',
+      'data-slot': '/1/a',
+      'data-a_b.c': 'x',
+    };
     expect(parse(value)).toMatchObject({ value, codes: [] });
   });
 
   it('drops other names with auto-ads-attribute-dropped', () => {
-    const result = parse({ style: 'color:red', 'data-ok': 'x', '-key': 'y', class: 'z', 'data-': 'w', 'data-Upper': 'v', 'data-a b': 'u', src: 'https://x' });
+    const result = parse({
+      style: 'color:red',
+      'data-ok': 'x',
+      '-key': 'y',
+      class: 'z',
+      'data-': 'w',
+      'data-Upper': 'v',
+      'data-a b': 'u',
+      src: 'https://x',
+    });
     expect(result.value).toEqual({ 'data-ok': 'x' });
     expect(result.codes).toEqual(Array(7).fill('auto-ads-attribute-dropped'));
     expect(result.diagnostics[0]).toMatchObject({ got: '"style"', field: 'attributes.style' });
   });
 
   it('stringifies numbers and booleans (docs/auto-ads.md, "Config format")', () => {
-    expect(parse({ height: 250, 'data-a': true, 'data-b': false }).value).toEqual({ height: '250', 'data-a': 'true', 'data-b': 'false' });
+    expect(parse({ height: 250, 'data-a': true, 'data-b': false }).value).toEqual({
+      height: '250',
+      'data-a': 'true',
+      'data-b': 'false',
+    });
   });
 
   it('drops object, array, null and over-long values', () => {
-    const result = parse({ 'data-a': {}, 'data-b': [], 'data-c': null, 'data-e': 'x'.repeat(2001), 'data-f': 'a\0b', 'data-d': 'kept' });
+    const result = parse({
+      'data-a': {},
+      'data-b': [],
+      'data-c': null,
+      'data-e': 'x'.repeat(2001),
+      'data-f': 'a\0b',
+      'data-d': 'kept',
+    });
     expect(result.value).toEqual({ 'data-d': 'kept' });
     expect(result.codes).toEqual(Array(5).fill('auto-ads-attribute-dropped'));
   });
@@ -34,7 +62,10 @@ describe('auto-ads-attributes', () => {
   it.each(['data-block-on-consent', 'data-block-on-consent-purposes', 'data-block-on-consent-anything'])(
     'drops the consent marker %s with auto-ads-consent-attribute-dropped',
     (name) => {
-      expect(parse({ [name]: '_till_responded', type: 'fake' })).toMatchObject({ value: { type: 'fake' }, codes: ['auto-ads-consent-attribute-dropped'] });
+      expect(parse({ [name]: '_till_responded', type: 'fake' })).toMatchObject({
+        value: { type: 'fake' },
+        codes: ['auto-ads-consent-attribute-dropped'],
+      });
     },
   );
 
@@ -52,12 +83,15 @@ describe('auto-ads-attributes', () => {
   });
 
   const macro = '$' + '{GDPR}';
-  it.each([`https://ads.example/c?gdpr=${macro}`, 'http://ads.example/c', '/creative', '//cdn.example/c', 'creative.html'])(
-    'keeps the loadable data-src %j',
-    (url) => {
-      expect(parse({ 'data-src': url })).toMatchObject({ value: { 'data-src': url }, codes: [] });
-    },
-  );
+  it.each([
+    `https://ads.example/c?gdpr=${macro}`,
+    'http://ads.example/c',
+    '/creative',
+    '//cdn.example/c',
+    'creative.html',
+  ])('keeps the loadable data-src %j', (url) => {
+    expect(parse({ 'data-src': url })).toMatchObject({ value: { 'data-src': url }, codes: [] });
+  });
 
   it('reads a non-object field as nothing with auto-ads-field-invalid', () => {
     expect(parse(['type'])).toMatchObject({ value: undefined, codes: ['auto-ads-field-invalid'] });

@@ -28,22 +28,51 @@ export function configArbitrary(isHostile: boolean): fc.Arbitrary<unknown> {
     ),
   })).anchor;
 
-  const validName = fc.constantFrom('type', 'layout', 'height', 'width', 'sticky', 'data-slot', 'data-src', 'data-click-url');
-  const badName = fc.constantFrom('data-block-on-consent', 'data-block-on-consent-purposes', 'onclick', 'class', '__proto__', 'constructor', 'Data-X');
+  const validName = fc.constantFrom(
+    'type',
+    'layout',
+    'height',
+    'width',
+    'sticky',
+    'data-slot',
+    'data-src',
+    'data-click-url',
+  );
+  const badName = fc.constantFrom(
+    'data-block-on-consent',
+    'data-block-on-consent-purposes',
+    'onclick',
+    'class',
+    '__proto__',
+    'constructor',
+    'Data-X',
+  );
   const attributeName = isHostile ? fc.oneof(validName, badName, fc.string({ maxLength: 12 })) : validName;
-  const validValue = fc.oneof(fc.constantFrom('https://ads.example/c', '/creative', 'fake'), fc.integer(), fc.boolean());
-  const badValue = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('javascript:alert(1)', 'data:text/html,x', ' jAvAsCrIpT:1', 'blob:x'), fc.anything());
+  const validValue = fc.oneof(
+    fc.constantFrom('https://ads.example/c', '/creative', 'fake'),
+    fc.integer(),
+    fc.boolean(),
+  );
+  const badValue = fc.oneof(
+    fc.string({ maxLength: 20 }),
+    fc.constantFrom('javascript:alert(1)', 'data:text/html,x', ' jAvAsCrIpT:1', 'blob:x'),
+    fc.anything(),
+  );
   const attributeValue = isHostile ? fc.oneof(validValue, badValue) : validValue;
 
   const attributes = mostly(fc.dictionary(attributeName, attributeValue, { maxKeys: 6 }));
 
-  const spacing = isHostile ? fc.constantFrom('0px', '300px', '1vp', '1.5vp', '.5vp', '-1px', '100', '10em', '1e3px') : fc.constantFrom('0px', '300px', '1.5vp', '.5vp');
+  const spacing = isHostile
+    ? fc.constantFrom('0px', '300px', '1vp', '1.5vp', '.5vp', '-1px', '100', '10em', '1e3px')
+    : fc.constantFrom('0px', '300px', '1.5vp', '.5vp');
 
   const constraints = mostly(
     fc.record(
       {
         initialMinSpacing: spacing,
-        subsequentMinSpacing: mostly(fc.array(fc.record({ adCount: mostly(fc.integer({ min: 0, max: 10 })), spacing }), { maxLength: 3 })),
+        subsequentMinSpacing: mostly(
+          fc.array(fc.record({ adCount: mostly(fc.integer({ min: 0, max: 10 })), spacing }), { maxLength: 3 }),
+        ),
         maxAdCount: mostly(fc.integer({ min: 0, max: 20 })),
       },
       { requiredKeys: isHostile ? [] : ['initialMinSpacing', 'maxAdCount'] },
@@ -81,7 +110,16 @@ export function configArbitrary(isHostile: boolean): fc.Arbitrary<unknown> {
 
 /** An attribute map with good and bad names and values. */
 export const hostileAttributes = fc.dictionary(
-  fc.oneof(fc.constantFrom('type', 'data-src', 'data-block-on-consent', '__proto__', 'onclick'), fc.string({ maxLength: 12 })),
-  fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.constantFrom('javascript:alert(1)', 'https://a.example/'), fc.anything()),
+  fc.oneof(
+    fc.constantFrom('type', 'data-src', 'data-block-on-consent', '__proto__', 'onclick'),
+    fc.string({ maxLength: 12 }),
+  ),
+  fc.oneof(
+    fc.string({ maxLength: 20 }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constantFrom('javascript:alert(1)', 'https://a.example/'),
+    fc.anything(),
+  ),
   { maxKeys: 8 },
 );

@@ -26,7 +26,10 @@ const namedEntries = (fields: readonly (string | undefined)[], pattern: RegExp) 
 
 describe('auto-ads-config properties', () => {
   it('never throws, whatever the input', () => {
-    fc.assert(fc.property(fc.oneof(configLike, fc.anything(), fc.jsonValue()), (json) => void parse(json)), RUNS);
+    fc.assert(
+      fc.property(fc.oneof(configLike, fc.anything(), fc.jsonValue()), (json) => void parse(json)),
+      RUNS,
+    );
   });
 
   it('gives every diagnostic a documented code and an expected value', () => {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';
 import { parseAutoAdsConfig } from '../../../src/wire/auto-ads-config.ts';
 
-const placement = (patch: Record<string, unknown> = {}) => ({ anchor: { selector: 'article p' }, pos: 4, type: 1, ...patch });
+const placement = (patch: Record<string, unknown> = {}) => ({
+  anchor: { selector: 'article p' },
+  pos: 4,
+  type: 1,
+  ...patch,
+});
 const parse = (wire: unknown) => parseAutoAdsConfig(wire, DEFAULT_CONSTRAINTS);
 const codes = (wire: unknown) => parse(wire).diagnostics.map((d) => d.code);
 
@@ -53,7 +58,11 @@ describe('auto-ads-config', () => {
   });
 
   it('defaults margins to 0 and reads absent or null optional fields without a diagnostic', () => {
-    const result = parse({ placements: [placement({ style: { top_m: 5 }, attributes: null })], attributes: null, optInStatus: null });
+    const result = parse({
+      placements: [placement({ style: { top_m: 5 }, attributes: null })],
+      attributes: null,
+      optInStatus: null,
+    });
     expect(result.value?.placements[0]).toMatchObject({ marginTop: 5, marginBottom: 0, attributes: {} });
     expect(result.diagnostics).toEqual([]);
   });
@@ -80,7 +89,11 @@ describe('auto-ads-config', () => {
     ['all as a string', placement({ anchor: { selector: 'p', all: 'yes' } }), 'placements[0].anchor.all'],
     ['a negative min_c', placement({ anchor: { selector: 'p', min_c: -3 } }), 'placements[0].anchor.min_c'],
     ['min_c as a string', placement({ anchor: { selector: 'p', min_c: '3' } }), 'placements[0].anchor.min_c'],
-    ['an invalid sub anchor', placement({ anchor: { selector: 'p', sub: { all: true } } }), 'placements[0].anchor.sub.selector'],
+    [
+      'an invalid sub anchor',
+      placement({ anchor: { selector: 'p', sub: { all: true } } }),
+      'placements[0].anchor.sub.selector',
+    ],
     ['a placement that is not an object', 'p', 'placements[0]'],
   ])('drops a placement with %s (auto-ads-placement-invalid naming the field)', (_name, wire, field) => {
     const result = parse({ placements: [wire, placement()] });
@@ -89,7 +102,9 @@ describe('auto-ads-config', () => {
   });
 
   it('names the path of the invalid field in the message', () => {
-    const [d] = parse({ placements: [placement(), placement({ anchor: { selector: 'p', sub: { selector: 'a', index: 'x' } } })] }).diagnostics;
+    const [d] = parse({
+      placements: [placement(), placement({ anchor: { selector: 'p', sub: { selector: 'a', index: 'x' } } })],
+    }).diagnostics;
     expect(d).toEqual({
       code: 'auto-ads-placement-invalid',
       expected: 'placements[1].anchor.sub.index: an integer from 0 to 9999',
@@ -99,7 +114,10 @@ describe('auto-ads-config', () => {
   });
 
   it('accepts 10 nested sub anchors and drops a placement with 11', () => {
-    expect(parse({ placements: [placement({ anchor: nested(10) })] })).toMatchObject({ value: { placements: [{}] }, diagnostics: [] });
+    expect(parse({ placements: [placement({ anchor: nested(10) })] })).toMatchObject({
+      value: { placements: [{}] },
+      diagnostics: [],
+    });
     const deep = parse({ placements: [placement({ anchor: nested(11) })] });
     expect(deep.value?.placements).toEqual([]);
     expect(deep.diagnostics).toEqual([expect.objectContaining({ code: 'auto-ads-placement-invalid', got: '"more"' })]);
@@ -110,8 +128,13 @@ describe('auto-ads-config', () => {
   });
 
   it('ignores a negative, too large or non-numeric margin with auto-ads-field-invalid', () => {
-    const result = parse({ placements: [placement({ style: { top_m: -4, bot_m: '8' } }), placement({ style: { top_m: 1e6 } })] });
-    expect(result.value?.placements.map((p) => [p.marginTop, p.marginBottom])).toEqual([[0, 0], [0, 0]]);
+    const result = parse({
+      placements: [placement({ style: { top_m: -4, bot_m: '8' } }), placement({ style: { top_m: 1e6 } })],
+    });
+    expect(result.value?.placements.map((p) => [p.marginTop, p.marginBottom])).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
     expect(result.diagnostics.map((d) => d.code)).toEqual(Array(3).fill('auto-ads-field-invalid'));
   });
 
@@ -136,7 +159,12 @@ describe('auto-ads-config', () => {
   it('surfaces noConfigReason as auto-ads-no-config-reason and keeps going', () => {
     const result = parse({ noConfigReason: 'No ad placements found for publisher ID', placements: [placement()] });
     expect(result.diagnostics).toEqual([
-      { code: 'auto-ads-no-config-reason', expected: 'a config with ads', got: '"No ad placements found for publisher ID"', field: 'noConfigReason' },
+      {
+        code: 'auto-ads-no-config-reason',
+        expected: 'a config with ads',
+        got: '"No ad placements found for publisher ID"',
+        field: 'noConfigReason',
+      },
     ]);
     expect(result.value?.placements).toHaveLength(1);
   });
@@ -148,14 +176,29 @@ describe('auto-ads-config', () => {
   });
 
   it('reports an optInStatus that is not an array of integers, never coercing "2"', () => {
-    expect(parse({ placements: [], optInStatus: 2 })).toMatchObject({ value: { isAnchorAdEnabled: false }, diagnostics: [{ code: 'auto-ads-field-invalid' }] });
-    expect(parse({ placements: [], optInStatus: ['2'] })).toMatchObject({ value: { isAnchorAdEnabled: false }, diagnostics: [{ field: 'optInStatus[0]' }] });
+    expect(parse({ placements: [], optInStatus: 2 })).toMatchObject({
+      value: { isAnchorAdEnabled: false },
+      diagnostics: [{ code: 'auto-ads-field-invalid' }],
+    });
+    expect(parse({ placements: [], optInStatus: ['2'] })).toMatchObject({
+      value: { isAnchorAdEnabled: false },
+      diagnostics: [{ field: 'optInStatus[0]' }],
+    });
   });
 
   it('parses attributes and stickyAdAttributes through the allow-list', () => {
-    const result = parse({ placements: [], attributes: { type: 'fake', onclick: 'x' }, stickyAdAttributes: { 'data-no-fill': true, sticky: 'top' } });
-    expect(result.value).toMatchObject({ attributes: { type: 'fake' }, stickyAttributes: { 'data-no-fill': 'true', sticky: 'top' } });
-    expect(result.diagnostics.map((d) => [d.code, d.field])).toEqual([['auto-ads-attribute-dropped', 'attributes.onclick']]);
+    const result = parse({
+      placements: [],
+      attributes: { type: 'fake', onclick: 'x' },
+      stickyAdAttributes: { 'data-no-fill': true, sticky: 'top' },
+    });
+    expect(result.value).toMatchObject({
+      attributes: { type: 'fake' },
+      stickyAttributes: { 'data-no-fill': 'true', sticky: 'top' },
+    });
+    expect(result.diagnostics.map((d) => [d.code, d.field])).toEqual([
+      ['auto-ads-attribute-dropped', 'attributes.onclick'],
+    ]);
   });
 
   it('drops consent markers and script URLs from every attribute map, keeping the rest', () => {
@@ -164,7 +207,11 @@ describe('auto-ads-config', () => {
       attributes: { type: 'custom', 'data-block-on-consent': '_till_responded', 'data-src': 'javascript:alert(1)' },
       stickyAdAttributes: { 'data-src': 'data:text/html,<script>alert(1)</script>' },
     });
-    expect(result.value).toMatchObject({ attributes: { type: 'custom' }, stickyAttributes: {}, placements: [{ attributes: { 'data-slot': 'mid' } }] });
+    expect(result.value).toMatchObject({
+      attributes: { type: 'custom' },
+      stickyAttributes: {},
+      placements: [{ attributes: { 'data-slot': 'mid' } }],
+    });
     expect(result.diagnostics.map((d) => [d.code, d.field])).toEqual([
       ['auto-ads-consent-attribute-dropped', 'placements[0].attributes.data-block-on-consent-purposes'],
       ['auto-ads-consent-attribute-dropped', 'attributes.data-block-on-consent'],

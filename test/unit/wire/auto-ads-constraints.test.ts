@@ -19,9 +19,12 @@ describe('auto-ads-constraints', () => {
     expect(parseSpacing(text)).toEqual(expected);
   });
 
-  it.each(['-1px', '+1px', '100', '10em', '', 'px', ' 10px', '1e3px', '1.px', '1,5vp'])('refuses the spacing %j', (text) => {
-    expect(parseSpacing(text)).toBeUndefined();
-  });
+  it.each(['-1px', '+1px', '100', '10em', '', 'px', ' 10px', '1e3px', '1.px', '1,5vp'])(
+    'refuses the spacing %j',
+    (text) => {
+      expect(parseSpacing(text)).toBeUndefined();
+    },
+  );
 
   it('refuses a bare number as a spacing', () => {
     expect(parseSpacing(500)).toBeUndefined();
@@ -35,7 +38,10 @@ describe('auto-ads-constraints', () => {
   it('parses px and vp values and sorts rules by adCount', () => {
     const result = constraints({
       initialMinSpacing: '150px',
-      subsequentMinSpacing: [{ adCount: 6, spacing: '0.5vp' }, { adCount: 3, spacing: '160px' }],
+      subsequentMinSpacing: [
+        { adCount: 6, spacing: '0.5vp' },
+        { adCount: 3, spacing: '160px' },
+      ],
       maxAdCount: 5,
     });
     expect(result).toEqual({
@@ -64,7 +70,10 @@ describe('auto-ads-constraints', () => {
     ['a negative maxAdCount', { initialMinSpacing: '1vp', maxAdCount: -1 }],
     ['a maxAdCount as a string', { initialMinSpacing: '1vp', maxAdCount: '3' }],
     ['a rule without adCount', { initialMinSpacing: '1vp', maxAdCount: 3, subsequentMinSpacing: [{ spacing: '2vp' }] }],
-    ['a rule with a bad spacing', { initialMinSpacing: '1vp', maxAdCount: 3, subsequentMinSpacing: [{ adCount: 2, spacing: '-2vp' }] }],
+    [
+      'a rule with a bad spacing',
+      { initialMinSpacing: '1vp', maxAdCount: 3, subsequentMinSpacing: [{ adCount: 2, spacing: '-2vp' }] },
+    ],
     ['rules that are not an array', { initialMinSpacing: '1vp', maxAdCount: 3, subsequentMinSpacing: {} }],
     ['constraints that are not an object', '1vp'],
   ])('falls back to the network defaults for %s (one auto-ads-constraints-invalid)', (_name, wire) => {
@@ -74,7 +83,10 @@ describe('auto-ads-constraints', () => {
   });
 
   it('says which value is wrong', () => {
-    expect(constraints({ initialMinSpacing: '1vp', maxAdCount: 3, subsequentMinSpacing: [{ adCount: 2, spacing: '2' }] }).problems).toEqual([
+    expect(
+      constraints({ initialMinSpacing: '1vp', maxAdCount: 3, subsequentMinSpacing: [{ adCount: 2, spacing: '2' }] })
+        .problems,
+    ).toEqual([
       {
         code: 'auto-ads-constraints-invalid',
         expected: 'adConstraints.subsequentMinSpacing[0].spacing: a length such as 300px or 1.5vp (no sign)',

@@ -6,20 +6,44 @@ const codes = (data: unknown) => parseCmpMessage(data).diagnostics.map((d) => `$
 
 describe('parseCmpMessage', () => {
   it.each([
-    [{ type: 'consent-ui', action: 'ready' }, { kind: 'ready', initialHeight: undefined, border: undefined }],
-    [{ type: 'consent-ui', action: 'ready', initialHeight: '60vh', border: false }, { kind: 'ready', initialHeight: 60, border: false }],
-    [{ type: 'consent-ui', action: 'ready', initialHeight: '10vh' }, { kind: 'ready', initialHeight: 10, border: undefined }],
-    [{ type: 'consent-ui', action: 'ready', initialHeight: '80vh' }, { kind: 'ready', initialHeight: 80, border: undefined }],
+    [
+      { type: 'consent-ui', action: 'ready' },
+      { kind: 'ready', initialHeight: undefined, border: undefined },
+    ],
+    [
+      { type: 'consent-ui', action: 'ready', initialHeight: '60vh', border: false },
+      { kind: 'ready', initialHeight: 60, border: false },
+    ],
+    [
+      { type: 'consent-ui', action: 'ready', initialHeight: '10vh' },
+      { kind: 'ready', initialHeight: 10, border: undefined },
+    ],
+    [
+      { type: 'consent-ui', action: 'ready', initialHeight: '80vh' },
+      { kind: 'ready', initialHeight: 80, border: undefined },
+    ],
     [{ type: 'consent-ui', action: 'enter-fullscreen' }, { kind: 'enter-fullscreen' }],
-    [{ type: 'consent-response', action: 'dismiss', info: 'ignored' }, { kind: 'decision', action: 'dismiss', data: {} }],
-    [{ type: 'consent-response', action: 'reject' }, { kind: 'decision', action: 'reject', data: {} }],
+    [
+      { type: 'consent-response', action: 'dismiss', info: 'ignored' },
+      { kind: 'decision', action: 'dismiss', data: {} },
+    ],
+    [
+      { type: 'consent-response', action: 'reject' },
+      { kind: 'decision', action: 'reject', data: {} },
+    ],
     [
       {
         type: 'consent-response',
         action: 'accept',
         info: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA',
         purposeConsents: { ads: true, constructor: false },
-        consentMetadata: { consentStringType: 2, gdprApplies: true, additionalConsent: '1~', gppSectionId: '2', purposeOne: true },
+        consentMetadata: {
+          consentStringType: 2,
+          gdprApplies: true,
+          additionalConsent: '1~',
+          gppSectionId: '2',
+          purposeOne: true,
+        },
         tcfPolicyVersion: 4,
       },
       {
@@ -28,7 +52,13 @@ describe('parseCmpMessage', () => {
         data: {
           consentString: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA',
           purposeConsents: { ads: true, constructor: false },
-          consentMetadata: { consentStringType: 2, gdprApplies: true, additionalConsent: '1~', gppSectionId: '2', purposeOne: true },
+          consentMetadata: {
+            consentStringType: 2,
+            gdprApplies: true,
+            additionalConsent: '1~',
+            gppSectionId: '2',
+            purposeOne: true,
+          },
           tcfPolicyVersion: 4,
         },
       },
@@ -37,9 +67,12 @@ describe('parseCmpMessage', () => {
     expect(parseCmpMessage(data)).toEqual({ value: expected, diagnostics: [] });
   });
 
-  it.each([null, 'consent-ui', 42, [], { type: 'other' }, { type: '__tcfapiCall' }, { action: 'accept' }])('ignores %j silently', (data) => {
-    expect(parseCmpMessage(data)).toEqual({ value: null, diagnostics: [] });
-  });
+  it.each([null, 'consent-ui', 42, [], { type: 'other' }, { type: '__tcfapiCall' }, { action: 'accept' }])(
+    'ignores %j silently',
+    (data) => {
+      expect(parseCmpMessage(data)).toEqual({ value: null, diagnostics: [] });
+    },
+  );
 
   it.each([
     [{ type: 'consent-ui', action: 'ready', initialHeight: '9vh' }, 'initialHeight'],
@@ -62,8 +95,17 @@ describe('parseCmpMessage', () => {
       consentMetadata: { gdprApplies: 'yes', consentStringType: 1 },
       tcfPolicyVersion: 2.5,
     });
-    expect(value).toEqual({ kind: 'decision', action: 'accept', data: { purposeConsents: { measure: true }, consentMetadata: { consentStringType: 1 } } });
-    expect(diagnostics.map((d) => d.field)).toEqual(['info', 'purposeConsents.ads', 'consentMetadata.gdprApplies', 'tcfPolicyVersion']);
+    expect(value).toEqual({
+      kind: 'decision',
+      action: 'accept',
+      data: { purposeConsents: { measure: true }, consentMetadata: { consentStringType: 1 } },
+    });
+    expect(diagnostics.map((d) => d.field)).toEqual([
+      'info',
+      'purposeConsents.ads',
+      'consentMetadata.gdprApplies',
+      'tcfPolicyVersion',
+    ]);
   });
 
   it.each([
@@ -76,7 +118,10 @@ describe('parseCmpMessage', () => {
   });
 
   it('never throws, and every value it keeps has the documented type', () => {
-    const field = fc.oneof(fc.anything(), fc.constantFrom('accept', 'reject', 'dismiss', 'ready', 'enter-fullscreen', '30vh', '90vh'));
+    const field = fc.oneof(
+      fc.anything(),
+      fc.constantFrom('accept', 'reject', 'dismiss', 'ready', 'enter-fullscreen', '30vh', '90vh'),
+    );
     const message = fc.record(
       {
         type: fc.oneof(fc.constantFrom('consent-ui', 'consent-response'), fc.anything()),

@@ -62,8 +62,16 @@ describe('parseConsentConfig', () => {
     ['an empty consentInstanceId', { consentInstanceId: '', consentRequired: true }, 'consent-instance-id'],
     ['no consentRequired and no checkConsentHref', { consentInstanceId: 'site' }, 'consent-required-missing'],
     ['a bad consentRequired', { consentInstanceId: 'site', consentRequired: 'yes' }, 'consent-required-invalid'],
-    ['remote without checkConsentHref', { consentInstanceId: 'site', consentRequired: 'remote' }, 'consent-required-invalid'],
-    ['a checkConsentHref that is not http(s)', { ...valid, checkConsentHref: 'ftp://cmp.example/check' }, 'consent-url-invalid'],
+    [
+      'remote without checkConsentHref',
+      { consentInstanceId: 'site', consentRequired: 'remote' },
+      'consent-required-invalid',
+    ],
+    [
+      'a checkConsentHref that is not http(s)',
+      { ...valid, checkConsentHref: 'ftp://cmp.example/check' },
+      'consent-url-invalid',
+    ],
     ['an http onUpdateHref', { ...valid, onUpdateHref: 'http://cmp.example/update' }, 'consent-url-invalid'],
     ['a javascript: URL', { ...valid, onUpdateHref: 'javascript:alert(1)' }, 'consent-url-invalid'],
   ])('fails closed on %s', (_, json, code) => {
@@ -73,7 +81,9 @@ describe('parseConsentConfig', () => {
   });
 
   it('accepts an http checkConsentHref (docs/consent.md asks https of onUpdateHref only)', () => {
-    expect(parse({ ...valid, checkConsentHref: 'http://cmp.example/check' }).value).toMatchObject({ checkConsentHref: 'http://cmp.example/check' });
+    expect(parse({ ...valid, checkConsentHref: 'http://cmp.example/check' }).value).toMatchObject({
+      checkConsentHref: 'http://cmp.example/check',
+    });
   });
 
   it('tells the publisher to set consentRequired for a client-only setup', () => {
@@ -85,7 +95,10 @@ describe('parseConsentConfig', () => {
   });
 
   it('computes the consentRequired default after the geo merge', () => {
-    const json = { consentInstanceId: 'site', geoOverride: { eea: { checkConsentHref: '/check' }, us: { consentRequired: false } } };
+    const json = {
+      consentInstanceId: 'site',
+      geoOverride: { eea: { checkConsentHref: '/check' }, us: { consentRequired: false } },
+    };
     expect(parse(json, ['eea']).value?.consentRequired).toBe('remote');
     expect(parse(json, ['us']).value?.consentRequired).toBe(false);
     expect(parse(json, []).diagnostics.map((d) => d.code)).toEqual(['consent-required-missing']);
@@ -99,7 +112,11 @@ describe('parseConsentConfig', () => {
   });
 
   it('merges nested geo objects one level deep', () => {
-    const json = { ...valid, captions: { consentPromptCaption: 'Base', buttonActionCaption: 'Keep' }, geoOverride: { eea: { captions: { consentPromptCaption: 'EEA' } } } };
+    const json = {
+      ...valid,
+      captions: { consentPromptCaption: 'Base', buttonActionCaption: 'Keep' },
+      geoOverride: { eea: { captions: { consentPromptCaption: 'EEA' } } },
+    };
     expect(parse(json, ['eea']).value).toMatchObject({ consentPromptCaption: 'EEA', buttonActionCaption: 'Keep' });
   });
 
@@ -111,12 +128,23 @@ describe('parseConsentConfig', () => {
   });
 
   it('merges the signal fields of a geo group like any other field, and says when a group has them', () => {
-    const json = { ...valid, exposesTcfApi: true, cmpId: 10, geoOverride: { eea: { exposesTcfApi: false, cmpId: 99, gpc: 'reject' } } };
+    const json = {
+      ...valid,
+      exposesTcfApi: true,
+      cmpId: 10,
+      geoOverride: { eea: { exposesTcfApi: false, cmpId: 99, gpc: 'reject' } },
+    };
     const { value, diagnostics } = parse(json, ['eea']);
     expect(value).toMatchObject({ exposesTcfApi: false, cmpId: 99, gpc: 'reject', matchedGeoGroup: 'eea' });
     expect(diagnostics).toEqual([]);
     expect(hasGeoSignalFields(json)).toBe(true);
-    expect(hasGeoSignalFields({ ...valid, exposesTcfApi: true, geoOverride: { eea: { gpc: 'reject' }, us: { consentRequired: false } } })).toBe(false);
+    expect(
+      hasGeoSignalFields({
+        ...valid,
+        exposesTcfApi: true,
+        geoOverride: { eea: { gpc: 'reject' }, us: { consentRequired: false } },
+      }),
+    ).toBe(false);
     expect(hasGeoSignalFields({ ...valid, geoOverride: { eea: { consentModeOptions: {} } } })).toBe(true);
     expect(hasGeoSignalFields({ ...valid, geoOverride: { eea: Object.create({ cmpId: 1 }) } })).toBe(false);
     expect(hasGeoSignalFields(null)).toBe(false);
@@ -134,7 +162,9 @@ describe('parseConsentConfig', () => {
 
   it('maps the legacy promptIfUnknown to consentRequired', () => {
     expect(parse({ consentInstanceId: 'site', promptIfUnknown: true }).value?.consentRequired).toBe(true);
-    expect(parse({ consentInstanceId: 'site', promptIfUnknown: false, checkConsentHref: '/c' }).value?.consentRequired).toBe(false);
+    expect(
+      parse({ consentInstanceId: 'site', promptIfUnknown: false, checkConsentHref: '/c' }).value?.consentRequired,
+    ).toBe(false);
   });
 
   it('prefers consentRequired over promptIfUnknown', () => {
@@ -161,13 +191,20 @@ describe('parseConsentConfig', () => {
   });
 
   it('ignores invalid nested uiConfig and captions values', () => {
-    const { value, diagnostics } = parse({ ...valid, uiConfig: { overlay: 'yes' }, captions: { consentPromptCaption: 1 } });
+    const { value, diagnostics } = parse({
+      ...valid,
+      uiConfig: { overlay: 'yes' },
+      captions: { consentPromptCaption: 1 },
+    });
     expect(value).toMatchObject({ overlay: false, consentPromptCaption: 'User Consent Prompt' });
     expect(diagnostics.map((d) => d.expected)).toEqual(['overlay: boolean', 'consentPromptCaption: string']);
   });
 
   it('accepts a timeout in seconds as a number', () => {
-    expect(parse({ ...valid, policy: { default: { timeout: 0 } } }).value).toMatchObject({ timeoutSeconds: 0, fallbackAction: 'dismiss' });
+    expect(parse({ ...valid, policy: { default: { timeout: 0 } } }).value).toMatchObject({
+      timeoutSeconds: 0,
+      fallbackAction: 'dismiss',
+    });
   });
 
   it.each([
@@ -181,17 +218,26 @@ describe('parseConsentConfig', () => {
     [{ default: { timeout: { seconds: 1, fallbackAction: 'accept' } } }, 'fallbackAction'],
   ])('reports policy %j and ignores what is invalid', (policy, expected) => {
     const { value, diagnostics } = parse({ ...valid, policy });
-    expect(value).toMatchObject({ timeoutSeconds: (policy as { default?: { timeout?: { seconds?: number } } }).default?.timeout?.seconds === 1 ? 1 : null });
+    expect(value).toMatchObject({
+      timeoutSeconds:
+        (policy as { default?: { timeout?: { seconds?: number } } }).default?.timeout?.seconds === 1 ? 1 : null,
+    });
     expect(diagnostics.map((d) => d.code)).toEqual(['consent-policy-invalid']);
     expect(diagnostics[0]?.expected).toContain(expected);
   });
 
   it('ignores waitFor, whose value docs/consent.md says is ignored', () => {
-    expect(parse({ ...valid, policy: { default: { waitFor: { site: [] }, timeout: 2 } } })).toMatchObject({ value: { timeoutSeconds: 2 }, diagnostics: [] });
+    expect(parse({ ...valid, policy: { default: { waitFor: { site: [] }, timeout: 2 } } })).toMatchObject({
+      value: { timeoutSeconds: 2 },
+      diagnostics: [],
+    });
   });
 
   it('never lets a refused fallbackAction reject', () => {
-    expect(parse({ ...valid, policy: { default: { timeout: { seconds: 1, fallbackAction: 'accept' } } } }).value?.fallbackAction).toBe('dismiss');
+    expect(
+      parse({ ...valid, policy: { default: { timeout: { seconds: 1, fallbackAction: 'accept' } } } }).value
+        ?.fallbackAction,
+    ).toBe('dismiss');
   });
 
   it('reports an unknown CMP type and keeps the inline config', () => {
@@ -249,15 +295,32 @@ describe('consent-config signal fields', () => {
   const parse = (json: object) => parseConsentConfig(json, { geoGroups: [], baseUrl: 'https://example.com/' });
 
   it('keeps the signal fields of the right type', () => {
-    const fields = { exposesTcfApi: true, exposesGppApi: true, cmpId: 10, cmpVersion: 2, gpc: 'reject', consentModeMapping: { ad_storage: 'consent' }, consentModeOptions: { waitForUpdate: 500 } };
+    const fields = {
+      exposesTcfApi: true,
+      exposesGppApi: true,
+      cmpId: 10,
+      cmpVersion: 2,
+      gpc: 'reject',
+      consentModeMapping: { ad_storage: 'consent' },
+      consentModeOptions: { waitForUpdate: 500 },
+    };
     expect(parse({ ...base, ...fields }).value).toMatchObject(fields);
   });
 
   it('drops mistyped signal fields with consent-field-invalid', () => {
-    const { value, diagnostics } = parse({ ...base, exposesTcfApi: 'true', cmpId: '10', consentModeMapping: ['ad_storage'] });
+    const { value, diagnostics } = parse({
+      ...base,
+      exposesTcfApi: 'true',
+      cmpId: '10',
+      consentModeMapping: ['ad_storage'],
+    });
     expect(value).not.toHaveProperty('exposesTcfApi');
     expect(value).not.toHaveProperty('cmpId');
     expect(value).not.toHaveProperty('consentModeMapping');
-    expect(diagnostics.map((d) => d.code)).toEqual(['consent-field-invalid', 'consent-field-invalid', 'consent-field-invalid']);
+    expect(diagnostics.map((d) => d.code)).toEqual([
+      'consent-field-invalid',
+      'consent-field-invalid',
+      'consent-field-invalid',
+    ]);
   });
 });

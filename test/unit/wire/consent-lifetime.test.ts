@@ -27,16 +27,36 @@ describe('parseConsentLifetime', () => {
     expect(parse({ rejected: 30 }).value).toEqual({ accepted: 390, rejected: 30 });
   });
 
-  it.each([0, -5, Number.POSITIVE_INFINITY, Number.NaN, '30', true, [30], { accepted: '30' }, { accepted: 30, dismissed: 3 }])('refuses %j with a diagnostic and keeps the default', (json) => {
+  it.each([
+    0,
+    -5,
+    Number.POSITIVE_INFINITY,
+    Number.NaN,
+    '30',
+    true,
+    [30],
+    { accepted: '30' },
+    { accepted: 30, dismissed: 3 },
+  ])('refuses %j with a diagnostic and keeps the default', (json) => {
     const { value, diagnostics } = parse(json);
     expect(value).toEqual({ accepted: 390, rejected: 390 });
-    expect(diagnostics).toEqual([expect.objectContaining({ code: 'consent-lifetime-invalid', field: 'consentLifetimeDays' })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: 'consent-lifetime-invalid', field: 'consentLifetimeDays' }),
+    ]);
   });
 
   it('is part of the parsed config, geoOverride included', () => {
-    const json = { consentInstanceId: 'x', consentRequired: true, consentLifetimeDays: 100, geoOverride: { eea: { consentLifetimeDays: { rejected: 182 } } } };
+    const json = {
+      consentInstanceId: 'x',
+      consentRequired: true,
+      consentLifetimeDays: 100,
+      geoOverride: { eea: { consentLifetimeDays: { rejected: 182 } } },
+    };
     const config = parseConsentConfig(json, { geoGroups: ['eea'], baseUrl: 'https://a.example/' }).value;
     expect(config?.consentLifetime).toEqual({ accepted: 390, rejected: 182 });
-    expect(parseConsentConfig(json, { geoGroups: [], baseUrl: 'https://a.example/' }).value?.consentLifetime).toEqual({ accepted: 100, rejected: 100 });
+    expect(parseConsentConfig(json, { geoGroups: [], baseUrl: 'https://a.example/' }).value?.consentLifetime).toEqual({
+      accepted: 100,
+      rejected: 100,
+    });
   });
 });

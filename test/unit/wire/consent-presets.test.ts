@@ -3,12 +3,19 @@ import { parseConsentConfig } from '../../../src/wire/consent-config.ts';
 import { CMP_PRESETS, type Preset } from '../../../src/wire/consent-presets.ts';
 
 const baseUrl = 'https://news.example/article';
-const parse = (json: object, type: string | null, presets: Readonly<Record<string, Preset>> = CMP_PRESETS, geoGroups: string[] = []) =>
-  parseConsentConfig(json, { geoGroups, type, baseUrl, presets });
+const parse = (
+  json: object,
+  type: string | null,
+  presets: Readonly<Record<string, Preset>> = CMP_PRESETS,
+  geoGroups: string[] = [],
+) => parseConsentConfig(json, { geoGroups, type, baseUrl, presets });
 
 describe('CMP presets (type attribute)', () => {
   it('page-hosted points at the consent server of checkConsentHref', () => {
-    const { value, diagnostics } = parse({ consentInstanceId: 'news', checkConsentHref: 'https://consent.example/consent/check' }, 'page-hosted');
+    const { value, diagnostics } = parse(
+      { consentInstanceId: 'news', checkConsentHref: 'https://consent.example/consent/check' },
+      'page-hosted',
+    );
     expect(diagnostics).toEqual([]);
     expect(value).toMatchObject({
       checkConsentHref: 'https://consent.example/consent/check',
@@ -20,8 +27,13 @@ describe('CMP presets (type attribute)', () => {
   });
 
   it('page-hosted tells the prompt which IAB APIs the page exposes', () => {
-    expect(parse({ consentInstanceId: 'news', exposesGppApi: true }, 'page-hosted').value?.clientConfig).toEqual({ consentInstanceId: 'news', exposesGppApi: true });
-    expect(parse({ consentInstanceId: 'news', exposesTcfApi: true, exposesGppApi: true }, 'page-hosted').value?.clientConfig).toEqual({
+    expect(parse({ consentInstanceId: 'news', exposesGppApi: true }, 'page-hosted').value?.clientConfig).toEqual({
+      consentInstanceId: 'news',
+      exposesGppApi: true,
+    });
+    expect(
+      parse({ consentInstanceId: 'news', exposesTcfApi: true, exposesGppApi: true }, 'page-hosted').value?.clientConfig,
+    ).toEqual({
       consentInstanceId: 'news',
       exposesTcfApi: true,
       exposesGppApi: true,
@@ -29,7 +41,10 @@ describe('CMP presets (type attribute)', () => {
   });
 
   it('page-hosted passes the required purposes to the prompt; an inline clientConfig merges over it', () => {
-    const { value } = parse({ consentInstanceId: 'news', purposeConsentRequired: ['ads'], clientConfig: { theme: 'dark' } }, 'page-hosted');
+    const { value } = parse(
+      { consentInstanceId: 'news', purposeConsentRequired: ['ads'], clientConfig: { theme: 'dark' } },
+      'page-hosted',
+    );
     expect(value?.clientConfig).toEqual({ consentInstanceId: 'news', purposeConsentRequired: ['ads'], theme: 'dark' });
   });
 
@@ -43,18 +58,39 @@ describe('CMP presets (type attribute)', () => {
   });
 
   it('merges the preset under the inline config: inline wins, nested objects merged one level', () => {
-    const presets = { test: () => ({ promptUiSrc: 'https://cmp.example/ui', captions: { consentPromptCaption: 'Preset', buttonActionCaption: 'Go' }, policy: { default: { timeout: 3 } } }) };
+    const presets = {
+      test: () => ({
+        promptUiSrc: 'https://cmp.example/ui',
+        captions: { consentPromptCaption: 'Preset', buttonActionCaption: 'Go' },
+        policy: { default: { timeout: 3 } },
+      }),
+    };
     const { value, diagnostics } = parse(
-      { consentInstanceId: 'news', consentRequired: true, promptUiSrc: 'https://mine.example/ui', captions: { consentPromptCaption: 'Mine' } },
+      {
+        consentInstanceId: 'news',
+        consentRequired: true,
+        promptUiSrc: 'https://mine.example/ui',
+        captions: { consentPromptCaption: 'Mine' },
+      },
       'test',
       presets,
     );
     expect(diagnostics).toEqual([]);
-    expect(value).toMatchObject({ promptUiSrc: 'https://mine.example/ui', consentPromptCaption: 'Mine', buttonActionCaption: 'Go', timeoutSeconds: 3 });
+    expect(value).toMatchObject({
+      promptUiSrc: 'https://mine.example/ui',
+      consentPromptCaption: 'Mine',
+      buttonActionCaption: 'Go',
+      timeoutSeconds: 3,
+    });
   });
 
   it('geoOverride still applies over the preset and the inline config', () => {
-    const { value } = parse({ consentInstanceId: 'news', geoOverride: { eu: { promptUiSrc: 'https://eu.example/ui' } } }, 'page-hosted', CMP_PRESETS, ['eu']);
+    const { value } = parse(
+      { consentInstanceId: 'news', geoOverride: { eu: { promptUiSrc: 'https://eu.example/ui' } } },
+      'page-hosted',
+      CMP_PRESETS,
+      ['eu'],
+    );
     expect(value).toMatchObject({ promptUiSrc: 'https://eu.example/ui', matchedGeoGroup: 'eu' });
   });
 
@@ -68,7 +104,16 @@ describe('CMP presets (type attribute)', () => {
   });
 
   it('reads promptUiSrc, sandbox and clientConfig, dropping wrong types', () => {
-    const { value, diagnostics } = parse({ consentInstanceId: 'n', consentRequired: true, promptUiSrc: 7, sandbox: 'allow-popups-to-escape-sandbox', clientConfig: { a: 1 } }, null);
+    const { value, diagnostics } = parse(
+      {
+        consentInstanceId: 'n',
+        consentRequired: true,
+        promptUiSrc: 7,
+        sandbox: 'allow-popups-to-escape-sandbox',
+        clientConfig: { a: 1 },
+      },
+      null,
+    );
     expect(value).toMatchObject({ sandbox: 'allow-popups-to-escape-sandbox', clientConfig: { a: 1 } });
     expect(value).not.toHaveProperty('promptUiSrc');
     expect(diagnostics.map((d) => [d.code, d.field])).toEqual([['consent-field-invalid', 'promptUiSrc']]);

@@ -4,15 +4,31 @@ import { describe, expect, it } from 'vitest';
 import { syntheticGvl } from '../../../fixtures/tcf/synthetic-gvl.mjs';
 import { encodeTcString, idsOf } from '../../../src/tcf/tc-string.ts';
 import { choicesOfDecision, type TcfSettings } from '../../../src/tcf/tc-choices.ts';
-import { checkGppString, checkTcString, MAX_IDS, MAX_LENGTH, MAX_VENDOR_ID } from '../../../src/wire/consent-string-bounds.ts';
+import {
+  checkGppString,
+  checkTcString,
+  MAX_IDS,
+  MAX_LENGTH,
+  MAX_VENDOR_ID,
+} from '../../../src/wire/consent-string-bounds.ts';
 import { type GvlJson, parseGvl } from '../../../src/wire/gvl.ts';
-import { base64url, CORE_HEAD, gppHeader, gppHeaderBomb, int, rangeVector, tcBomb, tcString } from '../../consent-string-bombs.ts';
+import {
+  base64url,
+  CORE_HEAD,
+  gppHeader,
+  gppHeaderBomb,
+  int,
+  rangeVector,
+  tcBomb,
+  tcString,
+} from '../../consent-string-bombs.ts';
 
 const gvl = parseGvl(syntheticGvl(1000)).value as GvlJson;
 const everyVendor = Array.from({ length: 1000 }, (_, index) => index + 1);
 const settings: TcfSettings = { cmpId: 300, cmpVersion: 1, vendors: everyVendor, purposes: {} };
 const NOW = new Date('2026-11-27T10:00:00Z');
-const refusal = (got: string) => expect.objectContaining({ code: 'consent-string-refused', got: expect.stringContaining(got) });
+const refusal = (got: string) =>
+  expect.objectContaining({ code: 'consent-string-refused', got: expect.stringContaining(got) });
 
 describe('checkTcString', () => {
   it('passes the strings of the IAB encoder over a full-size vendor list', () => {
@@ -21,7 +37,11 @@ describe('checkTcString', () => {
       expect(checkTcString(text)).toBeNull();
     }
     const some = everyVendor.filter((id) => id % 3 !== 0);
-    const choices = { ...choicesOfDecision(gvl, settings, { state: 'accepted' }), vendorConsents: some, vendorLegitimateInterests: some.slice(0, 400) };
+    const choices = {
+      ...choicesOfDecision(gvl, settings, { state: 'accepted' }),
+      vendorConsents: some,
+      vendorLegitimateInterests: some.slice(0, 400),
+    };
     expect(checkTcString(encodeTcString(gvl, settings, choices, NOW))).toBeNull();
   });
 
@@ -30,14 +50,23 @@ describe('checkTcString', () => {
     model.cmpId = 300;
     model.vendorConsents.set(everyVendor);
     for (const purpose of [2, 3, 4, 7])
-      for (const id of everyVendor.slice(0, 600)) model.publisherRestrictions.add(id, new PurposeRestriction(purpose, RestrictionType.REQUIRE_CONSENT));
+      for (const id of everyVendor.slice(0, 600))
+        model.publisherRestrictions.add(id, new PurposeRestriction(purpose, RestrictionType.REQUIRE_CONSENT));
     const text = TCString.encode(model);
     expect(idsOf(TCString.decode(text).vendorConsents)).toHaveLength(1000);
     expect(checkTcString(text)).toBeNull();
   });
 
   it('builds its strings by hand as the IAB decoder reads them', () => {
-    const decoded = TCString.decode(tcString([[3, 5], [9, 9]], [[20, 22]]));
+    const decoded = TCString.decode(
+      tcString(
+        [
+          [3, 5],
+          [9, 9],
+        ],
+        [[20, 22]],
+      ),
+    );
     expect(idsOf(decoded.vendorConsents)).toEqual([3, 4, 5, 9]);
     expect(decoded.publisherRestrictions.getVendors()).toEqual([20, 21, 22]);
   });
@@ -59,7 +88,9 @@ describe('checkTcString', () => {
   });
 
   it('refuses a bit field sized past the largest vendor id, and a string past the length cap', () => {
-    expect(checkTcString(base64url(CORE_HEAD + int(20_000, 16) + '0' + '1'.repeat(20_000)))).toEqual(refusal('vendor id 20000'));
+    expect(checkTcString(base64url(CORE_HEAD + int(20_000, 16) + '0' + '1'.repeat(20_000)))).toEqual(
+      refusal('vendor id 20000'),
+    );
     expect(checkTcString('C'.repeat(MAX_LENGTH + 1))).toEqual(refusal(`${MAX_LENGTH + 1} characters`));
   });
 
@@ -84,7 +115,11 @@ describe('checkGppString', () => {
     const model = new GppModel();
     model.decodeSection('tcfeuv2', tcfeuv2);
     model.setFieldValue('usnat', 'SaleOptOut', 1);
-    model.setFieldValue('tcfcav1', 'VendorExpressConsent', everyVendor.filter((id) => id % 2));
+    model.setFieldValue(
+      'tcfcav1',
+      'VendorExpressConsent',
+      everyVendor.filter((id) => id % 2),
+    );
     model.setFieldValue('tcfcav1', 'VendorImpliedConsent', everyVendor);
     const text = model.encode();
     expect(new GppModel(text).getSectionIds()).toEqual([2, 5, 7]);
@@ -111,7 +146,14 @@ describe('checkGppString', () => {
   });
 
   it('passes Canadian sections of the IAB encoder, ranges and bit fields', () => {
-    for (const [express, implied] of [[everyVendor.filter((id) => id % 2), everyVendor], [[], everyVendor], [[1, 5, 9], [2, 3, 4, 700]]]) {
+    for (const [express, implied] of [
+      [everyVendor.filter((id) => id % 2), everyVendor],
+      [[], everyVendor],
+      [
+        [1, 5, 9],
+        [2, 3, 4, 700],
+      ],
+    ]) {
       const model = new GppModel();
       model.setFieldValue('tcfcav1', 'VendorExpressConsent', express);
       model.setFieldValue('tcfcav1', 'VendorImpliedConsent', implied);
@@ -123,7 +165,8 @@ describe('checkGppString', () => {
   });
 
   it('refuses a Canadian section of the older 16-bit ranges, which the library reads once the newer reading fails', () => {
-    const canadian = (ranges: [number, number][]) => base64url(int(1, 6) + int(0, 193) + rangeVector(ranges) + int(0, 17) + int(0, 12));
+    const canadian = (ranges: [number, number][]) =>
+      base64url(int(1, 6) + int(0, 193) + rangeVector(ranges) + int(0, 17) + int(0, 12));
     const small = `${gppHeader([[5, 5]])}~${canadian([[3, 200]])}`;
     expect(new GppModel(small).getFieldValue('tcfcav1', 'VendorExpressConsent')).toHaveLength(198);
     expect(checkGppString(small)).toBeNull();
@@ -135,7 +178,11 @@ describe('checkGppString', () => {
 
   it('refuses a Canadian section whose ranges expand past the vendor ids (built by the IAB encoder)', () => {
     const model = new GppModel();
-    model.setFieldValue('tcfcav1', 'VendorExpressConsent', Array.from({ length: 60_000 }, (_, index) => index + 1));
+    model.setFieldValue(
+      'tcfcav1',
+      'VendorExpressConsent',
+      Array.from({ length: 60_000 }, (_, index) => index + 1),
+    );
     expect(checkGppString(model.encode())).toEqual(refusal('vendor id 60000'));
   });
 

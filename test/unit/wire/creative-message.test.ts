@@ -11,7 +11,14 @@ describe('creative consent call', () => {
   });
 
   it('leaves other messages alone without a diagnostic', () => {
-    for (const data of [null, 'hello', '{"pageAdConsentCall":{}}', 42, { type: 'resize' }, Object.create({ pageAdConsentCall: {} })]) {
+    for (const data of [
+      null,
+      'hello',
+      '{"pageAdConsentCall":{}}',
+      42,
+      { type: 'resize' },
+      Object.create({ pageAdConsentCall: {} }),
+    ]) {
       expect(parseCreativeConsentCall(data)).toEqual({ value: null, diagnostics: [] });
     }
   });

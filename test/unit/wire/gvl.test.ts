@@ -27,7 +27,10 @@ describe('gvl', () => {
   });
 
   it('reports a malformed declared field once and drops its vendor', () => {
-    const { value, diagnostics } = parseGvl({ ...fixture, vendors: { ...fixture.vendors, 8: { ...fixture.vendors['8'], purposes: 'all of them' } } });
+    const { value, diagnostics } = parseGvl({
+      ...fixture,
+      vendors: { ...fixture.vendors, 8: { ...fixture.vendors['8'], purposes: 'all of them' } },
+    });
     expect(Object.keys(value?.vendors ?? {})).toEqual(['1', '2', '25', '52', '91']);
     expect(diagnostics.map(({ field }) => field)).toEqual(['vendors.8.purposes']);
   });

@@ -39,7 +39,11 @@ describe('readBody', () => {
 
   it('stops past the cap, cancels the rest of an endless body, and answers with one diagnostic', async () => {
     const { response, state } = streamed([], { isEndless: true });
-    expect(await readBody(response, 1024 * 1024)).toEqual({ code: 'remote-answer-too-large', expected: 'at most 1048576 bytes', got: '"more from "' });
+    expect(await readBody(response, 1024 * 1024)).toEqual({
+      code: 'remote-answer-too-large',
+      expected: 'at most 1048576 bytes',
+      got: '"more from "',
+    });
     expect(state.cancelled).toBe(true);
     // 16 chunks of 64 KB are the cap; the 17th passes it, and nothing is pulled after it.
     expect(state.pulled).toBe(17);

@@ -12,7 +12,10 @@ const root = resolve(import.meta.dirname, '../../..');
 /** Each documented code with the severity its meaning starts with (rows without one are left out). */
 function documented(): [string, 'error' | 'warning'][] {
   const text = readFileSync(join(root, 'docs/errors.md'), 'utf8');
-  return [...text.matchAll(/^\| `([a-z0-9-]+)` \| (Error|Warning)\b/gm)].map(([, code, word]) => [code!, word === 'Warning' ? 'warning' : 'error']);
+  return [...text.matchAll(/^\| `([a-z0-9-]+)` \| (Error|Warning)\b/gm)].map(([, code, word]) => [
+    code!,
+    word === 'Warning' ? 'warning' : 'error',
+  ]);
 }
 
 function sources(dir: string): string[] {
@@ -37,7 +40,10 @@ function levelSites(): Site[] {
   return sources('src').flatMap((file) =>
     readFileSync(join(root, file), 'utf8')
       .split('\n')
-      .filter((line) => /(,\s*'(warn|error)'\)|\?\s*'(warn|error)'\s*:\s*'(warn|error)'\))/.test(line) && !/^\s*(\*|\/\/)/.test(line))
+      .filter(
+        (line) =>
+          /(,\s*'(warn|error)'\)|\?\s*'(warn|error)'\s*:\s*'(warn|error)'\))/.test(line) && !/^\s*(\*|\/\/)/.test(line),
+      )
       .map((line) => siteOf(file, line)),
   );
 }
@@ -51,21 +57,42 @@ const FORWARDED: Readonly<Record<string, Readonly<Record<string, readonly string
     warning: ['geo-config-invalid', 'geo-group-invalid', 'geo-country-invalid', 'geo-debug-ignored'],
   },
   "src/auto-ads/element.ts: for (const d of parsed.diagnostics) this.report(d, parsed.value ? 'warn' : 'error');": {
-    warning: ['auto-ads-field-invalid', 'auto-ads-no-config-reason', 'auto-ads-placement-invalid', 'auto-ads-attribute-dropped', 'auto-ads-consent-attribute-dropped', 'auto-ads-url-refused', 'auto-ads-constraints-invalid'],
+    warning: [
+      'auto-ads-field-invalid',
+      'auto-ads-no-config-reason',
+      'auto-ads-placement-invalid',
+      'auto-ads-attribute-dropped',
+      'auto-ads-consent-attribute-dropped',
+      'auto-ads-url-refused',
+      'auto-ads-constraints-invalid',
+    ],
     error: ['auto-ads-config-invalid'],
   },
   "src/consent/element.ts: for (const d of diagnostics) report(d, d === fatal ? 'error' : 'warn');": {
     warning: ['consent-field-invalid', 'consent-type-unknown', 'consent-geo-instance-id'],
-    error: ['consent-config-invalid', 'consent-instance-id', 'consent-url-invalid', 'consent-required-missing', 'consent-required-invalid'],
+    error: [
+      'consent-config-invalid',
+      'consent-instance-id',
+      'consent-url-invalid',
+      'consent-required-missing',
+      'consent-required-invalid',
+    ],
   },
-  "src/consent/element.ts: for (const d of timing?.diagnostics ?? []) report(d, 'warn');": { warning: ['consent-policy-invalid', 'consent-lifetime-invalid'] },
-  "src/consent/controller.ts: for (const d of diagnostics) deps.report(d, 'warn');": { warning: ['consent-stored-invalid'] },
-  "src/consent/controller.ts: for (const d of result?.diagnostics ?? []) deps.report(d, result?.value ? 'warn' : 'error');": {
-    warning: ['consent-answer-field-invalid'],
-    error: ['consent-check-failed', 'remote-answer-too-large'],
+  "src/consent/element.ts: for (const d of timing?.diagnostics ?? []) report(d, 'warn');": {
+    warning: ['consent-policy-invalid', 'consent-lifetime-invalid'],
   },
-  "src/consent/prompt-frame.ts: for (const d of diagnostics) options.report(d, 'warn');": { warning: ['consent-cmp-message-invalid'] },
-  "src/consent/api-guard.ts: for (const api of [TCF_API, GPP_API, USP_API]) addEventListener('message', bridge(api, (d) => report(d, 'warn')));": {
+  "src/consent/controller.ts: for (const d of diagnostics) deps.report(d, 'warn');": {
+    warning: ['consent-stored-invalid'],
+  },
+  "src/consent/controller.ts: for (const d of result?.diagnostics ?? []) deps.report(d, result?.value ? 'warn' : 'error');":
+    {
+      warning: ['consent-answer-field-invalid'],
+      error: ['consent-check-failed', 'remote-answer-too-large'],
+    },
+  "src/consent/prompt-frame.ts: for (const d of diagnostics) options.report(d, 'warn');": {
+    warning: ['consent-cmp-message-invalid'],
+  },
+  "src/consent/api-guard.ts: bridge(api, (d) => report(d, 'warn')),": {
     warning: ['consent-frame-listeners-exceeded'],
   },
 };
@@ -76,7 +103,11 @@ const FORWARDED_SOURCES: Readonly<Record<string, readonly string[]>> = Object.fr
     key,
     {
       'src/geo/element.ts': ['src/wire/geo-groups.ts', 'src/geo/element.ts'],
-      'src/auto-ads/element.ts': ['src/wire/auto-ads-config.ts', 'src/wire/auto-ads-attributes.ts', 'src/wire/auto-ads-constraints.ts'],
+      'src/auto-ads/element.ts': [
+        'src/wire/auto-ads-config.ts',
+        'src/wire/auto-ads-attributes.ts',
+        'src/wire/auto-ads-constraints.ts',
+      ],
       'src/consent/element.ts': ['src/wire/consent-config.ts', 'src/wire/consent-lifetime.ts'],
       'src/consent/controller.ts': ['src/wire/consent.ts', 'src/consent/remote.ts', 'src/wire/read-body.ts'],
       'src/consent/prompt-frame.ts': ['src/wire/cmp-message.ts'],
@@ -100,17 +131,26 @@ describe('severity table', () => {
 
   it('lists every code of the components, the validator and the audit that docs/errors.md documents, and no other', () => {
     const text = readFileSync(join(root, 'docs/errors.md'), 'utf8');
-    const documented = [...text.slice(0, text.indexOf('\n## Server')).matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map(([, code]) => code!);
+    const documented = [...text.slice(0, text.indexOf('\n## Server')).matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map(
+      ([, code]) => code!,
+    );
     expect([...gradedCodes()].sort()).toEqual([...new Set(documented)].sort());
   });
 
   it('lists every code the components and the validator report, the server codes aside', () => {
     const text = readFileSync(join(root, 'docs/errors.md'), 'utf8');
-    const server = new Set([...text.slice(text.indexOf('\n## Server')).matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map(([, code]) => code!));
-    const pattern = /\b(?:diagnostic|collector|find|fail|withCode\(\s*\w+\s*,)\s*\(?\s*'([a-z][a-z0-9]*(?:-[a-z0-9]+)+)'|\bcode: '([a-z][a-z0-9]*(?:-[a-z0-9]+)+)'/g;
-    const reported = [...sources('src'), ...sources('cli')].flatMap((file) => [...readFileSync(join(root, file), 'utf8').matchAll(pattern)].map(([, a, b]) => `${file}: ${a ?? b}`));
+    const server = new Set(
+      [...text.slice(text.indexOf('\n## Server')).matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map(([, code]) => code!),
+    );
+    const pattern =
+      /\b(?:diagnostic|collector|find|fail|withCode\(\s*\w+\s*,)\s*\(?\s*'([a-z][a-z0-9]*(?:-[a-z0-9]+)+)'|\bcode: '([a-z][a-z0-9]*(?:-[a-z0-9]+)+)'/g;
+    const reported = [...sources('src'), ...sources('cli')].flatMap((file) =>
+      [...readFileSync(join(root, file), 'utf8').matchAll(pattern)].map(([, a, b]) => `${file}: ${a ?? b}`),
+    );
     expect(reported.length).toBeGreaterThan(80);
-    expect(reported.filter((site) => !gradedCodes().includes(site.split(': ')[1]!) && !server.has(site.split(': ')[1]!))).toEqual([]);
+    expect(
+      reported.filter((site) => !gradedCodes().includes(site.split(': ')[1]!) && !server.has(site.split(': ')[1]!)),
+    ).toEqual([]);
   });
 
   it('agrees with every call site that logs a diagnostic at a level', () => {
@@ -120,7 +160,9 @@ describe('severity table', () => {
     expect(unchecked.map((site) => site.key)).toEqual([]);
     const wrong = sites.flatMap((site) => {
       const graded = site.code ? { [site.level!]: [site.code] } : FORWARDED[site.key]!;
-      return Object.entries(graded).flatMap(([level, codes]) => codes.filter((code) => severityOf(code) !== level).map((code) => `${site.key}: ${code} as ${level}`));
+      return Object.entries(graded).flatMap(([level, codes]) =>
+        codes.filter((code) => severityOf(code) !== level).map((code) => `${site.key}: ${code} as ${level}`),
+      );
     });
     expect(wrong).toEqual([]);
   });
@@ -129,13 +171,18 @@ describe('severity table', () => {
     const sites = sources('src').flatMap((file) =>
       readFileSync(join(root, file), 'utf8')
         .split('\n')
-        .filter((line) => /\b(report|fail)\w*\(\s*(\w+,\s*)?diagnostic\('/.test(line) && !/,\s*'(warn|error)'\)/.test(line))
+        .filter(
+          (line) => /\b(report|fail)\w*\(\s*(\w+,\s*)?diagnostic\('/.test(line) && !/,\s*'(warn|error)'\)/.test(line),
+        )
         .map((line) => ({ key: `${file}: ${line.trim()}`, code: /diagnostic\('([a-z0-9-]+)'/.exec(line)![1]! })),
     );
     expect(sites.length).toBeGreaterThan(20);
     // <page-geo> and the signal bridges report through a function of their own that gives every diagnostic the warning level.
-    const isWarned = (key: string) => key.startsWith('src/geo/element.ts: ') || key.startsWith('src/consent/api-guard.ts: ');
-    expect(sites.filter(({ key, code }) => severityOf(code) !== (isWarned(key) ? 'warning' : 'error')).map(({ key }) => key)).toEqual([]);
+    const isWarned = (key: string) =>
+      key.startsWith('src/geo/element.ts: ') || key.startsWith('src/consent/api-guard.ts: ');
+    expect(
+      sites.filter(({ key, code }) => severityOf(code) !== (isWarned(key) ? 'warning' : 'error')).map(({ key }) => key),
+    ).toEqual([]);
   });
 
   it('lists only forwarded call sites that exist, with codes their sources report', () => {
@@ -148,7 +195,9 @@ describe('severity table', () => {
   });
 
   it('refuses a call site whose level disagrees with the table', () => {
-    expect(siteOf('src/x.ts', "report(diagnostic('consent-geo-missing', '<page-geo>', null), 'error');")).toMatchObject({ code: 'consent-geo-missing', level: 'error' });
+    expect(siteOf('src/x.ts', "report(diagnostic('consent-geo-missing', '<page-geo>', null), 'error');")).toMatchObject(
+      { code: 'consent-geo-missing', level: 'error' },
+    );
     expect(severityOf('consent-geo-missing')).not.toBe('error');
   });
 });

@@ -45,12 +45,20 @@ describe('url', () => {
     expect(isLoopbackHost(host)).toBe(true);
   });
 
-  it.each(['localhost.example', 'cdn.localhost', '128.0.0.1', '::1', '[::2]', '0.0.0.0', ''])('sees %j as no loopback host', (host) => {
-    expect(isLoopbackHost(host)).toBe(false);
-  });
+  it.each(['localhost.example', 'cdn.localhost', '128.0.0.1', '::1', '[::2]', '0.0.0.0', ''])(
+    'sees %j as no loopback host',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(false);
+    },
+  );
 
   it('writes a host as the URL parser does', () => {
-    expect(['LocalHost', '::1', '[::1]', '127.0.0.1'].map(hostOf)).toEqual(['localhost', '[::1]', '[::1]', '127.0.0.1']);
+    expect(['LocalHost', '::1', '[::1]', '127.0.0.1'].map(hostOf)).toEqual([
+      'localhost',
+      '[::1]',
+      '[::1]',
+      '127.0.0.1',
+    ]);
     expect(isLoopbackHost(hostOf('::1'))).toBe(true);
   });
 });
