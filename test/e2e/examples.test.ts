@@ -480,6 +480,35 @@ describe('hosted CMP iframe example', () => {
   });
 });
 
+describe('hosted CMP iframe example, its Try steps', () => {
+  it('gives the sheet focus as it shows, brings focus back from the page, and reopens on the stored choices', async () => {
+    const test = await open('cmp-iframe.html');
+    const { page } = test;
+    await shown(page, '.page-consent-frame iframe');
+    const frameHasFocus = () => page.evaluate(() => document.activeElement?.localName === 'iframe');
+    await expect.poll(frameHasFocus).toBe(true);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.getByRole('button', { name: 'Go to the privacy choices', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(frameHasFocus).toBe(true);
+    const frame = page.frameLocator('.page-consent-frame iframe');
+    await frame.getByRole('button', { name: 'Customize' }).click();
+    await page.waitForSelector('.page-consent-frame-full');
+    await frame.getByRole('switch', { name: 'measurement' }).waitFor();
+    await settled(page);
+    await frame.getByRole('switch', { name: 'measurement' }).check();
+    await frame.getByRole('button', { name: 'Save choices' }).click();
+    await waitForState(page, 'example-widget[data-name="Audience measurement"]', 'loaded');
+    await click(page, 'Privacy settings');
+    await shown(page, '.page-consent-frame iframe');
+    // A reader who decided before is shown the second layer at once, on the stored choices.
+    const reopened = page.frameLocator('.page-consent-frame iframe');
+    await expect.poll(() => reopened.getByRole('switch', { name: 'measurement' }).isChecked()).toBe(true);
+    expect(await reopened.getByRole('switch', { name: 'ads' }).isChecked()).toBe(false);
+    expect(problems(test)).toEqual([]);
+  });
+});
+
 describe('hosted TCF prompt example', () => {
   it('shows the TC string and the TCData a vendor reads after Accept all, and reopens on the second layer', async () => {
     const test = await open('hosted-cmp.html');
@@ -556,6 +585,24 @@ describe('prebid example', () => {
       [[], [], [1, 2, 8, 25, 91]],
     );
     expect(await newest('data-vendors')).toBe('none');
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('ad signals example, its Try steps', () => {
+  it('tells the TCF listener useractioncomplete and dataLayer an update on Accept, and cmpuishown on Privacy settings', async () => {
+    const test = await open('ad-signals.html');
+    const { page } = test;
+    await shown(page, '#prompt');
+    await click(page, 'Accept');
+    await page.waitForFunction(() =>
+      (document.getElementById('tcf-events')?.textContent ?? '').includes('useractioncomplete'),
+    );
+    await page.waitForFunction(() =>
+      /"consent","update"/.test(document.getElementById('data-layer')?.textContent ?? ''),
+    );
+    await click(page, 'Privacy settings');
+    await page.waitForFunction(() => (document.getElementById('tcf-events')?.textContent ?? '').includes('cmpuishown'));
     expect(problems(test)).toEqual([]);
   });
 });
