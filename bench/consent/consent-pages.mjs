@@ -1,6 +1,7 @@
 // The article page of each variant, with the markup each library's own docs recommend:
 // control (no library: a plain banner and a plain async third-party script), runtime-only
-// (control with our `v0.js`: the floor under ours), ours
+// (control with our `v0.js`: the floor under ours), floor (one inline script reading one
+// `localStorage` item: the shortest return path of a tool that stores there), ours
 // (README.md / docs/consent.md), vanilla-cookieconsent 3 (its CSS, a config module,
 // data-category script blocking) and klaro 0.7 (a config script, klaro.js, data-name blocking).
 import { readFileSync } from 'node:fs';
@@ -26,6 +27,31 @@ function controlPage(thirdParty, head = '') {
 /** Control with our runtime and nothing of consent: the floor under every consent page of ours, which all load `v0.js`. */
 function runtimeOnlyPage(thirdParty) {
   return controlPage(thirdParty, '<script async src="/v0.js"></script>');
+}
+
+/**
+ * The shortest return path a consent tool that keeps its decision in `localStorage` can take:
+ * one inline script after the article that reads one item and, when it says the reader accepted,
+ * starts the blocked script; otherwise it shows the banner, whose Accept stores the item. No
+ * runtime, no element, no config: the floor under every variant that reads `localStorage`
+ * (docs/decisions/consent-return-record.md, "The floor").
+ */
+function floorPage(thirdParty) {
+  const script = `(function () {
+    var ui = document.getElementById('consent-ui');
+    var run = function () { var s = document.createElement('script'); s.src = ${JSON.stringify(thirdParty)}; s.async = true; document.body.append(s); };
+    var item = null;
+    try { item = localStorage.getItem('floor-consent'); } catch (e) {}
+    if (item === 'accepted') { ui.remove(); run(); return; }
+    ui.hidden = false;
+    ui.querySelector('button').onclick = function () { try { localStorage.setItem('floor-consent', 'accepted'); } catch (e) {} ui.remove(); run(); };
+  })();`;
+  const banner = `<div id="consent-ui" hidden style="position:fixed;bottom:0;left:0;right:0">
+    <p>${BANNER_TEXT}</p>
+    <button>Accept</button>
+    <button>Reject</button>
+  </div>`;
+  return articlePage({ head: '', body: `${banner}\n  ${articleBody()}\n  <script>${script}</script>` });
 }
 
 /** Ours with the return-visit fast path inlined after `</page-consent>` (docs/consent.md "Return visits"). */
@@ -114,6 +140,7 @@ function klaroPage(thirdParty) {
 export const VARIANTS = {
   control: { build: controlPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: false },
   'runtime-only': { build: runtimeOnlyPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: false },
+  floor: { build: floorPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: true },
   ours: { build: oursPage, prompt: '#consent-ui', accept: '#consent-ui button[on="tap:consent.accept"]', blocks: true },
   'ours-inline': {
     build: oursInlinePage,
