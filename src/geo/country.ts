@@ -4,6 +4,7 @@
  * `data-allow-debug-override`), the place the server patched into the script, else `unknown`.
  * Pure: whether the subdivision is a known one is checked by the element.
  */
+import { subdivisionPattern } from '../wire/geo-subdivisions.ts';
 import { isLoopbackHost } from '../wire/url.ts';
 
 export type CountrySources = {
@@ -25,5 +26,6 @@ export function countryOf({ hash, hostname, allowDebug, patched }: CountrySource
   const debug = /page-geo=([a-z]{2}(-[a-z0-9]{1,3})?|unknown)(?![\w-])/i.exec(hash)?.[1]?.toLowerCase();
   const isDebugAllowed = allowDebug || isLoopbackHost(hostname);
   if (debug && isDebugAllowed) return { ...placeOf(debug), isDebugIgnored: false };
-  return { ...placeOf(/^[a-z]{2}(-[a-z0-9]{1,3})?$/.test(patched) ? patched : undefined), isDebugIgnored: !!debug };
+  const isPlace = /^[a-z]{2}$/.test(patched) || subdivisionPattern.test(patched);
+  return { ...placeOf(isPlace ? patched : undefined), isDebugIgnored: !!debug };
 }
