@@ -13,8 +13,9 @@ export const storeKeyOf = (hostname: string) => `page-store:${hostname}`;
 export function decodeStore(text: string | null): Values | null {
   if (text === null) return {};
   try {
-    const bytes = Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
-    const data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+    // The bytes as %XX escapes, read back as UTF-8 (malformed UTF-8 throws): no TextDecoder, whose
+    // first use costs a return visit about a millisecond (docs/decisions/consent-return-record.md).
+    const data = JSON.parse(decodeURIComponent(escape(atob(text)))) as unknown;
     const { version, values } = (data ?? {}) as { version?: unknown; values?: unknown };
     if (version === STORE_VERSION && typeof values === 'object' && values && !Array.isArray(values))
       return values as Values;

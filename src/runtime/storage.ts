@@ -65,12 +65,8 @@ export function createStorage({ window, hostname, report }: StorageOptions): Sto
     update(values);
     cache = values;
     const json = JSON.stringify({ version: STORE_VERSION, values });
-    attempt((local) =>
-      local.setItem(
-        key,
-        btoa(Array.from(new TextEncoder().encode(json), (byte) => String.fromCharCode(byte)).join('')),
-      ),
-    );
+    // UTF-8 bytes as one character each (JSON.stringify writes no lone surrogate, so nothing throws).
+    attempt((local) => local.setItem(key, btoa(unescape(encodeURIComponent(json)))));
   }
 
   return {

@@ -159,6 +159,20 @@ describe('storage', () => {
     expect(items.get(KEY)).toBe(stored);
   });
 
+  it('reads an item whose bytes are not UTF-8 as corrupt', () => {
+    // Valid base64 and JSON punctuation around a byte no UTF-8 text holds (0xFF).
+    const items = new Map([[KEY, btoa('{"version":1,"values":{"a":"\xff"}}')]]);
+    const { storage, reports } = setUp({ localStorage: memoryStorage(items) });
+    expect(storage.get('a')).toBeUndefined();
+    expect(reports).toHaveLength(1);
+  });
+
+  it('round-trips a lone surrogate (JSON writes it escaped)', () => {
+    const items = new Map<string, string>();
+    setUp({ localStorage: memoryStorage(items) }).storage.set('odd', 'a\ud800b');
+    expect(setUp({ localStorage: memoryStorage(items) }).storage.get('odd')).toBe('a\ud800b');
+  });
+
   it('replaces a corrupt item on the first write', () => {
     const items = new Map([[KEY, 'garbage!']]);
     const { storage, reports } = setUp({ localStorage: memoryStorage(items) });
