@@ -2,7 +2,8 @@
 // control (no library: a plain banner and a plain async third-party script), runtime-only
 // (control with our `v0.js`: the floor under ours), floor (one inline script reading one
 // `localStorage` item: the shortest return path of a tool that stores there), ours
-// (README.md / docs/consent.md), vanilla-cookieconsent 3 (its CSS, a config module,
+// (README.md / docs/consent.md), ours-tcf (ours exposing `__tcfapi` with the head stub and a
+// vendor's tag calling it), vanilla-cookieconsent 3 (its CSS, a config module,
 // data-category script blocking) and klaro 0.7 (a config script, klaro.js, data-name blocking).
 import { readFileSync } from 'node:fs';
 import { articleBody, articlePage } from './article.mjs';
@@ -63,15 +64,47 @@ function oursInlinePage(thirdParty, isHidden) {
   return oursPage(thirdParty, isHidden).replace('</page-consent>', `</page-consent>\n  <script>${fastPath}</script>`);
 }
 
-function oursPage(thirdParty, isHidden) {
+/** The vendor list the `ours-tcf` page's TC strings are built against (the repository's fixture). */
+export const TCF_VENDOR_LIST = '/fixtures/vendor-list.json';
+
+/**
+ * A vendor's tag in `<head>` right after the head stub, as Google's and Prebid's tags call it:
+ * `addEventListener` at once; the probe's `tcf` gets the time of the first answer and its status,
+ * and the time of the first `tcloaded` or `useractioncomplete` (when a tag may act).
+ */
+const TCF_VENDOR_TAG = `<script>(function () {
+    var bench = window.__bench;
+    if (!bench || typeof __tcfapi !== 'function') return;
+    var tcf = bench.tcf = { firstAt: null, firstStatus: null, readyAt: null };
+    __tcfapi('addEventListener', 2, function (data, success) {
+      if (!success || !data) return;
+      if (tcf.firstAt === null) { tcf.firstAt = performance.now(); tcf.firstStatus = data.eventStatus; }
+      if (tcf.readyAt === null && (data.eventStatus === 'tcloaded' || data.eventStatus === 'useractioncomplete')) tcf.readyAt = performance.now();
+    });
+  })();</script>`;
+
+/** Ours exposing the TCF API with TC strings from its own prompt, the head stub first (docs/consent.md). */
+function oursTcfPage(thirdParty, isHidden) {
+  const tcf = {
+    exposesTcfApi: true,
+    cmpId: 300,
+    cmpVersion: 1,
+    tcf: { vendorListHref: TCF_VENDOR_LIST, vendors: [1, 2, 8, 25, 91] },
+  };
+  const head = `<script src="/v0/page-consent-stub-0.1.js"></script>\n  ${TCF_VENDOR_TAG}`;
+  return oursPage(thirdParty, isHidden, { head, config: tcf });
+}
+
+function oursPage(thirdParty, isHidden, extra = { head: '', config: {} }) {
   const hidden = isHidden ? ' hidden' : '';
-  const head = `<script async src="/v0.js"></script>
+  const head = `${extra.head}<script async src="/v0.js"></script>
   <script async custom-element="page-consent" src="/v0/page-consent-0.1.js"></script>`;
   const config = {
     consentInstanceId: 'bench',
     consentRequired: true,
     promptUI: 'consent-ui',
     postPromptUI: 'consent-settings',
+    ...extra.config,
   };
   const element = `<page-consent id="consent" layout="nodisplay">
     <script type="application/json">${JSON.stringify(config)}</script>
@@ -148,6 +181,13 @@ export const VARIANTS = {
     accept: '#consent-ui button[on="tap:consent.accept"]',
     blocks: true,
   },
+  'ours-tcf': {
+    build: oursTcfPage,
+    prompt: '#consent-ui',
+    accept: '#consent-ui button[on="tap:consent.accept"]',
+    blocks: true,
+    tcf: true,
+  },
   'vanilla-cookieconsent': {
     build: cookieconsentPage,
     prompt: '#cc-main .cm',
@@ -171,6 +211,7 @@ export function serveConsentPages(server, { isHidden }) {
   // A site's own config script, served like the library it configures (the pages are never cached).
   server.file('/fixtures/cookieconsent-config.js', COOKIECONSENT_CONFIG);
   server.file('/fixtures/klaro-config.js', KLARO_CONFIG);
+  server.file(TCF_VENDOR_LIST, readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), 'application/json');
   const urls = {};
   for (const [name, variant] of Object.entries(VARIANTS)) {
     server.page(`/consent/${name}.html`, variant.build(thirdParty, isHidden));

@@ -1,4 +1,4 @@
-// Part "consent": the article pages (control, runtime-only, ours, ours-inline,
+// Part "consent": the article pages (control, runtime-only, floor, ours, ours-inline, ours-tcf,
 // vanilla-cookieconsent, klaro) in the fast and mobile profiles, interleaved run by run (the
 // variant order rotates every run). Each run of a variant: a measured first visit and return
 // visits with a warm and a cold HTTP cache, then the same sequence profiled for the breakdown.
@@ -99,6 +99,38 @@ function buildReturnTable(profileName, results) {
   };
 }
 
+/** The `__tcfapi` answers a vendor's tag gets, per visit (the variants with `tcf`). */
+const TCF_FIGURES = [
+  ['first visit: first answer ms', (run) => run.first.tcf?.firstAt],
+  ['return, warm: first answer ms', (run) => run.returns.warm.tcf?.firstAt],
+  ['return, warm: tcloaded ms', (run) => run.returns.warm.tcf?.readyAt],
+  ['return, cold: first answer ms', (run) => run.returns.cold.tcf?.firstAt],
+  ['return, cold: tcloaded ms', (run) => run.returns.cold.tcf?.readyAt],
+];
+
+function buildTcfTable(profileName, results) {
+  const rows = Object.entries(VARIANTS)
+    .filter(([, variant]) => variant.tcf)
+    .map(([name]) => {
+      const measured = results[profileName][name].filter((run) => !run.error);
+      const statuses = [...new Set(measured.map((run) => run.first.tcf?.firstStatus ?? 'none'))].join(', ');
+      return [
+        name,
+        ...TCF_FIGURES.map(([, read]) => formatSummary(summarize(measured.map((run) => read(run) ?? null)))),
+        statuses,
+        String(measured.length),
+      ];
+    });
+  return {
+    title: `TCF answers, ${profileName} profile`,
+    columns: ['variant', ...TCF_FIGURES.map(([name]) => name), 'first visit: first status', 'runs'],
+    rows,
+    notes: [
+      "Each cell: median / p90, ms from navigation start. A vendor's tag in <head> right after the head stub calls __tcfapi('addEventListener') at once; first answer: its first callback (on a first visit cmpuishown, when the prompt shows); tcloaded: the first callback with tcloaded (a return visit's stored decision). Google's tags wait 500 ms for an answer.",
+    ],
+  };
+}
+
 function buildTable(profileName, results) {
   const rows = Object.entries(VARIANTS).map(([name, variant]) => {
     const runs = results[profileName][name];
@@ -189,6 +221,7 @@ export async function runConsentPart({ runs }) {
     tables: Object.keys(PROFILES).flatMap((profile) => [
       buildTable(profile, results),
       buildReturnTable(profile, results),
+      buildTcfTable(profile, results),
       ...buildBreakdownTables(profile, results[profile]),
     ]),
     data: { isHidden, entryCacheControl: reference.entryCacheControl, runs: results },

@@ -90,6 +90,7 @@ async function firstVisit(context, options) {
     runs: probe.runs,
     earlyRuns: probe.earlyRuns,
     layoutShift: probe.layoutShift,
+    tcf: probe.tcf ?? null,
     ...cost,
   };
 }
@@ -109,6 +110,7 @@ async function returnVisit(context, options) {
     runs: probe.runs,
     promptFrames: probe.promptFrames,
     layoutShift: probe.layoutShift,
+    tcf: probe.tcf ?? null,
     cost,
     criticalPath: buildCriticalPath(readRequests(requests.read(), probe.timeOrigin), options.blockedUrl),
     // The profiled visit's own ScriptDuration beside the profile's: how much the profiler moved it.

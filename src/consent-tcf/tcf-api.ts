@@ -20,8 +20,15 @@ export function startTcfApi(source: SignalSource, fromGpp: Promise<TcfFromGpp | 
   let signal = source.current();
   let isDecoded = true;
   let channel: TcfFromGpp | null | undefined = fromGpp ? undefined : null;
-  const complete = (next: Next, data: unknown, success: boolean) =>
-    next(completeTcData(data, signal, isDecoded, channel), success);
+  // The library applies it to addEventListener's and removeEventListener's answers too.
+  const complete = (next: Next, data: unknown, success: boolean) => {
+    const completed = completeTcData(data, signal, isDecoded, channel);
+    const isObject = !!completed && typeof completed === 'object';
+    next(
+      source.enableAdvertiserConsentMode && isObject ? { ...completed, enableAdvertiserConsentMode: true } : completed,
+      success,
+    );
+  };
   const ping = (next: Next, data: unknown, success: boolean) =>
     next({ ...(data as object), apiVersion: TCF_API_VERSION }, success);
   filterQueue(TCF_API);

@@ -25,6 +25,10 @@ export type ConsentModeOptions = {
   readonly waitForUpdate?: number;
   readonly adsDataRedaction?: boolean;
   readonly urlPassthrough?: boolean;
+  /** Where the denied default applies (ISO 3166-1 or 3166-2 codes, as gtag takes them); elsewhere every type is granted. */
+  readonly regions?: readonly string[];
+  /** Google's tags read consent from the TC string (`enableAdvertiserConsentMode` in TCData). */
+  readonly enableAdvertiserConsentMode?: boolean;
 };
 
 const isSource = (value: unknown) =>
@@ -43,15 +47,33 @@ export function parseConsentModeMapping(json: Json, diagnostics: Diagnostic[]): 
   return Object.fromEntries(entries);
 }
 
-const OPTION_TYPES = { waitForUpdate: 'number', adsDataRedaction: 'boolean', urlPassthrough: 'boolean' } as const;
+const OPTION_TYPES = {
+  waitForUpdate: 'number',
+  adsDataRedaction: 'boolean',
+  urlPassthrough: 'boolean',
+  enableAdvertiserConsentMode: 'boolean',
+  // ISO 3166-1 alpha-2, or ISO 3166-2 (country, hyphen, subdivision), upper case as gtag takes them.
+  regions: 'object',
+} as const;
 
 export function parseConsentModeOptions(json: Json, diagnostics: Diagnostic[]): ConsentModeOptions {
   const entries = Object.entries(json).filter(([name, value]) => {
     const type = Object.hasOwn(OPTION_TYPES, name) ? OPTION_TYPES[name as keyof typeof OPTION_TYPES] : undefined;
     const isValid =
-      typeof value === type && (type !== 'number' || ((value as number) >= 0 && (value as number) <= 60_000));
+      typeof value === type &&
+      (type === 'number'
+        ? (value as number) >= 0 && (value as number) <= 60_000
+        : type === 'boolean' ||
+          (Array.isArray(value) && !!value.length && value.every((code) => /^[A-Z]{2}(-[A-Z\d]{1,3})?$/.test(code))));
     if (!isValid)
-      diagnostics.push(diagnostic('consent-mode-options-invalid', `${name}: ${type ?? 'a known option'}`, value, name));
+      diagnostics.push(
+        diagnostic(
+          'consent-mode-options-invalid',
+          `${name}: ${type === 'object' ? 'region codes' : (type ?? 'a known option')}`,
+          value,
+          name,
+        ),
+      );
     return isValid;
   });
   return Object.fromEntries(entries);
@@ -96,13 +118,19 @@ function gtagOfPage(): Gtag {
   return scope.gtag;
 }
 
-/** Sends the default at once; returns the function that sends an update on each change of a decided state. */
+/**
+ * Sends the default at once (with `regions`, the denied default for those regions and a granted one
+ * for the rest, which gtag ranks below the regional one); returns the function that sends an update
+ * on each change of a decided state.
+ */
 export function startConsentMode(mapping: ConsentModeMapping, options: ConsentModeOptions) {
   const gtag = gtagOfPage();
-  const { waitForUpdate, adsDataRedaction, urlPassthrough } = options;
+  const { waitForUpdate, adsDataRedaction, urlPassthrough, regions } = options;
+  if (regions) gtag('consent', 'default', Object.fromEntries(Object.keys(mapping).map((type) => [type, 'granted'])));
   gtag('consent', 'default', {
     ...defaultConsentOf(mapping),
     ...(waitForUpdate === undefined ? {} : { wait_for_update: waitForUpdate }),
+    ...(regions && { region: regions }),
   });
   if (adsDataRedaction) gtag('set', 'ads_data_redaction', true);
   if (urlPassthrough) gtag('set', 'url_passthrough', true);

@@ -49,6 +49,8 @@ export type SignalSource = {
   readonly hasGpp: boolean;
   /** Whether the TCF part runs too (the GPP API then carries its TC string as `tcfeuv2`). */
   readonly hasTcf: boolean;
+  /** `consentModeOptions.enableAdvertiserConsentMode`: TCData says Google's tags may read consent from it. */
+  readonly enableAdvertiserConsentMode: boolean;
 };
 
 /** Service `consent-gpp-tcf` of the GPP part, for the TCF part: the TC string in a GPP string's `tcfeuv2` section. */

@@ -55,8 +55,8 @@ export function startSignals(
 ) {
   const diagnostics: Diagnostic[] = [];
   const mapping = config.consentModeMapping && parseConsentModeMapping(config.consentModeMapping, diagnostics);
-  const updateConsentMode =
-    mapping && startConsentMode(mapping, parseConsentModeOptions(config.consentModeOptions ?? {}, diagnostics));
+  const modeOptions = parseConsentModeOptions(config.consentModeOptions ?? {}, diagnostics);
+  const updateConsentMode = mapping && startConsentMode(mapping, modeOptions);
   let signal: ConsentSignal | undefined;
   const listeners: ((signal: ConsentSignal) => void)[] = [];
   const updateUsPrivacy = installUsPrivacyApi();
@@ -84,6 +84,7 @@ export function startSignals(
       gpp,
       hasTcf,
       hasGpp: !!exposesGppApi,
+      enableAdvertiserConsentMode: modeOptions.enableAdvertiserConsentMode === true,
       hasStringSource,
       addString,
       current: () => signal!,

@@ -186,6 +186,7 @@ describe('__tcfapi fields (TCF CMP API)', () => {
     });
     expect(typeof first.listenerId).toBe('number');
     expect(first).not.toHaveProperty('outOfBand');
+    expect(first).not.toHaveProperty('enableAdvertiserConsentMode');
     // The early getTCData waited in the stub's queue and got the same state, without a listener id.
     const [[early, earlySuccess]] = (await answers(page, 'early')) as [[Data, boolean]];
     expect([earlySuccess, early.eventStatus, early.tcString, early.listenerId]).toEqual([
@@ -237,4 +238,31 @@ describe('__tcfapi fields (TCF CMP API)', () => {
     });
     expect(messages.filter((line) => line.text.includes('[page-'))).toEqual([]);
   }, 120_000);
+
+  it('says in TCData that Google tags may read consent from the TC string when the config asks', async () => {
+    const config = { ...CONFIG, consentModeOptions: { enableAdvertiserConsentMode: true } };
+    server.page('/advertiser-mode.html', consentPage(config, { body: '' }));
+    const { page, messages } = await newPage(browser);
+    await page.goto(`${server.origin}/advertiser-mode.html`);
+    await page.waitForSelector('#prompt', { state: 'visible' });
+    await expect.poll(async () => (await ping(page))[0].cmpStatus, { timeout: 20_000 }).toBe('loaded');
+    await record(page, 'listener', 'addEventListener');
+    await page.click('#accept');
+    await expect
+      .poll(async () => (await answers(page, 'listener')).map(([data]) => data.eventStatus), { timeout: 20_000 })
+      .toContain('useractioncomplete');
+    await record(page, 'after', 'getTCData');
+    const events = (await answers(page, 'listener')).map(([data]) => [
+      data.eventStatus,
+      data.enableAdvertiserConsentMode,
+    ]);
+    expect(events).toEqual([
+      ['cmpuishown', true],
+      ['useractioncomplete', true],
+    ]);
+    const [[after]] = (await answers(page, 'after')) as [[Data, boolean]];
+    expect(after.enableAdvertiserConsentMode).toBe(true);
+    expectTcData(after);
+    expect(messages.filter((line) => line.text.includes('[page-'))).toEqual([]);
+  }, 60_000);
 });

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   consentOf,
   defaultConsentOf,
   parseConsentModeMapping,
   parseConsentModeOptions,
+  startConsentMode,
 } from '../../../src/consent/consent-mode.ts';
 import type { Diagnostic } from '../../../src/runtime/index.ts';
 
@@ -70,5 +71,73 @@ describe('consent-mode', () => {
     expect(options).toEqual({ adsDataRedaction: true });
     expect(diagnostics.map((d) => d.field)).toEqual(['waitForUpdate', 'urlPassthrough', 'other']);
     expect(diagnostics.every((d) => d.code === 'consent-mode-options-invalid')).toBe(true);
+  });
+
+  it('reads regions as ISO 3166-1/2 codes in upper case, and the TCF flag; anything else is dropped', () => {
+    const diagnostics: Diagnostic[] = [];
+    const options = parseConsentModeOptions(
+      { regions: ['AT', 'US-CA', 'ES-CT'], enableAdvertiserConsentMode: true },
+      diagnostics,
+    );
+    expect(options).toEqual({ regions: ['AT', 'US-CA', 'ES-CT'], enableAdvertiserConsentMode: true });
+    expect(diagnostics).toEqual([]);
+    for (const regions of [[], ['at'], ['AUT'], ['US-'], 'AT', [1]]) {
+      const dropped: Diagnostic[] = [];
+      expect(parseConsentModeOptions({ regions }, dropped)).toEqual({});
+      expect(dropped.map((d) => [d.code, d.field])).toEqual([['consent-mode-options-invalid', 'regions']]);
+    }
+    const flag: Diagnostic[] = [];
+    expect(parseConsentModeOptions({ enableAdvertiserConsentMode: 'yes' }, flag)).toEqual({});
+    expect(flag.map((d) => d.field)).toEqual(['enableAdvertiserConsentMode']);
+  });
+});
+
+describe('startConsentMode', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  /** The gtag calls pushed to a fresh `dataLayer`, as arrays. */
+  const calls = () =>
+    ((globalThis as unknown as { dataLayer: IArguments[] }).dataLayer ?? []).map((args) => Array.from(args));
+  const stubPage = () => {
+    vi.stubGlobal('self', globalThis);
+    vi.stubGlobal('dataLayer', undefined);
+    vi.stubGlobal('gtag', undefined);
+  };
+
+  it('sends one default for every region without regions', () => {
+    stubPage();
+    startConsentMode(MAPPING, { waitForUpdate: 500 });
+    expect(calls()).toEqual([
+      [
+        'consent',
+        'default',
+        { ad_storage: 'denied', analytics_storage: 'denied', security_storage: 'granted', wait_for_update: 500 },
+      ],
+    ]);
+  });
+
+  it('with regions, grants every type elsewhere first, then denies in the regions', () => {
+    stubPage();
+    const update = startConsentMode(MAPPING, { waitForUpdate: 500, regions: ['AT', 'US-CA'] });
+    expect(calls()).toEqual([
+      ['consent', 'default', { ad_storage: 'granted', analytics_storage: 'granted', security_storage: 'granted' }],
+      [
+        'consent',
+        'default',
+        {
+          ad_storage: 'denied',
+          analytics_storage: 'denied',
+          security_storage: 'granted',
+          wait_for_update: 500,
+          region: ['AT', 'US-CA'],
+        },
+      ],
+    ]);
+    // Updates carry no region: they apply to the reader, wherever they are.
+    update({ state: 'rejected', purposeConsents: {} }, true);
+    expect(calls()[2]).toEqual([
+      'consent',
+      'update',
+      { ad_storage: 'denied', analytics_storage: 'denied', security_storage: 'granted' },
+    ]);
   });
 });
