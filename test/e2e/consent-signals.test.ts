@@ -205,17 +205,6 @@ describe('TCF (__tcfapi)', () => {
     expect(data.tcString).toBeUndefined();
   });
 
-  it.each([
-    ['without cmpId', { exposesTcfApi: true }],
-    ['with a cmpId a TC string cannot hold', { exposesTcfApi: true, cmpId: 4096, cmpVersion: 1 }],
-    ['with a cmpVersion a TC string cannot hold', { exposesTcfApi: true, cmpId: 300, cmpVersion: 5000 }],
-  ])('installs no API %s and reports it', async (_case, config) => {
-    const { page, messages } = await open(config, accepted(tcString, { consentStringType: 2 }));
-    await settled(page);
-    expect(await page.evaluate(() => typeof (window as never as { __tcfapi?: unknown }).__tcfapi)).toBe('undefined');
-    expect(diagnosticsOf(messages, 'consent-cmp-id-missing')).toHaveLength(1);
-  });
-
   it('still installs GPP when TCF lacks its cmpId; GPP alone needs no ids (cmpId 0)', async () => {
     const { page, messages } = await open(
       { exposesTcfApi: true, exposesGppApi: true },
