@@ -328,24 +328,6 @@ describe('page-auto-ads acceptance: insertion', () => {
 });
 
 describe('page-auto-ads acceptance: spacing and count', () => {
-  it.each([
-    ['300px', 300],
-    ['301px', 600],
-  ])('keeps ads %s apart, equality allowed (gaps of %i px between 300 px paragraphs)', async (spacing, gap) => {
-    const name = `spacing-${spacing}`;
-    const path = config(name, {
-      placements: [placement({ selector: 'p', all: true }, 4)],
-      attributes: FAKE,
-      adConstraints: { initialMinSpacing: spacing, maxAdCount: 5 },
-    });
-    const { page } = await open(name, autoAdsPage(path, `<div id="article">${paragraphs(30, 'tall')}</div>`));
-    expect((await waitForPlacement(page)).detail).toEqual({ adsPlaced: 5, totalAdsOnPage: 5 });
-    const ads = autoAds(await measureAds(page));
-    expect(ads).toHaveLength(5);
-    expect(gaps(ads)).toEqual([gap, gap, gap, gap]);
-    expect(ads.every((ad) => ad.height > 0 && ad.top >= VIEWPORT.height)).toBe(true);
-  });
-
   it('follows the worked example of docs/auto-ads.md, "Config format": two manual ads, rules for 3 and 5 ads', async () => {
     const path = config('worked-example', {
       placements: [placement({ selector: 'p', all: true }, 4)],
@@ -377,26 +359,6 @@ describe('page-auto-ads acceptance: spacing and count', () => {
     // 3 and 4 ads on the page: 300 px; 5 and 6 ads: 500 px.
     expect(gaps(ads)).toEqual([300, 300, 500, 500]);
     expect(await layoutShift(page)).toEqual([]);
-  });
-
-  it.each([
-    [1, 'BEFORE', 0],
-    [2, 'FIRST_CHILD', 0],
-    [3, 'LAST_CHILD', 1],
-    [4, 'AFTER', 1],
-  ])('measures spacing from the anchor top or bottom (pos %i, %s)', async (pos, name, placedCount) => {
-    const slug = `distance-${name}`;
-    const path = config(slug, {
-      placements: [placement({ selector: '#tall' }, pos)],
-      attributes: FAKE,
-      adConstraints: { initialMinSpacing: '300px', maxAdCount: 5 },
-    });
-    // Manual ad 1000-1050; the anchor's top is 100 px below it, its bottom 500 px below it.
-    const body = `<div style="height:1000px"></div><page-ad class="manual" type="fake" layout="fixed-height" height="50"></page-ad>
-      <div style="height:100px"></div><div id="tall" style="height:400px"><p>${TEXT}</p></div>${paragraphs(20)}`;
-    const { page } = await open(slug, autoAdsPage(path, body));
-    expect((await waitForPlacement(page)).detail).toEqual({ adsPlaced: placedCount, totalAdsOnPage: 1 + placedCount });
-    expect(autoAds(await measureAds(page))).toHaveLength(placedCount);
   });
 
   it('reports zero ads placed when manual ads already reach maxAdCount', async () => {
@@ -455,29 +417,6 @@ describe('page-auto-ads acceptance: spacing and count', () => {
     expect(ads).toHaveLength(5);
     expect(autoAds(ads)).toHaveLength(2);
     expect(diagnostics(messages)).toEqual([]);
-  });
-
-  it.each([
-    ['a unit-less spacing', { initialMinSpacing: '50', maxAdCount: 3 }],
-    ['a negative spacing', { initialMinSpacing: '-100px', maxAdCount: 3 }],
-    ['a missing maxAdCount', { initialMinSpacing: '100px' }],
-    [
-      'a rule without adCount',
-      { initialMinSpacing: '100px', subsequentMinSpacing: [{ spacing: '100px' }], maxAdCount: 3 },
-    ],
-  ])('falls back to the default constraints (1vp, 3:2vp, 6:3vp, max 8) on %s', async (name, adConstraints) => {
-    const slug = `invalid-constraints-${name.replace(/\W+/g, '-')}`;
-    const path = config(slug, {
-      placements: [placement({ selector: 'p', all: true }, 4)],
-      attributes: FAKE,
-      adConstraints,
-    });
-    const { page, messages } = await open(slug, autoAdsPage(path, `<div id="article">${paragraphs(140)}</div>`));
-    expect((await waitForPlacement(page)).detail).toEqual({ adsPlaced: 8, totalAdsOnPage: 8 });
-    expect(diagnostics(messages).length).toBeGreaterThanOrEqual(1);
-    const ads = autoAds(await measureAds(page));
-    // Viewport 580 px, 100 px paragraphs: 1vp -> 600, 2vp -> 1200, 3vp -> 1800 px gaps.
-    expect(gaps(ads)).toEqual([600, 600, 1200, 1200, 1200, 1800, 1800]);
   });
 
   it('applies vp units as multiples of the viewport height', async () => {
@@ -617,74 +556,6 @@ describe('page-auto-ads acceptance: config fetch', () => {
     expect(requests[0]!.headers.cookie).toBeUndefined();
     // The page itself was requested with the cookie, so omitting it was the component's choice.
     expect(server.requestsTo('/fetch.html').at(-1)!.headers.cookie).toContain('session=secret');
-  });
-
-  it.each([
-    ['a failed request', { status: 500, body: 'server error' }],
-    ['an empty body', { body: '' }],
-    ['invalid JSON', { body: '{"placements": [', headers: { 'content-type': 'application/json' } }],
-  ])('logs one diagnostic and places no ads on %s', async (name, reply) => {
-    const slug = name.replace(/\W+/g, '-');
-    const path = `/config-${slug}.json`;
-    server.route(path, reply);
-    const { page, messages } = await open(
-      `failure-${slug}`,
-      autoAdsPage(path, `<div id="article">${paragraphs(40)}</div>`),
-    );
-    await expect.poll(() => diagnostics(messages).length, POLL).toBeGreaterThan(0);
-    await settled(page);
-    expect(diagnostics(messages)).toHaveLength(1);
-    expect(await page.evaluate(() => document.querySelectorAll('page-ad').length)).toBe(0);
-    expect(server.requestsTo(path)).toHaveLength(1);
-  });
-
-  it.each([
-    ['a JSON array', { body: '[]', headers: { 'content-type': 'application/json' } }],
-    ['placements that are not an array', { body: { placements: 'everywhere', attributes: FAKE } }],
-  ])('logs a diagnostic and places no ads for %s', async (name, reply) => {
-    const slug = name.replace(/\W+/g, '-');
-    const path = `/config-${slug}.json`;
-    server.route(path, reply);
-    const { page, messages } = await open(
-      `shape-${slug}`,
-      autoAdsPage(path, `<div id="article">${paragraphs(40)}</div>`),
-    );
-    await expect.poll(() => diagnostics(messages).length, POLL).toBeGreaterThan(0);
-    await settled(page);
-    expect(await page.evaluate(() => document.querySelectorAll('page-ad').length)).toBe(0);
-  });
-
-  it.each([
-    ['an unknown type', 'type="nosuch" data-config-url="/config-unused-1.json"', 'nosuch'],
-    ['a missing type', 'data-config-url="/config-unused-2.json"', 'type'],
-    ['a missing data-config-url', 'type="custom"', 'data-config-url'],
-  ])('logs a diagnostic and fetches nothing for %s', async (name, attributes, mentioned) => {
-    const slug = name.replace(/\W+/g, '-');
-    const pagePath = `/element-${slug}.html`;
-    const markup = html(`<page-auto-ads ${attributes}></page-auto-ads><div id="article">${paragraphs(40)}</div>`, {
-      head: STYLE,
-      extensions: ['page-auto-ads'],
-    });
-    const since = Date.now();
-    const { page, messages } = await open(`element-${slug}`, markup);
-    await expect.poll(() => diagnostics(messages).length, POLL).toBeGreaterThan(0);
-    expect(diagnostics(messages).some((line) => line.includes(mentioned))).toBe(true);
-    await settled(page);
-    expect(otherRequests(since, pagePath)).toEqual([]);
-    expect(await page.evaluate(() => document.querySelectorAll('page-ad').length)).toBe(0);
-  });
-
-  it('logs a diagnostic when it is not the first child of body', async () => {
-    const path = config('not-first', {
-      placements: [placement({ selector: '#article p', all: true }, 4)],
-      attributes: FAKE,
-    });
-    const markup = autoAdsPage(path, `<div id="article">${paragraphs(20)}</div>`, {
-      before: '<p id="intro">Intro</p>',
-    });
-    const { messages } = await open('not-first', markup);
-    await expect.poll(() => diagnostics(messages).length, POLL).toBeGreaterThan(0);
-    expect(diagnostics(messages).some((line) => /first|body/i.test(line))).toBe(true);
   });
 
   it('fetches nothing when consent blocks it and the reader rejects', async () => {

@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fetchedAt, installClock, pauseClock, runUntil, shownAt } from './clock.ts';
-import { html, launchBrowser, newPage, type RecordedRequest, settled, type TestPage } from './harness.ts';
+import { html, newPage, type RecordedRequest, settled, type TestPage } from './harness.ts';
 import type { SettleOptions } from './settled.ts';
 import {
   DIAGNOSTIC,
@@ -961,37 +961,6 @@ describe('consent acceptance: onUpdateHref', () => {
       consentStateValue: 'accepted',
       purposeConsents: { ads: false },
     });
-  });
-  it('refuses a plain-http onUpdateHref on a non-loopback host with a diagnostic', async () => {
-    const p = fresh();
-    fixture.server.route(`${p}/update`, { body: {} });
-    const port = new URL(fixture.server.origin).port;
-    const named = await launchBrowser(['--host-resolver-rules=MAP updates.example 127.0.0.1']);
-    try {
-      fixture.server.page(
-        `${p}/page.html`,
-        html(consent({ ...CLIENT, onUpdateHref: `http://updates.example:${port}${p}/update` }) + blocked(p), {
-          extensions: ['page-consent'],
-        }),
-      );
-      const context = await named.newContext();
-      const page = await context.newPage();
-      const lines: string[] = [];
-      page.on('console', (message) => lines.push(message.text()));
-      await page.goto(`${fixture.server.origin}${p}/page.html`);
-      const refusals = () =>
-        lines.filter(
-          (line) =>
-            line.startsWith('[page-consent#consent] ') && DIAGNOSTIC.test(line) && line.includes('onUpdateHref'),
-        );
-      await expect.poll(() => refusals().length, WAIT).toBeGreaterThan(0);
-      // Refused at load (the config is then invalid and fails closed) or at send time: either way nothing is posted.
-      if (await page.locator('#accept').isVisible()) await page.click('#accept', CLICK);
-      await settled(page);
-      expect(fixture.server.requestsTo(`${p}/update`)).toHaveLength(0);
-    } finally {
-      await named.close();
-    }
   });
 });
 

@@ -1,10 +1,23 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleLine, launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
+import {
+  type ConsoleLine,
+  launchBrowser,
+  newPage,
+  settled,
+  startServer,
+  type TestPage,
+  type TestServer,
+} from './harness.ts';
 import { articlePage, CONFIG, IMAGE_ROUTES, waitForPlacement } from './fixtures/auto-ads/pages.ts';
 
 let browser: Browser;
 let server: TestServer;
+/**
+ * One page for the two diagnostic tables, navigated anew for each row: a row checks what one page
+ * view logs and requests, not that nothing carries over from another.
+ */
+let shared: TestPage;
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -14,8 +27,10 @@ beforeAll(async () => {
     '/ads/empty': { body: '', headers: { 'content-type': 'application/json' } },
     '/ads/broken': { body: '{"placements": [', headers: { 'content-type': 'application/json' } },
   });
+  shared = await newPage(browser);
 });
 afterAll(async () => {
+  await shared?.context.close();
   await browser?.close();
   await server?.close();
 });
@@ -24,7 +39,9 @@ const diagnostics = (messages: ConsoleLine[]) => messages.filter((m) => m.text.s
 
 async function openAndSettle(path: string, autoAds: string) {
   server.page(path, articlePage({ autoAds }));
-  const test = await newPage(browser);
+  const test = shared;
+  test.messages.length = 0;
+  test.errors.length = 0;
   await test.page.goto(server.origin + path);
   await test.page.waitForFunction(() => document.querySelector('page-auto-ads')?.classList.contains('page-built'));
   await settled(test.page);

@@ -16,7 +16,6 @@ const CMP = `<!doctype html><html lang="en"><head><title>CMP</title></head><body
 window.replies = [];
 addEventListener('message', (event) => window.replies.push({ data: event.data, fromParent: event.source === parent }));
 window.send = (message) => parent.postMessage(message, '*');
-window.sendLater = (message, ms) => setTimeout(() => send(message), ms);
 </script></body></html>`;
 /** Navigated to inside the CMP frame: the same window, but the page's own origin. */
 const IMPOSTOR = `<!doctype html><title>x</title><script>parent.postMessage({ type: 'consent-response', action: 'accept' }, '*');</script>`;
@@ -276,26 +275,6 @@ describe('promptUiSrc iframe', () => {
     await send(frame, { type: 'consent-response', action: 'accept' });
     await expect.poll(() => page.$('.page-consent-overlay')).toBeNull();
   });
-
-  it('enter-fullscreen: refused to a sheet that has focus but no recent interaction of the reader', async () => {
-    const { page } = await open(config());
-    const frame = await cmpFrame(page);
-    await send(frame, { type: 'consent-ui', action: 'ready' });
-    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
-    // A script run by the test counts as a gesture (Playwright evaluates with one), which lasts 5 s:
-    // the frame asks once it has passed, and the test runs nothing in the page meanwhile.
-    await frame.evaluate(() =>
-      (window as unknown as { sendLater(m: object, ms: number): void }).sendLater(
-        { type: 'consent-ui', action: 'enter-fullscreen' },
-        5_500,
-      ),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
-    await expect
-      .poll(async () => (await replies(frame)).map((r) => (r.data as { state: string }).state))
-      .toEqual(['error']);
-    expect(await frameBox(page)).toEqual({ height: 180, hidden: false });
-  }, 20_000);
 
   it('enter-fullscreen: refused before the frame is ready, granted once the reader interacts with it', async () => {
     const { page } = await open(config());

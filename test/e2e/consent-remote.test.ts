@@ -241,12 +241,15 @@ describe('remote check answers', () => {
   it('answers getSharedData with the server answer even when the cache already decided', async () => {
     const { page, checkPath } = await open(remote, { body: { consentRequired: true, consentStateValue: 'accepted' } });
     await expect.poll(() => consentOf(page)).toMatchObject({ state: 'accepted' });
-    fixture.server.route(checkPath, {
-      body: { consentRequired: true, consentStateValue: 'accepted', sharedData: { tier: 'gold' } },
-      delay: 1500,
+    // The second answer waits until getSharedData has been asked, after the cache decided.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    fixture.server.route(checkPath, async () => {
+      await held;
+      return { body: { consentRequired: true, consentStateValue: 'accepted', sharedData: { tier: 'gold' } } };
     });
     await page.reload();
-    const shared = await page.evaluate(
+    const shared = page.evaluate(
       () =>
         new Promise((resolve) =>
           (
@@ -256,7 +259,9 @@ describe('remote check answers', () => {
           ).PAGE.push((p) => p.consent.getSharedData().then(resolve)),
         ),
     );
-    expect(shared).toEqual({ tier: 'gold' });
+    await expect.poll(() => fixture.server.requestsTo(checkPath).length).toBe(2);
+    release();
+    expect(await shared).toEqual({ tier: 'gold' });
   });
 
   it('strips the xssiPrefix', async () => {

@@ -1,5 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   builtProbes,
   consentPage,
@@ -12,7 +12,7 @@ import {
   useConsentFixture,
 } from './consent-fixtures.ts';
 import { installClock, pauseClock, runUntil, timerSetAt } from './clock.ts';
-import { html, newPage, settled } from './harness.ts';
+import { html, newPage, settled, type TestPage } from './harness.ts';
 
 const fixture = useConsentFixture();
 
@@ -207,28 +207,46 @@ describe('robustness', () => {
     expect(await storedValues(page)).toEqual({});
   });
 
-  it.each([
-    [
-      'no id',
-      `<page-consent layout="nodisplay"><script type="application/json">{"consentInstanceId":"s","consentRequired":true}</script></page-consent>`,
-      'consent-id-missing',
-    ],
-    ['no JSON script', `<page-consent id="c" layout="nodisplay"></page-consent>`, 'consent-config-invalid'],
-    [
-      'two JSON scripts',
-      `<page-consent id="c" layout="nodisplay"><script type="application/json">{}</script><script type="application/json">{}</script></page-consent>`,
-      'consent-config-invalid',
-    ],
-    [
-      'invalid JSON',
-      `<page-consent id="c" layout="nodisplay"><script type="application/json">{nope</script></page-consent>`,
-      'consent-config-invalid',
-    ],
-  ])('fails closed with %s', async (_, element, code) => {
-    const { page, messages } = await openHtml(html(element + PROBES, { extensions: ['page-consent'] }));
-    await expect.poll(() => diagnosticsOf(messages, code).length).toBe(1);
-    await settled(page);
-    expect(await builtProbes(page)).toEqual(['open']);
+  describe('with a config it cannot use', () => {
+    // One page, navigated anew for each row: a row checks that one page view fails closed (it
+    // stores nothing), not that nothing carries over from another.
+    let shared: TestPage;
+    beforeAll(async () => {
+      shared = await newPage(fixture.browser, { viewport: { width: 320, height: 568 } });
+    });
+    afterAll(async () => {
+      await shared?.context.close();
+    });
+
+    it.each([
+      [
+        'no id',
+        `<page-consent layout="nodisplay"><script type="application/json">{"consentInstanceId":"s","consentRequired":true}</script></page-consent>`,
+        'consent-id-missing',
+      ],
+      ['no JSON script', `<page-consent id="c" layout="nodisplay"></page-consent>`, 'consent-config-invalid'],
+      [
+        'two JSON scripts',
+        `<page-consent id="c" layout="nodisplay"><script type="application/json">{}</script><script type="application/json">{}</script></page-consent>`,
+        'consent-config-invalid',
+      ],
+      [
+        'invalid JSON',
+        `<page-consent id="c" layout="nodisplay"><script type="application/json">{nope</script></page-consent>`,
+        'consent-config-invalid',
+      ],
+    ])('fails closed with %s', async (_, element, code) => {
+      const path = `/ui-${++count}.html`;
+      fixture.server.page(path, html(element + PROBES, { extensions: ['page-consent'] }));
+      const { page, messages } = shared;
+      messages.length = 0;
+      await page.goto(fixture.server.origin + path);
+      await page.waitForSelector('page-consent.page-built', { state: 'attached' });
+      await expect.poll(() => diagnosticsOf(messages, code).length).toBe(1);
+      await settled(page);
+      expect(await builtProbes(page)).toEqual(['open']);
+      expect(await storedValues(page)).toEqual({});
+    });
   });
 
   it('reads its config and page-geo when its scripts run before the parser reaches them', async () => {

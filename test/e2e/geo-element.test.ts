@@ -5,8 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CDN_ROOT, html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
 
 let browser: Browser;
-/** Resolves news.example to the loopback server, so the page runs on a non-loopback host name. */
-let publicBrowser: Browser;
 let server: TestServer;
 
 const GEO = { ISOCountryGroups: { eea: ['preset-eea'], california: ['preset-us-ca'], nowhere: ['unknown'] } };
@@ -14,7 +12,6 @@ const GEO_SCRIPT = readFileSync(join(CDN_ROOT, 'v0/page-geo-0.1.js'), 'utf8');
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  publicBrowser = await launchBrowser(['--host-resolver-rules=MAP news.example 127.0.0.1']);
   server = await startServer({
     '/patched/page-geo-0.1.js': {
       body: GEO_SCRIPT.replace('{{PAGE_GEO_COUNTRY}}', 'de'),
@@ -24,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await publicBrowser?.close();
   await server?.close();
 });
 
@@ -38,12 +34,11 @@ function geoPage(attributes = '', src = '/v0/page-geo-0.1.js', config: object = 
 }
 
 let count = 0;
-async function open(markup: string, hash = '', on: Browser = browser, host?: string) {
+async function open(markup: string, hash = '') {
   const path = `/geo-${++count}.html`;
   server.page(path, markup);
-  const test = await newPage(on);
-  const origin = host ? server.origin.replace('127.0.0.1', host) : server.origin;
-  await test.page.goto(origin + path + hash);
+  const test = await newPage(browser);
+  await test.page.goto(server.origin + path + hash);
   await test.page.waitForFunction(() => (window as unknown as { geo?: unknown }).geo);
   const result = await test.page.evaluate(() => ({
     geo: (window as unknown as { geo: unknown }).geo,
@@ -76,38 +71,5 @@ describe('page-geo', () => {
     const { geo, classes } = await open(geoPage('', '/patched/page-geo-0.1.js'), '#page-geo=us');
     expect(geo).toEqual({ country: 'us', subdivision: 'unknown', matchedGroups: ['california'] });
     expect(classes).toEqual(['page-geo-group-california', 'page-iso-country-us']);
-  });
-
-  it('sets page-geo-no-group when no group matches', async () => {
-    const { geo, classes } = await open(geoPage(), '#page-geo=jp');
-    expect(geo).toEqual({ country: 'jp', subdivision: 'unknown', matchedGroups: [] });
-    expect(classes).toEqual(['page-geo-no-group', 'page-iso-country-jp']);
-  });
-
-  it('ignores the debug hash on a public host and says so', async () => {
-    const { geo, messages } = await open(
-      geoPage('', '/patched/page-geo-0.1.js'),
-      '#page-geo=us',
-      publicBrowser,
-      'news.example',
-    );
-    expect(geo).toEqual({ country: 'de', subdivision: 'unknown', matchedGroups: ['eea'] });
-    expect(messages.some((m) => m.text.includes('geo-debug-ignored'))).toBe(true);
-  });
-
-  it('honours the debug hash on a public host with data-allow-debug-override', async () => {
-    const { geo } = await open(
-      geoPage('data-allow-debug-override', '/patched/page-geo-0.1.js'),
-      '#page-geo=fr',
-      publicBrowser,
-      'news.example',
-    );
-    expect(geo).toEqual({ country: 'fr', subdivision: 'unknown', matchedGroups: ['eea'] });
-  });
-
-  it('reports an invalid config and still provides the country', async () => {
-    const { geo, messages } = await open(geoPage('', '/v0/page-geo-0.1.js', { groups: {} }), '#page-geo=de');
-    expect(geo).toEqual({ country: 'de', subdivision: 'unknown', matchedGroups: [] });
-    expect(messages.some((m) => m.text.includes('geo-config-invalid'))).toBe(true);
   });
 });

@@ -45,11 +45,17 @@ const ALL_PURPOSES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
 
 let count = 0;
 /** A page with the inline prompt, `config` over the TCF set-up, and Prebid with the recording bidder. */
-type OpenOptions = { head?: string; modules?: ('gdpr' | 'gpp' | 'usp')[]; check?: object; delay?: number };
+/** `held`: the check's answer waits for it. */
+type OpenOptions = { head?: string; modules?: ('gdpr' | 'gpp' | 'usp')[]; check?: object; held?: Promise<void> };
 async function open(config: object = {}, options: OpenOptions = {}) {
   const n = ++count;
   const check = options.check && { checkConsentHref: `/check-${n}`, consentRequired: 'remote' };
-  if (options.check) server.route(`/check-${n}`, { body: options.check, delay: options.delay ?? 0 });
+  const answer = options.check;
+  if (answer)
+    server.route(`/check-${n}`, async () => {
+      await options.held;
+      return { body: answer };
+    });
   const full = {
     consentInstanceId: `site-${n}`,
     consentRequired: true,
@@ -190,10 +196,15 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
   });
 
   it("answers an ad frame's consent call and page.consent made before the string is built with the string", async () => {
-    server.route('/tcf/slower-vendor-list.json', {
-      body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'),
-      headers: { 'content-type': 'application/json' },
-      delay: 1500,
+    // The vendor list waits until the ad frame has asked.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    server.route('/tcf/slower-vendor-list.json', async () => {
+      await held;
+      return {
+        body: readFileSync('fixtures/tcf/vendor-list.json', 'utf8'),
+        headers: { 'content-type': 'application/json' },
+      };
     });
     // An ad frame that asks as soon as it runs, and keeps what it gets back.
     server.page(
@@ -230,7 +241,15 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
     const creative = () => page.frames().find((frame) => frame.url().endsWith('/creative.html'));
     await expect.poll(() => creative() !== undefined, { timeout: 15_000 }).toBe(true);
     // The frame asked while the vendor list was still on its way.
+    await expect
+      .poll(() =>
+        creative()!
+          .evaluate(() => 'replies' in window)
+          .catch(() => false),
+      )
+      .toBe(true);
     expect(server.requestsTo('/tcf/slower-vendor-list.json')).toHaveLength(1);
+    release();
     const replies = () =>
       creative()!.evaluate(
         () => (window as never as { replies: { pageAdConsentReturn: { gdprConsent: string } }[] }).replies,
@@ -389,12 +408,14 @@ describe('Prebid.js with US signals', () => {
   });
 
   it('gets the US privacy string on a first view, from an auction started before the answer', async () => {
-    const { page } = await open(US, {
-      modules: ['usp'],
-      check: accepted('1YNN', { consentStringType: 3 }),
-      delay: 1500,
-    });
-    const saw = (await runAuction(page)) as Saw;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { page } = await open(US, { modules: ['usp'], check: accepted('1YNN', { consentStringType: 3 }), held });
+    const auction = runAuction(page);
+    // Evaluated after runAuction was called: the auction has started before the answer is let go.
+    await page.evaluate(() => 0);
+    release();
+    const saw = (await auction) as Saw;
     expect(saw.uspConsent).toBe('1YNN');
   });
 });

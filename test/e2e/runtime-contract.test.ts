@@ -194,24 +194,6 @@ describe('runtime contract: no early requests', () => {
       /gdpr=1&cs=CS1&st=accepted&us=&x=\$\{NOPE\}$/,
     );
   });
-
-  it('never shows a creative whose consent is withdrawn while its URL expands', async () => {
-    const { page } = await open(
-      '/race.html',
-      // The macro answers only when the test releases it, after consent is withdrawn: no race with the clock.
-      `${TEST_GATE}<script>(self.PAGE = self.PAGE || []).push((page) =>
-         page.registerMacro('SLOW', () => new Promise((resolve) => { self.releaseSlow = () => resolve('x'); })));</script>
-       <page-ad id="ad" data-block-on-consent type="custom" width="10" height="10" data-src="/frame.html?race=\${SLOW}"></page-ad>`,
-    );
-    await page.waitForFunction(() => (window as any).testGate);
-    await page.evaluate(() => (window as any).testGate.set('allow'));
-    await page.waitForFunction(() => typeof (window as any).releaseSlow === 'function');
-    await page.evaluate(() => (window as any).testGate.set('deny'));
-    await page.evaluate(() => (window as any).releaseSlow());
-    await settled(page);
-    expect(await page.$$eval('#ad iframe', (frames) => frames.length)).toBe(0);
-    expect(server.requests.filter((r) => r.url.includes('race=x'))).toHaveLength(0);
-  });
 });
 
 describe('runtime contract: built-in elements', () => {

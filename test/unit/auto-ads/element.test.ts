@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAutoAdsElement } from '../../../src/auto-ads/element.ts';
-import { article, createFakePage, type FakePage } from './fake-page.ts';
+import { article, createFakePage, type FakePage, pageBox, paragraphs } from './fake-page.ts';
 
 const CONFIG = {
   placements: [{ anchor: { selector: 'article > p', all: true }, pos: 4, type: 1, attributes: { 'data-where': 'p' } }],
@@ -141,6 +141,21 @@ describe('element', () => {
     await pending;
     expect(codes()).toEqual([`error ${code}`]);
     expect(ads()).toEqual([]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports a custom type without data-config-url and fetches nothing', async () => {
+    const report = vi.spyOn(page, 'report');
+    await build('type="custom"');
+    expect(codes()).toEqual(['error auto-ads-attribute-missing']);
+    expect(report.mock.calls[0]?.[1].expected).toContain('data-config-url');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('reports placements that are not an array and places no ads', async () => {
+    await build(CUSTOM, article(40), { placements: 'everywhere', attributes: { type: 'fake' } });
+    expect(page.reports).toEqual([{ code: 'auto-ads-field-invalid', level: 'warn', got: '"everywhere"' }]);
+    expect(ads()).toEqual([]);
   });
 
   it('inserts ads with merged attributes and fires ads-placed', async () => {
@@ -261,5 +276,68 @@ describe('element', () => {
   it('draws no overlay without the hash', async () => {
     await build(CUSTOM);
     expect(document.querySelector('page-ads-debug')).toBeNull();
+  });
+});
+
+/** Gaps between vertically adjacent ads, top to bottom. */
+function gaps(elements: Element[]): number[] {
+  const boxes = elements.map((ad) => pageBox(ad)).sort((a, b) => a.top - b.top);
+  return boxes.slice(1).map((box, i) => box.top - boxes[i]!.bottom);
+}
+
+describe('element: spacing and constraints', () => {
+  const placeAll = { anchor: { selector: 'p', all: true }, pos: 4, type: 1 };
+
+  it.each([
+    ['300px', 300],
+    ['301px', 600],
+  ])('keeps ads %s apart, equality allowed (gaps of %i px between 300 px paragraphs)', async (spacing, gap) => {
+    const { events } = await build(CUSTOM, `<article>${paragraphs(30, 'p', 300)}</article>`, {
+      placements: [placeAll],
+      attributes: { type: 'fake' },
+      adConstraints: { initialMinSpacing: spacing, maxAdCount: 5 },
+    });
+    expect(events).toEqual([{ adsPlaced: 5, totalAdsOnPage: 5 }]);
+    expect(ads()).toHaveLength(5);
+    expect(gaps(ads())).toEqual([gap, gap, gap, gap]);
+    expect(ads().every((ad) => pageBox(ad).height > 0 && pageBox(ad).top >= page.viewportHeight)).toBe(true);
+  });
+
+  it.each([
+    [1, 'BEFORE', 0],
+    [2, 'FIRST_CHILD', 0],
+    [3, 'LAST_CHILD', 1],
+    [4, 'AFTER', 1],
+  ])('measures spacing from the anchor top or bottom (pos %i, %s)', async (pos, _name, placedCount) => {
+    // Manual ad 1000-1050; the anchor's top is 100 px below it, its bottom 500 px below it.
+    const content = `<div data-h="1000"></div><page-ad class="manual" data-h="50"></page-ad><div data-h="100"></div>
+      <div id="tall"><p data-h="400">text</p></div>${paragraphs(20, 'q')}`;
+    const { events } = await build(CUSTOM, content, {
+      placements: [{ anchor: { selector: '#tall' }, pos, type: 1 }],
+      attributes: { type: 'fake' },
+      adConstraints: { initialMinSpacing: '300px', maxAdCount: 5 },
+    });
+    expect(events).toEqual([{ adsPlaced: placedCount, totalAdsOnPage: 1 + placedCount }]);
+    expect(ads().filter((ad) => !ad.classList.contains('manual'))).toHaveLength(placedCount);
+  });
+
+  it.each([
+    ['a unit-less spacing', { initialMinSpacing: '50', maxAdCount: 3 }],
+    ['a negative spacing', { initialMinSpacing: '-100px', maxAdCount: 3 }],
+    ['a missing maxAdCount', { initialMinSpacing: '100px' }],
+    [
+      'a rule without adCount',
+      { initialMinSpacing: '100px', subsequentMinSpacing: [{ spacing: '100px' }], maxAdCount: 3 },
+    ],
+  ])('falls back to the default constraints (1vp, 3:2vp, 6:3vp, max 8) on %s', async (_name, adConstraints) => {
+    const { events } = await build(CUSTOM, article(140), {
+      placements: [placeAll],
+      attributes: { type: 'fake' },
+      adConstraints,
+    });
+    expect(codes()).toEqual(['warn auto-ads-constraints-invalid']);
+    expect(events).toEqual([{ adsPlaced: 8, totalAdsOnPage: 8 }]);
+    // Viewport 500 px, 100 px paragraphs: 1vp -> 500, 2vp -> 1000, 3vp -> 1500 px gaps.
+    expect(gaps(ads())).toEqual([500, 500, 1000, 1000, 1000, 1500, 1500]);
   });
 });

@@ -91,3 +91,41 @@ describe('sandboxOf and clientInfoOf', () => {
     });
   });
 });
+
+describe('enter-fullscreen', () => {
+  const ORIGIN = 'https://cmp.example';
+
+  /** A ready bottom sheet; `isActive` is the page's user activation when the frame asks. */
+  async function askFullscreen(isActive: boolean) {
+    const { slot, follow } = setup(null);
+    follow(due);
+    await vi.waitFor(() => expect(slot.querySelector('iframe')).not.toBeNull());
+    const frame = slot.querySelector('iframe')!;
+    // The CMP's window (happy-dom loads no frame page): it receives the page's replies.
+    const post = vi.fn();
+    const source = { postMessage: post } as unknown as Window;
+    Object.defineProperty(frame, 'contentWindow', { value: source });
+    const send = (data: object) => dispatchEvent(new MessageEvent('message', { data, origin: ORIGIN, source }));
+    send({ type: 'consent-ui', action: 'ready' });
+    // happy-dom has no user activation: the page's is given here, as Chromium would report it.
+    Object.defineProperty(navigator, 'userActivation', { value: { isActive }, configurable: true });
+    send({ type: 'consent-ui', action: 'enter-fullscreen' });
+    delete (navigator as { userActivation?: unknown }).userActivation;
+    return { slot, frame, replies: post.mock.calls.map(([reply]) => (reply as { state: string }).state) };
+  }
+
+  it('is refused to a sheet that has focus but no recent interaction of the reader', async () => {
+    const { slot, frame, replies } = await askFullscreen(false);
+    expect(document.activeElement).toBe(frame);
+    expect(replies).toEqual(['error']);
+    expect(slot.classList.contains('page-consent-frame-full')).toBe(false);
+    slot.remove();
+  });
+
+  it('is granted to a ready sheet once the reader interacted', async () => {
+    const { slot, replies } = await askFullscreen(true);
+    expect(replies).toEqual(['success']);
+    expect(slot.classList.contains('page-consent-frame-full')).toBe(true);
+    slot.remove();
+  });
+});
