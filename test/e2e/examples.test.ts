@@ -256,6 +256,36 @@ describe('geo example', () => {
   });
 });
 
+describe('geo example, its Try steps', () => {
+  it('walks the state links: us-tx no group and the map loads, us-ca the opt-out prompt, jp elsewhere', async () => {
+    const test = await open('geo.html');
+    const { page } = test;
+    await waitForState(page, 'example-widget', 'loaded');
+    const result = () => page.textContent('#geo-result');
+    const classes = () => page.textContent('#geo-classes');
+
+    await page.getByRole('link', { name: '#page-geo=us-tx', exact: true }).click();
+    await expect.poll(result).toBe('us; groups: none');
+    await waitForState(page, 'example-widget', 'loaded');
+    expect(await classes()).toContain('page-iso-subdivision-us-tx');
+    for (const prompt of ['#prompt-eea', '#prompt-california'])
+      expect(await page.isVisible(prompt), prompt).toBe(false);
+
+    await page.getByRole('link', { name: '#page-geo=us-ca', exact: true }).click();
+    await shown(page, '#prompt-california');
+    expect(await result()).toBe('us; groups: california');
+    expect(await classes()).toContain('page-iso-subdivision-us-ca');
+    expect(await page.isVisible('.group-note.california')).toBe(true);
+    expect(await stateOf(page, 'example-widget')).toBeNull();
+
+    await page.getByRole('link', { name: '#page-geo=jp', exact: true }).click();
+    await expect.poll(result).toBe('jp; groups: elsewhere');
+    await waitForState(page, 'example-widget', 'loaded');
+    expect(await page.isVisible('#prompt-california')).toBe(false);
+    expect(problems(test)).toEqual([]);
+  });
+});
+
 describe('purposes example', () => {
   it('builds each component once its purposes are chosen', async () => {
     const test = await open('purposes.html');
@@ -537,6 +567,73 @@ describe('hosted TCF prompt example', () => {
     expect(await page.textContent('#tc-data')).toContain('purpose.consents');
     await click(page, 'Privacy settings');
     await frame.getByRole('button', { name: 'Save choices', exact: true }).waitFor();
+    expect(problems(test)).toEqual([]);
+  });
+});
+
+describe('hosted TCF prompt example, its Try steps', () => {
+  it('finds a partner by the labelled search, shows its details with each link once, and saves the switched choices that the page and the reopened prompt show', async () => {
+    const test = await open('hosted-cmp.html');
+    const { page } = test;
+    await shown(page, '.page-consent-frame iframe');
+    const frame = page.frameLocator('.page-consent-frame iframe');
+    await frame.getByRole('button', { name: 'Customize', exact: true }).click();
+    await page.waitForSelector('.page-consent-frame-full');
+    // The search by its visible label: one partner, the one with legitimate interest only.
+    await frame.getByLabel('Search partners', { exact: true }).fill('placeholder');
+    await expect.poll(() => frame.locator('#vendor-list .name').allTextContents()).toEqual(['Placeholder Measurement']);
+    expect(await frame.locator('.vendors .status').textContent()).toBe('Partners: 1');
+    const row = frame.locator('#vendor-list li');
+    expect(await row.getByRole('switch').count(), 'a vendor with no consent purpose has no consent switch').toBe(1);
+    const objection = frame.getByRole('switch', { name: 'Placeholder Measurement Legitimate interest', exact: true });
+    expect(await objection.isChecked()).toBe(true);
+    await row.getByText('Details', { exact: true }).click();
+    const terms = row.locator('dt');
+    await terms.first().waitFor();
+    expect(await terms.allTextContents()).toEqual([
+      'Legitimate interest',
+      'Special purposes',
+      'Features',
+      'Data collected',
+      'Retention',
+      'Device storage',
+      'Privacy policy',
+    ]);
+    // Each link once, under its term: the claim beside the purposes it is made for.
+    const links = await row
+      .locator('dd a')
+      .evaluateAll((anchors) =>
+        anchors.map((a) => [a.parentElement?.previousElementSibling?.textContent, (a as HTMLAnchorElement).href]),
+      );
+    expect(links).toEqual([
+      ['Legitimate interest', 'https://vendor25.example/legitimate-interest'],
+      ['Privacy policy', 'https://vendor25.example/privacy'],
+    ]);
+    // Switch a legitimate interest off, a partner's consent and a purpose on, then save.
+    await objection.uncheck();
+    await frame.getByLabel('Search partners', { exact: true }).fill('');
+    await frame.getByRole('switch', { name: 'Sample Analytics Consent', exact: true }).check();
+    await frame.getByRole('switch', { name: 'Measure content performance Consent', exact: true }).check();
+    await frame.getByRole('button', { name: 'Save choices', exact: true }).click();
+    await page.waitForFunction(() => /^TC string: C/.test(document.getElementById('tc-string')?.textContent ?? ''));
+    const read = (await page.textContent('#tc-data'))!;
+    expect(read).toContain('purpose.consents: [8]');
+    expect(read).toContain('vendor.consents: [2]');
+    expect(read).not.toMatch(/vendor\.legitimateInterests: \[[^\]]*\b25\b/);
+    // Reopened on the second layer, the stored choices decoded from the TC string.
+    await click(page, 'Privacy settings');
+    const reopened = page.frameLocator('.page-consent-frame iframe');
+    const analytics = reopened.getByRole('switch', { name: 'Sample Analytics Consent', exact: true });
+    await expect.poll(() => analytics.isChecked()).toBe(true);
+    expect(
+      await reopened.getByRole('switch', { name: 'Measure content performance Consent', exact: true }).isChecked(),
+    ).toBe(true);
+    await reopened.getByLabel('Search partners', { exact: true }).fill('placeholder');
+    expect(
+      await reopened
+        .getByRole('switch', { name: 'Placeholder Measurement Legitimate interest', exact: true })
+        .isChecked(),
+    ).toBe(false);
     expect(problems(test)).toEqual([]);
   });
 });
