@@ -351,7 +351,7 @@ describe('post-prompt example', () => {
 });
 
 describe('policies example', () => {
-  it('builds by policy, times the default policy out to insufficient, then follows the answers', async () => {
+  it('builds by policy, times the default policy out to insufficient, then follows the answers, a later reject too', async () => {
     // The page's 5 s time-out runs on Playwright's clock: moved on at once, not waited out.
     const test = await open('policies.html', undefined, { clock: true });
     const { page } = test;
@@ -386,12 +386,19 @@ describe('policies example', () => {
     await page.waitForFunction(
       () => document.querySelector('[data-policy-state="_till_accepted"]')?.textContent === 'sufficient',
     );
+
+    // Reject afterwards: what needs acceptance is removed, what needed an answer stays.
+    await click(page, 'Privacy settings');
+    await click(page, 'Reject');
+    await waitForState(page, '#default-widget', 'removed');
+    await waitForState(page, '#till-accepted-widget', 'removed');
+    expect(await stateOf(page, '#till-responded-widget')).toBe('loaded');
     expect(problems(test)).toEqual([]);
   });
 });
 
 describe('text/plain scripts example', () => {
-  it('runs _till_responded on any answer and the others in order after accept', async () => {
+  it('runs _till_responded on any answer, the others in order after accept, and all at once on a reload', async () => {
     const test = await open('text-plain.html');
     const { page } = test;
     const log = () => page.$$eval('#script-log li', (items) => items.map((item) => item.textContent));
@@ -411,6 +418,13 @@ describe('text/plain scripts example', () => {
       'Script after the tag ran; the tag had loaded: true',
       'Module script ran (data-type="module"): string',
     ]);
+
+    // Reload: the cached decision runs them at once, no prompt. (The page's idle work after the
+    // decision first finishes: a request the reload cuts off would read as failed.)
+    await settled(page);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('#script-log li').length === 5);
+    expect(await page.isVisible('#prompt')).toBe(false);
     expect(problems(test)).toEqual([]);
   });
 });
@@ -639,7 +653,7 @@ describe('hosted TCF prompt example, its Try steps', () => {
 });
 
 describe('story consent example', () => {
-  it('accepts by keyboard alone and builds the widget', async () => {
+  it('accepts by keyboard alone, builds the widget, and reopens from Privacy settings', async () => {
     const test = await open('story-consent.html');
     const { page } = test;
     await shown(page, 'page-story-consent');
@@ -649,6 +663,8 @@ describe('story consent example', () => {
     await page.keyboard.press('Enter');
     await waitForState(page, 'example-widget', 'loaded');
     expect(await page.isVisible('page-story-consent')).toBe(false);
+    await click(page, 'Privacy settings');
+    await shown(page, 'page-story-consent');
     expect(problems(test)).toEqual([]);
   });
 });
