@@ -7,7 +7,7 @@
  */
 import type { ConsentSnapshot } from '../wire/consent.ts';
 import { gppSectionIds } from '../wire/gpp-sections.ts';
-import { parseAdditionalConsent } from '../wire/additional-consent.ts';
+import { isAdditionalConsent } from '../wire/additional-consent.ts';
 
 /** IAB consent string types (`consentMetadata.consentStringType`) that are not TC strings. */
 const US_PRIVACY_TYPE = 3;
@@ -52,7 +52,7 @@ export function consentMacroValues(current: ConsentSnapshot | null): Record<(typ
     GPP_STRING: type === GPP_TYPE ? string : '',
     GPP_SID: type === GPP_TYPE ? gppSectionIds(current?.consentMetadata?.gppSectionId).join(',') : '',
     // Google's Additional Consent string, when it reads as one (the bounds part reports a malformed one).
-    ADDTL_CONSENT: parseAdditionalConsent(current?.consentMetadata?.additionalConsent).value
+    ADDTL_CONSENT: isAdditionalConsent(current?.consentMetadata?.additionalConsent)
       ? current!.consentMetadata!.additionalConsent!
       : '',
   };

@@ -14,9 +14,8 @@ import { encodeTcString } from '../tcf/tc-string.ts';
 import { choicesOfDecision, type TcfSettings } from '../tcf/tc-choices.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { parseTcfConfig } from '../wire/tcf-settings.ts';
-import { loadVendorList } from './vendor-list.ts';
-import { loadAtpList } from './atp-list.ts';
-import { atpIdsOf, formatAdditionalConsent } from '../wire/additional-consent.ts';
+import { loadAtpIds, loadVendorList } from './vendor-list.ts';
+import { formatAdditionalConsent } from '../wire/additional-consent.ts';
 import type { TcfConfig } from '../wire/tcf-settings.ts';
 import type { TcfChoices } from '../tcf/tc-choices.ts';
 
@@ -28,12 +27,11 @@ async function additionalConsentOf(
 ): Promise<string | undefined> {
   const { googleAtps, googleAtpListHref } = config;
   if (!googleAtps) return undefined;
-  const { value: list, diagnostics } =
-    googleAtps === 'all' ? await loadAtpList(googleAtpListHref!) : { value: null, diagnostics: [] };
+  const { value: ids, diagnostics } =
+    googleAtps === 'all' ? await loadAtpIds(googleAtpListHref!) : { value: googleAtps, diagnostics: [] };
   for (const d of diagnostics) report(d);
-  if (googleAtps === 'all' && !list) return undefined;
   const isConsented = choices.purposeConsents.includes(1);
-  return formatAdditionalConsent(atpIdsOf(googleAtps, list), () => isConsented);
+  return ids ? formatAdditionalConsent(ids, () => isConsented) : undefined;
 }
 
 /** Builds the string for each waiting decision; reports once per failing decision. */

@@ -10,7 +10,7 @@
 import type { Parsed } from './diagnostic.ts';
 import { parseLoadableUrl } from './url.ts';
 import { readPurposeMap } from './purpose-id.ts';
-import { type GoogleAtps, readGoogleAtps } from './additional-consent.ts';
+import { type GoogleAtps, readGoogleAtps } from './google-atps.ts';
 import { collector, drop, type Json, own, readFields, readList, readNumber, readText } from './values.ts';
 
 export type TcfConfig = {
@@ -21,7 +21,7 @@ export type TcfConfig = {
   readonly publisherCountryCode?: string;
   readonly consentLanguage?: string;
   readonly googleAtps?: GoogleAtps;
-  /** Google's ATP list (its CSV), needed for `googleAtps: "all"`; resolved like `vendorListHref`. */
+  /** Google's ATP list as the reference server serves it (`/tcf/google-atps.json`), for `googleAtps: "all"`; resolved like `vendorListHref`. */
   readonly googleAtpListHref?: string;
 };
 

@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   AC_MAX_IDS,
   AC_MAX_LENGTH,
-  atpIdsOf,
   formatAdditionalConsent,
+  isAdditionalConsent,
   parseAdditionalConsent,
-  parseGoogleAtpList,
-  readGoogleAtps,
 } from '../../../src/wire/additional-consent.ts';
+import { atpIdsOf, parseGoogleAtpList, readGoogleAtps } from '../../../src/wire/google-atps.ts';
 import { collector } from '../../../src/wire/values.ts';
 
 describe('parseAdditionalConsent', () => {
@@ -44,8 +43,10 @@ describe('parseAdditionalConsent', () => {
     const many = Array.from({ length: AC_MAX_IDS + 1 }, (_, index) => index + 1).join('.');
     expect(many.length).toBeLessThan(AC_MAX_LENGTH);
     expect(parseAdditionalConsent(`2~${many}~dv.`).value).toBeNull();
+    expect(isAdditionalConsent(`2~${many}~dv.`)).toBe(false);
     const exactly = Array.from({ length: AC_MAX_IDS }, (_, index) => index + 1).join('.');
     expect(parseAdditionalConsent(`2~${exactly}~dv.`).value?.consented).toHaveLength(AC_MAX_IDS);
+    expect(isAdditionalConsent(`2~${exactly}~dv.`)).toBe(true);
     expect(parseAdditionalConsent(`2~~dv.${'1.'.repeat(AC_MAX_LENGTH / 2)}1`).value).toBeNull();
   });
 });
