@@ -6,7 +6,8 @@ import {
   isAdditionalConsent,
   parseAdditionalConsent,
 } from '../../../src/wire/additional-consent.ts';
-import { atpIdsOf, parseGoogleAtpList, readGoogleAtps } from '../../../src/wire/google-atps.ts';
+import { atpIdsOf, parseAtpIds, parseGoogleAtpList, readGoogleAtps } from '../../../src/wire/google-atps.ts';
+import { parseTcfConfig } from '../../../src/wire/tcf-settings.ts';
 import { collector } from '../../../src/wire/values.ts';
 
 describe('parseAdditionalConsent', () => {
@@ -130,5 +131,51 @@ describe('parseGoogleAtpList', () => {
   it('refuses a file with another header', () => {
     expect(parseGoogleAtpList('vendor,name\n1,A').value).toBeNull();
     expect(parseGoogleAtpList('').diagnostics.map((d) => d.code)).toEqual(['consent-google-atp-list-invalid']);
+  });
+});
+
+describe('parseAtpIds', () => {
+  it('reads the ids of the JSON the server serves, leaving out an entry without a usable id', () => {
+    const { value, diagnostics } = parseAtpIds({ atps: [{ id: 89, name: 'A' }, { id: 'x' }, { id: 2572 }] });
+    expect(value).toEqual([89, 2572]);
+    expect(diagnostics.map((d) => [d.code, d.field])).toEqual([
+      ['consent-google-atp-list-invalid', 'googleAtpList.atps[1].id'],
+    ]);
+  });
+
+  it('refuses JSON that is not the list', () => {
+    expect(parseAtpIds([1, 2]).value).toBeNull();
+    expect(parseAtpIds({}).value).toBeNull();
+    expect(parseAtpIds({}).diagnostics.map((d) => d.code)).toEqual(['consent-google-atp-list-invalid']);
+  });
+});
+
+describe('tcf.googleAtps in the page config', () => {
+  const base = { vendorListHref: '/tcf/vendor-list.json', vendors: [8] };
+
+  it('keeps ids, and "all" with the list resolved against the page', () => {
+    expect(parseTcfConfig({ ...base, googleAtps: [89] }, 'https://news.example/a').value).toMatchObject({
+      googleAtps: [89],
+    });
+    const all = parseTcfConfig(
+      { ...base, googleAtps: 'all', googleAtpListHref: '/tcf/google-atps.json' },
+      'https://news.example/a',
+    );
+    expect(all).toMatchObject({
+      value: { googleAtps: 'all', googleAtpListHref: 'https://news.example/tcf/google-atps.json' },
+      diagnostics: [],
+    });
+  });
+
+  it('drops "all" without a list, and a googleAtps of another type, with a diagnostic; the TC string still builds', () => {
+    const all = parseTcfConfig({ ...base, googleAtps: 'all' }, 'https://news.example/a');
+    expect(all.value).not.toHaveProperty('googleAtps');
+    expect(all.value?.vendors).toEqual([8]);
+    expect(all.diagnostics.map((d) => [d.code, d.field])).toEqual([
+      ['consent-tcf-config-invalid', 'tcf.googleAtpListHref'],
+    ]);
+    const typo = parseTcfConfig({ ...base, googleAtps: '89' }, 'https://news.example/a');
+    expect(typo.value).not.toHaveProperty('googleAtps');
+    expect(typo.diagnostics.map((d) => d.field)).toEqual(['tcf.googleAtps']);
   });
 });
