@@ -149,8 +149,7 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
 
   it("passes the Additional Consent string of Google's ATPs to the bidder, in __tcfapi, ${ADDTL_CONSENT}, page.consent and storage", async () => {
     server.route('/ac-pixel.gif', { body: 'x' });
-    const pixel =
-      '<page-pixel data-block-on-consent layout="nodisplay" src="/ac-pixel.gif?ac=${ADDTL_CONSENT}"></page-pixel>';
+    const pixel = `<page-pixel data-block-on-consent layout="nodisplay" src="/ac-pixel.gif?ac=\${ADDTL_CONSENT}"></page-pixel>`;
     const accepted = await open(
       { tcf: { ...TCF.tcf, googleAtps: 'all', googleAtpListHref: '/tcf/google-atps.json' } },
       { head: '' },
@@ -163,7 +162,9 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
     const data = (await accepted.page.evaluate(
       () =>
         new Promise<{ addtlConsent?: string }>((resolve) =>
-          (window as never as { __tcfapi: Function }).__tcfapi('getTCData', 2, resolve),
+          (
+            window as never as { __tcfapi(command: string, version: number, next: (data: never) => void): void }
+          ).__tcfapi('getTCData', 2, resolve),
         ),
     )) as { addtlConsent?: string };
     expect(data.addtlConsent).toBe('2~3.12.89.2572~dv.');
