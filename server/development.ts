@@ -74,7 +74,7 @@ export function developmentDefaults(
 
 /**
  * The instances the example pages name, as their pages describe them: `examples-hosted-cmp`
- * (hosted-cmp.html) with TCF settings on the fixture's vendors, `examples-cmp` (cmp-iframe.html)
+ * (hosted-cmp.html) with TCF settings on the fixture's vendors and every ATP of the ATP list, `examples-cmp` (cmp-iframe.html)
  * with its own purposes, described, and partners. The texts are English.
  */
 export const exampleInstances: Readonly<Record<string, unknown>> = {
@@ -87,6 +87,8 @@ export const exampleInstances: Readonly<Record<string, unknown>> = {
       purposes: { ads: [1, 2, 3, 4], measurement: [1, 7, 8, 9] },
       specialFeatures: [1],
       publisherCountryCode: 'DE',
+      // Every ATP of GOOGLE_ATP_LIST (in development the fixture's four): "Other partners" in the second layer.
+      googleAtps: 'all',
     },
   },
   'examples-cmp': {
