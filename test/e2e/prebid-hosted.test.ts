@@ -197,6 +197,23 @@ describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with
     await frame.locator('input[data-key="a:89"]').check();
     await frame.click('#save');
     expect(((await runAuction(page)) as Saw).gdprConsent?.addtlConsent).toBe('2~89~dv.3.2572');
+    // Opened again, the prompt's ATP switches start from the stored AC string.
+    await page.evaluate(() => {
+      const button = document.createElement('button');
+      button.id = 'reopen';
+      button.setAttribute('on', 'tap:consent.prompt');
+      document.body.append(button);
+    });
+    await page.click('#reopen');
+    let again: Frame | undefined;
+    await expect
+      .poll(async () => {
+        again = page.frames().find((f) => f.url().includes('/cmp/prompt.html') && f !== frame && !f.isDetached());
+        return again ? again.locator('input[data-key="a:89"]').count() : 0;
+      })
+      .toBe(1);
+    expect(await again!.locator('input[data-key="a:89"]').isChecked()).toBe(true);
+    expect(await again!.locator('input[data-key="a:3"]').isChecked()).toBe(false);
   });
 
   it('Accept all and Reject all in the frame: every ATP consented, or every ATP disclosed without consent', async () => {
