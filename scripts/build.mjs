@@ -1,7 +1,7 @@
 // Builds the CDN tree: dist/cdn (production: minified, dev-only diagnostics stripped) and
 // dist/cdn-dev (development: readable, with dev assertions), both with source maps and the same
-// content-hashed part names (scripts/part-names.mjs); and the reference server as one file
-// (dist/server/main.mjs, scripts/build-server.mjs).
+// content-hashed part names (scripts/part-names.mjs); the reference server as one file
+// (dist/server/main.mjs, scripts/build-server.mjs), and its admin dashboard's script (dist/admin).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -137,10 +137,30 @@ async function buildEntries(outdir, isDev, entries, sourcemap, parts) {
   });
 }
 
+/**
+ * The reference server's admin dashboard script (server/pages/admin.html loads it from
+ * `/admin/admin-0.1.js`): the server's own file, not the CDN tree's, so it is written to
+ * dist/admin, minified, its source map named by the server's `SourceMap` header.
+ */
+async function buildAdmin() {
+  await build({
+    entryPoints: [{ in: 'src/admin/admin-page.ts', out: 'admin-0.1' }],
+    outdir: 'dist/admin',
+    bundle: true,
+    format: 'iife',
+    target: ['chrome100', 'firefox100', 'safari15.4'],
+    minify: true,
+    sourcemap: 'external',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+
 await Promise.all([
   buildTree('dist/cdn', false),
   buildTree('dist/cdn-dev', true),
   buildExampleLibraries(),
   buildServer(),
+  buildAdmin(),
 ]);
-console.log(`built ${entryPoints.map((entry) => entry.out).join(', ')}, server/main.mjs`);
+console.log(`built ${entryPoints.map((entry) => entry.out).join(', ')}, server/main.mjs, admin/admin-0.1.js`);

@@ -75,6 +75,10 @@ export type AppDeps = {
   readonly tcfTranslationsDir?: string | null;
   /** `tcfVendorList` is the bundled fixture (development default): its response says so. */
   readonly tcfVendorListIsFixture?: boolean;
+  /** Google's ATP list (CSV) served as JSON at /tcf/google-atps.json; null or absent: 404 naming GOOGLE_ATP_LIST. */
+  readonly googleAtpList?: string | null;
+  /** `googleAtpList` is the bundled fixture (development default): its response says so. */
+  readonly googleAtpListIsFixture?: boolean;
 };
 
 /** How often Node checks the request time-out: a slow client is cut off within the time-out plus this. */
@@ -99,6 +103,8 @@ function createContext(deps: AppDeps): AppContext {
     tcfVendorList: deps.tcfVendorList ? resolve(deps.tcfVendorList) : null,
     tcfTranslationsDir: deps.tcfTranslationsDir ? resolve(deps.tcfTranslationsDir) : null,
     tcfVendorListIsFixture: deps.tcfVendorListIsFixture ?? false,
+    googleAtpList: deps.googleAtpList ? resolve(deps.googleAtpList) : null,
+    googleAtpListIsFixture: deps.googleAtpListIsFixture ?? false,
     now: deps.now ?? Date.now,
     rateLimitPerMinute: deps.rateLimitPerMinute ?? 600,
     healthTimeoutMs: deps.healthTimeoutMs ?? healthPingTimeoutMs,

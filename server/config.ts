@@ -46,6 +46,8 @@ export type ServerConfig = {
   readonly tcfVendorList: string | null;
   /** TCF_TRANSLATIONS_DIR: the IAB's translation files served at /tcf/purposes-<lang>.json; null: English only. */
   readonly tcfTranslationsDir: string | null;
+  /** GOOGLE_ATP_LIST: Google's ATP list (its CSV) for Additional Consent, served at /tcf/google-atps.json; null: 404. */
+  readonly googleAtpList: string | null;
 };
 
 /** Fastify's `trustProxy` restricted to what cannot let a client choose its own address. */
@@ -200,5 +202,6 @@ export function parseServerConfig(env: Env): ServerConfig {
     receiptSigningKey: readReceiptSigningKey(env['RECEIPT_SIGNING_KEY']),
     tcfVendorList: env['TCF_VENDOR_LIST'] || null,
     tcfTranslationsDir: env['TCF_TRANSLATIONS_DIR'] || null,
+    googleAtpList: env['GOOGLE_ATP_LIST'] || null,
   };
 }

@@ -3,6 +3,8 @@
  * runs every example page with no setting (docs/server.md, "Development defaults"):
  * - TCF_VENDOR_LIST unset: the bundled fixture `fixtures/tcf/vendor-list.json` (made-up vendors),
  *   labelled as a fixture in the start-up log and in the `/tcf/vendor-list.json` response;
+ * - GOOGLE_ATP_LIST unset: the bundled fixture `fixtures/tcf/google-atps.csv` (made-up ATPs),
+ *   labelled the same way in the log and in the `/tcf/google-atps.json` response;
  * - ADMIN_TOKEN unset and the server on loopback only: a token generated for this run, printed
  *   with the admin URL;
  * - the example pages' instances configured at start, unless an admin configured them already.
@@ -26,36 +28,53 @@ export const FIXTURE_VENDOR_LIST = 'fixtures/tcf/vendor-list.json';
 /** The value of the `X-Vendor-List` header on `/tcf/vendor-list.json` when the fixture is served. */
 export const FIXTURE_VENDOR_LIST_HEADER = `fixture (${FIXTURE_VENDOR_LIST}, made-up vendors, development only): set TCF_VENDOR_LIST to the IAB's list`;
 
+/** The bundled ATP list: Google's CSV format with made-up ATPs, for tests and examples only. */
+export const FIXTURE_ATP_LIST = 'fixtures/tcf/google-atps.csv';
+
+/** The value of the `X-Google-Atp-List` header on `/tcf/google-atps.json` when the fixture is served. */
+export const FIXTURE_ATP_LIST_HEADER = `fixture (${FIXTURE_ATP_LIST}, made-up ATPs, development only): set GOOGLE_ATP_LIST to Google's list`;
+
 export type Development = {
   readonly config: ServerConfig;
   /** False under NODE_ENV=production: the config is returned unchanged. */
   readonly isDevelopment: boolean;
   /** The vendor list is the bundled fixture, not the operator's copy. */
   readonly fixtureVendorList: boolean;
+  /** The ATP list is the bundled fixture, not the operator's copy of Google's. */
+  readonly fixtureAtpList: boolean;
   /** The admin token was generated for this run (print it). */
   readonly generatedAdminToken: boolean;
 };
 
-export function developmentDefaults(config: ServerConfig, env: Env, fixturePath = FIXTURE_VENDOR_LIST): Development {
+export function developmentDefaults(
+  config: ServerConfig,
+  env: Env,
+  fixturePath = FIXTURE_VENDOR_LIST,
+  atpFixturePath = FIXTURE_ATP_LIST,
+): Development {
   const isDevelopment = env['NODE_ENV'] !== 'production';
-  if (!isDevelopment) return { config, isDevelopment, fixtureVendorList: false, generatedAdminToken: false };
+  if (!isDevelopment)
+    return { config, isDevelopment, fixtureVendorList: false, fixtureAtpList: false, generatedAdminToken: false };
   const fixtureVendorList = config.tcfVendorList === null && existsSync(fixturePath);
+  const fixtureAtpList = config.googleAtpList === null && existsSync(atpFixturePath);
   const generatedAdminToken = config.adminToken === null && isLoopbackHost(hostOf(config.host));
   return {
     config: {
       ...config,
       tcfVendorList: fixtureVendorList ? fixturePath : config.tcfVendorList,
+      googleAtpList: fixtureAtpList ? atpFixturePath : config.googleAtpList,
       adminToken: generatedAdminToken ? randomBytes(24).toString('base64url') : config.adminToken,
     },
     isDevelopment,
     fixtureVendorList,
+    fixtureAtpList,
     generatedAdminToken,
   };
 }
 
 /**
  * The instances the example pages name, as their pages describe them: `examples-hosted-cmp`
- * (hosted-cmp.html) with TCF settings on the fixture's vendors, `examples-cmp` (cmp-iframe.html)
+ * (hosted-cmp.html) with TCF settings on the fixture's vendors and every ATP of the ATP list, `examples-cmp` (cmp-iframe.html)
  * with its own purposes, described, and partners. The texts are English.
  */
 export const exampleInstances: Readonly<Record<string, unknown>> = {
@@ -68,6 +87,8 @@ export const exampleInstances: Readonly<Record<string, unknown>> = {
       purposes: { ads: [1, 2, 3, 4], measurement: [1, 7, 8, 9] },
       specialFeatures: [1],
       publisherCountryCode: 'DE',
+      // Every ATP of GOOGLE_ATP_LIST (in development the fixture's four): "Other partners" in the second layer.
+      googleAtps: 'all',
     },
   },
   'examples-cmp': {

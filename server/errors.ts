@@ -31,6 +31,7 @@ export const ErrorCode = {
   requestTimeout: 'request-timeout',
   tcfVendorListMissing: 'tcf-vendor-list-missing',
   tcfTranslationMissing: 'tcf-translation-missing',
+  googleAtpListMissing: 'google-atp-list-missing',
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { parseServerConfig } from './config.ts';
 import { createGeoipLookup } from './country.ts';
-import { configureExampleInstances, developmentDefaults, FIXTURE_VENDOR_LIST } from './development.ts';
+import {
+  configureExampleInstances,
+  developmentDefaults,
+  FIXTURE_ATP_LIST,
+  FIXTURE_VENDOR_LIST,
+} from './development.ts';
 import { createShutdown } from './shutdown.ts';
 import { openStore } from './store/open-store.ts';
 
@@ -50,6 +55,8 @@ async function main(): Promise<void> {
     tcfVendorList: config.tcfVendorList,
     tcfTranslationsDir: config.tcfTranslationsDir,
     tcfVendorListIsFixture: development.fixtureVendorList,
+    googleAtpList: config.googleAtpList,
+    googleAtpListIsFixture: development.fixtureAtpList,
   });
   app.addHook('onClose', async () => store.close());
   for (const warning of config.warnings) app.log.warn(warning);
@@ -60,6 +67,11 @@ async function main(): Promise<void> {
   if (development.fixtureVendorList) {
     app.log.warn(
       `TCF vendor list: ${FIXTURE_VENDOR_LIST}, a FIXTURE with made-up vendors (development only): set TCF_VENDOR_LIST to the IAB's list`,
+    );
+  }
+  if (development.fixtureAtpList) {
+    app.log.warn(
+      `Google ATP list: ${FIXTURE_ATP_LIST}, a FIXTURE with made-up ATPs (development only): set GOOGLE_ATP_LIST to Google's list`,
     );
   }
   if (development.isDevelopment) {

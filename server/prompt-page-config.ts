@@ -12,6 +12,7 @@ import type { PageConfig, PageTcf } from '../src/hosted-cmp/page-config.ts';
 import { scopeOf } from '../src/hosted-cmp/tcf-scope.ts';
 import { catalogues } from '../src/messages/catalogues.ts';
 import type { InstanceTcf } from '../src/wire/instance-config.ts';
+import type { GoogleAtp } from '../src/wire/google-atps.ts';
 import type { InstanceConfig } from './store/store.ts';
 import type { TcfFiles } from './tcf-files.ts';
 
@@ -25,7 +26,8 @@ async function pageTcf(tcf: InstanceTcf, language: CmpLanguage, files: TcfFiles)
   const code = iabLanguageOf(language);
   const translation = code ? await files.translation(code) : null;
   // The prompt's language as the string's consentLanguage, in the IAB's codes (nb is NO, pt PT-PT).
-  const settings = { ...tcf, consentLanguage: (code ?? language).toUpperCase() };
+  const { googleAtps, ...rest } = tcf;
+  const settings = { ...rest, consentLanguage: (code ?? language).toUpperCase() };
   const scope = scopeOf(gvl, settings);
   return {
     settings,
@@ -34,7 +36,17 @@ async function pageTcf(tcf: InstanceTcf, language: CmpLanguage, files: TcfFiles)
     translationsUrl: translation && code ? `/tcf/purposes-${code}.json` : null,
     summary: summarize(translateGvl(gvl, translation), scope),
     vendorCount: scope.vendors.length,
+    atps: googleAtps ? atpsOf(googleAtps, await files.atpList()) : [],
   };
+}
+
+/** The ATPs of `googleAtps` the list names (an id it lacks cannot be shown, so it is neither disclosed nor consented). */
+function atpsOf(googleAtps: NonNullable<InstanceTcf['googleAtps']>, list: readonly GoogleAtp[] | null) {
+  const wanted = googleAtps === 'all' ? null : new Set(googleAtps);
+  return (list ?? [])
+    .filter((atp) => !wanted || wanted.has(atp.id))
+    .sort((a, b) => a.id - b.id)
+    .map(({ id, name, policyUrl }) => ({ id, name, policyUrl }));
 }
 
 type Options = {

@@ -157,7 +157,17 @@ export const newReceiptId = () => `rcpt_${timePrefix()}${randomUUID().replaceAll
  * one exists; the consent-specific fields are ours (docs/decisions/server-receipts.md).
  */
 export function buildReceipt(id: string, entry: NewAuditEntry, geoGroup: string | null) {
-  const { instanceId, pageUserId, state, purposeConsents, consentString, policyVersion, time, origin } = entry;
+  const {
+    instanceId,
+    pageUserId,
+    state,
+    purposeConsents,
+    consentString,
+    consentMetadata,
+    policyVersion,
+    time,
+    origin,
+  } = entry;
   return {
     schema_version: 'page-consent-receipt/1 (ISO/IEC TS 27560:2023)',
     receipt_id: id,
@@ -169,6 +179,8 @@ export function buildReceipt(id: string, entry: NewAuditEntry, geoGroup: string 
     state,
     purpose_consents: purposeConsents,
     consent_string: consentString,
+    // Google's Additional Consent string beside the TC string (docs/decisions/additional-consent.md).
+    additional_consent: consentMetadata?.additionalConsent ?? null,
     policy_version: policyVersion,
     geo_group: geoGroup,
     origin,

@@ -23,6 +23,10 @@ export type AppContext = {
   readonly tcfVendorListIsFixture: boolean;
   /** Absolute path of the IAB translations folder (TCF_TRANSLATIONS_DIR), or null. */
   readonly tcfTranslationsDir: string | null;
+  /** Absolute path of Google's ATP list, a CSV (GOOGLE_ATP_LIST), or null. */
+  readonly googleAtpList: string | null;
+  /** The ATP list is the bundled fixture (development default, server/development.ts). */
+  readonly googleAtpListIsFixture: boolean;
   readonly now: () => number;
   /** Requests per client IP per minute, shared by /consent/* and /cmp/outcome; 0: no limit. */
   readonly rateLimitPerMinute: number;

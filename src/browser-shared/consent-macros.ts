@@ -1,12 +1,13 @@
 /**
  * The consent values that ads get: the URL macros `${GDPR}`, `${GDPR_CONSENT}`, `${CONSENT_STATE}`,
- * `${US_PRIVACY}`, `${GPP_STRING}`, `${GPP_SID}` (registered by the runtime) and the creative
+ * `${US_PRIVACY}`, `${GPP_STRING}`, `${GPP_SID}`, `${ADDTL_CONSENT}` (registered by the runtime) and the creative
  * frame's reply (answered by the consent extension). Both wait for a decision's TC string that is
  * still being built (docs/consent.md, "TC strings from our own prompts"): an ad unblocked by an
  * accept must not get `gdpr=1` with an empty consent string.
  */
 import type { ConsentSnapshot } from '../wire/consent.ts';
 import { gppSectionIds } from '../wire/gpp-sections.ts';
+import { isAdditionalConsent } from '../wire/additional-consent.ts';
 
 /** IAB consent string types (`consentMetadata.consentStringType`) that are not TC strings. */
 const US_PRIVACY_TYPE = 3;
@@ -28,7 +29,15 @@ export const settledSnapshot = (consent: ConsentSource) =>
     check();
   });
 
-export const CONSENT_MACROS = ['GDPR', 'GDPR_CONSENT', 'CONSENT_STATE', 'US_PRIVACY', 'GPP_STRING', 'GPP_SID'] as const;
+export const CONSENT_MACROS = [
+  'GDPR',
+  'GDPR_CONSENT',
+  'CONSENT_STATE',
+  'US_PRIVACY',
+  'GPP_STRING',
+  'GPP_SID',
+  'ADDTL_CONSENT',
+] as const;
 
 /** Every consent macro's value for one snapshot (null: no consent provider). Pure. */
 export function consentMacroValues(current: ConsentSnapshot | null): Record<(typeof CONSENT_MACROS)[number], string> {
@@ -42,5 +51,9 @@ export function consentMacroValues(current: ConsentSnapshot | null): Record<(typ
     US_PRIVACY: type === US_PRIVACY_TYPE ? string : '',
     GPP_STRING: type === GPP_TYPE ? string : '',
     GPP_SID: type === GPP_TYPE ? gppSectionIds(current?.consentMetadata?.gppSectionId).join(',') : '',
+    // Google's Additional Consent string, when it reads as one (the bounds part reports a malformed one).
+    ADDTL_CONSENT: isAdditionalConsent(current?.consentMetadata?.additionalConsent)
+      ? current!.consentMetadata!.additionalConsent!
+      : '',
   };
 }

@@ -3,7 +3,10 @@
  * prompts"): every decision that waits for one gets the string of `src/tcf/tc-string.ts`, built
  * on the GVL of `tcf.vendorListHref` under the publisher's CMP ids, and handed back to
  * `<page-consent>`, which stores it with the decision and posts it to `onUpdateHref`. Without a
- * usable `tcf` config or GVL: one diagnostic, and the decision goes on without a string.
+ * usable `tcf` config or GVL: one diagnostic, and the decision goes on without a string. With
+ * `tcf.googleAtps`, the decision's Additional Consent string goes into its metadata
+ * (`additionalConsent`): the ATPs are disclosed, and consented when the TC string consents to
+ * purpose 1 (docs/decisions/additional-consent.md).
  */
 import type { ConsentSignal, SignalSource } from '../consent/signal-source.ts';
 import { STRING_TYPE } from '../consent/signal-source.ts';
@@ -11,7 +14,25 @@ import { encodeTcString } from '../tcf/tc-string.ts';
 import { choicesOfDecision, type TcfSettings } from '../tcf/tc-choices.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { parseTcfConfig } from '../wire/tcf-settings.ts';
-import { loadVendorList } from './vendor-list.ts';
+import { loadAtpIds, loadVendorList } from './vendor-list.ts';
+import { formatAdditionalConsent } from '../wire/additional-consent.ts';
+import type { TcfConfig } from '../wire/tcf-settings.ts';
+import type { TcfChoices } from '../tcf/tc-choices.ts';
+
+/** The AC string of `choices` (undefined: no `googleAtps`, or "all" without a list that loads). */
+async function additionalConsentOf(
+  config: TcfConfig,
+  choices: TcfChoices,
+  report: SignalSource['report'],
+): Promise<string | undefined> {
+  const { googleAtps, googleAtpListHref } = config;
+  if (!googleAtps) return undefined;
+  const { value: ids, diagnostics } =
+    googleAtps === 'all' ? await loadAtpIds(googleAtpListHref!) : { value: googleAtps, diagnostics: [] };
+  for (const d of diagnostics) report(d);
+  const isConsented = choices.purposeConsents.includes(1);
+  return ids ? formatAdditionalConsent(ids, () => isConsented) : undefined;
+}
 
 /** Builds the string for each waiting decision; reports once per failing decision. */
 export function startTcStrings(source: SignalSource): void {
@@ -28,7 +49,12 @@ export function startTcStrings(source: SignalSource): void {
     try {
       const choices = choicesOfDecision(gvl, settings, { state, purposeConsents: signal.purposeConsents });
       const consentString = encodeTcString(gvl, settings, choices);
-      const consentMetadata = { ...signal.consentMetadata, consentStringType: STRING_TYPE.tcfV2 };
+      const additionalConsent = await additionalConsentOf(config, choices, source.report);
+      const consentMetadata = {
+        ...signal.consentMetadata,
+        consentStringType: STRING_TYPE.tcfV2,
+        ...(additionalConsent ? { additionalConsent } : {}),
+      };
       source.addString(decisionKey, { consentString, consentMetadata, tcfPolicyVersion: gvl.tcfPolicyVersion });
     } catch (error) {
       source.report(diagnostic('consent-tcf-string-failed', 'a TC string the IAB library encodes', String(error)));

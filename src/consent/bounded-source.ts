@@ -8,12 +8,26 @@
  */
 import type { Diagnostic } from '../runtime/index.ts';
 import { checkGppString, checkTcString } from '../wire/consent-string-bounds.ts';
+import { parseAdditionalConsent } from '../wire/additional-consent.ts';
 import { type ConsentSignal, type SignalSource, STRING_TYPE } from './signal-source.ts';
 
 export function boundedSource(source: SignalSource): SignalSource {
   let checked = '';
   let refusal: Diagnostic | null = null;
-  const bounded = (signal: ConsentSignal): ConsentSignal => {
+  let checkedAc: string | undefined;
+  let isAcRefused = false;
+  const withAc = (signal: ConsentSignal): ConsentSignal => {
+    const { additionalConsent: ac, ...rest } = signal.consentMetadata ?? {};
+    if (ac !== checkedAc) {
+      checkedAc = ac;
+      const { diagnostics } = ac === undefined ? { diagnostics: [] } : parseAdditionalConsent(ac);
+      isAcRefused = diagnostics.length > 0;
+      for (const d of diagnostics) source.report(d, 'warn');
+    }
+    return isAcRefused ? { ...signal, consentMetadata: rest } : signal;
+  };
+  const bounded = (unchecked: ConsentSignal): ConsentSignal => {
+    const signal = withAc(unchecked);
     const { consentString = '', consentMetadata } = signal;
     const { consentStringType: type, ...metadata } = consentMetadata ?? {};
     const check =

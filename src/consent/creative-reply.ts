@@ -24,7 +24,7 @@ export async function replyToCreative(
   const { value, diagnostics } = parseCreativeConsentCall(data);
   for (const d of diagnostics) report(d);
   if (!value) return;
-  const { GDPR, GDPR_CONSENT, CONSENT_STATE, US_PRIVACY, GPP_STRING, GPP_SID } = consentMacroValues(
+  const { GDPR, GDPR_CONSENT, CONSENT_STATE, US_PRIVACY, GPP_STRING, GPP_SID, ADDTL_CONSENT } = consentMacroValues(
     await settledSnapshot(consent),
   );
   const reply = {
@@ -35,6 +35,7 @@ export async function replyToCreative(
     usPrivacy: US_PRIVACY,
     gppString: GPP_STRING,
     gppSid: GPP_SID,
+    addtlConsent: ADDTL_CONSENT,
   };
   (source as Window).postMessage({ pageAdConsentReturn: reply }, origin === 'null' ? '*' : origin);
 }

@@ -19,6 +19,8 @@ export type PromptDecision = {
     readonly consentStringType: 2 | 4;
     readonly gdprApplies: boolean;
     readonly gppSectionId?: string;
+    /** Google's Additional Consent string, when the instance lists ATPs. */
+    readonly additionalConsent?: string;
   };
   readonly tcfPolicyVersion?: number;
 };

@@ -11,6 +11,8 @@ export type LayerItem = {
   readonly name: string;
   readonly description?: string;
   readonly switches: readonly SwitchSpec[];
+  /** A link shown under the item (an ATP's privacy policy). */
+  readonly link?: { readonly href: string; readonly text: string };
 };
 export type VendorRow = {
   readonly id: string;
@@ -38,6 +40,14 @@ export function renderItem(item: LayerItem, state: Switches): HTMLLIElement {
   row.append(name, ...item.switches.map((s) => createSwitch(state, s.key, s.label, name.id)));
   li.append(row);
   if (item.description) li.append(element('p', item.description, 'description'));
+  if (item.link)
+    li.append(
+      Object.assign(element('a', item.link.text, 'description'), {
+        href: item.link.href,
+        target: '_blank',
+        rel: 'noopener noreferrer',
+      }),
+    );
   return li;
 }
 

@@ -12,6 +12,9 @@ export type { Messages };
 export type PagePurpose = { readonly id: string; readonly label: string; readonly description?: string };
 export type PageVendor = { readonly name: string; readonly url?: string; readonly purposes?: readonly string[] };
 
+/** One of Google's ATPs the instance lists under "Other partners" (docs/decisions/additional-consent.md). */
+export type PageAtp = { readonly id: number; readonly name: string; readonly policyUrl: string };
+
 export type PageTcf = {
   readonly settings: TcfSettings;
   /** Config purpose -> TCF purpose ids, for the response's `purposeConsents`. */
@@ -21,6 +24,8 @@ export type PageTcf = {
   readonly translationsUrl: string | null;
   readonly summary: readonly SummaryItem[];
   readonly vendorCount: number;
+  /** Google's ATPs of `tcf.googleAtps` found in the server's ATP list, ascending by id; [] without. */
+  readonly atps: readonly PageAtp[];
 };
 
 export type PageConfig = {

@@ -2,7 +2,9 @@
  * The second layer of an instance with `tcf` settings: it reads the GVL and the IAB
  * translation (and the GPP script when the page needs it), starts the switches from the stored
  * string's choices, and answers a choice with the TC string built by the shared TCF module
- * (on `@iabtechlabtcf/core`), carried as the page expects (gpp-carrier.ts).
+ * (on `@iabtechlabtcf/core`), carried as the page expects (gpp-carrier.ts). With Google's ATPs
+ * (`tcf.atps`) the answer's metadata carries the Additional Consent string: Accept all consents
+ * to every ATP, Reject all to none, Save to those switched on; all of them are disclosed.
  */
 import { choicesOfDecision } from '../tcf/tc-choices.ts';
 import { choicesOfTcString, encodeTcString } from '../tcf/tc-string.ts';
@@ -19,6 +21,8 @@ import { reportAll } from './report.ts';
 import { isAnyConsent, purposeConsentsOf, scopeOf } from './tcf-scope.ts';
 import { choicesOfState, initialState } from './tcf-switches.ts';
 import { tcfModel } from './tcf-view.ts';
+import { formatAdditionalConsent, parseAdditionalConsent } from '../wire/additional-consent.ts';
+import { idsOn } from './switches.ts';
 
 const TRANSLATION = 'consent-prompt-translation-invalid';
 const VENDOR_LIST = 'consent-prompt-vendor-list-invalid';
@@ -50,21 +54,42 @@ export async function tcfSession(
   const scope = scopeOf(gvl, tcf.settings);
   const stored = storedTcString(info, gpp);
   const state = initialState(scope, stored ? choicesOfTcString(stored) : null);
+  // The ATP switches start from the stored AC string (a malformed one is reported and read as none).
+  const storedAc = info.consentMetadata?.additionalConsent;
+  const parsedAc = storedAc === undefined ? null : parseAdditionalConsent(storedAc);
+  reportAll(parsedAc?.diagnostics ?? []);
+  for (const atp of tcf.atps) state.set(`a:${atp.id}`, parsedAc?.value?.consented.includes(atp.id) ?? false);
   const gdprApplies = info.consentMetadata?.gdprApplies ?? true;
   const decide = (kind: ChoiceKind): PromptDecision => {
     const choices =
       kind === 'save'
         ? choicesOfState(state)
         : choicesOfDecision(gvl, tcf.settings, { state: kind === 'accept' ? 'accepted' : 'rejected' });
+    const atpConsents = kind === 'save' ? idsOn(state, 'a') : [];
+    const isAtpConsented = (id: number) => kind === 'accept' || atpConsents.includes(id);
+    const additionalConsent = tcf.atps.length
+      ? formatAdditionalConsent(
+          tcf.atps.map((atp) => atp.id),
+          isAtpConsented,
+        )
+      : undefined;
+    const carried = carriedString(encodeTcString(gvl, tcf.settings, choices), gpp, gdprApplies);
     return {
-      action: kind === 'save' ? (isAnyConsent(choices) ? 'accept' : 'reject') : kind,
-      ...carriedString(encodeTcString(gvl, tcf.settings, choices), gpp, gdprApplies),
+      action: kind === 'save' ? (isAnyConsent(choices) || atpConsents.length ? 'accept' : 'reject') : kind,
+      ...carried,
+      ...(additionalConsent ? { consentMetadata: { ...carried.consentMetadata!, additionalConsent } } : {}),
       ...(Object.keys(tcf.purposeMapping).length
         ? { purposeConsents: purposeConsentsOf(choices, tcf.purposeMapping) }
         : {}),
       tcfPolicyVersion: gvl.tcfPolicyVersion,
     };
   };
-  const model = tcfModel(translateGvl(gvl, parsedTranslation?.value ?? null), scope, config.messages, config.lang);
+  const model = tcfModel(
+    translateGvl(gvl, parsedTranslation?.value ?? null),
+    scope,
+    config.messages,
+    config.lang,
+    tcf.atps,
+  );
   return { render: renderer(model, state, config.messages), decide };
 }

@@ -2,7 +2,8 @@
  * The second layer of an instance with `tcf` settings, from the (translated) GVL: each purpose
  * with its consent switch and, where a vendor declares legitimate interest for it, the switch
  * that objects to it; the special features; the special purposes and features (shown, not
- * chosen); every selected vendor with its switches and its GVL v3 details.
+ * chosen); Google's ATPs of `tcf.googleAtps` as "Other partners", each with its consent switch
+ * (`a:<id>`) and privacy policy; every selected vendor with its switches and its GVL v3 details.
  */
 import { own } from '../wire/values.ts';
 import type { GvlEntry, GvlJson, GvlVendor } from '../wire/gvl.ts';
@@ -10,6 +11,7 @@ import { formatMessage, type Messages } from './page-config.ts';
 import type { LayerItem, VendorRow } from './layer-items.ts';
 import type { SecondLayerModel } from './second-layer.ts';
 import type { TcfScope } from './tcf-scope.ts';
+import type { PageAtp } from './page-config.ts';
 
 type Entries = Readonly<Record<string, GvlEntry>> | undefined;
 
@@ -84,7 +86,13 @@ function vendorDetails(gvl: GvlJson, vendor: GvlVendor, messages: Messages, lang
   return list;
 }
 
-export function tcfModel(gvl: GvlJson, scope: TcfScope, messages: Messages, lang: string): SecondLayerModel {
+export function tcfModel(
+  gvl: GvlJson,
+  scope: TcfScope,
+  messages: Messages,
+  lang: string,
+  atps: readonly PageAtp[] = [],
+): SecondLayerModel {
   const consent = messages['consent'] ?? '';
   const legitimate = messages['legitimateInterest'] ?? '';
   const li = new Set(scope.legIntPurposes);
@@ -116,6 +124,14 @@ export function tcfModel(gvl: GvlJson, scope: TcfScope, messages: Messages, lang
       },
       { title: messages['specialPurposes'] ?? '', items: items(gvl.specialPurposes, scope.specialPurposes, () => []) },
       { title: messages['features'] ?? '', items: items(gvl.features, scope.features, () => []) },
+      {
+        title: messages['otherPartners'] ?? '',
+        items: atps.map((atp) => ({
+          name: atp.name,
+          switches: [{ key: `a:${atp.id}`, label: consent }],
+          link: { href: atp.policyUrl, text: messages['policy'] ?? atp.policyUrl },
+        })),
+      },
     ],
     vendors,
   };

@@ -1,6 +1,6 @@
 /**
  * Consent macros for ad URLs: `${GDPR}`, `${GDPR_CONSENT}`, `${CONSENT_STATE}`, `${US_PRIVACY}`,
- * `${GPP_STRING}`, `${GPP_SID}`, each expanded once no TC string is on its way
+ * `${GPP_STRING}`, `${GPP_SID}`, `${ADDTL_CONSENT}`, each expanded once no TC string is on its way
  * (src/browser-shared/consent-macros.ts).
  */
 import {

@@ -27,7 +27,12 @@ export type ClientInfo = {
   };
   readonly consentString?: string;
   readonly purposeConsents?: Readonly<Record<string, boolean>>;
-  readonly consentMetadata?: { readonly gdprApplies?: boolean; readonly consentStringType?: number };
+  readonly consentMetadata?: {
+    readonly gdprApplies?: boolean;
+    readonly consentStringType?: number;
+    /** The stored AC string, read by the prompt with the AC reader (src/wire/additional-consent.ts). */
+    readonly additionalConsent?: string;
+  };
   readonly promptTrigger?: 'load' | 'action';
 };
 
@@ -41,7 +46,11 @@ const readInfo = readFields<ClientInfo>({
   }),
   consentString: readText(100_000, 1),
   purposeConsents: readMap(readBoolean),
-  consentMetadata: readFields({ gdprApplies: readBoolean, consentStringType: readNumber(0, 99) }),
+  consentMetadata: readFields({
+    gdprApplies: readBoolean,
+    consentStringType: readNumber(0, 99),
+    additionalConsent: readText(100_000),
+  }),
   promptTrigger: readOneOf(['load', 'action'] as const),
 });
 

@@ -8,6 +8,7 @@ import { parseGeoGroups } from './geo-groups.ts';
 import { type SharedData, readSharedData } from './consent.ts';
 import { readPurposeId, readPurposeMap } from './purpose-id.ts';
 import { parseLoadableUrl } from './url.ts';
+import { type GoogleAtps, readGoogleAtps } from './google-atps.ts';
 import {
   drop,
   isRecord,
@@ -56,6 +57,8 @@ export type InstanceTcf = {
   readonly purposes?: Record<string, number[]>;
   readonly specialFeatures?: number[];
   readonly publisherCountryCode?: string;
+  /** Google's ATPs the prompt lists under "Other partners" and the AC string carries: ids, or "all" of GOOGLE_ATP_LIST. */
+  readonly googleAtps?: GoogleAtps;
 };
 
 /** An absolute http(s) URL of at most 2,000 characters. */
@@ -126,11 +129,20 @@ const readTcfFields = withRequired<InstanceTcf>(
     specialFeatures: readList(readNumber(1, 12), 12),
     publisherCountryCode: (into, value, field) =>
       readText(2, 2, /^[A-Za-z]{2}$/, 'a two-letter country code')(into, value, field)?.toUpperCase(),
+    googleAtps: readGoogleAtps,
   },
   ['cmpId', 'cmpVersion', 'vendors'],
 );
 
-const TCF_FIELDS = ['cmpId', 'cmpVersion', 'vendors', 'purposes', 'specialFeatures', 'publisherCountryCode'];
+const TCF_FIELDS = [
+  'cmpId',
+  'cmpVersion',
+  'vendors',
+  'purposes',
+  'specialFeatures',
+  'publisherCountryCode',
+  'googleAtps',
+];
 
 /** The `tcf` settings; an unknown field is refused (a typo would otherwise drop a setting silently). */
 export const readInstanceTcf: Read<InstanceTcf> = (into, value, field) => {

@@ -38,6 +38,8 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'consent-tcf-config-invalid',
   'consent-tcf-vendor-list-invalid',
   'consent-tcf-vendor-list-failed',
+  'consent-additional-consent-invalid',
+  'consent-google-atp-list-invalid',
   'consent-gpp-config-invalid',
   'geo-config-invalid',
   'geo-group-invalid',

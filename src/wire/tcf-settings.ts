@@ -2,13 +2,15 @@
  * The consent config's `tcf` object (docs/consent.md, "TC strings from our own prompts"):
  * `vendorListHref` (a GVL v3 JSON), `vendors` (GVL ids the site works with), `purposes`
  * (config purpose -> TCF purpose ids), `specialFeatures`, `publisherCountryCode`,
- * `consentLanguage`. With the CMP ids it is what `src/tcf/tc-string.ts` encodes under. A
+ * `consentLanguage`, `googleAtps` (Google's ATPs for the AC string, ids or "all" of the list at
+ * `googleAtpListHref`). With the CMP ids it is what `src/tcf/tc-string.ts` encodes under. A
  * mistyped field is dropped with a diagnostic; without a usable `vendorListHref` or `vendors`
  * no string can be built (null). Pure.
  */
 import type { Parsed } from './diagnostic.ts';
 import { parseLoadableUrl } from './url.ts';
 import { readPurposeMap } from './purpose-id.ts';
+import { type GoogleAtps, readGoogleAtps } from './google-atps.ts';
 import { collector, drop, type Json, own, readFields, readList, readNumber, readText } from './values.ts';
 
 export type TcfConfig = {
@@ -18,6 +20,9 @@ export type TcfConfig = {
   readonly specialFeatures?: number[];
   readonly publisherCountryCode?: string;
   readonly consentLanguage?: string;
+  readonly googleAtps?: GoogleAtps;
+  /** Google's ATP list as the reference server serves it (`/tcf/google-atps.json`), for `googleAtps: "all"`; resolved like `vendorListHref`. */
+  readonly googleAtpListHref?: string;
 };
 
 const gvlId = readNumber(1, 65535);
@@ -30,6 +35,8 @@ const read = readFields<TcfConfig>({
   specialFeatures: readList(readNumber(1, 12), 12),
   publisherCountryCode: letters,
   consentLanguage: letters,
+  googleAtps: readGoogleAtps,
+  googleAtpListHref: readText(2000, 1),
 });
 
 /** `vendorListHref` is resolved against `baseUrl`; it must be http(s). */
@@ -44,8 +51,29 @@ export function parseTcfConfig(json: unknown, baseUrl: string): Parsed<TcfConfig
     drop(into, 'tcf.vendorListHref', 'an http(s) URL of a GVL v3 JSON', given);
   if (!value.vendors && own(json as Json, 'vendors') === undefined)
     drop(into, 'tcf.vendors', 'an array of GVL vendor ids', undefined);
+  const { googleAtps, googleAtpListHref, ...rest } = value;
+  const atpListHref = httpUrlOf(googleAtpListHref, baseUrl);
+  // "all" needs the list; without it the AC string is left out (no ATP gets consent it was not shown).
+  const atps =
+    googleAtps === 'all' && !atpListHref
+      ? drop(
+          into,
+          'tcf.googleAtpListHref',
+          'an http(s) URL of Google\'s ATP list with googleAtps "all"',
+          googleAtpListHref,
+        )
+      : googleAtps;
   return {
-    value: href && value.vendors ? { ...value, vendorListHref: href, vendors: value.vendors } : null,
+    value:
+      href && value.vendors
+        ? {
+            ...rest,
+            vendorListHref: href,
+            vendors: value.vendors,
+            ...(atps ? { googleAtps: atps } : {}),
+            ...(atpListHref ? { googleAtpListHref: atpListHref } : {}),
+          }
+        : null,
     diagnostics: into.diagnostics,
   };
 }

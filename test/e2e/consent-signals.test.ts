@@ -514,7 +514,15 @@ describe('creative frames of <page-ad type=custom>', () => {
     await ask(ad, { pageAdConsentCall: { callId: { nested: true } } });
     const replies = () => ad.evaluate(() => (window as never as { replies: unknown[] }).replies);
     await expect.poll(async () => (await replies()).length).toBe(2);
-    const values = { gdpr: '1', gdprConsent: '', consentState: 'accepted', usPrivacy: '', gppString, gppSid: '2,7' };
+    const values = {
+      gdpr: '1',
+      gdprConsent: '',
+      consentState: 'accepted',
+      usPrivacy: '',
+      gppString,
+      gppSid: '2,7',
+      addtlConsent: '',
+    };
     expect(await replies()).toEqual([
       { pageAdConsentReturn: { callId: 'bad', ...values } },
       { pageAdConsentReturn: { callId: 2, ...values } },

@@ -256,6 +256,36 @@ describe('geo example', () => {
   });
 });
 
+describe('geo example, its Try steps', () => {
+  it('walks the state links: us-tx no group and the map loads, us-ca the opt-out prompt, jp elsewhere', async () => {
+    const test = await open('geo.html');
+    const { page } = test;
+    await waitForState(page, 'example-widget', 'loaded');
+    const result = () => page.textContent('#geo-result');
+    const classes = () => page.textContent('#geo-classes');
+
+    await page.getByRole('link', { name: '#page-geo=us-tx', exact: true }).click();
+    await expect.poll(result).toBe('us; groups: none');
+    await waitForState(page, 'example-widget', 'loaded');
+    expect(await classes()).toContain('page-iso-subdivision-us-tx');
+    for (const prompt of ['#prompt-eea', '#prompt-california'])
+      expect(await page.isVisible(prompt), prompt).toBe(false);
+
+    await page.getByRole('link', { name: '#page-geo=us-ca', exact: true }).click();
+    await shown(page, '#prompt-california');
+    expect(await result()).toBe('us; groups: california');
+    expect(await classes()).toContain('page-iso-subdivision-us-ca');
+    expect(await page.isVisible('.group-note.california')).toBe(true);
+    expect(await stateOf(page, 'example-widget')).toBeNull();
+
+    await page.getByRole('link', { name: '#page-geo=jp', exact: true }).click();
+    await expect.poll(result).toBe('jp; groups: elsewhere');
+    await waitForState(page, 'example-widget', 'loaded');
+    expect(await page.isVisible('#prompt-california')).toBe(false);
+    expect(problems(test)).toEqual([]);
+  });
+});
+
 describe('purposes example', () => {
   it('builds each component once its purposes are chosen', async () => {
     const test = await open('purposes.html');
@@ -321,7 +351,7 @@ describe('post-prompt example', () => {
 });
 
 describe('policies example', () => {
-  it('builds by policy, times the default policy out to insufficient, then follows the answers', async () => {
+  it('builds by policy, times the default policy out to insufficient, then follows the answers, a later reject too', async () => {
     // The page's 5 s time-out runs on Playwright's clock: moved on at once, not waited out.
     const test = await open('policies.html', undefined, { clock: true });
     const { page } = test;
@@ -356,12 +386,19 @@ describe('policies example', () => {
     await page.waitForFunction(
       () => document.querySelector('[data-policy-state="_till_accepted"]')?.textContent === 'sufficient',
     );
+
+    // Reject afterwards: what needs acceptance is removed, what needed an answer stays.
+    await click(page, 'Privacy settings');
+    await click(page, 'Reject');
+    await waitForState(page, '#default-widget', 'removed');
+    await waitForState(page, '#till-accepted-widget', 'removed');
+    expect(await stateOf(page, '#till-responded-widget')).toBe('loaded');
     expect(problems(test)).toEqual([]);
   });
 });
 
 describe('text/plain scripts example', () => {
-  it('runs _till_responded on any answer and the others in order after accept', async () => {
+  it('runs _till_responded on any answer, the others in order after accept, and all at once on a reload', async () => {
     const test = await open('text-plain.html');
     const { page } = test;
     const log = () => page.$$eval('#script-log li', (items) => items.map((item) => item.textContent));
@@ -381,6 +418,13 @@ describe('text/plain scripts example', () => {
       'Script after the tag ran; the tag had loaded: true',
       'Module script ran (data-type="module"): string',
     ]);
+
+    // Reload: the cached decision runs them at once, no prompt. (The page's idle work after the
+    // decision first finishes: a request the reload cuts off would read as failed.)
+    await settled(page);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll('#script-log li').length === 5);
+    expect(await page.isVisible('#prompt')).toBe(false);
     expect(problems(test)).toEqual([]);
   });
 });
@@ -541,8 +585,75 @@ describe('hosted TCF prompt example', () => {
   });
 });
 
+describe('hosted TCF prompt example, its Try steps', () => {
+  it('finds a partner by the labelled search, shows its details with each link once, and saves the switched choices that the page and the reopened prompt show', async () => {
+    const test = await open('hosted-cmp.html');
+    const { page } = test;
+    await shown(page, '.page-consent-frame iframe');
+    const frame = page.frameLocator('.page-consent-frame iframe');
+    await frame.getByRole('button', { name: 'Customize', exact: true }).click();
+    await page.waitForSelector('.page-consent-frame-full');
+    // The search by its visible label: one partner, the one with legitimate interest only.
+    await frame.getByLabel('Search partners', { exact: true }).fill('placeholder');
+    await expect.poll(() => frame.locator('#vendor-list .name').allTextContents()).toEqual(['Placeholder Measurement']);
+    expect(await frame.locator('.vendors .status').textContent()).toBe('Partners: 1');
+    const row = frame.locator('#vendor-list li');
+    expect(await row.getByRole('switch').count(), 'a vendor with no consent purpose has no consent switch').toBe(1);
+    const objection = frame.getByRole('switch', { name: 'Placeholder Measurement Legitimate interest', exact: true });
+    expect(await objection.isChecked()).toBe(true);
+    await row.getByText('Details', { exact: true }).click();
+    const terms = row.locator('dt');
+    await terms.first().waitFor();
+    expect(await terms.allTextContents()).toEqual([
+      'Legitimate interest',
+      'Special purposes',
+      'Features',
+      'Data collected',
+      'Retention',
+      'Device storage',
+      'Privacy policy',
+    ]);
+    // Each link once, under its term: the claim beside the purposes it is made for.
+    const links = await row
+      .locator('dd a')
+      .evaluateAll((anchors) =>
+        anchors.map((a) => [a.parentElement?.previousElementSibling?.textContent, (a as HTMLAnchorElement).href]),
+      );
+    expect(links).toEqual([
+      ['Legitimate interest', 'https://vendor25.example/legitimate-interest'],
+      ['Privacy policy', 'https://vendor25.example/privacy'],
+    ]);
+    // Switch a legitimate interest off, a partner's consent and a purpose on, then save.
+    await objection.uncheck();
+    await frame.getByLabel('Search partners', { exact: true }).fill('');
+    await frame.getByRole('switch', { name: 'Sample Analytics Consent', exact: true }).check();
+    await frame.getByRole('switch', { name: 'Measure content performance Consent', exact: true }).check();
+    await frame.getByRole('button', { name: 'Save choices', exact: true }).click();
+    await page.waitForFunction(() => /^TC string: C/.test(document.getElementById('tc-string')?.textContent ?? ''));
+    const read = (await page.textContent('#tc-data'))!;
+    expect(read).toContain('purpose.consents: [8]');
+    expect(read).toContain('vendor.consents: [2]');
+    expect(read).not.toMatch(/vendor\.legitimateInterests: \[[^\]]*\b25\b/);
+    // Reopened on the second layer, the stored choices decoded from the TC string.
+    await click(page, 'Privacy settings');
+    const reopened = page.frameLocator('.page-consent-frame iframe');
+    const analytics = reopened.getByRole('switch', { name: 'Sample Analytics Consent', exact: true });
+    await expect.poll(() => analytics.isChecked()).toBe(true);
+    expect(
+      await reopened.getByRole('switch', { name: 'Measure content performance Consent', exact: true }).isChecked(),
+    ).toBe(true);
+    await reopened.getByLabel('Search partners', { exact: true }).fill('placeholder');
+    expect(
+      await reopened
+        .getByRole('switch', { name: 'Placeholder Measurement Legitimate interest', exact: true })
+        .isChecked(),
+    ).toBe(false);
+    expect(problems(test)).toEqual([]);
+  });
+});
+
 describe('story consent example', () => {
-  it('accepts by keyboard alone and builds the widget', async () => {
+  it('accepts by keyboard alone, builds the widget, and reopens from Privacy settings', async () => {
     const test = await open('story-consent.html');
     const { page } = test;
     await shown(page, 'page-story-consent');
@@ -552,6 +663,8 @@ describe('story consent example', () => {
     await page.keyboard.press('Enter');
     await waitForState(page, 'example-widget', 'loaded');
     expect(await page.isVisible('page-story-consent')).toBe(false);
+    await click(page, 'Privacy settings');
+    await shown(page, 'page-story-consent');
     expect(problems(test)).toEqual([]);
   });
 });

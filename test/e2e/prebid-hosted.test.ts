@@ -30,6 +30,7 @@ const TCF = {
   purposes: { ads: [2, 3, 4] },
   specialFeatures: [1],
   publisherCountryCode: 'DE',
+  googleAtps: [2572, 3, 89],
 };
 let browser: Browser;
 let server: ServerProcess;
@@ -56,6 +57,7 @@ beforeAll(async () => {
     ADMIN_TOKEN,
     EXAMPLES_ROOT: dir,
     TCF_VENDOR_LIST: resolve('fixtures/tcf/vendor-list.json'),
+    GOOGLE_ATP_LIST: resolve('fixtures/tcf/google-atps.csv'),
   });
   const response = await fetch(`${origin}/admin/api/instances/${INSTANCE}`, {
     method: 'PUT',
@@ -99,7 +101,7 @@ async function open(
 }
 
 type Saw = {
-  gdprConsent?: { consentString: string; gdprApplies: boolean };
+  gdprConsent?: { consentString: string; gdprApplies: boolean; addtlConsent?: string };
   gppConsent?: { gppString: string; applicableSections: number[] };
 };
 const runAuction = (page: Page) =>
@@ -174,6 +176,53 @@ describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with
       vendorLegitimateInterests: [1, 52],
       specialFeatureOptins: [1],
     });
+  });
+
+  it("Other partners in the frame: Google's ATPs with their policies, each switchable; the bidder gets the AC string", async () => {
+    const { page, frame } = await open();
+    await frame.click('#customize');
+    await frame.locator('#vendor-list li').first().waitFor();
+    const section = frame.locator('section:has(> h3:text-is("Other partners"))');
+    expect(await section.locator('.name').allTextContents()).toEqual([
+      'Fixture Ad Partner (made up)',
+      'Fixture Social Ads (made up)',
+      'Fixture Measurement (made up)',
+    ]);
+    expect(await section.locator('a').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href))).toEqual([
+      'https://ad-partner.example/privacy',
+      'https://social-ads.example/privacy',
+      'https://measurement.example/privacy',
+    ]);
+    await frame.locator('input[data-key="p:1"]').check();
+    await frame.locator('input[data-key="a:89"]').check();
+    await frame.click('#save');
+    expect(((await runAuction(page)) as Saw).gdprConsent?.addtlConsent).toBe('2~89~dv.3.2572');
+    // Opened again, the prompt's ATP switches start from the stored AC string.
+    await page.evaluate(() => {
+      const button = document.createElement('button');
+      button.id = 'reopen';
+      button.setAttribute('on', 'tap:consent.prompt');
+      document.body.append(button);
+    });
+    await page.click('#reopen');
+    let again: Frame | undefined;
+    await expect
+      .poll(async () => {
+        again = page.frames().find((f) => f.url().includes('/cmp/prompt.html') && f !== frame && !f.isDetached());
+        return again ? again.locator('input[data-key="a:89"]').count() : 0;
+      })
+      .toBe(1);
+    expect(await again!.locator('input[data-key="a:89"]').isChecked()).toBe(true);
+    expect(await again!.locator('input[data-key="a:3"]').isChecked()).toBe(false);
+  });
+
+  it('Accept all and Reject all in the frame: every ATP consented, or every ATP disclosed without consent', async () => {
+    const accepted = await open();
+    await accepted.frame.click('#accept');
+    expect(((await runAuction(accepted.page)) as Saw).gdprConsent?.addtlConsent).toBe('2~3.89.2572~dv.');
+    const rejected = await open();
+    await rejected.frame.click('#reject');
+    expect(((await runAuction(rejected.page)) as Saw).gdprConsent?.addtlConsent).toBe('2~~dv.3.89.2572');
   });
 
   it('with GPP exposed too: the frame answers the TC string, which __gpp carries as its tcfeuv2 section', async () => {

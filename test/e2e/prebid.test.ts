@@ -4,7 +4,8 @@ import { TCString } from '@iabtechlabtcf/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idsOf } from '../../src/tcf/tc-string.ts';
-import { consentPage, diagnosticsOf, storedValues } from './consent-fixtures.ts';
+import { atpListJson, parseGoogleAtpList } from '../../src/wire/google-atps.ts';
+import { consentPage, diagnosticsOf, storedValues, vendorCall } from './consent-fixtures.ts';
 import { launchBrowser, newPage, settled, startServer, type TestServer } from './harness.ts';
 import { bundlePrebid, prebidSetup } from './prebid-fixture.ts';
 
@@ -22,6 +23,9 @@ beforeAll(async () => {
       headers: { 'content-type': 'application/json' },
     },
     '/update': { body: { receiptId: null } },
+    '/tcf/google-atps.json': {
+      body: atpListJson(parseGoogleAtpList(readFileSync('fixtures/tcf/google-atps.csv', 'utf8')).value!),
+    },
   });
 });
 afterAll(async () => {
@@ -74,7 +78,7 @@ async function open(config: object = {}, options: OpenOptions = {}) {
 }
 
 type Saw = {
-  gdprConsent?: { consentString: string; gdprApplies: boolean };
+  gdprConsent?: { consentString: string; gdprApplies: boolean; addtlConsent?: string };
   gppConsent?: { gppString: string; applicableSections: number[] };
   uspConsent?: string;
 };
@@ -147,6 +151,43 @@ describe('Prebid.js with TC strings from the inline prompt', () => {
       consentString: tcString,
       consentMetadata: { consentStringType: 2 },
     });
+  });
+
+  it("passes the Additional Consent string of Google's ATPs to the bidder, in __tcfapi, ${ADDTL_CONSENT}, page.consent and storage", async () => {
+    server.route('/ac-pixel.gif', { body: 'x' });
+    const pixel = `<page-pixel data-block-on-consent layout="nodisplay" src="/ac-pixel.gif?ac=\${ADDTL_CONSENT}"></page-pixel>`;
+    const accepted = await open(
+      { tcf: { ...TCF.tcf, googleAtps: 'all', googleAtpListHref: '/tcf/google-atps.json' } },
+      { head: '' },
+    );
+    await accepted.page.evaluate((html) => document.body.insertAdjacentHTML('beforeend', html), pixel);
+    await accepted.page.click('#accept');
+    const saw = (await runAuction(accepted.page)) as Saw;
+    // Accept: every ATP of the list consented, none left to disclose without consent.
+    expect(saw.gdprConsent?.addtlConsent).toBe('2~3.12.89.2572~dv.');
+    const data = (await accepted.page.evaluate(
+      () =>
+        new Promise<{ addtlConsent?: string }>((resolve) =>
+          (
+            window as never as { __tcfapi(command: string, version: number, next: (data: never) => void): void }
+          ).__tcfapi('getTCData', 2, resolve),
+        ),
+    )) as { addtlConsent?: string };
+    expect(data.addtlConsent).toBe('2~3.12.89.2572~dv.');
+    expect(await vendorCall(accepted.page, 'getMetadata')).toMatchObject({ additionalConsent: '2~3.12.89.2572~dv.' });
+    expect((await storedValues(accepted.page))[`consent:site-${count}`]).toMatchObject({
+      consentMetadata: { consentStringType: 2, additionalConsent: '2~3.12.89.2572~dv.' },
+    });
+    await expect
+      .poll(() =>
+        server.requestsTo('/ac-pixel.gif').map((request) => new URL(request.url, server.origin).searchParams.get('ac')),
+      )
+      .toEqual(['2~3.12.89.2572~dv.']);
+    // Reject: the configured ATPs disclosed, none consented.
+    const rejected = await open({ tcf: { ...TCF.tcf, googleAtps: [2572, 89, 3] } });
+    await rejected.page.click('#reject');
+    expect(((await runAuction(rejected.page)) as Saw).gdprConsent?.addtlConsent).toBe('2~~dv.3.89.2572');
+    expect(rejected.messages.filter((line) => line.text.includes('[page-'))).toEqual([]);
   });
 
   it('reports a vendor list that cannot be fetched once, applies the decision and answers without a string', async () => {

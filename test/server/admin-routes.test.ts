@@ -578,8 +578,21 @@ describe('admin routes', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     const nonce = /'nonce-([^']+)'/.exec(String(page.headers['content-security-policy']))![1]!;
-    expect(page.body).toContain(`<script nonce="${nonce}">`);
+    // Its one script is the built dashboard script, carrying the page's nonce; nothing inline.
+    expect(page.body.match(/<script[^>]*>/g)).toEqual([`<script nonce="${nonce}" src="/admin/admin-0.1.js">`]);
     expect(page.body).toContain('<input id="token" type="password"');
+  });
+
+  it('serves the dashboard script built from src/admin (not from the CDN root), revalidated on each load, with its source map', async () => {
+    const { app } = await buildApp();
+    const script = await app.inject({ url: '/admin/admin-0.1.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.headers['cache-control']).toBe('no-cache');
+    expect(script.headers['sourcemap']).toBe('admin-0.1.js.map');
+    expect(script.body).toContain('page-admin-token');
+    const map = await app.inject({ url: '/admin/admin-0.1.js.map' });
+    expect(map.json().sources.some((source: string) => source.endsWith('src/admin/admin-page.ts'))).toBe(true);
   });
 
   it('says on the dashboard that hosted prompt outcomes are self-reported and can be inflated', async () => {

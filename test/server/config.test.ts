@@ -25,6 +25,7 @@ describe('config', () => {
       shutdownDrainMs: 5000,
       tcfVendorList: null,
       tcfTranslationsDir: null,
+      googleAtpList: null,
       requestTimeoutMs: 10_000,
       warnings: [],
       receiptSigningKey: null,

@@ -488,7 +488,10 @@ describe('consent routes validation', () => {
       url: '/consent/update',
       headers: json,
       payload: JSON.stringify(
-        update({ consentString: 'x'.repeat(8000), consentMetadata: { additionalConsent: 'y'.repeat(4000) } }),
+        update({
+          consentString: 'x'.repeat(8000),
+          consentMetadata: { additionalConsent: `2~~dv.${Array.from({ length: 800 }, (_, i) => 1000 + i).join('.')}` },
+        }),
       ),
     });
     expect(fits.statusCode).toBe(200);

@@ -10,6 +10,8 @@ import {
   developmentDefaults,
   FIXTURE_VENDOR_LIST,
   FIXTURE_VENDOR_LIST_HEADER,
+  FIXTURE_ATP_LIST,
+  FIXTURE_ATP_LIST_HEADER,
 } from '../../server/development.ts';
 import { adminDisabledText } from '../../server/routes/admin-page.ts';
 import { createMemoryStore } from '../../server/store/memory-store.ts';
@@ -47,6 +49,23 @@ describe('development defaults', () => {
     const production = defaultsFor({ NODE_ENV: 'production' });
     expect(production).toMatchObject({ isDevelopment: false, fixtureVendorList: false, generatedAdminToken: false });
     expect([production.config.tcfVendorList, production.config.adminToken]).toEqual([null, null]);
+  });
+
+  it('in development, read the fixture ATP list unless GOOGLE_ATP_LIST is set; never under production', () => {
+    expect(defaultsFor({})).toMatchObject({ fixtureAtpList: true, config: { googleAtpList: FIXTURE_ATP_LIST } });
+    expect(defaultsFor({ GOOGLE_ATP_LIST: '/srv/atps.csv' })).toMatchObject({
+      fixtureAtpList: false,
+      config: { googleAtpList: '/srv/atps.csv' },
+    });
+    expect(defaultsFor({ NODE_ENV: 'production' })).toMatchObject({
+      fixtureAtpList: false,
+      config: { googleAtpList: null },
+    });
+    expect(developmentDefaults(parseServerConfig({}), {}, undefined, 'no/such/atps.csv')).toMatchObject({
+      fixtureAtpList: false,
+      config: { googleAtpList: null },
+    });
+    expect(FIXTURE_ATP_LIST_HEADER).toMatch(/^fixture .*made-up ATPs.*GOOGLE_ATP_LIST/);
   });
 
   it('take no fixture that is not there', () => {

@@ -64,7 +64,7 @@ describe('instance tcf settings', () => {
     [{ ...tcf, cmpId: 1 }, 'tcf.cmpId: expected an integer from 2 to 4095, got 1'],
     [
       { ...tcf, vendor: [1] },
-      'tcf.vendor: expected one of the fields cmpId, cmpVersion, vendors, purposes, specialFeatures, publisherCountryCode, got [1]',
+      'tcf.vendor: expected one of the fields cmpId, cmpVersion, vendors, purposes, specialFeatures, publisherCountryCode, googleAtps, got [1]',
     ],
   ])('refuses %j with a 400 naming the field, and stores nothing', async (body, message) => {
     const { app, store } = await buildApp({ tcfVendorList });

@@ -14,6 +14,7 @@ import { codeOf, computedImportsOf, edgesOf, graphOf, reachableFrom, root, sourc
 
 /**
  * The layer of a repository path: `wire`; `browser-shared` (code the browser bundles share);
+ * `admin` (the admin dashboard's script, a bundle the server serves);
  * `runtime` (src/runtime and the built-in elements of
  * src/elements, one bundle); a feature (an extension: src/consent with its parts in
  * src/consent-*, src/auto-ads, src/geo); `server` or `cli`.
@@ -26,6 +27,7 @@ function layerOf(path: string): string {
   if (top !== 'src') return top!;
   if (second === 'wire') return 'wire';
   if (second === 'browser-shared') return 'browser-shared';
+  if (second === 'admin') return 'admin';
   if (SHARED.has(second)) return 'shared';
   if (second === 'runtime' || second === 'elements') return 'runtime';
   return `feature:${second.replace(/^consent-.*/, 'consent')}`;
@@ -38,6 +40,7 @@ function layerOf(path: string): string {
  *   (the server, the validator and the shared libraries have no DOM to share);
  * - the shared libraries (src/tcf, src/messages) import src/wire and each other, and every layer
  *   but wire may import them;
+ * - src/admin (the admin dashboard's script) imports itself and src/wire only, and nothing imports it;
  * - the runtime imports the runtime and src/wire;
  * - a feature imports its own folder, src/wire and the runtime's index only;
  * - server/ and cli/ import their own folder and src/wire only (cli also the Chromium finder
@@ -48,7 +51,7 @@ function isAllowed(from: string, to: string): boolean {
   if (target === 'wire') return true;
   if (source === target) return true;
   if (target === 'browser-shared') return source === 'runtime' || source.startsWith('feature:');
-  if (source === 'browser-shared') return false;
+  if (source === 'browser-shared' || source === 'admin') return false;
   if (target === 'shared') return source !== 'wire';
   if (source.startsWith('feature:')) return to === 'src/runtime/index.ts';
   // The page audit finds or installs Chromium the way `npm test` does.
@@ -143,6 +146,12 @@ describe('import rules (docs/import-rules.md)', () => {
     expect(isAllowed('server/app.ts', 'src/browser-shared/site-store.ts')).toBe(false);
     expect(isAllowed('cli/page.ts', 'src/browser-shared/blocked-scripts.ts')).toBe(false);
     expect(isAllowed('src/hosted-cmp/page-config.ts', 'src/browser-shared/parts.ts')).toBe(false);
+    expect(isAllowed('src/admin/admin-page.ts', 'src/wire/gvl.ts')).toBe(true);
+    expect(isAllowed('src/admin/admin-page.ts', 'src/admin/dom.ts')).toBe(true);
+    expect(isAllowed('src/admin/dom.ts', 'src/hosted-cmp/layer-items.ts')).toBe(false);
+    expect(isAllowed('src/admin/dom.ts', 'src/runtime/index.ts')).toBe(false);
+    expect(isAllowed('server/routes/admin-page.ts', 'src/admin/admin-page.ts')).toBe(false);
+    expect(isAllowed('src/consent/element.ts', 'src/admin/dom.ts')).toBe(false);
   });
 
   it('reads the JavaScript files too', () => {

@@ -54,6 +54,7 @@ it('serves the usnat section of the GPP string and its applicable sections', asy
     addString: () => {},
     hasGpp: true,
     hasTcf: false,
+    enableAdvertiserConsentMode: false,
   };
   startGppApi(source);
   expect(await gpp('ping')).toMatchObject({

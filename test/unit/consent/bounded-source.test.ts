@@ -70,4 +70,25 @@ describe('boundedSource', () => {
     expect(boundedSource(usPrivacy.source).current().consentString).toBe('1YNN');
     expect([...gppOnly.reports, ...tcfOnly.reports, ...usPrivacy.reports]).toEqual([]);
   });
+
+  it('drops a malformed Additional Consent string with one diagnostic, keeps a well-formed one', () => {
+    const withAc = (additionalConsent: string): ConsentSignal =>
+      ({
+        state: 'accepted',
+        consentString: tcString([[1, 20]]),
+        consentMetadata: { gdprApplies: true, consentStringType: 2, additionalConsent },
+      }) as ConsentSignal;
+    const good = sourceOf(withAc('2~1.35~dv.9'));
+    expect(boundedSource(good.source).current().consentMetadata?.additionalConsent).toBe('2~1.35~dv.9');
+    expect(good.reports).toEqual([]);
+    const { source, reports, set } = sourceOf(withAc('2~1.35'));
+    const bounded = boundedSource(source);
+    const seen: ConsentSignal[] = [];
+    bounded.subscribe((signal) => seen.push(signal));
+    expect(bounded.current().consentMetadata).toEqual({ gdprApplies: true, consentStringType: 2 });
+    expect(bounded.current().consentString).toBe(tcString([[1, 20]]));
+    set(withAc('2~1.35'));
+    expect(seen[0]?.consentMetadata).not.toHaveProperty('additionalConsent');
+    expect(reports.map((d) => d.code)).toEqual(['consent-additional-consent-invalid']);
+  });
 });

@@ -24,6 +24,7 @@ describe('consent macros', () => {
       US_PRIVACY: '',
       GPP_STRING: '',
       GPP_SID: '',
+      ADDTL_CONSENT: '',
     });
   });
 
@@ -35,6 +36,7 @@ describe('consent macros', () => {
       US_PRIVACY: '',
       GPP_STRING: '',
       GPP_SID: '',
+      ADDTL_CONSENT: '',
     });
   });
 
@@ -56,6 +58,7 @@ describe('consent macros', () => {
       US_PRIVACY: '1YYN',
       GPP_STRING: '',
       GPP_SID: '',
+      ADDTL_CONSENT: '',
     });
   });
 
@@ -73,6 +76,7 @@ describe('consent macros', () => {
       US_PRIVACY: '',
       GPP_STRING: 'DBABLA~BVQqAAAAAgA.QA',
       GPP_SID: '2,7',
+      ADDTL_CONSENT: '',
     });
   });
 
@@ -103,5 +107,19 @@ describe('consent macros', () => {
     await expanding;
     expect(value).toBe('TCF2');
     expect(listeners.size).toBe(0);
+  });
+
+  it("give ADDTL_CONSENT the decision's Additional Consent string, and nothing for a malformed one", async () => {
+    const snapshot = (additionalConsent: string) =>
+      ({
+        state: 'accepted',
+        consentString: 'TCF1',
+        consentMetadata: { consentStringType: 2, additionalConsent },
+        isConsentRequired: true,
+      }) as Partial<ConsentSnapshot>;
+    expect((await expand(snapshot('2~1.35~dv.9.21'))).ADDTL_CONSENT).toBe('2~1.35~dv.9.21');
+    expect((await expand(snapshot('2~~dv.1.2.3'))).ADDTL_CONSENT).toBe('2~~dv.1.2.3');
+    expect((await expand(snapshot('2~1.x~dv.'))).ADDTL_CONSENT).toBe('');
+    expect((await expand(snapshot('2~1~dv.'.padEnd(20_000, '1')))).ADDTL_CONSENT).toBe('');
   });
 });

@@ -95,6 +95,9 @@ const FORWARDED: Readonly<Record<string, Readonly<Record<string, readonly string
   "src/consent/api-guard.ts: bridge(api, (d) => report(d, 'warn')),": {
     warning: ['consent-frame-listeners-exceeded'],
   },
+  "src/consent/bounded-source.ts: for (const d of diagnostics) source.report(d, 'warn');": {
+    warning: ['consent-additional-consent-invalid'],
+  },
 };
 
 /** Where each forwarded site's codes come from. */
@@ -112,6 +115,7 @@ const FORWARDED_SOURCES: Readonly<Record<string, readonly string[]>> = Object.fr
       'src/consent/controller.ts': ['src/wire/consent.ts', 'src/consent/remote.ts', 'src/wire/read-body.ts'],
       'src/consent/prompt-frame.ts': ['src/wire/cmp-message.ts'],
       'src/consent/api-guard.ts': ['src/consent/api-guard.ts'],
+      'src/consent/bounded-source.ts': ['src/wire/additional-consent.ts'],
     }[key.split(': ')[0]!]!,
   ]),
 );
