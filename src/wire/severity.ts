@@ -39,6 +39,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'consent-tcf-vendor-list-invalid',
   'consent-tcf-vendor-list-failed',
   'consent-gpp-config-invalid',
+  'consent-gpp-section-unsupported',
   'geo-config-invalid',
   'geo-group-invalid',
   'geo-country-invalid',
