@@ -69,7 +69,9 @@ export function startGppApi(source: SignalSource, place: () => Promise<Place> = 
   const reported = new Set<string>();
   const reportOnce = (d: Diagnostic) => {
     const key = JSON.stringify(d);
-    if (!reported.has(key)) reported.add(key), source.report(d);
+    if (reported.has(key)) return;
+    reported.add(key);
+    source.report(d);
   };
   let where: Place | undefined = config?.approach === 'state' ? undefined : null;
   /** The CMP's GPP string, decoded by the library: its applicable sections, or null when it does not decode. */

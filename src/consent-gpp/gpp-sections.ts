@@ -80,7 +80,11 @@ export function fillSection(
   }
   const sensitive = fields['SensitiveDataProcessing'];
   if (isOptOut && Array.isArray(sensitive) && SENSITIVE_OPT_OUT.includes(name))
-    model.setFieldValue(name, 'SensitiveDataProcessing', sensitive.map(() => OPTED_OUT));
+    model.setFieldValue(
+      name,
+      'SensitiveDataProcessing',
+      sensitive.map(() => OPTED_OUT),
+    );
 }
 
 /** The TC string a decision carries for `__tcfapi` (a type 2 string, or one without a type). */
@@ -115,7 +119,9 @@ export function fillOwnSections(
     fillSection(api, section[0], signal, config, report);
     return [section[1]];
   } catch (error) {
-    report(diagnostic('consent-gpp-section-unsupported', `a section the IAB library encodes (${section[0]})`, String(error)));
+    report(
+      diagnostic('consent-gpp-section-unsupported', `a section the IAB library encodes (${section[0]})`, String(error)),
+    );
     api.clear();
     if (!config.usnat) return [-1];
     fillSection(api, USNAT[0], signal, config, report);

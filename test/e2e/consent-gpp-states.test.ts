@@ -29,9 +29,13 @@ const CONFIG = {
     },
   },
 };
-/** Built once the reader decided (a reject too): its URL carries the consent macros. */
+/** Built once the reader decided (a reject too): its URL carries the consent macros. And page.consent's snapshots. */
 const MACROS = `<page-ad id="macros" type="custom" width="300" height="50" data-block-on-consent="_till_responded"
-  data-src="/img.svg?sid=\${GPP_SID}&gpp=\${GPP_STRING}"></page-ad>`;
+  data-src="/img.svg?sid=\${GPP_SID}&gpp=\${GPP_STRING}"></page-ad>
+  <script>
+    window.snapshots = [];
+    (self.PAGE = self.PAGE || []).push((page) => page.consent.onChange((snapshot) => snapshots.push(snapshot)));
+  </script>`;
 
 let count = 0;
 async function open(place: string, hasGpc: boolean) {
@@ -46,12 +50,13 @@ async function open(place: string, hasGpc: boolean) {
   return test;
 }
 
+type GppCall = (command: string, callback: (data: never) => void, parameter?: string) => void;
 type Ping = { signalStatus: string; applicableSections: number[]; gppString: string };
 const gpp = (page: Page, command: string, parameter?: string) =>
   page.evaluate(
     ([name, value]) =>
       new Promise<unknown>((resolve) =>
-        (window as never as { __gpp: Function }).__gpp(name, (data: unknown) => resolve(data), value),
+        (window as never as { __gpp: GppCall }).__gpp(name, (data: unknown) => resolve(data), value),
       ),
     [command, parameter] as const,
   );
@@ -59,7 +64,7 @@ async function readyPing(page: Page): Promise<Ping> {
   await page.waitForFunction(
     () =>
       new Promise((resolve) =>
-        (window as never as { __gpp: Function }).__gpp('ping', (data: Ping) => resolve(data.signalStatus === 'ready')),
+        (window as never as { __gpp: GppCall }).__gpp('ping', (data: Ping) => resolve(data.signalStatus === 'ready')),
       ),
   );
   return (await gpp(page, 'ping')) as Ping;
@@ -104,15 +109,9 @@ describe('GPP state sections', () => {
     expect(await page.$eval('page-consent', (element) => element.classList.contains('page-consent-gpc-honored'))).toBe(
       true,
     );
-    const snapshot = await page.evaluate(
-      () =>
-        new Promise((resolve) =>
-          (self as never as { PAGE: { push(f: (page: any) => void): void } }).PAGE.push((p) => {
-            const stop = p.consent.onChange((s: unknown) => (resolve(s), stop()));
-          }),
-        ),
-    );
-    expect(snapshot).toMatchObject({ gpcHonored: true });
+    await expect
+      .poll(() => page.evaluate(() => (window as never as { snapshots: object[] }).snapshots.at(-1)))
+      .toMatchObject({ gpcHonored: true });
   });
 
   it('gives a reader in a state without a section (us-ny) usnat, and no GPC class to a reader without GPC', async () => {
