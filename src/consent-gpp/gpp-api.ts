@@ -8,6 +8,7 @@
  */
 import { CmpApi, CmpDisplayStatus, CmpStatus, EventData, SignalStatus } from '@iabgpp/cmpapi';
 import { filterQueue, guardApi, takeOverBridges } from '../consent/api-guard.ts';
+import type { DiagnosticLevel } from '../runtime/index.ts';
 import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
 import { GPP_API } from '../consent/signal-apis.ts';
 import { type ConsentSignal, type SignalSource, STRING_TYPE, type TcfFromGpp } from '../consent/signal-source.ts';
@@ -67,11 +68,11 @@ export function startGppApi(source: SignalSource, place: () => Promise<Place> = 
   for (const d of diagnostics) source.report(d);
   // Each problem of the config is reported once, not at every decision.
   const reported = new Set<string>();
-  const reportOnce = (d: Diagnostic) => {
+  const reportOnce = (d: Diagnostic, level?: DiagnosticLevel) => {
     const key = JSON.stringify(d);
     if (reported.has(key)) return;
     reported.add(key);
-    source.report(d);
+    source.report(d, level);
   };
   let where: Place | undefined = config?.approach === 'state' ? undefined : null;
   /** The CMP's GPP string, decoded by the library: its applicable sections, or null when it does not decode. */

@@ -8,6 +8,7 @@
  */
 import type { CmpApi } from '@iabgpp/cmpapi';
 import { type ConsentSignal, STRING_TYPE, stringOfType } from '../consent/signal-source.ts';
+import type { DiagnosticLevel } from '../runtime/index.ts';
 import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
 import type { GppConfig } from '../wire/gpp-config.ts';
 import { gppSectionIds } from '../wire/gpp-sections.ts';
@@ -47,6 +48,7 @@ const OPT_OUTS = ['SaleOptOut', 'SharingOptOut', 'TargetedAdvertisingOptOut'];
 const SENSITIVE_OPT_OUT = ['usnat', 'usca', 'usut', 'usia'];
 
 type SectionModel = Pick<CmpApi, 'setFieldValue' | 'getSection'>;
+type Report = (d: Diagnostic, level?: DiagnosticLevel) => void;
 
 /**
  * Fills section `name` of `model` for an accepted or rejected `signal`: the config's notice and
@@ -62,7 +64,7 @@ export function fillSection(
   name: string,
   signal: ConsentSignal,
   config: GppConfig,
-  report: (d: Diagnostic) => void,
+  report: Report,
 ): void {
   const isGpc = signal.consentMetadata?.gpc === true;
   const isOptOut = signal.state === 'rejected' || isGpc;
@@ -71,7 +73,8 @@ export function fillSection(
   const own = config.sections?.[name];
   for (const [field, value] of Object.entries(own ?? config.usnat ?? {}))
     if (field in fields) model.setFieldValue(name, field, value);
-    else if (own) report(diagnostic('consent-gpp-config-invalid', `gpp.${name}.${field}: a field of ${name}`, value));
+    else if (own)
+      report(diagnostic('consent-gpp-config-invalid', `gpp.${name}.${field}: a field of ${name}`, value), 'warn');
   for (const field of OPT_OUTS)
     if (field in fields) model.setFieldValue(name, field, isOptOut ? OPTED_OUT : NOT_OPTED_OUT);
   if ('Gpc' in fields) {
@@ -104,7 +107,7 @@ export function fillOwnSections(
   hasTcf: boolean,
   config: GppConfig | null,
   section: Section,
-  report: (d: Diagnostic) => void,
+  report: Report,
 ): number[] {
   api.clear();
   const tcString = hasTcf ? tcStringOf(signal) : '';
@@ -121,6 +124,7 @@ export function fillOwnSections(
   } catch (error) {
     report(
       diagnostic('consent-gpp-section-unsupported', `a section the IAB library encodes (${section[0]})`, String(error)),
+      'warn',
     );
     api.clear();
     if (!config.usnat) return [-1];
