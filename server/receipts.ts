@@ -10,6 +10,7 @@
  */
 import { KeyObject, randomUUID, sign as signBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
+import { gppSectionIds } from '../src/wire/gpp-sections.ts';
 import { timePrefix } from './ordered-id.ts';
 import type { ConsentStore, NewAuditEntry, SigningKeyRecord } from './store/store.ts';
 
@@ -157,7 +158,19 @@ export const newReceiptId = () => `rcpt_${timePrefix()}${randomUUID().replaceAll
  * one exists; the consent-specific fields are ours (docs/decisions/server-receipts.md).
  */
 export function buildReceipt(id: string, entry: NewAuditEntry, geoGroup: string | null) {
-  const { instanceId, pageUserId, state, purposeConsents, consentString, policyVersion, time, origin } = entry;
+  const {
+    instanceId,
+    pageUserId,
+    state,
+    purposeConsents,
+    consentString,
+    consentMetadata,
+    policyVersion,
+    time,
+    origin,
+  } = entry;
+  // A GPP string (type 4) names its sections: the receipt says which (`[8]`: usca), as the page sent them.
+  const gppSections = consentMetadata?.consentStringType === 4 ? gppSectionIds(consentMetadata.gppSectionId) : [];
   return {
     schema_version: 'page-consent-receipt/1 (ISO/IEC TS 27560:2023)',
     receipt_id: id,
@@ -169,6 +182,7 @@ export function buildReceipt(id: string, entry: NewAuditEntry, geoGroup: string 
     state,
     purpose_consents: purposeConsents,
     consent_string: consentString,
+    ...(gppSections.length && { gpp_section_ids: gppSections }),
     policy_version: policyVersion,
     geo_group: geoGroup,
     origin,
