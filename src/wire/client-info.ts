@@ -27,7 +27,12 @@ export type ClientInfo = {
   };
   readonly consentString?: string;
   readonly purposeConsents?: Readonly<Record<string, boolean>>;
-  readonly consentMetadata?: { readonly gdprApplies?: boolean; readonly consentStringType?: number };
+  /** `gpc`: the decision in force is a Global Privacy Control rejection (docs/consent.md, "Global Privacy Control"). */
+  readonly consentMetadata?: {
+    readonly gdprApplies?: boolean;
+    readonly consentStringType?: number;
+    readonly gpc?: boolean;
+  };
   readonly promptTrigger?: 'load' | 'action';
 };
 
@@ -41,7 +46,7 @@ const readInfo = readFields<ClientInfo>({
   }),
   consentString: readText(100_000, 1),
   purposeConsents: readMap(readBoolean),
-  consentMetadata: readFields({ gdprApplies: readBoolean, consentStringType: readNumber(0, 99) }),
+  consentMetadata: readFields({ gdprApplies: readBoolean, consentStringType: readNumber(0, 99), gpc: readBoolean }),
   promptTrigger: readOneOf(['load', 'action'] as const),
 });
 
