@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { consentPage, useConsentFixture } from './consent-fixtures.ts';
 import { newPage } from './harness.ts';
 
-const fixture = useConsentFixture();
+const fixture = useConsentFixture({ '/gpp-update': { status: 204 } });
 
 const CONFIG = {
   consentInstanceId: 'site',
@@ -18,6 +18,7 @@ const CONFIG = {
   promptUI: 'prompt',
   postPromptUI: 'post',
   gpc: 'reject',
+  onUpdateHref: '/gpp-update',
   exposesGppApi: true,
   gpp: {
     approach: 'state',
@@ -126,14 +127,27 @@ describe('GPP state sections', () => {
     );
   });
 
-  it('gives a Texas reader with GPC the ustx section the library encodes', async () => {
-    const { page } = await open('us-tx', true);
+  it('gives a Texas reader who rejects the ustx section the library encodes, and posts the decision with it', async () => {
+    const { page } = await open('us-tx', false);
+    await page.click('#reject');
     const ping = await readyPing(page);
     expect(ping.applicableSections).toEqual([16]);
     expect(await gpp(page, 'getSection', 'ustx')).toMatchObject({
       SaleOptOut: 1,
       TargetedAdvertisingOptOut: 1,
-      Gpc: true,
+      Gpc: false,
+    });
+    // The stored decision is what the update posts: the string, and the metadata naming the section.
+    const rejections = () =>
+      fixture.server
+        .requestsTo('/gpp-update')
+        .map((request) => JSON.parse(request.body))
+        .filter((body) => body.consentStateValue === 'rejected');
+    await expect.poll(() => rejections().length).toBe(1);
+    expect(rejections()[0]).toMatchObject({
+      consentStateValue: 'rejected',
+      consentString: ping.gppString,
+      consentMetadata: { consentStringType: 4, gppSectionId: '16' },
     });
   });
 });
