@@ -10,6 +10,7 @@
  */
 import { KeyObject, randomUUID, sign as signBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
+import { gppSectionIds } from '../src/wire/gpp-sections.ts';
 import { timePrefix } from './ordered-id.ts';
 import type { ConsentStore, NewAuditEntry, SigningKeyRecord } from './store/store.ts';
 
@@ -168,6 +169,8 @@ export function buildReceipt(id: string, entry: NewAuditEntry, geoGroup: string 
     time,
     origin,
   } = entry;
+  // A GPP string (type 4) names its sections: the receipt says which (`[8]`: usca), as the page sent them.
+  const gppSections = consentMetadata?.consentStringType === 4 ? gppSectionIds(consentMetadata.gppSectionId) : [];
   return {
     schema_version: 'page-consent-receipt/1 (ISO/IEC TS 27560:2023)',
     receipt_id: id,
@@ -181,6 +184,7 @@ export function buildReceipt(id: string, entry: NewAuditEntry, geoGroup: string 
     consent_string: consentString,
     // Google's Additional Consent string beside the TC string (docs/decisions/additional-consent.md).
     additional_consent: consentMetadata?.additionalConsent ?? null,
+    ...(gppSections.length && { gpp_section_ids: gppSections }),
     policy_version: policyVersion,
     geo_group: geoGroup,
     origin,

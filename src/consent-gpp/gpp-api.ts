@@ -8,11 +8,12 @@
  */
 import { CmpApi, CmpDisplayStatus, CmpStatus, EventData, SignalStatus } from '@iabgpp/cmpapi';
 import { filterQueue, guardApi, takeOverBridges } from '../consent/api-guard.ts';
-import { diagnostic } from '../wire/diagnostic.ts';
+import type { DiagnosticLevel } from '../runtime/index.ts';
+import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
 import { GPP_API } from '../consent/signal-apis.ts';
-import type { ConsentSignal, SignalSource, TcfFromGpp } from '../consent/signal-source.ts';
+import { type ConsentSignal, type SignalSource, STRING_TYPE, type TcfFromGpp } from '../consent/signal-source.ts';
 import { parseGppConfig } from '../wire/gpp-config.ts';
-import { applicableSectionsOf, fillOwnSections, gppStringOf } from './gpp-sections.ts';
+import { applicableSectionsOf, fillOwnSections, gppStringOf, type Place, sectionOfPlace } from './gpp-sections.ts';
 
 /** Whether the signal is final for GPP: decided (or timed out), no prompt, no string on its way. */
 const isReady = (signal: ConsentSignal) =>
@@ -45,8 +46,12 @@ function replayReady() {
     );
 }
 
-/** Starts the API; returns the channel that gives the TCF part the TC string of a GPP string. */
-export function startGppApi(source: SignalSource): TcfFromGpp {
+/**
+ * Starts the API; returns the channel that gives the TCF part the TC string of a GPP string.
+ * `place`: where `<page-geo>` placed the reader, asked only with `approach: "state"`, under which
+ * the API is not ready before it is known (or given up).
+ */
+export function startGppApi(source: SignalSource, place: () => Promise<Place> = async () => null): TcfFromGpp {
   filterQueue(GPP_API);
   const api = new CmpApi(source.cmpId, source.cmpVersion);
   guardApi(GPP_API);
@@ -61,6 +66,15 @@ export function startGppApi(source: SignalSource): TcfFromGpp {
   api.setCmpStatus(CmpStatus.LOADED);
   const { value: config, diagnostics } = source.gpp ? parseGppConfig(source.gpp) : { value: null, diagnostics: [] };
   for (const d of diagnostics) source.report(d);
+  // Each problem of the config is reported once, not at every decision.
+  const reported = new Set<string>();
+  const reportOnce = (d: Diagnostic, level?: DiagnosticLevel) => {
+    const key = JSON.stringify(d);
+    if (reported.has(key)) return;
+    reported.add(key);
+    source.report(d, level);
+  };
+  let where: Place | undefined = config?.approach === 'state' ? undefined : null;
   /** The CMP's GPP string, decoded by the library: its applicable sections, or null when it does not decode. */
   const decode = (gppString: string, gppSectionId: string | undefined): number[] | null => {
     try {
@@ -76,17 +90,33 @@ export function startGppApi(source: SignalSource): TcfFromGpp {
     }
   };
   let last = '';
+  let building = '';
+  /**
+   * The GPP string of a decision that waits for one, where no TC string is built for it (docs/consent.md,
+   * "US privacy: GPP sections"): handed back to `<page-consent>`, which stores it with the decision
+   * (`consentStringType` 4, `gppSectionId`), posts it and expands `${GPP_STRING}` with it. None: no section.
+   */
+  const build = (signal: ConsentSignal) => {
+    if (where === undefined || building === (building = signal.decisionKey)) return;
+    const section = sectionOfPlace(config ?? {}, where);
+    const [id] = fillOwnSections(api, signal, false, config, section, reportOnce);
+    const consentMetadata = { ...signal.consentMetadata, consentStringType: STRING_TYPE.gpp, gppSectionId: `${id}` };
+    const data = id! > 0 ? { consentString: api.getGppString(), consentMetadata } : null;
+    // Handed back after this update, not from within the change that asked for it.
+    queueMicrotask(() => source.addString(signal.decisionKey, data));
+  };
   const update = (signal: ConsentSignal) => {
+    if (signal.isStringPending && !(source.hasTcf && source.tcf)) build(signal);
     api.setCmpDisplayStatus(signal.isPromptShown ? CmpDisplayStatus.VISIBLE : CmpDisplayStatus.HIDDEN);
-    const ready = isReady(signal);
+    const ready = isReady(signal) && where !== undefined;
     const gppString = gppStringOf(signal);
-    const key = JSON.stringify([ready, gppString, signal.consentString, signal.state, signal.consentMetadata]);
+    const key = JSON.stringify([ready, gppString, signal.consentString, signal.state, signal.consentMetadata, where]);
     if (last === (last = key)) return;
     if (!ready) return api.setSignalStatus(SignalStatus.NOT_READY);
     api.setSignalStatus(SignalStatus.NOT_READY);
     const sections = gppString
       ? decode(gppString, signal.consentMetadata?.gppSectionId)
-      : fillOwnSections(api, signal, source.hasTcf, config);
+      : fillOwnSections(api, signal, source.hasTcf, config, sectionOfPlace(config ?? {}, where ?? null), reportOnce);
     api.setApplicableSections(sections ?? [-1]);
     const names = Object.keys(api.getObject());
     api.setSupportedAPIs(names);
@@ -106,5 +136,10 @@ export function startGppApi(source: SignalSource): TcfFromGpp {
     next = signal;
   });
   update(source.current());
+  if (where === undefined)
+    place().then((found) => {
+      where = found;
+      update(source.current());
+    });
   return { tcStringOf: (gppString) => tcStrings.get(gppString), subscribe: (listener) => listeners.push(listener) };
 }

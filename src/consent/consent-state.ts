@@ -129,6 +129,8 @@ export function createConsentState(
       onModel(model);
       notify();
       const detail = detailOf(model);
+      // The hook of an honoured GPC signal (docs/consent.md, "Global Privacy Control"), set before the event.
+      host.element.classList.toggle('page-consent-gpc-honored', !!detail.gpcHonored);
       if (lastDetail !== (lastDetail = JSON.stringify(detail))) host.dispatch('consent-change', detail);
     },
   });

@@ -14,7 +14,7 @@ import { changeStateOf, type ConsentModel, isRequiredOf, purposesOf } from './st
 
 export type ConsentView = PolicyInput & ConsentModel;
 
-/** The `consent-change` event detail (docs/consent.md, "Events and vendor API"); after an expiry the kept purposes and `expired: true` (docs/consent.md, "Consent lifetime"). */
+/** The `consent-change` event detail (docs/consent.md, "Events and vendor API"); after an expiry the kept purposes and `expired: true` (docs/consent.md, "Consent lifetime"); `gpcHonored: true` while a GPC opt-out is in force. */
 export function detailOf(model: ConsentModel) {
   const { consentString, consentMetadata, sharedData, expiredPurposes } = model;
   return {
@@ -24,6 +24,8 @@ export function detailOf(model: ConsentModel) {
     consentMetadata,
     sharedData,
     ...(expiredPurposes && { expired: true }),
+    // The decision in force is the opt-out a GPC signal asked for (docs/consent.md, "Global Privacy Control").
+    ...(consentMetadata?.gpc && { gpcHonored: true as const }),
   };
 }
 

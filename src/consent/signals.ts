@@ -2,7 +2,8 @@
  * Signals for ad tech (docs/consent.md, "Signals for ad tech"), started by `<page-consent>` once
  * its config is parsed: Consent Mode default first, then `__uspapi`, the `__tcfapi`/`__gpp`
  * stubs and their lazy parts, fed through the `consent-signals` service. The TCF part hands back
- * the TC string it builds for a decision, which is stored with it.
+ * the TC string it builds for a decision (without one, the GPP part its GPP string), which is
+ * stored with it.
  */
 import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
 import { partFile } from '../browser-shared/parts.ts';
@@ -90,7 +91,8 @@ export function startSignals(
       current: () => signal!,
       subscribe: (listener) => listeners.push(listener),
     };
-    if (hasTcf && tcf) {
+    // The decision waits for its string: the TCF part's TC string, else the GPP part's US section.
+    if ((hasTcf && tcf) || (exposesGppApi && gpp)) {
       extend(withTcStrings);
       dispatch({ type: 'expect-tc-string' });
     }

@@ -40,6 +40,11 @@ function paintFirstLayer(): void {
   document.title = config.title;
   $('title').textContent = config.title;
   $('message').textContent = config.message;
+  // Over a Global Privacy Control rejection, the reader sees that it was honoured (docs/consent.md, "Global Privacy Control").
+  if (info.consentMetadata?.gpc === true) {
+    $('gpc-line').textContent = messages['gpcHonored'] ?? '';
+    $('gpc-line').hidden = false;
+  }
   const items = config.tcf ? config.tcf.summary : ownPurposes(config, info).map((p) => ({ name: p.label }));
   $('summary').append(...items.map((item) => Object.assign(document.createElement('li'), { textContent: item.name })));
   const vendorCount = config.tcf ? config.tcf.vendorCount : config.vendors.length;

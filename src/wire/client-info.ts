@@ -27,9 +27,11 @@ export type ClientInfo = {
   };
   readonly consentString?: string;
   readonly purposeConsents?: Readonly<Record<string, boolean>>;
+  /** `gpc`: the decision in force is a Global Privacy Control rejection (docs/consent.md, "Global Privacy Control"). */
   readonly consentMetadata?: {
     readonly gdprApplies?: boolean;
     readonly consentStringType?: number;
+    readonly gpc?: boolean;
     /** The stored AC string, read by the prompt with the AC reader (src/wire/additional-consent.ts). */
     readonly additionalConsent?: string;
   };
@@ -49,6 +51,7 @@ const readInfo = readFields<ClientInfo>({
   consentMetadata: readFields({
     gdprApplies: readBoolean,
     consentStringType: readNumber(0, 99),
+    gpc: readBoolean,
     additionalConsent: readText(100_000),
   }),
   promptTrigger: readOneOf(['load', 'action'] as const),

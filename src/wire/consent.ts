@@ -75,6 +75,8 @@ export type ConsentSnapshot = {
   readonly expired?: boolean;
   /** The decision's TC string is still being built (docs/consent.md, "TC strings from our own prompts"). */
   readonly isStringPending?: boolean | undefined;
+  /** The decision in force is the opt-out of a Global Privacy Control signal (docs/consent.md, "Global Privacy Control"). */
+  readonly gpcHonored?: true;
 };
 
 export const CONSENT_STATES: readonly ConsentStateValue[] = ['accepted', 'rejected', 'unknown'];

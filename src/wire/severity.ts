@@ -41,6 +41,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'consent-additional-consent-invalid',
   'consent-google-atp-list-invalid',
   'consent-gpp-config-invalid',
+  'consent-gpp-section-unsupported',
   'geo-config-invalid',
   'geo-group-invalid',
   'geo-country-invalid',

@@ -57,7 +57,7 @@ const failures = new WeakMap<TestPage, string[]>();
 async function open(
   path: string,
   viewport = { width: 1000, height: 800 },
-  options: { clock?: boolean } = {},
+  options: { clock?: boolean; gpc?: boolean } = {},
 ): Promise<TestPage> {
   const test = await newPage(browser, { viewport });
   opened.push(test);
@@ -73,6 +73,10 @@ async function open(
     if (response.status() >= 400) failed.push(`${response.status()}: ${response.url()}`);
   });
   if (options.clock) await installClock(test.page);
+  if (options.gpc)
+    await test.page.addInitScript(() =>
+      Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }),
+    );
   await test.page.goto(`${server.url}/examples/${path}`);
   return test;
 }
@@ -243,8 +247,17 @@ describe('geo example', () => {
     const us = await open('geo.html#page-geo=us');
     await shown(us.page, '#prompt-california');
     expect(await us.page.isVisible('#prompt-eea')).toBe(false);
+    expect(await us.page.isVisible('#prompt-california .gpc-notice')).toBe(false);
     expect(await stateOf(us.page, 'example-widget')).toBeNull();
     expect([...problems(de), ...problems(us)]).toEqual([]);
+  });
+
+  it('says "Opt-out request honored" in the settings bar to a California reader whose browser sends GPC', async () => {
+    const test = await open('geo.html#page-geo=us-ca', undefined, { gpc: true });
+    await test.page.locator('#settings .gpc-notice').waitFor();
+    expect(await test.page.textContent('#settings .gpc-notice')).toBe('Opt-out request honored');
+    expect(await test.page.isVisible('#prompt-california')).toBe(false);
+    expect(problems(test)).toEqual([]);
   });
 
   it('reloads with the new country when the debug hash changes', async () => {

@@ -243,6 +243,23 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     await page.context().close();
   });
 
+  it('says "Opt-out request honored" above the choices when re-opened over a GPC rejection, and only then', async () => {
+    const gpc = {
+      consentStateValue: 'rejected',
+      consentMetadata: { gpc: true },
+      promptTrigger: 'action',
+    };
+    const honoured = await open(gpc);
+    await expect.poll(() => honoured.frame.locator('#gpc-line').isVisible()).toBe(true);
+    expect(await honoured.frame.locator('#gpc-line').textContent()).toBe('Opt-out request honored');
+    await honoured.page.context().close();
+    const chosen = await open({ ...gpc, consentMetadata: {} });
+    // The first layer is painted in one go: once its summary is in, the line would be too.
+    await chosen.frame.locator('#summary li').first().waitFor({ state: 'attached' });
+    expect(await chosen.frame.locator('#gpc-line').isVisible()).toBe(false);
+    await chosen.page.context().close();
+  });
+
   it('survives a window.name that is not JSON', async () => {
     const { page, frame } = await open('{not json');
     await frame.getByRole('button', { name: 'Accept all' }).click();

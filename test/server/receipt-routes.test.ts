@@ -97,6 +97,19 @@ describe('receipt routes', () => {
     });
   });
 
+  it('names the GPP sections of a GPP string (a state section from our own prompt), and none for a TC string', async () => {
+    const { app } = await buildApp();
+    const gpp = await recordUpdate(app, undefined, {
+      consentString: 'DBABBg~BUVVVUCA.YA',
+      consentMetadata: { consentStringType: 4, gppSectionId: '8', gpc: true },
+    });
+    const jws = async ({ receiptId, cookie }: { receiptId: string; cookie: string }) =>
+      (await app.inject({ url: `/consent/receipt/${receiptId}`, headers: { cookie } })).json().jws;
+    expect((await verify(app, await jws(gpp))).receipt).toMatchObject({ gpp_section_ids: [8] });
+    const tc = await recordUpdate(app, undefined, { consentString: 'CP', consentMetadata: { consentStringType: 2 } });
+    expect((await verify(app, await jws(tc))).receipt).not.toHaveProperty('gpp_section_ids');
+  });
+
   it('fails verification of a receipt altered by one byte', async () => {
     const { app } = await buildApp();
     const { receiptId, cookie } = await recordUpdate(app);

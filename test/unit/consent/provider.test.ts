@@ -121,4 +121,15 @@ describe('detailOf', () => {
     ]);
     expect(detailOf(model).state).toBe('accepted');
   });
+
+  it('says gpcHonored while a GPC rejection is in force, and not once the reader decided otherwise', () => {
+    const gpc = reduceConsent(initialModel, { ...start(true), isGpcReject: true } as ConsentEvent);
+    expect(detailOf(gpc)).toMatchObject({ state: 'rejected', consentMetadata: { gpc: true }, gpcHonored: true });
+    const accepted = [{ type: 'prompt' }, { type: 'decide', decision: 'accepted' }].reduce(
+      (model, event) => reduceConsent(model, event as ConsentEvent),
+      gpc,
+    );
+    expect(detailOf(accepted).state).toBe('accepted');
+    expect(detailOf(accepted)).not.toHaveProperty('gpcHonored');
+  });
 });
