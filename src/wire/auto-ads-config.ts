@@ -7,6 +7,7 @@
  */
 import { type Attributes, readAttributes } from './auto-ads-attributes.ts';
 import { type Constraints, readConstraints } from './auto-ads-constraints.ts';
+import { readSideRail, readVignette, type SideRailSpec, type VignetteSpec } from './auto-ads-formats.ts';
 import { diagnostic, type Parsed } from './diagnostic.ts';
 import {
   collector,
@@ -52,7 +53,16 @@ export type AutoAdsConfig = {
   /** `optInStatus` contains 2 (anchor ads). */
   readonly isAnchorAdEnabled: boolean;
   readonly stickyAttributes: Attributes;
+  /** The `vignette` placement, if any (the first; a second is dropped). */
+  readonly vignette: VignetteSpec | undefined;
+  /** The `sideRail` placement, if any (the first; a second is dropped). */
+  readonly sideRail: SideRailSpec | undefined;
 };
+
+type Item =
+  | { readonly type: 'banner'; readonly spec: PlacementSpec }
+  | { readonly type: 'vignette'; readonly spec: VignetteSpec }
+  | { readonly type: 'sideRail'; readonly spec: SideRailSpec };
 
 /** `sub` anchors nest at most this deep below the placement's anchor. */
 export const MAX_SUB_DEPTH = 10;
@@ -88,7 +98,8 @@ const readPosition: Read<Position> = (into, value, field) =>
   (typeof value === 'number' && POSITIONS[value - 1]) ||
   drop(into, field, '1 (BEFORE), 2 (FIRST_CHILD), 3 (LAST_CHILD) or 4 (AFTER)', value);
 
-const readBanner: Read<1> = (into, value, field) => (value === 1 ? 1 : drop(into, field, '1 (BANNER)', value));
+const readBanner: Read<1> = (into, value, field) =>
+  value === 1 ? 1 : drop(into, field, '1 (BANNER), "vignette" or "sideRail"', value);
 
 function readMargins(into: Collector, placement: Json, field: string) {
   const style = optional(into, placement, 'style', readObject, `${field}.style`) ?? {};
@@ -98,18 +109,39 @@ function readMargins(into: Collector, placement: Json, field: string) {
   };
 }
 
-/** A placement missing a valid anchor, `pos` or `type` is dropped; bad optional parts are ignored. */
-const readPlacement: Read<PlacementSpec> = (into, value, field) => {
+/**
+ * A banner missing a valid anchor, `pos` or `type` is dropped, bad optional parts are ignored; a
+ * vignette or side rail with any bad field is dropped (src/wire/auto-ads-formats.ts).
+ */
+const readPlacement: Read<Item> = (into, value, field) => {
   const invalid = withCode(into, 'auto-ads-placement-invalid');
   const placement = readObject(invalid, value, field);
   if (!placement) return;
+  const kind = own(placement, 'type');
+  if (kind === 'vignette' || kind === 'sideRail') {
+    const spec =
+      kind === 'vignette'
+        ? readVignette(into, invalid, placement, field)
+        : readSideRail(into, invalid, placement, field);
+    return spec && ({ type: kind, spec } as Item);
+  }
   const anchor = readAnchor(0)(invalid, own(placement, 'anchor'), `${field}.anchor`);
   const position = readPosition(invalid, own(placement, 'pos'), `${field}.pos`);
   const type = readBanner(invalid, own(placement, 'type'), `${field}.type`);
   if (!anchor || !position || type === undefined) return;
   const attributes = optional(into, placement, 'attributes', readAttributes, `${field}.attributes`) ?? {};
-  return { anchor, position, ...readMargins(into, placement, field), attributes };
+  return { type: 'banner', spec: { anchor, position, ...readMargins(into, placement, field), attributes } };
 };
+
+/** The first item of `type`; each later one is dropped with one diagnostic. */
+function single<T extends Item['type']>(into: Collector, items: readonly Item[], type: T) {
+  const found = items.filter((item) => item.type === type);
+  for (const _ of found.slice(1))
+    into.diagnostics.push(
+      diagnostic('auto-ads-placement-invalid', `placements: at most one ${type} placement`, 'more', 'placements'),
+    );
+  return found[0]?.spec as Extract<Item, { type: T }>['spec'] | undefined;
+}
 
 /** A JSON object gives a config (maybe with diagnostics); anything else gives none. */
 export function parseAutoAdsConfig(json: unknown, defaults: Constraints): Parsed<AutoAdsConfig | undefined> {
@@ -119,12 +151,15 @@ export function parseAutoAdsConfig(json: unknown, defaults: Constraints): Parsed
   const reason = optional(into, json, 'noConfigReason', readText(500));
   if (reason !== undefined)
     into.diagnostics.push(diagnostic('auto-ads-no-config-reason', 'a config with ads', reason, 'noConfigReason'));
+  const items = readList(readPlacement, MAX_PLACEMENTS)(into, own(json, 'placements'), 'placements') ?? [];
   const value: AutoAdsConfig = {
-    placements: readList(readPlacement, MAX_PLACEMENTS)(into, own(json, 'placements'), 'placements') ?? [],
+    placements: items.flatMap((item) => (item.type === 'banner' ? [item.spec] : [])),
     attributes: optional(into, json, 'attributes', readAttributes) ?? {},
     constraints: readConstraints(into, own(json, 'adConstraints'), defaults),
     isAnchorAdEnabled: (optional(into, json, 'optInStatus', readList(readNumber(0, 1000))) ?? []).includes(2),
     stickyAttributes: optional(into, json, 'stickyAdAttributes', readAttributes) ?? {},
+    vignette: single(into, items, 'vignette'),
+    sideRail: single(into, items, 'sideRail'),
   };
   return { value, diagnostics: into.diagnostics };
 }
