@@ -7,7 +7,6 @@
  */
 import { type Attributes, readAttributes } from './auto-ads-attributes.ts';
 import { type Constraints, readConstraints } from './auto-ads-constraints.ts';
-import { readSideRail, readVignette, type SideRailSpec, type VignetteSpec } from './auto-ads-formats.ts';
 import { diagnostic, type Parsed } from './diagnostic.ts';
 import {
   collector,
@@ -53,16 +52,19 @@ export type AutoAdsConfig = {
   /** `optInStatus` contains 2 (anchor ads). */
   readonly isAnchorAdEnabled: boolean;
   readonly stickyAttributes: Attributes;
-  /** The `vignette` placement, if any (the first; a second is dropped). */
-  readonly vignette: VignetteSpec | undefined;
-  /** The `sideRail` placement, if any (the first; a second is dropped). */
-  readonly sideRail: SideRailSpec | undefined;
+  /** The `vignette` and `sideRail` placements, read by their parts (src/wire/auto-ads-formats.ts). */
+  readonly formats: readonly FormatPlacement[];
 };
 
-type Item =
-  | { readonly type: 'banner'; readonly spec: PlacementSpec }
-  | { readonly type: 'vignette'; readonly spec: VignetteSpec }
-  | { readonly type: 'sideRail'; readonly spec: SideRailSpec };
+/** A placement of another format than the banner, as the config has it, with its path. */
+export type FormatPlacement = {
+  readonly type: 'vignette' | 'sideRail';
+  readonly placement: Json;
+  readonly field: string;
+};
+
+type Item = PlacementSpec | FormatPlacement;
+const isFormat = (item: Item): item is FormatPlacement => 'field' in item;
 
 /** `sub` anchors nest at most this deep below the placement's anchor. */
 export const MAX_SUB_DEPTH = 10;
@@ -111,37 +113,21 @@ function readMargins(into: Collector, placement: Json, field: string) {
 
 /**
  * A banner missing a valid anchor, `pos` or `type` is dropped, bad optional parts are ignored; a
- * vignette or side rail with any bad field is dropped (src/wire/auto-ads-formats.ts).
+ * vignette or side rail is kept as it is, for its part to read (src/wire/auto-ads-formats.ts).
  */
 const readPlacement: Read<Item> = (into, value, field) => {
   const invalid = withCode(into, 'auto-ads-placement-invalid');
   const placement = readObject(invalid, value, field);
   if (!placement) return;
   const kind = own(placement, 'type');
-  if (kind === 'vignette' || kind === 'sideRail') {
-    const spec =
-      kind === 'vignette'
-        ? readVignette(into, invalid, placement, field)
-        : readSideRail(into, invalid, placement, field);
-    return spec && ({ type: kind, spec } as Item);
-  }
+  if (kind === 'vignette' || kind === 'sideRail') return { type: kind, placement, field };
   const anchor = readAnchor(0)(invalid, own(placement, 'anchor'), `${field}.anchor`);
   const position = readPosition(invalid, own(placement, 'pos'), `${field}.pos`);
   const type = readBanner(invalid, own(placement, 'type'), `${field}.type`);
   if (!anchor || !position || type === undefined) return;
   const attributes = optional(into, placement, 'attributes', readAttributes, `${field}.attributes`) ?? {};
-  return { type: 'banner', spec: { anchor, position, ...readMargins(into, placement, field), attributes } };
+  return { anchor, position, ...readMargins(into, placement, field), attributes };
 };
-
-/** The first item of `type`; each later one is dropped with one diagnostic. */
-function single<T extends Item['type']>(into: Collector, items: readonly Item[], type: T) {
-  const found = items.filter((item) => item.type === type);
-  for (const _ of found.slice(1))
-    into.diagnostics.push(
-      diagnostic('auto-ads-placement-invalid', `placements: at most one ${type} placement`, 'more', 'placements'),
-    );
-  return found[0]?.spec as Extract<Item, { type: T }>['spec'] | undefined;
-}
 
 /** A JSON object gives a config (maybe with diagnostics); anything else gives none. */
 export function parseAutoAdsConfig(json: unknown, defaults: Constraints): Parsed<AutoAdsConfig | undefined> {
@@ -153,13 +139,12 @@ export function parseAutoAdsConfig(json: unknown, defaults: Constraints): Parsed
     into.diagnostics.push(diagnostic('auto-ads-no-config-reason', 'a config with ads', reason, 'noConfigReason'));
   const items = readList(readPlacement, MAX_PLACEMENTS)(into, own(json, 'placements'), 'placements') ?? [];
   const value: AutoAdsConfig = {
-    placements: items.flatMap((item) => (item.type === 'banner' ? [item.spec] : [])),
+    placements: items.filter((item): item is PlacementSpec => !isFormat(item)),
     attributes: optional(into, json, 'attributes', readAttributes) ?? {},
     constraints: readConstraints(into, own(json, 'adConstraints'), defaults),
     isAnchorAdEnabled: (optional(into, json, 'optInStatus', readList(readNumber(0, 1000))) ?? []).includes(2),
     stickyAttributes: optional(into, json, 'stickyAdAttributes', readAttributes) ?? {},
-    vignette: single(into, items, 'vignette'),
-    sideRail: single(into, items, 'sideRail'),
+    formats: items.filter(isFormat),
   };
   return { value, diagnostics: into.diagnostics };
 }

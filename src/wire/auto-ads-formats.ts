@@ -1,11 +1,28 @@
 /**
  * The placements of `placements` that are not in-content banners (docs/auto-ads.md, "Vignette"
- * and "Side rails"): `{"type": "vignette"}` and `{"type": "sideRail"}`. Any invalid field drops
- * the placement with one `auto-ads-placement-invalid` per bad field; unknown fields are ignored.
- * Limits and defaults: docs/decisions/vignettes-and-side-rails.md.
+ * and "Side rails"): `{"type": "vignette"}` and `{"type": "sideRail"}`, kept as they are by the
+ * config parser and read here, by the part that shows the format (so the auto-ads bundle does not
+ * carry their readers) and, with the rest of the config, by the server and the validator
+ * (`parseFullAutoAdsConfig`). Any invalid field drops the placement with one
+ * `auto-ads-placement-invalid` per bad field, and only the first placement of a format is used;
+ * unknown fields are ignored. Limits and defaults: docs/decisions/vignettes-and-side-rails.md.
  */
 import { type Attributes, readAttributes } from './auto-ads-attributes.ts';
-import { type Collector, drop, type Json, optional, type Read, readBoolean, readNumber, readOneOf } from './values.ts';
+import { type AutoAdsConfig, type FormatPlacement, parseAutoAdsConfig } from './auto-ads-config.ts';
+import type { Constraints } from './auto-ads-constraints.ts';
+import { diagnostic, type Parsed } from './diagnostic.ts';
+import {
+  type Collector,
+  collector,
+  drop,
+  type Json,
+  optional,
+  type Read,
+  readBoolean,
+  readNumber,
+  readOneOf,
+  withCode,
+} from './values.ts';
 
 export type VignetteSpec = {
   /** At most one vignette per this many seconds per site (0: no cap). */
@@ -81,4 +98,39 @@ export function readSideRail(
       widths: width ? [width] : RAIL_WIDTHS,
     };
   });
+}
+
+type FormatReader<T> = (into: Collector, invalid: Collector, placement: Json, field: string) => T | undefined;
+
+/** The first placement of `type` read by `read`; each later one is dropped with one diagnostic. */
+export function readFormat<T>(
+  formats: readonly FormatPlacement[],
+  type: FormatPlacement['type'],
+  read: FormatReader<T>,
+): Parsed<T | undefined> {
+  const into = collector('auto-ads-field-invalid');
+  const [first, ...more] = formats.filter((format) => format.type === type);
+  const value = first && read(into, withCode(into, 'auto-ads-placement-invalid'), first.placement, first.field);
+  for (const { field } of more)
+    into.diagnostics.push(diagnostic('auto-ads-placement-invalid', `at most one ${type} placement`, 'more', field));
+  return { value, diagnostics: into.diagnostics };
+}
+
+/** The config as the server and the validator check it: the parser's diagnostics, then those of each format. */
+export function parseFullAutoAdsConfig(
+  json: unknown,
+  defaults: Constraints,
+): Parsed<(AutoAdsConfig & { vignette?: VignetteSpec; sideRail?: SideRailSpec }) | undefined> {
+  const { value, diagnostics } = parseAutoAdsConfig(json, defaults);
+  if (!value) return { value, diagnostics };
+  const vignette = readFormat(value.formats, 'vignette', readVignette);
+  const sideRail = readFormat(value.formats, 'sideRail', readSideRail);
+  return {
+    value: {
+      ...value,
+      ...(vignette.value && { vignette: vignette.value }),
+      ...(sideRail.value && { sideRail: sideRail.value }),
+    },
+    diagnostics: [...diagnostics, ...vignette.diagnostics, ...sideRail.diagnostics],
+  };
 }

@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONSTRAINTS } from '../../../src/wire/auto-ads-constraints.ts';
+import { parseFullAutoAdsConfig } from '../../../src/wire/auto-ads-formats.ts';
 import { parseAutoAdsConfig } from '../../../src/wire/auto-ads-config.ts';
 
 const banner = { anchor: { selector: 'article p' }, pos: 4, type: 1 };
-const parse = (...placements: unknown[]) => parseAutoAdsConfig({ placements }, DEFAULT_CONSTRAINTS);
+const parse = (...placements: unknown[]) => parseFullAutoAdsConfig({ placements }, DEFAULT_CONSTRAINTS);
 
 describe('auto-ads config: vignette and side rail placements', () => {
+  it('leaves the formats unread in the component parser, which only sets them apart', () => {
+    const { value, diagnostics } = parseAutoAdsConfig(
+      { placements: [banner, { type: 'vignette', timeoutMs: 'x' }] },
+      DEFAULT_CONSTRAINTS,
+    );
+    expect(diagnostics).toEqual([]);
+    expect(value?.placements).toHaveLength(1);
+    expect(value?.formats).toEqual([
+      { type: 'vignette', placement: { type: 'vignette', timeoutMs: 'x' }, field: 'placements[1]' },
+    ]);
+  });
+
   it('reads a vignette with its defaults, apart from the banners', () => {
     const { value, diagnostics } = parse(banner, { type: 'vignette' });
     expect(diagnostics).toEqual([]);
@@ -17,7 +30,7 @@ describe('auto-ads config: vignette and side rail placements', () => {
       timeoutMs: 3000,
       attributes: {},
     });
-    expect(value?.sideRail).toBeUndefined();
+    expect(value).not.toHaveProperty('sideRail');
   });
 
   it('reads every vignette field', () => {
@@ -58,7 +71,7 @@ describe('auto-ads config: vignette and side rail placements', () => {
       banner,
       { type: 'sideRail' },
     );
-    expect(value?.vignette).toBeUndefined();
+    expect(value).not.toHaveProperty('vignette');
     expect(value?.placements).toHaveLength(1);
     expect(value?.sideRail).toBeDefined();
     expect(diagnostics.map((d) => [d.code, d.field])).toEqual([
@@ -71,7 +84,7 @@ describe('auto-ads config: vignette and side rail placements', () => {
 
   it('drops a side rail with a bad width or side', () => {
     const { value, diagnostics } = parse({ type: 'sideRail', sides: 'top', width: 250 });
-    expect(value?.sideRail).toBeUndefined();
+    expect(value).not.toHaveProperty('sideRail');
     expect(diagnostics.map((d) => d.expected)).toEqual([
       expect.stringContaining('placements[0].sides: one of left, right, both'),
       expect.stringContaining('placements[0].width: 160 or 300'),
