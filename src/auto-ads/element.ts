@@ -14,7 +14,7 @@ import { readBody } from '../wire/read-body.ts';
 import { type AdNetwork, getNetwork, NETWORKS } from '../wire/auto-ads-networks.ts';
 import { countSkipped, SLOT_DEFAULTS } from './placement.ts';
 import { createStrategy } from './strategy.ts';
-import { loadAutoAdsPart } from './parts.ts';
+import { FORMAT_PARTS, type FormatOptions, loadAutoAdsPart } from './parts.ts';
 
 /** Time after which a config request is given up. */
 export const CONFIG_TIMEOUT_MS = 10_000;
@@ -131,17 +131,18 @@ export function createAutoAdsElement(page: PageRuntime, scriptUrl?: string): Pag
       }
       // The other formats' parts, each only for a config that has one (src/auto-ads/parts.ts).
       const { formats } = config;
-      if (formats.some((format) => format.type === 'vignette'))
-        loadAutoAdsPart(page, 'ads-vignette', scriptUrl ?? '', (d) => this.report(d)).then((part) =>
-          part?.startVignette({
-            page,
-            formats,
-            shared,
-            markers,
-            isActive: () => this.#isActive,
-            report: (d, level) => this.report(d, level),
-          }),
-        );
+      const options: FormatOptions = {
+        page,
+        formats,
+        shared,
+        markers,
+        maximumAdCount: config.constraints.maximumAdCount,
+        isActive: () => this.#isActive,
+        report: (d, level) => this.report(d, level),
+      };
+      for (const [type, name] of FORMAT_PARTS)
+        if (formats.some((format) => format.type === type))
+          loadAutoAdsPart(page, name, scriptUrl ?? '', options.report).then((part) => part?.start(options));
       const placements = config.placements.filter((placement) => {
         const invalid = findInvalidSelector(placement.anchor, document.createDocumentFragment());
         if (invalid) this.report(diagnostic('auto-ads-selector-invalid', 'a valid CSS selector', invalid), 'warn');

@@ -1,19 +1,41 @@
 /**
  * The parts of `page-auto-ads-0.1.js`, each loaded from the script's directory only when the
- * config has such a placement: `ads-vignette` (the vignette) and `ads-side-rail` (the side rails).
+ * config has a placement of its format: `ads-vignette` (the vignette) and `ads-side-rail` (the
+ * side rails). Each reads its placement from the config's formats and starts.
  */
-import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
-import type { startVignette } from './vignette.ts';
+import type { Diagnostic, DiagnosticLevel, PageRuntime } from '../runtime/index.ts';
+import type { Attributes } from '../wire/auto-ads-attributes.ts';
+import type { FormatPlacement } from '../wire/auto-ads-config.ts';
 import { partFile } from '../browser-shared/parts.ts';
 
-export type AutoAdsParts = {
-  'ads-vignette': { startVignette: typeof startVignette };
+export type FormatOptions = {
+  readonly page: PageRuntime;
+  /** The config's formats; the part reads the first placement of its own, its problems reported as warnings. */
+  readonly formats: readonly FormatPlacement[];
+  /** Network and config attributes, merged. */
+  readonly shared: Attributes;
+  /** The consent markers of `<page-auto-ads>`, on top of every other layer. */
+  readonly markers: Attributes;
+  readonly maximumAdCount: number;
+  /** Whether `<page-auto-ads>` is laid out (its consent gate allows it). */
+  readonly isActive: () => boolean;
+  readonly report: (d: Diagnostic, level?: DiagnosticLevel) => void;
 };
 
+export type FormatPart = { start(options: FormatOptions): void };
+
+type PartName = 'ads-vignette' | 'ads-side-rail';
+
+/** Each format and the part that shows it. */
+export const FORMAT_PARTS: readonly (readonly [FormatPlacement['type'], PartName])[] = [
+  ['vignette', 'ads-vignette'],
+  ['sideRail', 'ads-side-rail'],
+];
+
 /** Part `name` (`page-auto-{name}.<hash>.js`), through the runtime's loader. */
-export const loadAutoAdsPart = <K extends keyof AutoAdsParts>(
+export const loadAutoAdsPart = (
   page: PageRuntime,
-  name: K,
+  name: PartName,
   scriptUrl: string,
   report: (d: Diagnostic) => void,
-) => page.loadPart<AutoAdsParts[K]>(partFile(name), scriptUrl, report);
+) => page.loadPart<FormatPart>(partFile(name), scriptUrl, report);

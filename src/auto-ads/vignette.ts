@@ -7,12 +7,12 @@
  * its consent policy and, where TCF applies, purpose 1 is consented. Loaded as the part
  * `page-auto-ads-vignette`; choices: docs/decisions/vignettes-and-side-rails.md.
  */
-import type { DiagnosticLevel, PageRuntime } from '../runtime/index.ts';
+import type { PageRuntime } from '../runtime/index.ts';
 import type { Attributes } from '../wire/auto-ads-attributes.ts';
-import type { FormatPlacement } from '../wire/auto-ads-config.ts';
 import { readFormat, readVignette } from '../wire/auto-ads-formats.ts';
 import { mergeAttributes } from './attributes.ts';
-import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
+import type { FormatOptions } from './parts.ts';
+import { diagnostic } from '../wire/diagnostic.ts';
 import { readTcfStorageConsent } from '../wire/tcf-storage.ts';
 import { collector, readNumber } from '../wire/values.ts';
 import { findMainContent } from './density.ts';
@@ -20,18 +20,7 @@ import { findMainContent } from './density.ts';
 /** The site storage key (src/runtime/storage.ts) of the time the last vignette was shown, in ms. */
 export const VIGNETTE_STORAGE_KEY = 'auto-ads-vignette';
 
-export type VignetteOptions = {
-  readonly page: PageRuntime;
-  /** The config's formats; the first `vignette` is read here, its problems reported as warnings. */
-  readonly formats: readonly FormatPlacement[];
-  /** Network and config attributes, merged. */
-  readonly shared: Attributes;
-  /** The consent markers of `<page-auto-ads>`, on top of every other layer. */
-  readonly markers: Attributes;
-  /** Whether `<page-auto-ads>` is laid out (its consent gate allows it). */
-  readonly isActive: () => boolean;
-  readonly report: (d: Diagnostic, level?: DiagnosticLevel) => void;
-};
+export type VignetteOptions = FormatOptions;
 
 type TcfApi = (command: string, version: number, callback: (data: unknown, success: boolean) => void) => void;
 
