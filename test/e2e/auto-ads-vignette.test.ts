@@ -49,6 +49,7 @@ beforeAll(async () => {
   for (const config of ['vignette', 'uncapped', 'never-loads']) server.page(`/${config}.html`, pageWith(config));
   server.page('/second.html', pageWith('vignette'));
   server.page('/consent.html', pageWith('uncapped', { consent: true, blocked: true }));
+  server.page('/unblocked.html', pageWith('vignette', { consent: true }));
 });
 afterAll(async () => {
   await browser?.close();
@@ -204,8 +205,12 @@ describe('auto ads vignette', () => {
     await page.click('#next');
     await page.waitForURL(server.origin + '/next.html');
     expect(probe.opened).toBe(1);
-    const stored = await page.evaluate(() => Object.keys(localStorage).join());
-    expect(stored).toContain('page-store:');
+    const stored = await page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((key) => key.startsWith('page-store:'))
+        .map((key) => atob(localStorage.getItem(key) ?? '')),
+    );
+    expect(stored.join()).toContain('auto-ads-vignette');
   });
 
   it('shows none before consent and none after a reject, one after an accept', async () => {
@@ -233,5 +238,29 @@ describe('auto ads vignette', () => {
     await accepted.page.click('#next');
     await accepted.page.waitForSelector('dialog.page-vignette[open]');
     expect(accepted.probe.opened).toBe(1);
+  });
+
+  it('keeps the cap for the page view only when consent does not allow storage', async () => {
+    const { page, probe } = await open(1024);
+    // The ads themselves need no consent here; the reader rejects, so nothing may be stored for them.
+    await page.goto(server.origin + '/unblocked.html', { referer: server.origin + '/start.html' });
+    await page.click('#reject');
+    await page.waitForFunction(() => 'page-auto-ads-vignette' in ((self as { PAGE_PARTS?: object }).PAGE_PARTS ?? {}));
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve)));
+    await page.click('#next');
+    await page.waitForSelector('dialog.page-vignette[open]');
+    await page.keyboard.press('Escape');
+    await page.waitForURL(server.origin + '/next.html');
+    const stored = await page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((key) => key.startsWith('page-store:'))
+        .map((key) => atob(localStorage.getItem(key) ?? '')),
+    );
+    expect(stored.join()).not.toContain('auto-ads-vignette');
+    // The next page view of the visit, within the hour: shown again.
+    await visit(page, '/unblocked.html', server.origin + '/next.html');
+    await page.click('#next');
+    await page.waitForSelector('dialog.page-vignette[open]');
+    expect(probe.opened).toBe(2);
   });
 });
