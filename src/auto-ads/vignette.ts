@@ -157,6 +157,8 @@ export function startVignette({ page, formats, shared, markers, isActive, report
   const show = (url?: URL, link?: HTMLElement) => {
     isShowing = true;
     shownAt = Date.now();
+    // Where the focus goes back: the link, else what had it before (the opt-in triggers).
+    const back = link ?? (document.activeElement as HTMLElement | null);
     if (isStorageAllowed()) page.storage.set(VIGNETTE_STORAGE_KEY, shownAt);
     const dialog = document.createElement('dialog');
     dialog.className = 'page-vignette';
@@ -189,7 +191,7 @@ export function startVignette({ page, formats, shared, markers, isActive, report
       dialog.close();
       dialog.remove();
       Object.assign(root, { overflow, scrollbarGutter });
-      link?.focus({ preventScroll: true });
+      back?.focus({ preventScroll: true });
       if (url) location.assign(url.href);
     };
     const timer = setTimeout(() => {

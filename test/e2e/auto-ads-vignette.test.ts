@@ -41,12 +41,14 @@ beforeAll(async () => {
     ...IMAGE_ROUTES,
     '/ads/vignette': vignette(),
     '/ads/uncapped': vignette({ intervalSeconds: 0 }),
+    '/ads/article-end': vignette({ articleEnd: true }),
     // A custom ad without data-src never shows anything: the vignette's time-out is all that ends it.
     '/ads/never-loads': vignette({ timeoutMs: 500, attributes: { type: 'custom' } }),
     '/next.html': { body: '<!doctype html><title>next</title><p id="arrived">Next</p>' },
   });
   server.page('/start.html', '<!doctype html><title>start</title>');
-  for (const config of ['vignette', 'uncapped', 'never-loads']) server.page(`/${config}.html`, pageWith(config));
+  for (const config of ['vignette', 'uncapped', 'never-loads', 'article-end'])
+    server.page(`/${config}.html`, pageWith(config));
   server.page('/second.html', pageWith('vignette'));
   server.page('/consent.html', pageWith('uncapped', { consent: true, blocked: true }));
   server.page('/unblocked.html', pageWith('vignette', { consent: true }));
@@ -262,5 +264,22 @@ describe('auto ads vignette', () => {
     await page.click('#next');
     await page.waitForSelector('dialog.page-vignette[open]');
     expect(probe.opened).toBe(2);
+  });
+
+  it('shows once at the end of the main content with the opt-in trigger, and closing stays on the page', async () => {
+    const { page, probe } = await open(1440);
+    await visit(page, '/article-end.html');
+    expect(probe.opened).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForSelector('dialog.page-vignette[open]');
+    expect((await overlay(page)).cls).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('dialog.page-vignette'));
+    expect(page.url()).toBe(server.origin + '/article-end.html');
+    expect(await page.evaluate(() => document.documentElement.style.overflow)).toBe('');
+    // Capped for the hour: the link is followed at once.
+    await page.click('#next');
+    await page.waitForURL(server.origin + '/next.html');
+    expect(probe.opened).toBe(1);
   });
 });
