@@ -6,7 +6,6 @@
  * window narrows or shortens and comes back when there is room again. Rails count toward `maxAdCount`, not toward the spacing of in-content ads. Loaded as the
  * part `page-auto-ads-side-rail`; choices: docs/decisions/vignettes-and-side-rails.md.
  */
-import type { Attributes } from '../wire/auto-ads-attributes.ts';
 import { type RailSide, readFormat, readSideRail } from '../wire/auto-ads-formats.ts';
 import { mergeAttributes } from './attributes.ts';
 import type { FormatOptions } from './parts.ts';
