@@ -3,7 +3,7 @@
  * the reference server's `/ads/config` is: every diagnostic is an error.
  */
 import { DEFAULT_CONSTRAINTS } from '../src/wire/auto-ads-constraints.ts';
-import { parseAutoAdsConfig } from '../src/wire/auto-ads-config.ts';
+import { parseFullAutoAdsConfig } from '../src/wire/auto-ads-formats.ts';
 import { find, type Finding, toFinding } from './finding.ts';
 
 const START = { line: 1, column: 1 };
@@ -15,5 +15,5 @@ export function validateAdsConfig(text: string): Finding[] {
   } catch (error) {
     return [find('auto-ads-config-invalid', 'valid JSON', error instanceof Error ? error.message : error, START)];
   }
-  return parseAutoAdsConfig(json, DEFAULT_CONSTRAINTS).diagnostics.map((d) => toFinding(d, START, 'error'));
+  return parseFullAutoAdsConfig(json, DEFAULT_CONSTRAINTS).diagnostics.map((d) => toFinding(d, START, 'error'));
 }

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_CONSTRAINTS } from '../src/wire/auto-ads-constraints.ts';
 import type { AutoAdsConfigWire } from '../src/wire/protocol.ts';
-import { parseAutoAdsConfig } from '../src/wire/auto-ads-config.ts';
+import { parseFullAutoAdsConfig } from '../src/wire/auto-ads-formats.ts';
 import { ConfigError, HttpError, invalidField } from './errors.ts';
 import { strictRead, strictValue } from './strict.ts';
 import { isRecord, type Read, readList, readObject, readText } from '../src/wire/values.ts';
@@ -33,7 +33,7 @@ const compiledPatterns = new WeakMap<AdsConfigRule, UrlPattern>();
 
 /** The ConfigObj as served, once the shared parser found nothing wrong in it. */
 function readConfig(value: unknown, field: string): AutoAdsConfigWire {
-  strictValue(parseAutoAdsConfig(value, DEFAULT_CONSTRAINTS), field);
+  strictValue(parseFullAutoAdsConfig(value, DEFAULT_CONSTRAINTS), field);
   return value as AutoAdsConfigWire;
 }
 

@@ -14,6 +14,7 @@ import { readBody } from '../wire/read-body.ts';
 import { type AdNetwork, getNetwork, NETWORKS } from '../wire/auto-ads-networks.ts';
 import { countSkipped, SLOT_DEFAULTS } from './placement.ts';
 import { createStrategy } from './strategy.ts';
+import { FORMAT_PARTS, type FormatOptions, loadAutoAdsPart } from './parts.ts';
 
 /** Time after which a config request is given up. */
 export const CONFIG_TIMEOUT_MS = 10_000;
@@ -37,7 +38,7 @@ const whenParsed = () =>
     document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', resolve) : resolve(0),
   );
 
-export function createAutoAdsElement(page: PageRuntime): PageElementConstructor {
+export function createAutoAdsElement(page: PageRuntime, scriptUrl?: string): PageElementConstructor {
   return class PageAutoAdsElement extends page.PageElement {
     /** Switches the placement strategy, once the config is there. */
     #setActive?: (isActive: boolean) => void;
@@ -128,6 +129,20 @@ export function createAutoAdsElement(page: PageRuntime): PageElementConstructor 
       ) {
         this.report(diagnostic('auto-ads-sticky-ad-exists', 'no other sticky ad for the anchor ad', 'one'), 'warn');
       }
+      // The other formats' parts, each only for a config that has one (src/auto-ads/parts.ts).
+      const { formats } = config;
+      const options: FormatOptions = {
+        page,
+        formats,
+        shared,
+        markers,
+        maximumAdCount: config.constraints.maximumAdCount,
+        isActive: () => this.#isActive,
+        report: (d, level) => this.report(d, level),
+      };
+      for (const [type, name] of FORMAT_PARTS)
+        if (formats.some((format) => format.type === type))
+          loadAutoAdsPart(page, name, scriptUrl ?? '', options.report).then((part) => part?.start(options));
       const placements = config.placements.filter((placement) => {
         const invalid = findInvalidSelector(placement.anchor, document.createDocumentFragment());
         if (invalid) this.report(diagnostic('auto-ads-selector-invalid', 'a valid CSS selector', invalid), 'warn');

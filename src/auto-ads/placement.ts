@@ -39,6 +39,8 @@ export type Round = {
   readonly viewport: Pick<ViewportService, 'getPageBox' | 'getScrollTop' | 'getHeight'>;
   /** Every ad counted on the page (manual and placed). */
   readonly ads: readonly Element[];
+  /** Ads that count toward `maxAdCount` but not toward spacing or density (the side rails). */
+  readonly reserved?: number;
   readonly constraints: Constraints;
   /** The height every ad of the round takes. */
   readonly adHeight: number;
@@ -103,7 +105,7 @@ export function planRound({ candidates, viewport, constraints, adHeight, main, .
     if (candidate.outcome !== 'pending') continue;
     const { anchor, placement } = candidate;
     const { position, marginTop } = placement;
-    if (ads.length >= constraints.maximumAdCount) {
+    if (ads.length + (round.reserved ?? 0) >= constraints.maximumAdCount) {
       candidate.outcome = 'max-count';
       break;
     }
@@ -133,7 +135,7 @@ export function planRound({ candidates, viewport, constraints, adHeight, main, .
       placed.push(candidate);
     }
   }
-  return { placed, adHeight, totalAdsOnPage: ads.length, density };
+  return { placed, adHeight, totalAdsOnPage: ads.length + (round.reserved ?? 0), density };
 }
 
 /**

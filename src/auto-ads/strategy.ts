@@ -91,11 +91,12 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
 
   /** The measure task of a round: every read, then the decision. */
   const decide = (): Plan => {
-    const ads = [...document.querySelectorAll('page-ad:not([sticky])')];
+    const ads = [...document.querySelectorAll('page-ad:not([sticky]):not([data-side-rail])')];
     const plan = planRound({
       candidates: discover(),
       viewport,
       ads,
+      reserved: document.querySelectorAll('page-ad[data-side-rail]').length,
       constraints,
       adHeight: options.height(),
       density:

@@ -52,7 +52,19 @@ export type AutoAdsConfig = {
   /** `optInStatus` contains 2 (anchor ads). */
   readonly isAnchorAdEnabled: boolean;
   readonly stickyAttributes: Attributes;
+  /** The `vignette` and `sideRail` placements, read by their parts (src/wire/auto-ads-formats.ts). */
+  readonly formats: readonly FormatPlacement[];
 };
+
+/** A placement of another format than the banner, as the config has it, with its path. */
+export type FormatPlacement = {
+  readonly type: 'vignette' | 'sideRail';
+  readonly placement: Json;
+  readonly field: string;
+};
+
+type Item = PlacementSpec | FormatPlacement;
+const isFormat = (item: Item): item is FormatPlacement => 'field' in item;
 
 /** `sub` anchors nest at most this deep below the placement's anchor. */
 export const MAX_SUB_DEPTH = 10;
@@ -88,7 +100,8 @@ const readPosition: Read<Position> = (into, value, field) =>
   (typeof value === 'number' && POSITIONS[value - 1]) ||
   drop(into, field, '1 (BEFORE), 2 (FIRST_CHILD), 3 (LAST_CHILD) or 4 (AFTER)', value);
 
-const readBanner: Read<1> = (into, value, field) => (value === 1 ? 1 : drop(into, field, '1 (BANNER)', value));
+const readBanner: Read<1> = (into, value, field) =>
+  value === 1 ? 1 : drop(into, field, '1 (BANNER), "vignette" or "sideRail"', value);
 
 function readMargins(into: Collector, placement: Json, field: string) {
   const style = optional(into, placement, 'style', readObject, `${field}.style`) ?? {};
@@ -98,11 +111,16 @@ function readMargins(into: Collector, placement: Json, field: string) {
   };
 }
 
-/** A placement missing a valid anchor, `pos` or `type` is dropped; bad optional parts are ignored. */
-const readPlacement: Read<PlacementSpec> = (into, value, field) => {
+/**
+ * A banner missing a valid anchor, `pos` or `type` is dropped, bad optional parts are ignored; a
+ * vignette or side rail is kept as it is, for its part to read (src/wire/auto-ads-formats.ts).
+ */
+const readPlacement: Read<Item> = (into, value, field) => {
   const invalid = withCode(into, 'auto-ads-placement-invalid');
   const placement = readObject(invalid, value, field);
   if (!placement) return;
+  const kind = own(placement, 'type');
+  if (kind === 'vignette' || kind === 'sideRail') return { type: kind, placement, field };
   const anchor = readAnchor(0)(invalid, own(placement, 'anchor'), `${field}.anchor`);
   const position = readPosition(invalid, own(placement, 'pos'), `${field}.pos`);
   const type = readBanner(invalid, own(placement, 'type'), `${field}.type`);
@@ -119,12 +137,14 @@ export function parseAutoAdsConfig(json: unknown, defaults: Constraints): Parsed
   const reason = optional(into, json, 'noConfigReason', readText(500));
   if (reason !== undefined)
     into.diagnostics.push(diagnostic('auto-ads-no-config-reason', 'a config with ads', reason, 'noConfigReason'));
+  const items = readList(readPlacement, MAX_PLACEMENTS)(into, own(json, 'placements'), 'placements') ?? [];
   const value: AutoAdsConfig = {
-    placements: readList(readPlacement, MAX_PLACEMENTS)(into, own(json, 'placements'), 'placements') ?? [],
+    placements: items.filter((item): item is PlacementSpec => !isFormat(item)),
     attributes: optional(into, json, 'attributes', readAttributes) ?? {},
     constraints: readConstraints(into, own(json, 'adConstraints'), defaults),
     isAnchorAdEnabled: (optional(into, json, 'optInStatus', readList(readNumber(0, 1000))) ?? []).includes(2),
     stickyAttributes: optional(into, json, 'stickyAdAttributes', readAttributes) ?? {},
+    formats: items.filter(isFormat),
   };
   return { value, diagnostics: into.diagnostics };
 }

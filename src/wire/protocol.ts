@@ -58,6 +58,24 @@ export type PlacementWire = {
   readonly attributes?: Readonly<Record<string, string>>;
 };
 
+/** docs/auto-ads.md, "Vignette". */
+export type VignetteWire = {
+  readonly type: 'vignette';
+  readonly intervalSeconds?: number;
+  readonly tabReturnSeconds?: number;
+  readonly articleEnd?: boolean;
+  readonly timeoutMs?: number;
+  readonly attributes?: Readonly<Record<string, string>>;
+};
+
+/** docs/auto-ads.md, "Side rails". */
+export type SideRailWire = {
+  readonly type: 'sideRail';
+  readonly sides?: 'left' | 'right' | 'both';
+  readonly width?: 160 | 300;
+  readonly attributes?: Readonly<Record<string, string>>;
+};
+
 export type AdConstraintsWire = {
   readonly initialMinSpacing: string;
   readonly subsequentMinSpacing?: readonly { readonly adCount: number; readonly spacing: string }[];
@@ -65,7 +83,7 @@ export type AdConstraintsWire = {
 };
 
 export type AutoAdsConfigWire = {
-  readonly placements: readonly PlacementWire[];
+  readonly placements: readonly (PlacementWire | VignetteWire | SideRailWire)[];
   readonly attributes?: Readonly<Record<string, string>>;
   readonly adConstraints?: AdConstraintsWire;
   readonly optInStatus?: readonly number[];

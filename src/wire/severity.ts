@@ -58,6 +58,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'auto-ads-url-refused',
   'auto-ads-constraints-invalid',
   'auto-ads-sticky-ad-exists',
+  'auto-ads-vignette-timeout',
   'validate-stub-not-first',
   'validate-script-not-async',
   'validate-extension-unused',

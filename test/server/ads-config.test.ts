@@ -9,6 +9,7 @@ import {
   selectAdsConfig,
 } from '../../server/ads-config.ts';
 import { ConfigError } from '../../server/errors.ts';
+import type { PlacementWire } from '../../src/wire/protocol.ts';
 import { bearer, buildApp, json } from './app-harness.ts';
 
 const placement = { anchor: { selector: 'article p' }, pos: 4, type: 1 };
@@ -30,7 +31,7 @@ describe('ads-config', () => {
     const documents = loadAdsConfigDir('ads-config');
     const demo = documents.get('demo')!;
     const article = selectAdsConfig(demo, 'http://localhost:8080/examples/auto-ads.html');
-    expect(article.placements[0]?.anchor.selector).toBe('article p');
+    expect((article.placements[0] as PlacementWire | undefined)?.anchor.selector).toBe('article p');
     expect(article.adConstraints?.maxAdCount).toBeGreaterThan(0);
   });
 
@@ -46,7 +47,11 @@ describe('ads-config', () => {
       'config.placements[0].pos: expected 1 (BEFORE), 2 (FIRST_CHILD), 3 (LAST_CHILD) or 4 (AFTER), got 5',
     ],
     ['string pos', { placements: [{ ...placement, pos: '4' }] }, 'config.placements[0].pos'],
-    ['bad type', { placements: [{ ...placement, type: 2 }] }, 'config.placements[0].type: expected 1 (BANNER), got 2'],
+    [
+      'bad type',
+      { placements: [{ ...placement, type: 2 }] },
+      'config.placements[0].type: expected 1 (BANNER), "vignette" or "sideRail", got 2',
+    ],
     [
       'no selector',
       { placements: [{ ...placement, anchor: {} }] },
@@ -104,6 +109,16 @@ describe('ads-config', () => {
       'default.placements[0].pos: expected 1 (BEFORE)',
     ],
     [
+      'a vignette with a bad interval',
+      { placements: [placement, { type: 'vignette', intervalSeconds: -5 }] },
+      'config.placements[1].intervalSeconds: expected an integer from 0 to 604800, got -5',
+    ],
+    [
+      'a side rail with a bad width',
+      { placements: [{ type: 'sideRail', width: 728 }] },
+      'config.placements[0].width: expected 160 or 300, got 728',
+    ],
+    [
       'a config that is not an object',
       { rules: [{ urlPattern: '/a*', config: [] }] },
       'rules[0].config: expected a JSON object, got []',
@@ -120,6 +135,17 @@ describe('ads-config', () => {
       attributes: { type: 'fake', height: '50', width: '300' },
       adConstraints: { initialMinSpacing: '.5vp', maxAdCount: 3 },
       stickyAdAttributes: { type: 'fake', height: '50', sticky: 'bottom' },
+    };
+    expect(parseAdsConfigDocument(config).default).toEqual(config);
+  });
+
+  it('accepts and serves vignette and side rail placements as they are', () => {
+    const config = {
+      placements: [
+        placement,
+        { type: 'vignette', intervalSeconds: 600, tabReturnSeconds: 30, articleEnd: true, timeoutMs: 2000 },
+        { type: 'sideRail', sides: 'left', width: 160, attributes: { 'data-slot': 'rail' } },
+      ],
     };
     expect(parseAdsConfigDocument(config).default).toEqual(config);
   });
@@ -169,8 +195,13 @@ describe('ads-config', () => {
         { urlPattern: '/*', config: config('.any p') },
       ],
     });
-    expect(selectAdsConfig(document, 'https://n.example/sport/a')?.placements[0]?.anchor.selector).toBe('.sport p');
-    expect(selectAdsConfig(document, '/news/a')?.placements[0]?.anchor.selector).toBe('.any p');
+    expect(
+      (selectAdsConfig(document, 'https://n.example/sport/a')?.placements[0] as PlacementWire | undefined)?.anchor
+        .selector,
+    ).toBe('.sport p');
+    expect((selectAdsConfig(document, '/news/a')?.placements[0] as PlacementWire | undefined)?.anchor.selector).toBe(
+      '.any p',
+    );
     expect(selectAdsConfig(document, null)).toEqual({ placements: [], noConfigReason: 'no rule matches this url' });
   });
 });

@@ -25,4 +25,25 @@ describe('validateAdsConfig', () => {
     ]);
     expect(findings[0]?.message).toMatch(/^expected placements\[0\]\.pos: 1 \(BEFORE\).*, got 7$/);
   });
+
+  it('reports each bad field of a vignette or side rail placement as its own error', () => {
+    const config = {
+      ...VALID,
+      placements: [
+        { type: 'vignette', timeoutMs: 50, articleEnd: 1 },
+        { type: 'sideRail', sides: 'middle' },
+      ],
+    };
+    const findings = validateAdsConfig(JSON.stringify(config));
+    expect(findings.map(({ code, severity }) => `${code}@${severity}`)).toEqual([
+      'auto-ads-placement-invalid@error',
+      'auto-ads-placement-invalid@error',
+      'auto-ads-placement-invalid@error',
+    ]);
+    expect(findings.map(({ message }) => message.split(':')[0])).toEqual([
+      'expected placements[0].articleEnd',
+      'expected placements[0].timeoutMs',
+      'expected placements[1].sides',
+    ]);
+  });
 });
