@@ -68,6 +68,37 @@ function recorder(binding) {
     });
   }
   if (globalThis.top !== globalThis) return;
+  // When `__tcfapi` first answers and when it reports `tcloaded`, in ms after the page's response
+  // started to arrive (so that the server's and the network's time do not count): polled, so that
+  // a page defining it late is seen without wrapping its global.
+  const started = Date.now();
+  const since = () => {
+    const navigation = performance.getEntriesByType('navigation')[0];
+    return Math.max(0, performance.now() - (navigation ? navigation.responseStart : 0));
+  };
+  const probe = setInterval(() => {
+    const api = Reflect.get(globalThis, '__tcfapi');
+    if (typeof api !== 'function') {
+      if (Date.now() - started > 15_000) clearInterval(probe);
+      return;
+    }
+    clearInterval(probe);
+    let isPingAnswered = false;
+    const seen = new Set();
+    try {
+      api('ping', 2, () => {
+        if (isPingAnswered) return;
+        isPingAnswered = true;
+        send({ kind: 'tcf-answer', key: 'ping', since: since() });
+      });
+      api('addEventListener', 2, (tcData) => {
+        const status = typeof tcData === 'object' && tcData !== null ? Object.getOwnPropertyDescriptor(tcData, 'eventStatus')?.value : undefined;
+        if (typeof status !== 'string' || seen.has(status) || seen.size > 8) return;
+        seen.add(status);
+        send({ kind: 'tcf-answer', key: `event:${status}`, since: since() });
+      });
+    } catch {}
+  }, 20);
   const marker = (element) => ({ block: element.getAttribute('data-block-on-consent'), purposes: element.getAttribute('data-block-on-consent-purposes') });
   const built = new WeakSet();
   new MutationObserver((mutations) => {
