@@ -69,20 +69,17 @@ function recorder(binding) {
   }
   if (globalThis.top !== globalThis) return;
   // When `__tcfapi` first answers and when it reports `tcloaded`, in ms after the page's response
-  // started to arrive (so that the server's and the network's time do not count): polled, so that
-  // a page defining it late is seen without wrapping its global.
+  // started to arrive (so that the server's and the network's time do not count).
   const started = Date.now();
   const since = () => {
     const navigation = performance.getEntriesByType('navigation')[0];
     return Math.max(0, performance.now() - (navigation ? navigation.responseStart : 0));
   };
-  const probe = setInterval(() => {
-    const api = Reflect.get(globalThis, '__tcfapi');
-    if (typeof api !== 'function') {
-      if (Date.now() - started > 15_000) clearInterval(probe);
-      return;
-    }
-    clearInterval(probe);
+  let isProbed = false;
+  const probe = (api) => {
+    if (isProbed) return;
+    isProbed = true;
+    clearInterval(poll);
     let isPingAnswered = false;
     const seen = new Set();
     try {
@@ -98,7 +95,27 @@ function recorder(binding) {
         send({ kind: 'tcf-answer', key: `event:${status}`, since: since() });
       });
     } catch {}
+  };
+  const poll = setInterval(() => {
+    const api = Reflect.get(globalThis, '__tcfapi');
+    if (typeof api === 'function') probe(api);
+    else if (Date.now() - started > 15_000) clearInterval(poll);
   }, 20);
+  // An assignment (`window.__tcfapi = stub`, as the IAB stubs write it) is seen at once, the
+  // probe asked once the assigning script's task is done; a declaration replaces this accessor
+  // and is seen by the poll.
+  let current;
+  try {
+    Object.defineProperty(globalThis, '__tcfapi', {
+      configurable: true,
+      enumerable: true,
+      get: () => current,
+      set: (value) => {
+        current = value;
+        if (typeof value === 'function') queueMicrotask(() => probe(value));
+      },
+    });
+  } catch {}
   const marker = (element) => ({ block: element.getAttribute('data-block-on-consent'), purposes: element.getAttribute('data-block-on-consent-purposes') });
   const built = new WeakSet();
   new MutationObserver((mutations) => {

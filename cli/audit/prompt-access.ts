@@ -39,11 +39,13 @@ const sourceOfAxe = () => {
 /** Where the prompt lives: its frame, the selector of its element there (null: the whole frame), and a label. */
 export type PromptPlace = { readonly frame: Frame; readonly scope: string | null; readonly label: string };
 
+/** The CMP frame first: while it shows, the inline match is only its container. */
 export async function findPrompt(page: Page): Promise<PromptPlace | null> {
-  if ((await page.locator(SHOWN).filter({ visible: true }).count()) > 0)
-    return { frame: page.mainFrame(), scope: SHOWN, label: 'page' };
   const frame = await (await page.$(FRAME))?.contentFrame();
-  return frame ? { frame, scope: null, label: frame.url() } : null;
+  if (frame) return { frame, scope: null, label: frame.url() };
+  return (await page.locator(SHOWN).filter({ visible: true }).count()) > 0
+    ? { frame: page.mainFrame(), scope: SHOWN, label: 'page' }
+    : null;
 }
 
 const text = (value: unknown, max = 512) => (typeof value === 'string' ? value.slice(0, max) : '');
@@ -133,7 +135,9 @@ function isModalPrompt(scope: string | null): boolean {
 function focusOutside(scope: string | null): string | null {
   const active = document.activeElement;
   if (!active || active === document.body || active === document.documentElement) return null;
-  const prompt = document.querySelector(scope ?? '.page-consent-frame iframe:not([hidden])');
+  // A CMP frame's prompt is its consent element: the frame and the announcement beside it.
+  const frame = document.querySelector('.page-consent-frame iframe:not([hidden])');
+  const prompt = scope ? document.querySelector(scope) : (frame?.closest('page-consent') ?? frame);
   if (prompt && (prompt === active || prompt.contains(active))) return null;
   const label = (active.getAttribute('aria-label') ?? active.textContent ?? '').trim().replace(/\s+/g, ' ');
   return `<${active.localName}>${label ? ` "${label.slice(0, 60)}"` : ''}`;

@@ -100,6 +100,8 @@ function notAnswered<T>(answer: Answer): ApiRead<T> | null {
   if (answer.status === 'none') return unread('none', null);
   if (answer.status === 'no-answer') return unread('no-answer', `no answer within ${API_TIMEOUT_MS} ms`);
   if (answer.status === 'threw') return unread('unreadable', 'the call threw');
+  // An API with no string yet answers null (`__uspapi`) or nothing: read, with no string.
+  if (answer.value === null || answer.value === undefined) return unread('read', 'answered without a string');
   return isRecord(answer.value) ? null : unread('unreadable', 'the answer is not an object');
 }
 
@@ -159,11 +161,13 @@ export function readTc(answer: Answer): ApiRead<TcView> {
   if (early) return early;
   const tcData = answer.value as Readonly<Record<string, unknown>>;
   const tcString = own(tcData, 'tcString');
-  if (typeof tcString !== 'string' || tcString === '')
+  // Before a decision a CMP may have no string yet (an empty or absent tcString): read, with none.
+  if (tcString === undefined || tcString === '')
     return unread(
-      own(tcData, 'gdprApplies') === false ? 'read' : 'unreadable',
-      own(tcData, 'gdprApplies') === false ? 'gdprApplies false, no TC string' : 'no tcString in the answer',
+      'read',
+      `no TC string (gdprApplies ${String(own(tcData, 'gdprApplies'))}, eventStatus ${String(text(own(tcData, 'eventStatus')))})`,
     );
+  if (typeof tcString !== 'string') return unread('unreadable', 'tcString is not a string');
   const refused = checkTcString(tcString);
   if (refused) return unread('unreadable', `${refused.expected}, got ${refused.got}`);
   try {
