@@ -27,9 +27,13 @@ const MAX_FIELDS = 64;
 type Answer = { readonly status: 'none' | 'no-answer' | 'threw' | 'answer'; readonly value?: unknown };
 type Answers = { readonly tcf: Answer; readonly gpp: Answer; readonly usp: Answer };
 
-/** Runs in the page: calls the three APIs at once and returns their answers as one JSON text. */
-function askApis(timeoutMs: number): Promise<string> {
-  const call = (name: string, invoke: (api: (...args: unknown[]) => unknown, done: (value: unknown) => void) => void) =>
+/**
+ * Runs in the page: calls the three APIs at once and returns their answers as one JSON text.
+ * Plain JavaScript in a string, as the recorder is: a function would be serialised as the
+ * TypeScript loader rewrote it, with helpers the page does not have.
+ */
+const ASK_APIS = `(timeoutMs) => {
+  const call = (name, invoke) =>
     new Promise((resolve) => {
       const api = Reflect.get(globalThis, name);
       if (typeof api !== 'function') return resolve({ status: 'none' });
@@ -45,9 +49,9 @@ function askApis(timeoutMs: number): Promise<string> {
       }
     });
   return Promise.all([
-    call('__tcfapi', (api, done) => api('getTCData', 2, (value: unknown) => done(value))),
-    call('__gpp', (api, done) => api('ping', (value: unknown) => done(value))),
-    call('__uspapi', (api, done) => api('getUSPData', 1, (value: unknown) => done(value))),
+    call('__tcfapi', (api, done) => api('getTCData', 2, (value) => done(value))),
+    call('__gpp', (api, done) => api('ping', (value) => done(value))),
+    call('__uspapi', (api, done) => api('getUSPData', 1, (value) => done(value))),
   ]).then(([tcf, gpp, usp]) => {
     try {
       return JSON.stringify({ tcf, gpp, usp });
@@ -55,9 +59,10 @@ function askApis(timeoutMs: number): Promise<string> {
       return '';
     }
   });
-}
+}`;
 
-const NOTHING: Answers = { tcf: { status: 'none' }, gpp: { status: 'none' }, usp: { status: 'none' } };
+/** The page could not be asked (it crashed, closed or broke the call): read as an unreadable answer. */
+const FAILED: Answers = { tcf: { status: 'threw' }, gpp: { status: 'threw' }, usp: { status: 'threw' } };
 const STATUSES: readonly Answer['status'][] = ['none', 'no-answer', 'threw', 'answer'];
 
 function answerOf(value: unknown): Answer {
@@ -66,11 +71,11 @@ function answerOf(value: unknown): Answer {
   return status ? { status, value: own(value, 'value') } : { status: 'threw' };
 }
 
-/** Parses the page's JSON text; anything else than the expected shape is read as no answer. */
+/** Parses the page's JSON text; anything else than the expected shape is read as unreadable answers. */
 export function parseAnswers(text: unknown): Answers {
-  if (typeof text !== 'string' || text.length > MAX_ANSWER_CHARS) return NOTHING;
+  if (typeof text !== 'string' || text.length > MAX_ANSWER_CHARS) return FAILED;
   const value = parseJsonText(text);
-  if (!isRecord(value)) return NOTHING;
+  if (!isRecord(value)) return FAILED;
   return { tcf: answerOf(own(value, 'tcf')), gpp: answerOf(own(value, 'gpp')), usp: answerOf(own(value, 'usp')) };
 }
 
@@ -81,9 +86,10 @@ export async function askPage(page: Page, timeoutMs = API_TIMEOUT_MS): Promise<A
     timer = setTimeout(() => resolve(''), timeoutMs * 2 + 1_000);
   });
   try {
-    return parseAnswers(await Promise.race([page.evaluate(askApis, timeoutMs), late]));
+    const ask = page.evaluate(`(${ASK_APIS})(${Math.round(timeoutMs)})`) as Promise<unknown>;
+    return parseAnswers(await Promise.race([ask, late]));
   } catch {
-    return NOTHING;
+    return FAILED;
   } finally {
     clearTimeout(timer);
   }
@@ -99,7 +105,7 @@ const unread = <T>(status: ApiRead<T>['status'], detail: string | null): ApiRead
 function notAnswered<T>(answer: Answer): ApiRead<T> | null {
   if (answer.status === 'none') return unread('none', null);
   if (answer.status === 'no-answer') return unread('no-answer', `no answer within ${API_TIMEOUT_MS} ms`);
-  if (answer.status === 'threw') return unread('unreadable', 'the call threw');
+  if (answer.status === 'threw') return unread('unreadable', 'the call threw, or its answer could not be read');
   // An API with no string yet answers null (`__uspapi`) or nothing: read, with no string.
   if (answer.value === null || answer.value === undefined) return unread('read', 'answered without a string');
   return isRecord(answer.value) ? null : unread('unreadable', 'the answer is not an object');

@@ -64,8 +64,9 @@ const codes = (findings: { code: string }[]) => findings.map(({ code }) => code)
 
 describe('reading the page answers', () => {
   it('reads junk as no answer and never trusts a value by its truthiness', () => {
-    expect(parseAnswers('not json').tcf.status).toBe('none');
-    expect(parseAnswers(42).tcf.status).toBe('none');
+    expect(parseAnswers('not json').tcf.status).toBe('threw');
+    expect(parseAnswers(42).usp.status).toBe('threw');
+    expect(view('not json').tcf).toMatchObject({ status: 'unreadable', value: null });
     const odd = view(JSON.stringify({ tcf: { status: 'answer', value: 'yes' }, gpp: { status: 'x' }, usp: {} }));
     expect(odd.tcf).toMatchObject({ status: 'unreadable', value: null });
     expect(odd.gpp.status).toBe('unreadable');
