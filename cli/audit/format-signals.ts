@@ -13,7 +13,8 @@ function status<T>(read: ApiRead<T>, name: string): string | null {
   return `${name}: ${read.status}${read.detail ? ` (${read.detail})` : ''}`;
 }
 
-function stringLines(view: SignalsView): string[] {
+/** The decoded strings, one line per API, and `__tcfapi`'s timing. */
+export function stringLines(view: SignalsView): string[] {
   const lines: string[] = [];
   const tc = view.tcf.value;
   lines.push(
@@ -56,7 +57,8 @@ function prebidLines(rows: readonly PrebidRow[]): string[] {
   ];
 }
 
-function promptLines(access: PromptAccess): string[] {
+/** axe-core's result per layer and the keyboard walk, one line each. */
+export function promptLines(access: PromptAccess): string[] {
   const layers = access.layers.map(
     (layer) =>
       `axe-core on the ${layer.layer} layer (${layer.frame === 'page' ? 'inline prompt' : `frame ${layer.frame}`}): ${layer.violations.length ? layer.violations.map((v) => v.rule).join(', ') : 'no violation'}`,

@@ -8,6 +8,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchAuditBrowser } from '../../../cli/audit/browser.ts';
+import { formatAuditHtml } from '../../../cli/audit/format-html.ts';
 import { formatAuditText } from '../../../cli/audit/format-text.ts';
 import type { AuditReport, JourneyReport } from '../../../cli/audit/report.ts';
 import { runAudit } from '../../../cli/audit/run-audit.ts';
@@ -131,6 +132,9 @@ describe("the vendors' view", () => {
       const walk = journey(report, 'reject').prompt?.keyboard;
       expect(walk).toMatchObject({ isModal: true, unreached: [], escapedTo: [], isFocusLost: false });
       expect(text).toContain("vendors' view");
+      const html = formatAuditHtml(report, null);
+      expect(html).toContain('<caption>What Prebid&#39;s tcfControl and gppControl_usnat would allow</caption>');
+      expect(html).toContain('<tr><td>8</td><td>yes</td><td>yes</td><td>yes</td>');
     },
     AUDIT_TIMEOUT,
   );
