@@ -2,11 +2,13 @@
  * The HTML report: one self-contained accessible page (landmarks, headings, tables with headers,
  * text alternatives, no colour-only meaning): the summary, the screenshot of the page with its
  * prompt, the rules and whether each passed, failed or did not run, and per journey its
- * findings, what `--allow` covered, a timeline of requests, cookies and storage writes against
+ * findings, what `--allow` covered, the prompt's checks and the vendors' view (the strings
+ * decoded, what Prebid's rules would allow as a table), a timeline of requests, cookies and storage writes against
  * the decision, the same events as tables, the `Set-Cookie` lines the browser refused, and the
  * requests the address guard blocked. An
  * incomplete audit and a browser without its sandbox are said first.
  */
+import { promptLines, stringLines } from './format-signals.ts';
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
 import { rulesRun } from './rules-run.ts';
 import { escapeHtml as e, timelineSvg, VERDICT_COLOURS } from './timeline-svg.ts';
@@ -48,6 +50,25 @@ const blockedTable = (journey: JourneyReport) =>
     journey.blocked.map((item) => [item.url, item.reason]),
   );
 
+function vendorsView(journey: JourneyReport): string {
+  const list = (lines: readonly string[]) => `<ul>${lines.map((line) => `<li>${e(line)}</li>`).join('')}</ul>`;
+  const prompt = journey.prompt ? `<h3>The prompt's accessibility</h3>${list(promptLines(journey.prompt))}` : '';
+  const signals = journey.signals;
+  if (!signals) return prompt;
+  const yes = (value: boolean) => (value ? 'yes' : 'no');
+  return `${prompt}<h3>The vendors' view</h3>${list(stringLines(signals))}${table(
+    "What Prebid's tcfControl and gppControl_usnat would allow",
+    ['Vendor', 'transmitEids', 'syncUser', 'fetchBids', 'Denied by'],
+    signals.prebid.map((row) => [
+      row.vendor === null ? 'any vendor' : String(row.vendor),
+      yes(row.transmitEids),
+      yes(row.syncUser),
+      yes(row.fetchBids),
+      row.deniedBy.join(', '),
+    ]),
+  )}`;
+}
+
 function journeySection(journey: JourneyReport, index: number): string {
   const title = TITLES[journey.name];
   if (journey.status === 'not-run')
@@ -62,7 +83,7 @@ function journeySection(journey: JourneyReport, index: number): string {
   const chain = (chain: readonly string[]) => chain.join(' ← ');
   return `<section aria-labelledby="j${index}"><h2 id="j${index}">${title}</h2>
 <p>${e(journey.decidedBy ?? 'No decision was made')}; pages: ${e(journey.pages.join(', '))}.</p>
-<h3>Findings (${journey.findings.length})</h3>${findings}${allowed}
+<h3>Findings (${journey.findings.length})</h3>${findings}${allowed}${vendorsView(journey)}
 <h3 id="${label}">Timeline of the ${title.toLowerCase()} journey: ${journey.requests.length} requests, ${journey.cookies.length} cookies, ${journey.storage.length} storage writes around the decision</h3>
 ${timelineSvg(journey, label)}
 <p>Each dot is one event; its colour is its verdict: ${LEGEND}. Hover a dot for its details; the tables below list every event.</p>

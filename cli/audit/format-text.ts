@@ -2,11 +2,13 @@
  * The terminal report: whether the audit is incomplete (a bound stopped it) and whether the
  * browser ran without its sandbox; each rule and whether it passed, failed or did not run (the
  * fair-choice warnings under it), so a clean page reads as checked; one line per finding, grouped by journey, each followed by its
- * initiator chain and its hint, then the `Set-Cookie` lines the browser refused (with its reasons)
+ * initiator chain and its hint, then the prompt's checks and the vendors' view (the strings
+ * decoded, the Prebid table: format-signals.ts), then the `Set-Cookie` lines the browser refused (with its reasons)
  * and the requests the address guard blocked; then what `--allow`
  * covered, listed apart; then a summary line.
  */
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
+import { vendorsViewLines } from './format-signals.ts';
 import { rulesRun } from './rules-run.ts';
 
 const TITLES: Record<JourneyReport['name'], string> = {
@@ -43,6 +45,7 @@ function journeyLines(journey: JourneyReport): string[] {
   return [
     `${title}: ${count(journey.findings.length, 'finding')}${how}`,
     ...journey.findings.flatMap(findingLines),
+    ...vendorsViewLines(journey),
     ...refusedLines(journey),
     ...blockedLines(journey),
   ];

@@ -18,6 +18,16 @@ import { judgeShownPrompt } from './fair-choice.ts';
 import { type Decision, decide, waitForPrompt } from './prompt.ts';
 import { type PageRecord, RECORD_BINDING, recorderSource } from './recorder-script.ts';
 import { lookAround, open } from './visit.ts';
+import {
+  axeLayer,
+  findPrompt,
+  type PromptPlace,
+  focusAfterClose,
+  openSecondLayer,
+  walkKeyboard,
+} from './prompt-access.ts';
+import type { PromptAccess, PromptLayer, SignalsView } from './report.ts';
+import { askPage, signalsView, tcfTimes } from './signals.ts';
 import { followLinks } from './links.ts';
 import { readPageRecord } from './page-records.ts';
 
@@ -43,6 +53,13 @@ export type JourneyRecord = {
   readonly screenshot: Buffer | null;
   /** The fair-choice rule on the shown prompt (no-decision journey only): its problems, or null when not judged. */
   readonly fairChoice: readonly string[] | null;
+  /** axe-core and the keyboard walk on the shown prompt, or null where none showed. */
+  readonly prompt: PromptAccess | null;
+  /** The strings the page published once the journey decided (before it followed links), or null. */
+  readonly signals: SignalsView | null;
+  /** Epoch ms of the strings' read, and of the first `tcloaded` (or `useractioncomplete`) answer. */
+  readonly signalsReadAt: number;
+  readonly tcLoadedAt: number | null;
 };
 
 export type JourneyOptions = {
@@ -133,6 +150,10 @@ export async function runJourney(
       decidedBy: null,
       isPromptShown: false,
       fairChoice: null,
+      prompt: null,
+      signals: null,
+      signalsReadAt: 0,
+      tcLoadedAt: null,
     };
     visits.push({ url: target.href, time: Date.now() });
     const visit = await open(page, target.href, guard);
@@ -150,20 +171,38 @@ export async function runJourney(
     const screenshot = options.isScreenshot ? await page.screenshot().catch(() => null) : null;
     const fairChoice =
       name === 'no-decision' && isPromptShown ? await judgeShownPrompt(page, expectations.consentId) : null;
+    const place = isPromptShown ? await findPrompt(page).catch(() => null) : null;
+    const access = place ? await checkFirstLayer(page, place) : null;
     const jarAtDecision = await context.cookies();
     const decisionAt = Date.now();
-    const done = { ...base, expectations, screenshot, isPromptShown, decisionAt, jarAtDecision, fairChoice };
+    const shown = { ...base, expectations, screenshot, isPromptShown, decisionAt, jarAtDecision, fairChoice };
+    const done = { ...shown, prompt: access };
     let decidedBy: string | null = null;
+    let prompt = access;
     if (name !== 'no-decision') {
       const finish = async (notRun: string) => ({ ...done, decidedBy, notRun, jarAtEnd: await context.cookies() });
       if (!isPromptShown) return finish('no prompt shown');
       decidedBy = await decide(page, expectations.consentId, name);
       if (decidedBy === null) return finish(`the prompt offers no ${name} action`);
       if (!(await waitForDecision(records, decisionAt, name))) return finish(`the ${name} did not take effect`);
+      prompt = access && (await withFocusAfterClose(page, access));
       await lookAround(page, log);
     }
+    const signalsReadAt = Date.now();
+    const signals = signalsView(await askPage(page), records);
+    const tcLoadedAt = tcfTimes(records).loadedAt;
+    if (name === 'no-decision' && place && prompt) prompt = await withSecondLayer(place, prompt);
     await followLinks(page, options.pages, target, guard, log, visits);
-    return { ...done, decidedBy, notRun: null, jarAtEnd: await context.cookies() };
+    return {
+      ...done,
+      prompt,
+      signals,
+      signalsReadAt,
+      tcLoadedAt,
+      decidedBy,
+      notRun: null,
+      jarAtEnd: await context.cookies(),
+    };
   } catch (error) {
     // A page that crashes the tab or closes itself ends its journey with the reason, never the audit.
     const tripped = bounds.tripped();
@@ -176,6 +215,32 @@ export async function runJourney(
     await context.close().catch(() => undefined);
     await addressGuard.close();
   }
+}
+
+/** axe-core on the prompt as shown, and the keyboard walk on it. */
+async function checkFirstLayer(page: Page, place: PromptPlace): Promise<PromptAccess> {
+  const first = await axeLayer(place, 'first', null);
+  const keyboard = await walkKeyboard(page, place).catch(() => null);
+  return typeof first === 'string'
+    ? { layers: [], keyboard, error: first }
+    : { layers: [first], keyboard, error: null };
+}
+
+/** Where focus went once the decision closed the prompt. */
+async function withFocusAfterClose(page: Page, access: PromptAccess): Promise<PromptAccess> {
+  if (!access.keyboard) return access;
+  const focus = await focusAfterClose(page);
+  return { ...access, keyboard: { ...access.keyboard, focusAfterClose: focus.name, isFocusLost: focus.isLost } };
+}
+
+/** The second layer (settings view), where the prompt has a control that opens it: axe-core on it too. */
+async function withSecondLayer(place: PromptPlace, access: PromptAccess): Promise<PromptAccess> {
+  const openedBy = await openSecondLayer(place).catch(() => null);
+  if (openedBy === null) return access;
+  const second: PromptLayer | string = await axeLayer(place, 'second', openedBy);
+  return typeof second === 'string'
+    ? { ...access, error: access.error ?? second }
+    : { ...access, layers: [...access.layers, second] };
 }
 
 /** A journey that ended before its end: the reason, and what it recorded that needs no judging. */
@@ -200,6 +265,10 @@ export function stoppedJourney(
     expectations: null,
     screenshot: null,
     fairChoice: null,
+    prompt: null,
+    signals: null,
+    signalsReadAt: 0,
+    tcLoadedAt: null,
   };
 }
 

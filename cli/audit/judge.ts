@@ -15,10 +15,13 @@ import { hintFor } from './hints.ts';
 import type { JourneyRecord } from './journey.ts';
 import { endpointOf } from './page-config.ts';
 import type { AllowedItem, AuditFinding, BuiltEvent, Initiator, JourneyReport, Phase, Subject } from './report.ts';
+import { judgePrompt } from './prompt-findings.ts';
+import { judgeSignals } from './signal-findings.ts';
 import { allowedBy } from './sites.ts';
 
+type LeakSubject = Exclude<Subject, 'prompt' | 'signal'>;
 type Judged = {
-  subject: Subject;
+  subject: LeakSubject;
   what: string;
   source: string;
   phase: Phase;
@@ -28,12 +31,12 @@ type Judged = {
   detail: string;
 };
 
-const CODES: Record<Subject, string> = {
+const CODES: Record<LeakSubject, string> = {
   request: 'audit-third-party-request',
   cookie: 'audit-third-party-cookie',
   storage: 'audit-third-party-storage',
 };
-const EXPECTED: Record<Subject, string> = {
+const EXPECTED: Record<LeakSubject, string> = {
   request: 'no third-party request',
   cookie: 'no persistent third-party cookie and no cookie written by a third-party script',
   storage: 'no storage write by a third-party script',
@@ -129,7 +132,23 @@ export function judgeJourney(record: JourneyRecord, site: string, allow: readonl
       detail: `${event.kind} "${event.key}" on ${event.origin}, written by ${event.writer ?? 'an unnamed script'}`,
     })),
   ];
-  const findings = judged.filter((item) => item.verdict === 'finding').map((item) => findingOf(item, built));
+  const findings = [
+    ...judged.filter((item) => item.verdict === 'finding').map((item) => findingOf(item, built)),
+    ...judgePrompt(record.prompt),
+    ...(record.signals
+      ? judgeSignals(
+          record.signals,
+          record.name,
+          {
+            navigationAt: record.visits[0]?.time ?? record.decisionAt,
+            decisionAt: record.decisionAt,
+            readAt: record.signalsReadAt,
+            loadedAt: record.tcLoadedAt,
+          },
+          record.requests,
+        )
+      : []),
+  ];
   const allowed: AllowedItem[] = judged
     .filter((item) => item.verdict === 'allowed')
     .map((item) => ({
@@ -150,5 +169,7 @@ export function judgeJourney(record: JourneyRecord, site: string, allow: readonl
     storage,
     built,
     blocked,
+    prompt: record.prompt,
+    signals: record.signals,
   };
 }

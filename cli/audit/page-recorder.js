@@ -68,6 +68,54 @@ function recorder(binding) {
     });
   }
   if (globalThis.top !== globalThis) return;
+  // When `__tcfapi` first answers and when it reports `tcloaded`, in ms after the page's response
+  // started to arrive (so that the server's and the network's time do not count).
+  const started = Date.now();
+  const since = () => {
+    const navigation = performance.getEntriesByType('navigation')[0];
+    return Math.max(0, performance.now() - (navigation ? navigation.responseStart : 0));
+  };
+  let isProbed = false;
+  const probe = (api) => {
+    if (isProbed) return;
+    isProbed = true;
+    clearInterval(poll);
+    let isPingAnswered = false;
+    const seen = new Set();
+    try {
+      api('ping', 2, () => {
+        if (isPingAnswered) return;
+        isPingAnswered = true;
+        send({ kind: 'tcf-answer', key: 'ping', since: since() });
+      });
+      api('addEventListener', 2, (tcData) => {
+        const status = typeof tcData === 'object' && tcData !== null ? Object.getOwnPropertyDescriptor(tcData, 'eventStatus')?.value : undefined;
+        if (typeof status !== 'string' || seen.has(status) || seen.size > 8) return;
+        seen.add(status);
+        send({ kind: 'tcf-answer', key: `event:${status}`, since: since() });
+      });
+    } catch {}
+  };
+  const poll = setInterval(() => {
+    const api = Reflect.get(globalThis, '__tcfapi');
+    if (typeof api === 'function') probe(api);
+    else if (Date.now() - started > 15_000) clearInterval(poll);
+  }, 20);
+  // An assignment (`window.__tcfapi = stub`, as the IAB stubs write it) is seen at once, the
+  // probe asked once the assigning script's task is done; a declaration replaces this accessor
+  // and is seen by the poll.
+  let current;
+  try {
+    Object.defineProperty(globalThis, '__tcfapi', {
+      configurable: true,
+      enumerable: true,
+      get: () => current,
+      set: (value) => {
+        current = value;
+        if (typeof value === 'function') queueMicrotask(() => probe(value));
+      },
+    });
+  } catch {}
   const marker = (element) => ({ block: element.getAttribute('data-block-on-consent'), purposes: element.getAttribute('data-block-on-consent-purposes') });
   const built = new WeakSet();
   new MutationObserver((mutations) => {

@@ -14,6 +14,7 @@ const KINDS: readonly PageRecord['kind'][] = [
   'built',
   'script-run',
   'consent-change',
+  'tcf-answer',
 ];
 
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value.slice(0, 4096) : undefined);
@@ -32,6 +33,7 @@ export function readPageRecord(value: unknown): PageRecord | null {
   const block = nullableText(own(value, 'block'));
   const purposes = nullableText(own(value, 'purposes'));
   const src = nullableText(own(value, 'src'));
+  const since = own(value, 'since');
   return {
     kind: found,
     key,
@@ -41,5 +43,6 @@ export function readPageRecord(value: unknown): PageRecord | null {
     ...(block === undefined ? {} : { block }),
     ...(purposes === undefined ? {} : { purposes }),
     ...(src === undefined ? {} : { src }),
+    ...(typeof since === 'number' && Number.isFinite(since) && since >= 0 ? { since } : {}),
   };
 }

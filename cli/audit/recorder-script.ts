@@ -2,8 +2,9 @@
  * The script the audit puts in every frame before the page's own scripts run: it reports each
  * storage write (cookie by `document.cookie` or `cookieStore`, `localStorage`,
  * `sessionStorage`, IndexedDB) with the stack of the code that made it, and, in the top frame,
- * each element the runtime built, each blocked `text/plain` script that ran and each
- * `consent-change`. Reports go to the binding `RECORD_BINDING`; the wrapper frames are named
+ * each element the runtime built, each blocked `text/plain` script that ran, each
+ * `consent-change`, and when `__tcfapi` first answers `ping` and each `eventStatus` it reports
+ * (`tcf-answer`). Reports go to the binding `RECORD_BINDING`; the wrapper frames are named
  * `RECORDER_URL`, so the writer is the first other script on the stack.
  */
 import { readFileSync } from 'node:fs';
@@ -15,7 +16,15 @@ export const RECORDER_URL = 'page-audit-recorder.js';
 
 /** One report from the page; `stack` is an `Error().stack`, parsed in Node. */
 export type PageRecord = {
-  readonly kind: 'cookie' | 'localStorage' | 'sessionStorage' | 'indexedDB' | 'built' | 'script-run' | 'consent-change';
+  readonly kind:
+    | 'cookie'
+    | 'localStorage'
+    | 'sessionStorage'
+    | 'indexedDB'
+    | 'built'
+    | 'script-run'
+    | 'consent-change'
+    | 'tcf-answer';
   readonly key: string;
   readonly time: number;
   readonly frameUrl: string;
@@ -23,6 +32,8 @@ export type PageRecord = {
   readonly block?: string | null;
   readonly purposes?: string | null;
   readonly src?: string | null;
+  /** `tcf-answer` (key `ping` or `event:<eventStatus>`): ms after the navigation started. */
+  readonly since?: number;
 };
 
 const RECORDER_FILE = join(dirname(fileURLToPath(import.meta.url)), 'page-recorder.js');

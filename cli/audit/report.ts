@@ -77,7 +77,8 @@ export type BuiltEvent = {
   readonly src: string | null;
 };
 
-export type Subject = 'request' | 'cookie' | 'storage';
+/** What a finding is about: a leak (request, cookie, storage), the prompt (accessibility) or a consent string. */
+export type Subject = 'request' | 'cookie' | 'storage' | 'prompt' | 'signal';
 export type AuditFinding = {
   readonly code: string;
   readonly subject: Subject;
@@ -115,6 +116,112 @@ export type JourneyReport = {
   readonly storage: readonly StorageEvent[];
   readonly built: readonly BuiltEvent[];
   readonly blocked: readonly BlockedItem[];
+  /** The prompt's accessibility in this journey (prompt-access.ts), or null where no prompt showed. */
+  readonly prompt?: PromptAccess | null;
+  /** The strings the page published at the end of this journey, decoded (signals.ts), or null where not read. */
+  readonly signals?: SignalsView | null;
+};
+
+/** One view of the prompt checked with axe-core: the first layer, or the second layer its settings control opens. */
+export type PromptLayer = {
+  readonly layer: 'first' | 'second';
+  /** Where it ran: `page` for an inline prompt, else the CMP frame's URL. */
+  readonly frame: string;
+  /** How the second layer was opened (the control's name), or null. */
+  readonly openedBy: string | null;
+  readonly violations: readonly AxeViolation[];
+};
+export type AxeViolation = {
+  readonly rule: string;
+  readonly impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
+  readonly help: string;
+  readonly helpUrl: string;
+  /** The CSS selectors axe-core gives for the failing nodes (at most 20). */
+  readonly selectors: readonly string[];
+};
+export type PromptAccess = {
+  /** Empty when axe-core could not run (the reason is in `error`). */
+  readonly layers: readonly PromptLayer[];
+  readonly keyboard: KeyboardWalk | null;
+  readonly error: string | null;
+};
+export type KeyboardWalk = {
+  /** Whether the prompt says it is modal (`aria-modal="true"` or a modal `<dialog>`). */
+  readonly isModal: boolean;
+  /** The prompt's controls, by name, and those Tab never reached. */
+  readonly controls: readonly string[];
+  readonly unreached: readonly string[];
+  /** The elements outside a modal prompt that Tab moved focus to (empty: focus held). */
+  readonly escapedTo: readonly string[];
+  /** After the decision closed the prompt: where focus was, or null when not checked (no decision). */
+  readonly focusAfterClose: string | null;
+  readonly isFocusLost: boolean | null;
+};
+
+/** How an API answered: `none` (not on the page), `no-answer` (time-out), `unreadable` (an answer that does not parse or decode), `read`. */
+export type ApiStatus = 'none' | 'no-answer' | 'unreadable' | 'read';
+export type TcView = {
+  readonly tcString: string;
+  readonly gdprApplies: boolean | null;
+  readonly eventStatus: string | null;
+  readonly cmpId: number;
+  readonly cmpVersion: number;
+  readonly policyVersion: number;
+  readonly version: number;
+  readonly isServiceSpecific: boolean;
+  readonly purposeConsents: readonly number[];
+  readonly purposeLegitimateInterests: readonly number[];
+  readonly specialFeatureOptins: readonly number[];
+  readonly vendorConsents: readonly number[];
+  readonly vendorLegitimateInterests: readonly number[];
+  /** The DisclosedVendors segment's vendors, or null when the string has no such segment. */
+  readonly disclosedVendors: readonly number[] | null;
+  /** 0: not allowed, 1: consent required, 2: legitimate interest required. */
+  readonly publisherRestrictions: readonly {
+    readonly purpose: number;
+    readonly type: number;
+    readonly vendors: readonly number[];
+  }[];
+  /** Google's Additional Consent string (`addtlConsent`), as the page gave it. */
+  readonly addtlConsent: string | null;
+};
+export type GppView = {
+  readonly gppString: string;
+  readonly applicableSections: readonly number[];
+  readonly sections: readonly {
+    readonly id: number;
+    readonly name: string;
+    readonly fields: Readonly<Record<string, unknown>>;
+  }[];
+};
+export type UspView = {
+  readonly uspString: string;
+  readonly version: number;
+  /** `Y`, `N` or `-` (not applicable), as the string's characters 2 to 4 give them. */
+  readonly notice: string;
+  readonly optOutSale: string;
+  readonly lspa: string;
+};
+export type ApiRead<T> = { readonly status: ApiStatus; readonly detail: string | null; readonly value: T | null };
+/** What Prebid's rules would let one vendor do, by the journey's strings (docs/decisions/page-audit-vendors-view.md). */
+export type PrebidRow = {
+  /** The GVL id, or null for the row that stands for every vendor (a page with a US string only). */
+  readonly vendor: number | null;
+  readonly syncUser: boolean;
+  readonly fetchBids: boolean;
+  readonly transmitEids: boolean;
+  /** The rules that denied something: `tcfControl purpose 1`, `gppControl_usnat`, ... */
+  readonly deniedBy: readonly string[];
+};
+export type SignalsView = {
+  /** Ms after the page's response started to arrive (`responseStart`) when `__tcfapi` first answered `ping`; null when it did not within the journey. */
+  readonly tcfFirstAnswerMs: number | null;
+  /** Ms after the page's response started to arrive when `__tcfapi` first reported `tcloaded` (or `useractioncomplete`); null when never. */
+  readonly tcLoadedMs: number | null;
+  readonly tcf: ApiRead<TcView>;
+  readonly gpp: ApiRead<GppView>;
+  readonly usp: ApiRead<UspView>;
+  readonly prebid: readonly PrebidRow[];
 };
 
 /** The bound that stopped the audit (deadline, records, memory) and what passed it. */

@@ -1,7 +1,8 @@
 /**
  * Which of the audit's rules ran on a page and how each came out (docs/validator.md, "Audit a
  * live page"), so that a report says "checked and fine" apart from "not checked": the three
- * leak rules over the journeys that ran, and the fair-choice rule on the shown prompt. Pure.
+ * leak rules over the journeys that ran, the fair-choice rule on the shown prompt, the prompt's
+ * accessibility (axe-core and the keyboard walk) and the vendors' view (the strings). Pure.
  */
 import type { AuditReport } from './report.ts';
 
@@ -32,6 +33,41 @@ function fairChoiceOutcome(report: AuditReport): RuleOutcome {
   return { ...rule, status: 'passed', detail: 'reject as prominent as accept' };
 }
 
+const PROMPT_CODES = [
+  'audit-prompt-axe',
+  'audit-prompt-unreachable',
+  'audit-prompt-focus-escape',
+  'audit-prompt-focus-lost',
+];
+const STRING_CODES = [
+  'audit-string-overgrant',
+  'audit-tc-no-disclosed-vendors',
+  'audit-tcfapi-late',
+  'audit-tcloaded-late',
+];
+
+/** A rule over the journeys where `applies` holds: its findings by `codes`, or why it did not run. */
+function groupOutcome(
+  report: AuditReport,
+  rule: { code: string; name: string },
+  codes: readonly string[],
+  applies: (journey: AuditReport['journeys'][number]) => boolean,
+  notRun: string,
+): RuleOutcome {
+  const ran = report.journeys.filter((journey) => journey.status === 'run' && applies(journey));
+  if (!ran.length) return { ...rule, status: 'not-run', detail: notRun };
+  const names = ran.map((journey) => journey.name.replace('-', ' ')).join(', ');
+  const count = ran.reduce(
+    (sum, journey) => sum + journey.findings.filter((finding) => codes.includes(finding.code)).length,
+    0,
+  );
+  return {
+    ...rule,
+    status: count ? 'failed' : 'passed',
+    detail: `${count ? plural(count, 'finding') : 'none'} in ${names}`,
+  };
+}
+
 export function rulesRun(report: AuditReport): RuleOutcome[] {
   const ran = report.journeys.filter((journey) => journey.status === 'run');
   const names = ran.map((journey) => journey.name.replace('-', ' ')).join(', ');
@@ -49,5 +85,20 @@ export function rulesRun(report: AuditReport): RuleOutcome[] {
       detail: `${count ? plural(count, 'finding') : 'none'} in ${names}`,
     };
   });
-  return [...leaks, fairChoiceOutcome(report)];
+  const prompt = groupOutcome(
+    report,
+    { code: 'audit-prompt-axe', name: 'prompt accessibility' },
+    PROMPT_CODES,
+    (journey) => !!journey.prompt,
+    report.isPromptShown ? 'the prompt could not be checked' : 'no prompt shown',
+  );
+  const strings = groupOutcome(
+    report,
+    { code: 'audit-string-overgrant', name: 'consent strings' },
+    STRING_CODES,
+    (journey) =>
+      !!journey.signals && (['tcf', 'gpp', 'usp'] as const).some((api) => journey.signals?.[api].status !== 'none'),
+    'the page has no __tcfapi, __gpp or __uspapi',
+  );
+  return [...leaks, fairChoiceOutcome(report), prompt, strings];
 }

@@ -133,6 +133,14 @@ const ERROR_CODES: ReadonlySet<string> = new Set([
   'audit-third-party-request',
   'audit-third-party-cookie',
   'audit-third-party-storage',
+  'audit-prompt-axe',
+  'audit-prompt-unreachable',
+  'audit-prompt-focus-escape',
+  'audit-prompt-focus-lost',
+  'audit-string-overgrant',
+  'audit-tc-no-disclosed-vendors',
+  'audit-tcfapi-late',
+  'audit-tcloaded-late',
 ]);
 
 /** Every code the table grades (the server's HTTP codes are not diagnostics and are not listed). */

@@ -1,0 +1,141 @@
+/**
+ * The audit's vendors' view and prompt checks (`page-validate --audit`) in real Chromium, one
+ * audit per fixture site (vendors-prompt-fixtures.ts): an axe-core violation in the prompt, a
+ * modal prompt without a focus trap, a TC string that grants purposes after a reject, a late
+ * `__tcfapi`, and a clean page whose strings are decoded and pass. Each asserts its finding (or
+ * none) and the exit code. The tests run as root, so without the browser's sandbox.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchAuditBrowser } from '../../../cli/audit/browser.ts';
+import { formatAuditHtml } from '../../../cli/audit/format-html.ts';
+import { formatAuditText } from '../../../cli/audit/format-text.ts';
+import type { AuditReport, JourneyReport } from '../../../cli/audit/report.ts';
+import { runAudit } from '../../../cli/audit/run-audit.ts';
+import { startServer, type TestServer } from '../harness.ts';
+import {
+  axeViolationPage,
+  cleanSignalsPage,
+  lateTcfApiPage,
+  noFocusTrapPage,
+  overgrantPage,
+} from './vendors-prompt-fixtures.ts';
+
+let browser: Browser;
+let server: TestServer;
+/** A whole audit (three journeys) on a loaded two-core machine. */
+const AUDIT_TIMEOUT = 240_000;
+
+async function audit(path: string): Promise<{ code: number; report: AuditReport; text: string }> {
+  let out = '';
+  const io = {
+    stdin: (async function* () {})(),
+    write: (text: string) => (out += text),
+    writeError: () => undefined,
+  };
+  const code = await runAudit(['--audit', `${server.origin}${path}`, '--format', 'json'], io, browser);
+  const report = JSON.parse(out) as AuditReport;
+  return { code, report, text: formatAuditText(report) };
+}
+
+const journey = (report: AuditReport, name: JourneyReport['name']) =>
+  report.journeys.find((entry) => entry.name === name)!;
+const codesOf = (entry: JourneyReport) => entry.findings.map((finding) => finding.code);
+
+beforeAll(async () => {
+  browser = await launchAuditBrowser({ isNoSandboxAllowed: true });
+  server = await startServer();
+  server.page('/axe.html', axeViolationPage());
+  server.page('/no-trap.html', noFocusTrapPage());
+  server.page('/overgrant.html', overgrantPage());
+  server.page('/late.html', lateTcfApiPage());
+  server.page('/clean.html', cleanSignalsPage());
+}, AUDIT_TIMEOUT);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('the prompt, for everyone', () => {
+  it(
+    'finds the unnamed button of the prompt with axe-core, with its rule, impact and selector',
+    async () => {
+      const { code, report, text } = await audit('/axe.html');
+      const finding = journey(report, 'no-decision').findings.find((entry) => entry.code === 'audit-prompt-axe');
+      expect(finding, text).toMatchObject({ subject: 'prompt', phase: 'before' });
+      expect(finding?.message).toContain('button-name (critical)');
+      expect(finding?.message).toContain('.close');
+      const layer = journey(report, 'reject').prompt?.layers[0];
+      expect(layer?.violations.map((violation) => violation.rule)).toContain('button-name');
+      expect(code).toBe(1);
+    },
+    AUDIT_TIMEOUT,
+  );
+
+  it(
+    'finds that Tab leaves a modal prompt without a focus trap',
+    async () => {
+      const { code, report, text } = await audit('/no-trap.html');
+      const first = journey(report, 'no-decision');
+      expect(first.prompt?.keyboard, text).toMatchObject({ isModal: true, unreached: [] });
+      const finding = first.findings.find((entry) => entry.code === 'audit-prompt-focus-escape');
+      expect(finding?.message, text).toContain('<a> "Read more"');
+      expect(code).toBe(1);
+    },
+    AUDIT_TIMEOUT,
+  );
+});
+
+describe("the vendors' view", () => {
+  it(
+    'finds a TC string that grants purpose consents after a reject and before any decision',
+    async () => {
+      const { code, report, text } = await audit('/overgrant.html');
+      const rejected = journey(report, 'reject');
+      expect(rejected.signals?.tcf.value?.purposeConsents, text).toEqual([1, 2, 3, 4]);
+      const finding = rejected.findings.find((entry) => entry.code === 'audit-string-overgrant');
+      expect(finding?.message, text).toContain('purpose consents 1, 2, 3, 4');
+      expect(codesOf(journey(report, 'no-decision'))).toContain('audit-string-overgrant');
+      expect(codesOf(journey(report, 'accept'))).not.toContain('audit-string-overgrant');
+      expect(code).toBe(1);
+    },
+    AUDIT_TIMEOUT,
+  );
+
+  it(
+    'finds a __tcfapi that first answers 700 ms after the navigation',
+    async () => {
+      const { code, report, text } = await audit('/late.html');
+      const first = journey(report, 'no-decision');
+      expect(first.signals?.tcfFirstAnswerMs, text).toBeGreaterThan(500);
+      expect(codesOf(first), text).toEqual(['audit-tcfapi-late']);
+      expect(code).toBe(1);
+    },
+    AUDIT_TIMEOUT,
+  );
+
+  it(
+    'passes a clean page, its strings decoded in each journey with what Prebid would allow',
+    async () => {
+      const { code, report, text } = await audit('/clean.html');
+      expect(report.findingCount, text).toBe(0);
+      expect(code).toBe(0);
+      const rejected = journey(report, 'reject').signals;
+      const accepted = journey(report, 'accept').signals;
+      expect(rejected?.tcf.value).toMatchObject({ cmpId: 10, purposeConsents: [], disclosedVendors: [1, 8, 25] });
+      expect(rejected?.tcf.value?.addtlConsent).toBe('2~~dv.');
+      expect(rejected?.usp.value).toMatchObject({ uspString: '1YYN', optOutSale: 'Y' });
+      expect(rejected?.tcfFirstAnswerMs).toBeLessThanOrEqual(500);
+      expect(accepted?.tcf.value?.purposeConsents).toEqual([1, 2, 3, 4]);
+      expect(accepted?.prebid.find((row) => row.vendor === 8)).toMatchObject({ syncUser: true, fetchBids: true });
+      expect(rejected?.prebid.find((row) => row.vendor === 8)).toMatchObject({ syncUser: false, fetchBids: false });
+      const walk = journey(report, 'reject').prompt?.keyboard;
+      expect(walk).toMatchObject({ isModal: true, unreached: [], escapedTo: [], isFocusLost: false });
+      expect(text).toContain("vendors' view");
+      const html = formatAuditHtml(report, null);
+      expect(html).toContain('<caption>What Prebid&#39;s tcfControl and gppControl_usnat would allow</caption>');
+      expect(html).toContain('<tr><td>8</td><td>yes</td><td>yes</td><td>yes</td>');
+    },
+    AUDIT_TIMEOUT,
+  );
+});
