@@ -55,5 +55,6 @@ export function createPromptUi(host: HTMLElement, config: ConsentCoreConfig, dep
   // Without the frame part (reported by the loader) the inline prompt, the frame's own fallback, shows.
   return src && frame
     ? frame.createFrameUi(host, config, prompt, deps, frame.model)
-    : createUi(host, { prompt, post, overlay, caption });
+    : // A story prompt is a modal dialog: the page behind it is made inert, as with `overlay`.
+      createUi(host, { prompt, post, overlay: overlay || !!story, caption });
 }

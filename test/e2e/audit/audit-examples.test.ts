@@ -29,11 +29,6 @@ const PAGES = [
   README_PAGE,
 ];
 
-const KNOWN: Readonly<Record<string, readonly string[]>> = {
-  'story-consent.html': ['audit-prompt-focus-escape'],
-  'hosted-cmp.html': ['audit-tcfapi-late'],
-};
-
 let browser: Browser;
 let server: ServerProcess;
 let dir = '';
@@ -67,7 +62,7 @@ afterAll(async () => {
 // Two pages at a time (the e2e project's maxConcurrency): each journey has its own browser context,
 // and much of a journey is waiting for the page to settle.
 it.concurrent.for(PAGES)(
-  'examples/%s passes page-validate and has no finding (but a known one) or fair-choice warning in the audit',
+  'examples/%s passes page-validate and has no finding or fair-choice warning in the audit',
   { timeout: 240_000 },
   async (name, { expect }) => {
     const source = readFileSync(join(dir, 'examples', name), 'utf8');
@@ -77,20 +72,15 @@ it.concurrent.for(PAGES)(
     sweep.began = Math.min(sweep.began, Date.now());
     const { report } = await auditPage(browser, url, { pages: 0, allow: [] });
     sweep.ended = Math.max(sweep.ended, Date.now());
-    // Known findings, not yet fixed in the examples: the story prompt calls itself a modal dialog
-    // but leaves the page behind it reachable by Tab; hosted-cmp.html has no head stub, so its
-    // __tcfapi comes with the extension, seconds after the response. A page with the head stub
-    // first may still pass 500 ms here: the stub is a blocking external script, and on the shared
-    // test machine its fetch alone can take that long (the threshold is tested with an inline
-    // stub in audit-vendors-prompt.test.ts).
-    const known = KNOWN[name] ?? [];
+    // A page with the head stub first may still pass 500 ms here: the stub is a blocking external
+    // script, and on the shared test machine its fetch alone can take that long (the threshold is
+    // tested with an inline stub in audit-vendors-prompt.test.ts).
     const tolerated = source.includes('<script src="/v0/page-consent-stub-0.1.js">') ? ['audit-tcfapi-late'] : [];
     const codes = report.journeys.flatMap((journey) => journey.findings.map((finding) => finding.code));
     expect(
-      codes.filter((code) => !known.includes(code) && !tolerated.includes(code)),
+      codes.filter((code) => !tolerated.includes(code)),
       formatAuditText(report),
     ).toEqual([]);
-    if (name === 'story-consent.html') expect(new Set(codes), formatAuditText(report)).toEqual(new Set(known));
     expect(report.journeys[0]?.status).toBe('run');
     // A page with a consent element shows its prompt to a new reader (geo.html asks only readers in
     // its geo group, which the test machine is not in), and both decisions take effect.
