@@ -14,13 +14,20 @@ import { GPP_API, type SignalApi, TCF_API, USP_API } from '../consent/signal-api
 
 type ApiFunction = (...args: unknown[]) => unknown;
 const scope = self as unknown as Record<string, ApiFunction | undefined> & { __pageConsentStub?: { off(): void } };
+/** TCF and GPP first: they have locator frames from the stub. */
 const APIS: readonly SignalApi[] = [TCF_API, GPP_API, USP_API];
 /** How many listeners each frame registered through this bridge, all APIs together. */
 const listeners = new WeakMap<object, number>();
 
+/**
+ * The TCF and GPP locator frames, at once: vendors in child frames look for them. Not the US
+ * privacy one: the extension adds it with the first US privacy string, the only thing it could
+ * answer; each frame costs a page tens of milliseconds of main-thread time in Chromium
+ * (docs/decisions/head-stub-locators.md).
+ */
 function addLocators() {
   if (!document.body) return setTimeout(addLocators, 5);
-  for (const { name } of APIS) {
+  for (const { name } of APIS.slice(0, 2)) {
     if (frames[`${name}Locator` as never]) continue;
     const frame = document.createElement('iframe');
     frame.name = `${name}Locator`;

@@ -77,6 +77,16 @@ async function expectOnlyTheChildAnswered(attacker: Page, publisher: Asker) {
 }
 
 describe('the head stub', () => {
+  it('adds the TCF and GPP locator frames, not the US privacy one (the extension adds it with a US privacy string)', async () => {
+    const { page } = await newPage(browser);
+    await page.goto(`${server.origin}/publisher.html`);
+    await page.waitForSelector('iframe[name="__gppLocator"]', { state: 'attached' });
+    const names = await page.$$eval('iframe[name$="Locator"]', (frames) =>
+      frames.map((frame) => (frame as HTMLIFrameElement).name).sort(),
+    );
+    expect(names).toEqual(['__gppLocator', '__tcfapiLocator']);
+  });
+
   it("answers a child frame of another origin, not a page of another origin that frames the publisher's page", async () => {
     const { page } = await newPage(browser);
     await page.goto(`${server.otherOrigin}/framing.html`);
