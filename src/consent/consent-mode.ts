@@ -64,7 +64,9 @@ export function parseConsentModeOptions(json: Json, diagnostics: Diagnostic[]): 
       (type === 'number'
         ? (value as number) >= 0 && (value as number) <= 60_000
         : type === 'boolean' ||
-          (Array.isArray(value) && !!value.length && value.every((code) => /^[A-Z]{2}(-[A-Z\d]{1,3})?$/.test(code))));
+          (Array.isArray(value) &&
+            !!value.length &&
+            value.every((code) => typeof code === 'string' && /^[A-Z]{2}(-[A-Z\d]{1,3})?$/.test(code))));
     if (!isValid)
       diagnostics.push(
         diagnostic(

@@ -350,10 +350,6 @@ describe('remote check failures fail closed', () => {
 });
 
 describe('byte caps (docs/reliability.md, "Byte caps")', () => {
-  /** The longest gap between the page's 20 ms ticks, from before its scripts run. */
-  const HEARTBEAT = `window.__gap = 0; let last = performance.now();
-setInterval(() => { const now = performance.now(); window.__gap = Math.max(window.__gap, now - last); last = now; }, 20);`;
-
   /** A check endpoint on its own port that streams JSON padding, 64 KB at a time, for as long as the page reads it (at most 400 MB). */
   async function endlessCheck() {
     const state = { sent: 0, isClosed: false };
@@ -390,7 +386,7 @@ setInterval(() => { const now = performance.now(); window.__gap = Math.max(windo
     return { url, state, close };
   }
 
-  it('stops reading an endless check answer at its cap: the page stays responsive and the check fails closed', async () => {
+  it('stops reading an endless check answer at its cap, cancels the rest, and the check fails closed', async () => {
     const check = await endlessCheck();
     try {
       // The answer would unblock everything (consentRequired false), were it read whole and applied.
@@ -404,7 +400,6 @@ setInterval(() => { const now = performance.now(); window.__gap = Math.max(windo
         }),
       );
       const { page, messages } = await newPage(fixture.browser);
-      await page.addInitScript(HEARTBEAT);
       await page.goto(`${fixture.server.origin}/endless-check.html`);
       await expect.poll(() => diagnosticsOf(messages, 'remote-answer-too-large').length).toBe(1);
       const [line] = diagnosticsOf(messages, 'remote-answer-too-large');
@@ -413,11 +408,10 @@ setInterval(() => { const now = performance.now(); window.__gap = Math.max(windo
       await expect.poll(() => isShown(page, '#prompt')).toBe(true);
       expect(await builtProbes(page)).toEqual(UNDECIDED);
       expect(diagnosticsOf(messages, 'consent-check-failed')).toEqual([]);
-      // The rest of the body was cancelled: the endpoint saw its connection closed, a few MB in at most.
+      // The rest of the body was cancelled: the endpoint saw its connection closed, a few MB in at most,
+      // so the page never held more than the cap (docs/reliability.md, "Byte caps"); no clock is read.
       await expect.poll(() => check.state.isClosed).toBe(true);
       expect(check.state.sent).toBeLessThan(32 * 1024 * 1024);
-      // Never frozen (docs/reliability.md, "Byte caps"): the page's timer ran throughout.
-      expect(await page.evaluate(() => (window as unknown as { __gap: number }).__gap)).toBeLessThan(500);
       expect(await storedValues(page)).not.toHaveProperty('consent:site');
     } finally {
       await check.close();

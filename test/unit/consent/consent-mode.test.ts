@@ -81,7 +81,7 @@ describe('consent-mode', () => {
     );
     expect(options).toEqual({ regions: ['AT', 'US-CA', 'ES-CT'], enableAdvertiserConsentMode: true });
     expect(diagnostics).toEqual([]);
-    for (const regions of [[], ['at'], ['AUT'], ['US-'], 'AT', [1]]) {
+    for (const regions of [[], ['at'], ['AUT'], ['US-'], 'AT', [1], [['AT']]]) {
       const dropped: Diagnostic[] = [];
       expect(parseConsentModeOptions({ regions }, dropped)).toEqual({});
       expect(dropped.map((d) => [d.code, d.field])).toEqual([['consent-mode-options-invalid', 'regions']]);
