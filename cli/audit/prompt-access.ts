@@ -13,16 +13,16 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ElementHandle, Frame, Page } from 'playwright-core';
 import { isRecord, own, parseJsonText } from '../../src/wire/values.ts';
+import { FRAME, SHOWN } from './prompt.ts';
 import type { AxeViolation, KeyboardWalk, PromptLayer } from './report.ts';
 
-const SHOWN = 'page-consent .page-consent-shown, page-story-consent.page-consent-shown';
-const FRAME = '.page-consent-frame iframe:not([hidden])';
 /** The controls a reader must reach: native controls, ARIA widgets and our `on="tap:..."` controls. */
 const CONTROLS =
   'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role="button"], [role="link"], [role="checkbox"], [role="switch"], [role="radio"], [role="tab"], [on*="tap:"]';
 /** A control that opens the prompt's second layer or settings view. */
 const SETTINGS_NAME = /\b(customi[sz]e|settings|preferences|manage|options|more choices|einstellungen|anpassen)\b/i;
 export const MAX_TABS = 80;
+const CLOSE_WAIT_MS = 2_000;
 const MAX_VIOLATIONS = 50;
 const MAX_SELECTORS = 20;
 const MAX_JSON = 262_144;
@@ -187,6 +187,14 @@ export async function walkKeyboard(page: Page, place: PromptPlace): Promise<Keyb
 
 /** After the decision closed the prompt: where focus is, and whether it was left in the hidden prompt or on nothing visible. */
 export async function focusAfterClose(page: Page): Promise<{ name: string; isLost: boolean }> {
+  // The decision is recorded before the prompt has closed: give the close up to CLOSE_WAIT_MS to move focus.
+  await page
+    .waitForFunction(
+      ([shown, frame]) => !document.activeElement?.closest(shown) && !document.activeElement?.matches(frame),
+      [SHOWN, FRAME] as const,
+      { timeout: CLOSE_WAIT_MS },
+    )
+    .catch(() => undefined);
   return page
     .evaluate(() => {
       const active = document.activeElement;

@@ -13,8 +13,9 @@ import { parseActions } from '../../src/wire/actions.ts';
 
 export type Decision = 'reject' | 'accept';
 
-const SHOWN = 'page-consent .page-consent-shown, page-story-consent.page-consent-shown';
-const FRAME = '.page-consent-frame iframe:not([hidden])';
+/** An inline or story prompt the component shows, and a shown CMP frame. */
+export const SHOWN = 'page-consent .page-consent-shown, page-story-consent.page-consent-shown';
+export const FRAME = '.page-consent-frame iframe:not([hidden])';
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A button name that starts with one of `words`, or is one of the catalogues' `texts`. */
 const buttonName = (words: readonly string[], texts: readonly string[]) =>
