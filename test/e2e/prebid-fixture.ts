@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-/** The bundled Prebid.js (an IIFE defining `window.pbjs`). */
-export async function bundlePrebid(): Promise<string> {
+/** The bundled Prebid.js (an IIFE defining `window.pbjs`), with `extra` modules of `prebid.js/modules`. */
+export async function bundlePrebid(extra: readonly string[] = []): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'prebid-'));
   const entry = join(dir, 'entry.js');
   writeFileSync(
@@ -19,6 +19,7 @@ export async function bundlePrebid(): Promise<string> {
      import 'prebid.js/modules/consentManagementTcf';
      import 'prebid.js/modules/consentManagementGpp';
      import 'prebid.js/modules/consentManagementUsp';
+     ${extra.map((name) => `import 'prebid.js/modules/${name}';`).join('\n')}
      pbjs.processQueue();`,
   );
   try {
@@ -39,8 +40,16 @@ export async function bundlePrebid(): Promise<string> {
 /**
  * The page's Prebid set-up: the recording bidder, the consent modules on the IAB APIs and one
  * ad unit; `runAuction()` resolves when the bids are back (or with `cancelled` after 15 s).
+ * `activities`: the page gives Prebid a user id (an `eids` entry of its first-party data) that the
+ * bidder records as it receives it, and the bidder asks for an image user sync at `/sync.gif`,
+ * fired as soon as the auction ends: what Prebid's activity controls `transmitEids` and
+ * `syncUser` allow or deny.
  */
-export const prebidSetup = (modules: readonly ('gdpr' | 'gpp' | 'usp')[] = ['gdpr'], timeout = 10000) => `<script>
+export const prebidSetup = (
+  modules: readonly ('gdpr' | 'gpp' | 'usp')[] = ['gdpr'],
+  timeout = 10000,
+  { activities = false } = {},
+) => `<script>
   window.pbjs = window.pbjs || { que: [] };
   window.bidderSaw = [];
   window.auctionEnds = 0;
@@ -51,13 +60,16 @@ export const prebidSetup = (modules: readonly ('gdpr' | 'gpp' | 'usp')[] = ['gdp
       isBidRequestValid: () => true,
       buildRequests(bids, bidderRequest) {
         const { gdprConsent, gppConsent, uspConsent } = bidderRequest;
-        window.bidderSaw.push(JSON.parse(JSON.stringify({ gdprConsent, gppConsent, uspConsent })));
+        ${activities ? 'const eids = bidderRequest.ortb2?.user?.ext?.eids ?? null;' : 'const eids = undefined;'}
+        window.bidderSaw.push(JSON.parse(JSON.stringify({ gdprConsent, gppConsent, uspConsent, eids })));
         return [];
       },
       interpretResponse: () => [],
+      ${activities ? "getUserSyncs: (options) => (options.pixelEnabled ? [{ type: 'image', url: location.origin + '/sync.gif' }] : [])," : ''}
     });
     pbjs.setConfig({
       debug: true,
+      ${activities ? "ortb2: { user: { ext: { eids: [{ source: 'id.example', uids: [{ id: 'reader-1', atype: 1 }] }] } } }, userSync: { syncDelay: 0 }," : ''}
       consentManagement: Object.fromEntries(${JSON.stringify(modules)}.map((name) => [name, { cmpApi: 'iab', timeout: ${timeout} }])),
     });
     pbjs.addAdUnits([{ code: 'slot', mediaTypes: { banner: { sizes: [[300, 250]] } }, bids: [{ bidder: 'recorder', params: {} }] }]);
