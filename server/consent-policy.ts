@@ -6,16 +6,22 @@ import { own } from '../src/wire/values.ts';
 import { matchGroups } from '../src/wire/geo-groups.ts';
 import type { DecisionRecord, InstanceConfig, InstanceRecord } from './store/store.ts';
 import type { CheckAnswer } from './api-types.ts';
+import type { Place } from './country.ts';
 
 export const defaultGroup = 'default';
 
 /**
- * The page's `matchedGeoGroup` wins; without one, the server's country lookup is grouped as
- * `<page-geo>` groups it, and the first matching group in config order answers.
+ * The page's `matchedGeoGroup` wins; without one, the reader's place (country and subdivision, as
+ * the server found them) is grouped as `<page-geo>` groups it, under the instance's
+ * `subdivisionUnknown`, and the first matching group in config order answers.
  */
-export function resolveGeoGroup(config: InstanceConfig, matchedGeoGroup: string | null, country: string): string {
+export function resolveGeoGroup(
+  config: InstanceConfig,
+  matchedGeoGroup: string | null,
+  place: Pick<Place, 'country' | 'subdivision'>,
+): string {
   if (matchedGeoGroup !== null) return matchedGeoGroup;
-  return matchGroups(config.geoGroups, country)[0] ?? defaultGroup;
+  return matchGroups(config.geoGroups, place.country, place.subdivision, config.subdivisionUnknown)[0] ?? defaultGroup;
 }
 
 /**

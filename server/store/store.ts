@@ -165,6 +165,7 @@ export interface ConsentStore {
 export const defaultInstanceConfig: InstanceConfig = {
   consentRequired: { default: true },
   geoGroups: {},
+  subdivisionUnknown: 'strictest',
   sharedData: null,
   purposeConsentRequired: null,
   xssiPrefix: null,

@@ -4,7 +4,7 @@
  * as `<page-geo>`'s, URLs by the URL rule (absolute http(s) here, since there is no page to
  * resolve against). Diagnostics name the field; the server refuses any (server/strict.ts).
  */
-import { parseGeoGroups } from './geo-groups.ts';
+import { parseGeoGroups, type SubdivisionFallback } from './geo-groups.ts';
 import { type SharedData, readSharedData } from './consent.ts';
 import { readPurposeId, readPurposeMap } from './purpose-id.ts';
 import { parseLoadableUrl } from './url.ts';
@@ -18,6 +18,7 @@ import {
   readList,
   readMap,
   readNumber,
+  readOneOf,
   readText,
   type Schema,
 } from './values.ts';
@@ -41,6 +42,8 @@ export type InstanceConfig = {
   readonly consentRequired: Readonly<Record<string, boolean>>;
   /** Group name -> entries, as `<page-geo>`'s ISOCountryGroups, for requests without `matchedGeoGroup`. */
   readonly geoGroups: Readonly<Record<string, readonly string[]>>;
+  /** Where a reader of known country and unknown subdivision falls, as `<page-geo>`'s `subdivisionUnknown`. */
+  readonly subdivisionUnknown: SubdivisionFallback;
   readonly sharedData: SharedData | null;
   readonly purposeConsentRequired: readonly string[] | null;
   readonly xssiPrefix: string | null;
@@ -166,6 +169,7 @@ type ConfigFields = { readonly [K in keyof InstanceConfig]?: NonNullable<Instanc
 export const INSTANCE_CONFIG: Schema<ConfigFields> = {
   consentRequired: readConsentRequired,
   geoGroups: readGeoGroups,
+  subdivisionUnknown: readOneOf<SubdivisionFallback>(['strictest', 'national']),
   sharedData: readSharedData,
   purposeConsentRequired: readList(readPurposeId),
   xssiPrefix: readText(32, 1),
@@ -180,6 +184,7 @@ export const readInstanceConfig: Read<InstanceConfig> = (into, value, field) => 
     fields && {
       consentRequired: { default: true, ...fields.consentRequired },
       geoGroups: fields.geoGroups ?? {},
+      subdivisionUnknown: fields.subdivisionUnknown ?? 'strictest',
       sharedData: fields.sharedData ?? null,
       purposeConsentRequired: fields.purposeConsentRequired ?? null,
       xssiPrefix: fields.xssiPrefix ?? null,

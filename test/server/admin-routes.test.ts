@@ -161,6 +161,23 @@ describe('admin routes', () => {
   });
 
   it.each([
+    ['national', 200],
+    ['strictest', 200],
+    ['statewide', 400],
+  ])("takes <page-geo>'s subdivisionUnknown values only: %s", async (value, status) => {
+    const { app, store } = await buildApp();
+    const response = await app.inject({
+      method: 'PUT',
+      url: '/admin/api/instances/site',
+      headers: { ...bearer, ...json },
+      payload: { geoGroups: { california: ['preset-us-ca'] }, subdivisionUnknown: value },
+    });
+    expect(response.statusCode).toBe(status);
+    if (status === 200) expect((await store.getInstance('site'))?.config.subdivisionUnknown).toBe(value);
+    else expect(response.json().error.message).toMatch(/^subdivisionUnknown: expected /);
+  });
+
+  it.each([
     [{ consentRequired: 'yes' }, 'consentRequired: expected a JSON object'],
     [{ consentRequired: { eea: 'yes' } }, 'consentRequired.eea: expected true or false'],
     [{ geoGroups: { eea: ['europe'] } }, 'geoGroups.eea[0]: expected an ISO country code, unknown or a preset in eea'],

@@ -29,7 +29,7 @@ const decision: DecisionRecord = {
 
 /** The group the server answers for a country without a matchedGeoGroup. */
 const groupForCountry = (country: string, geoGroups: Readonly<Record<string, readonly string[]>>) =>
-  resolveGeoGroup({ ...defaultInstanceConfig, geoGroups }, null, country);
+  resolveGeoGroup({ ...defaultInstanceConfig, geoGroups }, null, { country, subdivision: 'unknown' });
 
 describe('consent-policy', () => {
   it.each([
@@ -40,7 +40,24 @@ describe('consent-policy', () => {
     [null, 'jp', 'default'],
     [null, 'unknown', 'default'],
   ])('resolves matchedGeoGroup %s with country %s to %s', (matched, country, group) => {
-    expect(resolveGeoGroup(instance.config, matched, country)).toBe(group);
+    expect(resolveGeoGroup(instance.config, matched, { country, subdivision: 'unknown' })).toBe(group);
+  });
+
+  it.each([
+    ['ca', 'strictest', 'california'],
+    ['va', 'strictest', 'privacy'],
+    ['ny', 'strictest', 'us'],
+    ['unknown', 'strictest', 'california'],
+    ['unknown', 'national', 'us'],
+    ['ca', 'national', 'california'],
+  ] as const)('groups a US reader in subdivision %s under subdivisionUnknown %s as %s', (state, fallback, group) => {
+    const config = {
+      ...defaultInstanceConfig,
+      geoGroups: { california: ['preset-us-ca'], privacy: ['preset-us-privacy-states'], us: ['us'] },
+      subdivisionUnknown: fallback,
+    };
+    const subdivision = state === 'unknown' ? state : `us-${state}`;
+    expect(resolveGeoGroup(config, null, { country: 'us', subdivision })).toBe(group);
   });
 
   it('requires consent per group, then default, then true', () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildCheckAnswer } from '../../server/consent-policy.ts';
+import { parseServerConfig } from '../../server/config.ts';
 import { checkAnswerSchema } from '../../server/routes/consent.ts';
 import { defaultInstanceConfig } from '../../server/store/store.ts';
 import { buildApp, cookieOf, json } from './app-harness.ts';
@@ -267,6 +268,44 @@ describe('consent routes', () => {
       payload: check({}),
     });
     expect(response.json().consentRequired).toBe(true);
+  });
+
+  it("groups a reader by the state of the CDN's region header: a Californian needs consent, a New Yorker not", async () => {
+    const config = parseServerConfig({ GEO_HEADERS: 'cloudflare', TRUST_PROXY: 'loopback' });
+    const { app, store } = await buildApp({
+      geoHeaders: config.geoHeaders,
+      trustProxy: config.trustProxy,
+      trustedCountryHeader: config.trustedCountryHeader,
+    });
+    const groups = { california: ['preset-us-ca'], us: ['us'] };
+    await store.putInstance(
+      'site',
+      { ...defaultInstanceConfig, consentRequired: { default: false, california: true }, geoGroups: groups },
+      1,
+    );
+    const from = async (region: string | null) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/consent/check',
+          headers: { ...json, 'cf-ipcountry': 'US', ...(region === null ? {} : { 'cf-region-code': region }) },
+          payload: check({}),
+        })
+      ).json().consentRequired;
+    expect([await from('CA'), await from('NY')]).toEqual([true, false]);
+    // A reader of unknown state: the strictest fallback by default, national once the instance says so.
+    expect(await from(null)).toBe(true);
+    await store.putInstance(
+      'site',
+      {
+        ...defaultInstanceConfig,
+        consentRequired: { default: false, california: true },
+        geoGroups: groups,
+        subdivisionUnknown: 'national',
+      },
+      2,
+    );
+    expect(await from(null)).toBe(false);
   });
 
   it('sends sharedData and purposeConsentRequired from the instance', async () => {
