@@ -86,13 +86,19 @@ export function startSideRails(options: FormatOptions): void {
       });
     });
     viewport.mutate(() => {
+      // Counted again: in-content ads planned in the same frame may have gone in since the measure.
+      let count = document.querySelectorAll('page-ad:not([sticky])').length;
       for (const [side, width] of wanted) {
         const current = rails.get(side);
         if (current && current.getAttribute('width') !== String(width)) {
           current.remove();
           rails.delete(side);
+          count--;
         }
-        if (width !== undefined && !rails.has(side)) insert(side, width);
+        if (width !== undefined && !rails.has(side) && count < maximumAdCount) {
+          insert(side, width);
+          count++;
+        }
       }
     });
   };

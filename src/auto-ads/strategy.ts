@@ -112,7 +112,10 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
 
   /** The mutate task of a round: the planned ads, inserted in plan order, in flow at their size. */
   const insertAll = ({ placed, adHeight }: Plan) => {
-    for (const { anchor, placement } of placed) {
+    // Side rails inserted in this frame after the measure hold places too: the plan's last ads give way.
+    const room = Math.max(0, constraints.maximumAdCount - document.querySelectorAll('page-ad:not([sticky])').length);
+    for (const candidate of placed.slice(room)) candidate.outcome = 'max-count';
+    for (const { anchor, placement } of placed.slice(0, room)) {
       const ad = document.createElement('page-ad');
       for (const [name, value] of Object.entries(mergeAttributes(options.attributes, placement.attributes)))
         ad.setAttribute(name, value);
@@ -128,6 +131,7 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
       }
       adsPlaced++;
     }
+    if (room < placed.length) totalAdsOnPage = document.querySelectorAll('page-ad:not([sticky])').length;
   };
 
   // Measure and mutate queued together run in one frame: nothing scrolls between the reads and

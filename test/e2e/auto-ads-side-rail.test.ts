@@ -10,6 +10,12 @@ let server: TestServer;
 const BODY = `<style>main{max-width:680px;margin:0 auto}</style><main><h1>Story</h1>
   ${'<p>Text of the story, long enough to fill the column and scroll the page.</p>'.repeat(60)}</main>`;
 
+/** Room for more in-content ads than maxAdCount allows, a viewport apart. */
+const LONG = BODY.replace(
+  '</main>',
+  `${'<p>More of the story, paragraph after paragraph, down the page.</p>'.repeat(240)}</main>`,
+);
+
 beforeAll(async () => {
   browser = await launchBrowser();
   const rails = (patch: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
@@ -19,11 +25,22 @@ beforeAll(async () => {
     ...IMAGE_ROUTES,
     '/ads/rails': rails(),
     '/ads/one-ad': rails({}, { adConstraints: { initialMinSpacing: '1vp', maxAdCount: 1 } }),
+    // In-content ads and rails decided in the same frame: together no more than maxAdCount.
+    '/ads/three-ads': {
+      body: {
+        placements: [{ anchor: { selector: 'main > p', all: true }, pos: 4, type: 1 }, { type: 'sideRail' }],
+        attributes: { type: 'fake' },
+        adConstraints: { initialMinSpacing: '1vp', maxAdCount: 3 },
+      },
+    },
   });
-  for (const config of ['rails', 'one-ad'])
+  for (const config of ['rails', 'one-ad', 'three-ads'])
     server.page(
       `/${config}.html`,
-      articlePage({ autoAds: `type="custom" data-config-url="/ads/${config}"`, body: BODY }),
+      articlePage({
+        autoAds: `type="custom" data-config-url="/ads/${config}"`,
+        body: config === 'three-ads' ? LONG : BODY,
+      }),
     );
 });
 afterAll(async () => {
@@ -97,6 +114,25 @@ describe('auto ads side rails', () => {
     await page.setViewportSize({ width: 1441, height: 800 });
     await frames(page);
     expect((await railsOf(page)).rails.map((r) => r.side)).toEqual(['right']);
+  });
+
+  it('places in-content ads and rails decided in one frame within maxAdCount, and counts them all', async () => {
+    const { page } = await newPage(browser, { viewport: { width: 1440, height: 800 } });
+    await page.addInitScript(() =>
+      document.addEventListener(
+        'ads-placed',
+        (event) => ((window as never as { placed: unknown }).placed = (event as CustomEvent).detail),
+      ),
+    );
+    await load(page, '/three-ads.html');
+    await page.waitForFunction(() => (window as never as { placed?: unknown }).placed !== undefined);
+    await frames(page);
+    const { total, placed } = await page.evaluate(() => ({
+      total: document.querySelectorAll('page-ad:not([sticky])').length,
+      placed: (window as never as { placed: { adsPlaced: number; totalAdsOnPage: number } }).placed,
+    }));
+    expect({ total, placed }).toMatchObject({ total: 3 });
+    expect(placed.totalAdsOnPage).toBe(placed.adsPlaced + (await railsOf(page)).rails.length);
   });
 
   it('counts the rails toward maxAdCount', async () => {
