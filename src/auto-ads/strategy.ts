@@ -89,6 +89,9 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
     }
   }
 
+  /** Every ad on the page but the anchor ad: in-content, the publisher's own and side rails. */
+  const countAds = () => document.querySelectorAll('page-ad:not([sticky])').length;
+
   /** The measure task of a round: every read, then the decision. */
   const decide = (): Plan => {
     const ads = [...document.querySelectorAll('page-ad:not([sticky]):not([data-side-rail])')];
@@ -96,7 +99,7 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
       candidates: discover(),
       viewport,
       ads,
-      reserved: document.querySelectorAll('page-ad[data-side-rail]').length,
+      reserved: countAds() - ads.length,
       constraints,
       adHeight: options.height(),
       density:
@@ -112,8 +115,9 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
 
   /** The mutate task of a round: the planned ads, inserted in plan order, in flow at their size. */
   const insertAll = ({ placed, adHeight }: Plan) => {
-    // Side rails inserted in this frame after the measure hold places too: the plan's last ads give way.
-    const room = Math.max(0, constraints.maximumAdCount - document.querySelectorAll('page-ad:not([sticky])').length);
+    // Side rails inserted in this frame after the measure hold places too: the plan's last ads give way
+    // (never below none: a rail goes in only while the page holds fewer than maxAdCount ads).
+    const room = constraints.maximumAdCount - countAds();
     for (const candidate of placed.slice(room)) candidate.outcome = 'max-count';
     for (const { anchor, placement } of placed.slice(0, room)) {
       const ad = document.createElement('page-ad');
@@ -131,7 +135,7 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
       }
       adsPlaced++;
     }
-    if (room < placed.length) totalAdsOnPage = document.querySelectorAll('page-ad:not([sticky])').length;
+    totalAdsOnPage = countAds();
   };
 
   // Measure and mutate queued together run in one frame: nothing scrolls between the reads and
