@@ -89,6 +89,8 @@ export type AuditFinding = {
   readonly message: string;
   readonly initiator: Initiator;
   readonly hint: string;
+  /** The page the journey was on: the event's page for a leak, the first page for the prompt and the strings (absent in reports before it was added). */
+  readonly page?: string;
 };
 /** A request the address guard did not let through (a loopback or private address, or one it could not resolve). */
 export type BlockedItem = { readonly url: string; readonly reason: string };

@@ -56,6 +56,7 @@ describe('rulesRun', () => {
       'fair choice: passed (reject as prominent as accept)',
       'prompt accessibility: not-run (the prompt could not be checked)',
       'consent strings: not-run (the page has no __tcfapi, __gpp or __uspapi)',
+      "vendors' tags: not-run (the page published no TC string)",
     ]);
   });
 
@@ -71,6 +72,7 @@ describe('rulesRun', () => {
       'failed',
       'passed',
       'failed',
+      'not-run',
       'not-run',
       'not-run',
     ]);
@@ -95,6 +97,7 @@ describe('rulesRun', () => {
       'not-run (no prompt shown)',
       'not-run (no prompt shown)',
       'not-run (the page has no __tcfapi, __gpp or __uspapi)',
+      'not-run (the page published no TC string)',
     ]);
     expect(rulesRun(report({ fairChoice: null }))[3]).toMatchObject({
       status: 'not-run',
@@ -112,6 +115,7 @@ describe('rulesRun', () => {
       'not-run (no prompt shown)',
       'not-run (no prompt shown)',
       'not-run (the page has no __tcfapi, __gpp or __uspapi)',
+      'not-run (the page published no TC string)',
     ]);
   });
 
