@@ -57,8 +57,12 @@ export async function readSitemapPages(start: URL, settings: SitemapSettings): P
   let outside = 0;
   const take = (locations: readonly string[]) => {
     for (const location of locations) {
-      if (new URL(location).origin !== start.origin) outside += 1;
-      else if (((listed += 1), pages.size < settings.maxPages)) pages.add(withoutHash(location));
+      if (new URL(location).origin !== start.origin) {
+        outside += 1;
+        continue;
+      }
+      listed += 1;
+      if (pages.size < settings.maxPages) pages.add(withoutHash(location));
     }
   };
   if (top.kind === 'urlset') take(top.locations);

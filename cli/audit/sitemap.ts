@@ -26,12 +26,15 @@ const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>',
 export function decodeText(raw: string): string | null {
   const text = raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_match, data: string) => data.replace(/&/g, '&amp;'));
   let isValid = true;
+  const refuse = () => {
+    isValid = false;
+    return '';
+  };
   const decoded = text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);|&/gi, (_match, name: string | undefined) => {
-    if (name === undefined) return (isValid = false), '';
-    if (!name.startsWith('#')) return Object.hasOwn(ENTITIES, name) ? (ENTITIES[name] ?? '') : ((isValid = false), '');
+    if (name === undefined) return refuse();
+    if (!name.startsWith('#')) return Object.hasOwn(ENTITIES, name) ? (ENTITIES[name] ?? '') : refuse();
     const point = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
-    if (!(point > 0 && point <= 0x10ffff)) return (isValid = false), '';
-    return String.fromCodePoint(point);
+    return point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : refuse();
   });
   return isValid && !/<[^!]/.test(text) ? decoded.trim() : null;
 }
@@ -96,4 +99,5 @@ function* locTexts(body: string): Generator<string> {
   }
 }
 
-export const isSitemapRefusal = (value: Sitemap | SitemapRefusal): value is SitemapRefusal => 'expected' in value;
+export const isSitemapRefusal = <T extends object>(value: T | SitemapRefusal): value is SitemapRefusal =>
+  'expected' in value;
