@@ -10,6 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,7 +80,7 @@ beforeAll(async () => {
   server.page('/site/pixel.html', article('Pixel', `<img src="${tracker}/pixel.gif" alt="" width="1" height="1">`));
   server.page('/site/about.html', article('About'));
   server.page('/site/more.html', article('More'));
-  first = await cli(siteArgs(['--out', join(dir, 'first')]));
+  first = await cli(siteArgs(['--out', join(dir, 'first'), '--declaration', join(dir, 'declaration.html')]));
 }, SITE_TIMEOUT);
 afterAll(async () => {
   await browser?.close();
@@ -120,8 +121,19 @@ describe('a site audit from a sitemap', () => {
         `\n  audit-third-party-request: \\d+ finding\\(s\\) on 1 page\\(s\\)\n    ${server.origin}/site/pixel\\.html\n`,
       ),
     );
-    const page = readFileSync(join(dir, 'first', 'audit.html'), 'utf8');
-    expect(page).toContain('<caption>Findings by rule</caption>');
+  });
+
+  it('writes the site report as accessible HTML, and one cookie declaration for every page', async () => {
+    const html = readFileSync(join(dir, 'first', 'audit.html'), 'utf8');
+    expect(html).toContain('<caption>Findings by rule</caption>');
+    expect(readFileSync(join(dir, 'declaration.html'), 'utf8')).toContain(`${server.origin}/sitemap-index.xml`);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`file://${join(dir, 'first', 'audit.html')}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Site audit of');
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map(({ id, nodes }) => `${id}: ${nodes.length}`)).toEqual([]);
+    await context.close();
   });
 
   it(

@@ -119,6 +119,30 @@ describe('rulesRun', () => {
     ]);
   });
 
+  it("runs the vendors' tags rule where a TC string was read, and fails it on a vendor's tag without consent", () => {
+    const tcf = { status: 'read', detail: null, value: { tcString: 'CQ' } } as unknown as NonNullable<
+      JourneyReport['signals']
+    >['tcf'];
+    const none = { status: 'none', detail: null, value: null } as const;
+    const signals = { tcfFirstAnswerMs: 10, tcLoadedMs: 20, tcf, gpp: none, usp: none, prebid: [] };
+    const vendor = { ...cookie, code: 'audit-vendor-not-allowed', subject: 'request', phase: 'after' } as const;
+    const outcomes = rulesRun(
+      report({
+        journeys: [
+          journey('no-decision'),
+          { ...journey('reject'), signals },
+          { ...journey('accept', [vendor]), signals },
+        ],
+      }),
+    );
+    expect(outcomes.at(-1)).toEqual({
+      code: 'audit-vendor-not-allowed',
+      name: "vendors' tags",
+      status: 'failed',
+      detail: '1 finding in reject, accept',
+    });
+  });
+
   it('prints the rules in the text report, a clean page included, the fair-choice warnings under their rule', () => {
     expect(formatAuditText(report())).toContain(
       'rules:\n  third-party requests: passed (none in no decision, reject, accept)\n  third-party cookies: passed',
