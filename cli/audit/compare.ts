@@ -1,7 +1,8 @@
 /**
  * `--compare previous.json` (docs/validator.md, "A site"): an earlier audit report, page or
  * site, read through the wire layer's typed readers (only what the comparison needs: each
- * finding's code, subject and page), and compared with this audit per page and rule: findings
+ * page's URL and pages seen, each finding's code, subject and page; at most 1,000 pages of
+ * 100,000 findings per journey), and compared with this audit per page and rule: findings
  * new (a rule with findings on a page where it had none), gone (the reverse, on a page audited
  * both times) and changed (both times, with other subjects). A subject is compared without its
  * query string, so a cache-busting parameter is no change. Pages audited only once are listed
