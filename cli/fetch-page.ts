@@ -19,6 +19,8 @@ const maxRedirects = 5;
 export type FetchOptions = {
   /** Follow redirects to loopback and private addresses too. For tests on loopback; the CLI never sets it. */
   readonly allowPrivateRedirects?: boolean;
+  /** Loopback or private hosts a redirect may go to (the audit's `--allow-private`); a host covers its subdomains. */
+  readonly allowPrivateHosts?: readonly string[];
   readonly timeoutMs?: number;
   readonly maxBytes?: number;
 };
@@ -97,10 +99,19 @@ export async function fetchPage(target: string, options: FetchOptions = {}): Pro
   }
 }
 
+const isAllowedHost = (hostname: string, hosts: readonly string[] = []) => {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return hosts.some((allowed) => host === allowed || host.endsWith(`.${allowed}`));
+};
+
 async function follow(start: URL, signal: AbortSignal, options: FetchOptions): Promise<FetchedPage> {
   let url = start;
   for (let redirects = 0; ; redirects += 1) {
-    const response = await get(url, redirects > 0 && options.allowPrivateRedirects !== true, signal);
+    const isGuarded =
+      redirects > 0 &&
+      options.allowPrivateRedirects !== true &&
+      !isAllowedHost(url.hostname, options.allowPrivateHosts);
+    const response = await get(url, isGuarded, signal);
     const location = response.headers.location;
     if (response.statusCode! >= 300 && response.statusCode! < 400 && location) {
       response.resume();

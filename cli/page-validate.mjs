@@ -9,4 +9,6 @@ process.exitCode = await runCli(process.argv.slice(2), {
   write: (text) => process.stdout.write(text),
   writeError: (text) => process.stderr.write(text),
   isColour: process.stdout.isTTY === true && !process.env.NO_COLOR,
+  isTerminal: process.stderr.isTTY === true,
+  ...(process.stderr.columns ? { terminalColumns: process.stderr.columns } : {}),
 });

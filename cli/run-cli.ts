@@ -14,7 +14,7 @@ import { validateAdsConfig } from './validate-ads-config.ts';
 import { validatePage } from './validate-page.ts';
 
 export const USAGE =
-  'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]\n       page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...]';
+  'usage: page-validate <file.html | http(s) URL | -> [--ads-config config.json] [--format text|json]\n       page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...]\n       page-validate --audit --sitemap <http(s) URL> [--pages N] [--compare previous.json] [...]';
 
 type Options = { readonly target?: string; readonly adsConfig?: string; readonly format: Format };
 
@@ -66,7 +66,8 @@ async function checkAdsConfig(path: string): Promise<Report> {
 /** What `--help` prints after the usage lines (docs/validator.md has the rest). */
 const HELP =
   'Checks a page (file, URL, or - for stdin) and an auto-ads config; exits 0 with no error, 1 on errors, 2 on bad usage.\n' +
-  '--audit loads a live page in Chromium and reports its requests before a decision, after accept and after reject.\n' +
+  '--audit loads a live page in Chromium and reports its requests before a decision, after accept and after reject;\n' +
+  'with --sitemap it audits the pages of a sitemap and sums up the site; --compare says what changed since an earlier report.\n' +
   'Reference: docs/validator.md.';
 
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {

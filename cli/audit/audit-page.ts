@@ -13,6 +13,7 @@ import { judgeJourney } from './judge.ts';
 import { type JourneyName, type JourneyRecord, runJourney, stoppedJourney } from './journey.ts';
 import { type AuditReport, SCHEMA_VERSION } from './report.ts';
 import { siteOf } from './sites.ts';
+import type { VendorHostTable } from './vendor-hosts.ts';
 
 export type AuditSettings = {
   readonly pages: number;
@@ -22,6 +23,8 @@ export type AuditSettings = {
   /** How long a prompt may take to show after the network settled (a remote check, say). */
   readonly promptWaitMs?: number;
   readonly limits?: Partial<Limits>;
+  /** Hosts of TCF vendors for `audit-vendor-not-allowed` (vendor-hosts.ts); the built-in table when absent. */
+  readonly vendorHosts?: VendorHostTable;
 };
 
 export type AuditResult = { readonly report: AuditReport; readonly screenshot: Buffer | null };
@@ -106,7 +109,13 @@ export async function auditPage(browser: Browser, target: URL, settings: AuditSe
       );
     }
     const site = siteOf(target.href) ?? 'file:';
-    const journeys = records.map((record) => judgeJourney(record, site, settings.allow));
+    const journeys = records.map((record) =>
+      judgeJourney(record, {
+        site,
+        allow: settings.allow,
+        ...(settings.vendorHosts ? { vendorHosts: settings.vendorHosts } : {}),
+      }),
+    );
     const tripped = bounds.tripped();
     const report: AuditReport = {
       schemaVersion: SCHEMA_VERSION,

@@ -6,9 +6,11 @@
  * decoded, what Prebid's rules would allow as a table), a timeline of requests, cookies and storage writes against
  * the decision, the same events as tables, the `Set-Cookie` lines the browser refused, and the
  * requests the address guard blocked. An
- * incomplete audit and a browser without its sandbox are said first.
+ * incomplete audit and a browser without its sandbox are said first; the site summary (where
+ * `--pages` followed links) and the comparison (`--compare`) follow the rules.
  */
 import { promptLines, stringLines } from './format-signals.ts';
+import { comparisonHtml, summaryHtml } from './format-site.ts';
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
 import { rulesRun } from './rules-run.ts';
 import { escapeHtml as e, timelineSvg, VERDICT_COLOURS } from './timeline-svg.ts';
@@ -175,7 +177,7 @@ export function formatAuditHtml(report: AuditReport, screenshot: Buffer | null):
 <title>Page audit: ${e(report.url)}</title><style>${CSS}</style></head><body><main>
 <h1>Page audit of <code>${e(report.url)}</code></h1>
 <p>Site ${e(report.site)}; started ${e(report.startedAt)}; ${s(report.durationMs)}; ${report.isPromptShown ? 'a consent prompt was shown' : 'no consent prompt was shown'}.</p>
-${warnings}${verdict}${rulesSection(report)}${fairChoiceSection(report.fairChoice)}${image}
+${warnings}${verdict}${rulesSection(report)}${report.summary && report.summary.pages > 1 ? summaryHtml(report.summary) : ''}${report.comparison ? comparisonHtml(report.comparison) : ''}${fairChoiceSection(report.fairChoice)}${image}
 ${report.journeys.map(journeySection).join('\n')}
 </main></body></html>
 `;

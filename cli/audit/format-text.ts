@@ -5,10 +5,13 @@
  * initiator chain and its hint, then the prompt's checks and the vendors' view (the strings
  * decoded, the Prebid table: format-signals.ts), then the `Set-Cookie` lines the browser refused (with its reasons)
  * and the requests the address guard blocked; then what `--allow`
- * covered, listed apart; then a summary line.
+ * covered, listed apart; where `--pages` followed links, the site summary (findings by rule,
+ * pages affected); with `--compare`, what changed; then a summary line.
  */
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
 import { vendorsViewLines } from './format-signals.ts';
+import { comparisonLines } from './format-site.ts';
+import { summaryLines } from './site-summary.ts';
 import { rulesRun } from './rules-run.ts';
 
 const TITLES: Record<JourneyReport['name'], string> = {
@@ -83,6 +86,8 @@ export function formatAuditText(report: AuditReport): string {
     ...ruleLines(report),
     ...report.journeys.flatMap(journeyLines),
     ...(allowed.length ? ['allowed by --allow (not findings):', ...allowed] : []),
+    ...(report.summary && report.summary.pages > 1 ? summaryLines(report.summary) : []),
+    ...(report.comparison ? comparisonLines(report.comparison) : []),
     `${report.url}: ${count(report.findingCount, 'finding')}${report.incomplete ? `, incomplete (${report.incomplete.bound} bound)` : ''}`,
   ].join('\n');
 }

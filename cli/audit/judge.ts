@@ -18,10 +18,13 @@ import type { AllowedItem, AuditFinding, BuiltEvent, Initiator, JourneyReport, P
 import { judgePrompt } from './prompt-findings.ts';
 import { judgeSignals } from './signal-findings.ts';
 import { allowedBy } from './sites.ts';
+import { judgeVendorTags } from './vendor-findings.ts';
+import type { VendorHostTable } from './vendor-hosts.ts';
 
 type LeakSubject = Exclude<Subject, 'prompt' | 'signal'>;
 type Judged = {
   subject: LeakSubject;
+  page: string;
   what: string;
   source: string;
   phase: Phase;
@@ -61,10 +64,19 @@ function findingOf(item: Judged, built: readonly BuiltEvent[]): AuditFinding {
     message: `expected ${EXPECTED[item.subject]} ${when}, got ${item.detail}`,
     initiator: item.initiator,
     hint: hintFor(item.initiator, item.phase, builtTag),
+    page: item.page,
   };
 }
 
-export function judgeJourney(record: JourneyRecord, site: string, allow: readonly string[]): JourneyReport {
+export type JudgeSettings = {
+  readonly site: string;
+  readonly allow: readonly string[];
+  /** Hosts of TCF vendors (vendor-hosts.ts); the built-in table when absent. */
+  readonly vendorHosts?: VendorHostTable;
+};
+
+export function judgeJourney(record: JourneyRecord, settings: JudgeSettings): JourneyReport {
+  const { site, allow } = settings;
   const base = {
     name: record.name,
     decidedBy: record.decidedBy,
@@ -148,7 +160,8 @@ export function judgeJourney(record: JourneyRecord, site: string, allow: readonl
           record.requests,
         )
       : []),
-  ];
+    ...judgeVendorTags(requests, record.signals?.tcf.value ?? null, record.name, settings.vendorHosts),
+  ].map((finding) => (finding.page ? finding : { ...finding, page: pageUrl }));
   const allowed: AllowedItem[] = judged
     .filter((item) => item.verdict === 'allowed')
     .map((item) => ({

@@ -1,8 +1,9 @@
 /**
  * `page-validate --audit <url | file> [--pages N] [--format text|json|html] [--out DIR]
  * [--allow host ...] [--allow-private host ...] [--timeout S] [--max-records N]
- * [--declaration FILE] [--audit-no-sandbox]`: the arguments of the audit mode, or null when
- * they are not a valid invocation. `--allow` and `--allow-private` take one or more hosts (repeated, or several after
+ * [--declaration FILE] [--compare FILE] [--audit-no-sandbox]`, or `page-validate --audit
+ * --sitemap <url>` with the same options (`--pages` then caps the sitemap's pages, 10 by
+ * default): the arguments of the audit mode, or null when they are not a valid invocation. `--allow` and `--allow-private` take one or more hosts (repeated, or several after
  * one flag, or comma-separated); a host covers its subdomains.
  */
 import { resolve } from 'node:path';
@@ -12,7 +13,12 @@ import { DEFAULT_LIMITS, type Limits } from './bounds.ts';
 export type AuditFormat = 'text' | 'json' | 'html';
 
 export type AuditOptions = {
+  /** The page; with `--sitemap`, the sitemap (its pages are audited one by one). */
   readonly target: URL;
+  /** `--sitemap URL`: `target` is a sitemap; `pages` caps the pages audited from it. */
+  readonly isSitemap: boolean;
+  /** `--compare FILE`: an earlier report (JSON) this audit is compared with. */
+  readonly compare: string | null;
   readonly pages: number;
   readonly format: AuditFormat;
   readonly out: string | null;
@@ -26,8 +32,10 @@ export type AuditOptions = {
 };
 
 export const AUDIT_USAGE =
-  'usage: page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...] [--allow-private host ...] [--timeout S] [--max-records N] [--declaration FILE] [--audit-no-sandbox]';
+  'usage: page-validate --audit <http(s) URL | file.html> [--pages N] [--format text|json|html] [--out DIR] [--allow host ...] [--allow-private host ...] [--timeout S] [--max-records N] [--declaration FILE] [--compare previous.json] [--audit-no-sandbox]\n       page-validate --audit --sitemap <http(s) URL> [--pages N] [...the same options]';
 export const MAX_PAGES = 20;
+/** The pages a `--sitemap` audit opens when `--pages` does not say. */
+export const SITEMAP_DEFAULT_PAGES = 10;
 export const MAX_TIMEOUT_S = 3_600;
 export const MAX_RECORDS = 1_000_000;
 
@@ -44,6 +52,11 @@ export function readTarget(text: string): URL | null {
   return text ? pathToFileURL(resolve(text)) : null;
 }
 
+const readSitemapUrl = (text: string): URL | null => {
+  const url = readTarget(text);
+  return url && url.protocol !== 'file:' ? url : null;
+};
+
 const HOST = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
 /** A whole number in [min, max], or NaN. */
@@ -52,7 +65,9 @@ const count = (text: string, min: number, max: number) =>
 
 type Draft = {
   target: URL | null;
-  pages: number;
+  sitemap: URL | null;
+  compare: string | null;
+  pages: number | null;
   format: string;
   out: string | null;
   declaration: string | null;
@@ -74,7 +89,11 @@ function readFlag(args: readonly string[], index: number, draft: Draft): number 
       list.push(...(args[(last += 1)] ?? '').split(','));
     return list;
   };
-  if (flag === '--audit') draft.target = readTarget(value());
+  if (flag === '--audit') {
+    // `--audit --sitemap URL`: the audit flag without a page.
+    if (inline !== undefined || !args[index + 1]?.startsWith('--')) draft.target = readTarget(value());
+  } else if (flag === '--sitemap') draft.sitemap = readSitemapUrl(value());
+  else if (flag === '--compare') draft.compare = value();
   else if (flag === '--pages') draft.pages = count(value(), 0, MAX_PAGES);
   else if (flag === '--format') draft.format = value();
   else if (flag === '--out') draft.out = value() || null;
@@ -96,7 +115,9 @@ const readHosts = (hosts: readonly string[]) => {
 export function parseAuditArguments(args: readonly string[]): AuditOptions | null {
   const draft: Draft = {
     target: null,
-    pages: 0,
+    sitemap: null,
+    compare: null,
+    pages: null,
     format: 'text',
     out: null,
     declaration: null,
@@ -110,7 +131,10 @@ export function parseAuditArguments(args: readonly string[]): AuditOptions | nul
     index = readFlag(args, index, draft);
     if (index < 0) return null;
   }
-  const { target, pages, format, out, declaration, timeoutS, maxRecords, isNoSandboxAllowed } = draft;
+  const { format, out, declaration, timeoutS, maxRecords, isNoSandboxAllowed, compare } = draft;
+  const isSitemap = args.some((arg) => arg === '--sitemap' || arg.startsWith('--sitemap='));
+  const target = isSitemap ? (draft.target ? null : draft.sitemap) : draft.target;
+  const pages = draft.pages ?? (isSitemap ? SITEMAP_DEFAULT_PAGES : 0);
   const allow = readHosts(draft.allow);
   const allowPrivate = readHosts(draft.allowPrivate);
   if (
@@ -119,11 +143,15 @@ export function parseAuditArguments(args: readonly string[]): AuditOptions | nul
     !allowPrivate ||
     Number.isNaN(pages + timeoutS + maxRecords) ||
     (format !== 'text' && format !== 'json' && format !== 'html') ||
-    declaration === ''
+    declaration === '' ||
+    compare === '' ||
+    (isSitemap && pages < 1)
   )
     return null;
   return {
     target,
+    isSitemap,
+    compare,
     pages,
     format,
     out,

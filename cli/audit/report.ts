@@ -89,6 +89,8 @@ export type AuditFinding = {
   readonly message: string;
   readonly initiator: Initiator;
   readonly hint: string;
+  /** The page the journey was on: the event's page for a leak, the first page for the prompt and the strings (absent in reports before it was added). */
+  readonly page?: string;
 };
 /** A request the address guard did not let through (a loopback or private address, or one it could not resolve). */
 export type BlockedItem = { readonly url: string; readonly reason: string };
@@ -255,6 +257,10 @@ export type AuditReport = {
   readonly declaration: readonly DeclarationItem[];
   /** PNG of the page as a reader first sees it, with its prompt; a file name with `--out`. */
   readonly screenshot: string | null;
+  /** Findings by rule and the pages affected (site-summary.ts): the page and the links `--pages` followed. */
+  readonly summary?: SiteSummary;
+  /** With `--compare`: what is new, gone and changed since the earlier report (compare.ts). */
+  readonly comparison?: Comparison | null;
 };
 
 /** One line of the cookie declaration (declaration.ts builds them). */
@@ -277,4 +283,67 @@ export type DeclarationItem = {
   /** The tag on the page that set it, as its first write names it. */
   readonly tag: Initiator['tag'];
   readonly category: string;
+};
+
+/** The site summary (site-summary.ts). */
+export type RuleSummary = {
+  readonly code: string;
+  readonly findings: number;
+  /** The pages with a finding of this rule, in the order they were audited. */
+  readonly pages: readonly string[];
+};
+
+export type SiteSummary = {
+  /** The pages audited: each report's page and the pages its journeys followed, once each. */
+  readonly pages: number;
+  readonly pagesWithFindings: number;
+  readonly findingCount: number;
+  /** The rules with findings, most findings first (then by code). */
+  readonly rules: readonly RuleSummary[];
+};
+
+/** What changed since an earlier report (compare.ts). */
+export type ComparedRule = {
+  readonly page: string;
+  readonly code: string;
+  readonly before: number;
+  readonly now: number;
+  /** Subjects (without their query) found now and not before, and the reverse; at most 10 each. */
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+};
+export type Comparison = {
+  readonly previousStartedAt: string | null;
+  readonly new: readonly ComparedRule[];
+  readonly gone: readonly ComparedRule[];
+  readonly changed: readonly ComparedRule[];
+  readonly unchanged: number;
+  readonly pagesOnlyBefore: readonly string[];
+  readonly pagesOnlyNow: readonly string[];
+};
+
+/**
+ * The report of a site audit (`--sitemap`): each page's own report, the site summary and, with
+ * `--compare`, what changed since the earlier report (site-audit.ts).
+ */
+export type SiteReport = {
+  readonly schemaVersion: typeof SCHEMA_VERSION;
+  readonly kind: 'site';
+  /** The sitemap asked for, and the sitemaps read (an index and the sitemaps it lists). */
+  readonly sitemap: string;
+  readonly sitemaps: readonly string[];
+  /** The pages the sitemaps listed on their origin, and those elsewhere (left out). */
+  readonly listed: number;
+  readonly outside: number;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly options: AuditReport['options'];
+  readonly findingCount: number;
+  /** Whether a bound stopped the audit of one of the pages. */
+  readonly isIncomplete: boolean;
+  readonly summary: SiteSummary;
+  readonly comparison: Comparison | null;
+  /** Every cookie and storage item of every page, once (declaration.ts). */
+  readonly declaration: readonly DeclarationItem[];
+  readonly pages: readonly AuditReport[];
 };

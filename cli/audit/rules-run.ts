@@ -2,7 +2,8 @@
  * Which of the audit's rules ran on a page and how each came out (docs/validator.md, "Audit a
  * live page"), so that a report says "checked and fine" apart from "not checked": the three
  * leak rules over the journeys that ran, the fair-choice rule on the shown prompt, the prompt's
- * accessibility (axe-core and the keyboard walk) and the vendors' view (the strings). Pure.
+ * accessibility (axe-core and the keyboard walk), the vendors' view (the strings) and the tags of
+ * known vendors against the TC string. Pure.
  */
 import type { AuditReport } from './report.ts';
 
@@ -100,5 +101,12 @@ export function rulesRun(report: AuditReport): RuleOutcome[] {
       !!journey.signals && (['tcf', 'gpp', 'usp'] as const).some((api) => journey.signals?.[api].status !== 'none'),
     'the page has no __tcfapi, __gpp or __uspapi',
   );
-  return [...leaks, fairChoiceOutcome(report), prompt, strings];
+  const vendorTags = groupOutcome(
+    report,
+    { code: 'audit-vendor-not-allowed', name: "vendors' tags" },
+    ['audit-vendor-not-allowed'],
+    (journey) => !!journey.signals?.tcf.value,
+    'the page published no TC string',
+  );
+  return [...leaks, fairChoiceOutcome(report), prompt, strings, vendorTags];
 }

@@ -141,6 +141,9 @@ const ERROR_CODES: ReadonlySet<string> = new Set([
   'audit-tc-no-disclosed-vendors',
   'audit-tcfapi-late',
   'audit-tcloaded-late',
+  'audit-vendor-not-allowed',
+  'audit-sitemap-unreadable',
+  'audit-compare-invalid',
 ]);
 
 /** Every code the table grades (the server's HTTP codes are not diagnostics and are not listed). */

@@ -2,11 +2,13 @@
  * The audit's vendors' view and prompt checks (`page-validate --audit`) in real Chromium, one
  * audit per fixture site (vendors-prompt-fixtures.ts): an axe-core violation in the prompt, a
  * modal prompt without a focus trap, a TC string that grants purposes after a reject, a late
- * `__tcfapi`, and a clean page whose strings are decoded and pass. Each asserts its finding (or
- * none) and the exit code. The tests run as root, so without the browser's sandbox.
+ * `__tcfapi`, a GPP string that says after a reject that the reader did not opt out, a tag of a
+ * vendor the TC string leaves out, and the clean counterparts whose strings are decoded and pass.
+ * Each asserts its finding (or none) and the exit code. The tests run as root, so without the browser's sandbox.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditPage, exitCodeOf } from '../../../cli/audit/audit-page.ts';
 import { launchAuditBrowser } from '../../../cli/audit/browser.ts';
 import { formatAuditHtml } from '../../../cli/audit/format-html.ts';
 import { formatAuditText } from '../../../cli/audit/format-text.ts';
@@ -16,13 +18,18 @@ import { startServer, type TestServer } from '../harness.ts';
 import {
   axeViolationPage,
   cleanSignalsPage,
+  gppFollowingPage,
+  gppOvergrantPage,
   lateTcfApiPage,
   noFocusTrapPage,
   overgrantPage,
+  vendorTagPage,
 } from './vendors-prompt-fixtures.ts';
 
 let browser: Browser;
 let server: TestServer;
+/** The bidder's origin: another site on loopback, which the audit maps to vendor 8 of the fixture vendor list. */
+let bidder = '';
 /** A whole audit (three journeys) on a loaded two-core machine. */
 const AUDIT_TIMEOUT = 240_000;
 
@@ -50,6 +57,12 @@ beforeAll(async () => {
   server.page('/overgrant.html', overgrantPage());
   server.page('/late.html', lateTcfApiPage());
   server.page('/clean.html', cleanSignalsPage());
+  server.page('/gpp-overgrant.html', gppOvergrantPage());
+  server.page('/gpp-following.html', gppFollowingPage());
+  bidder = `http://localhost:${new URL(server.origin).port}`;
+  server.route('/bidder.js', { body: 'window.bidderRan = true;', headers: { 'content-type': 'text/javascript' } });
+  server.page('/vendor-left-out.html', vendorTagPage(bidder, [1]));
+  server.page('/vendor-consented.html', vendorTagPage(bidder, [1, 8]));
 }, AUDIT_TIMEOUT);
 afterAll(async () => {
   await browser?.close();
@@ -135,6 +148,87 @@ describe("the vendors' view", () => {
       const html = formatAuditHtml(report, null);
       expect(html).toContain('<caption>What Prebid&#39;s tcfControl and gppControl_usnat would allow</caption>');
       expect(html).toContain('<tr><td>8</td><td>yes</td><td>yes</td><td>yes</td>');
+    },
+    AUDIT_TIMEOUT,
+  );
+});
+
+describe("the vendors' view: GPP and the vendors' tags", () => {
+  it(
+    'finds a GPP usnat section that says after a reject that the reader did not opt out',
+    async () => {
+      const { code, report, text } = await audit('/gpp-overgrant.html');
+      const rejected = journey(report, 'reject');
+      expect(rejected.signals?.gpp.value?.sections[0], text).toMatchObject({
+        name: 'usnat',
+        fields: { SaleOptOut: 2 },
+      });
+      const finding = rejected.findings.find((entry) => entry.code === 'audit-string-overgrant');
+      expect(finding?.message, text).toContain(
+        'the GPP section usnat says the reader did not opt out (SaleOptOut, SharingOptOut, TargetedAdvertisingOptOut 2)',
+      );
+      expect(codesOf(journey(report, 'no-decision'))).toEqual([]);
+      expect(codesOf(journey(report, 'accept'))).toEqual([]);
+      // Without a TC string, one row for every vendor: gppControl_usnat would let them sync users.
+      expect(rejected.signals?.prebid).toMatchObject([{ vendor: null, syncUser: true, deniedBy: [] }]);
+      expect(code).toBe(1);
+    },
+    AUDIT_TIMEOUT,
+  );
+
+  it(
+    'passes a GPP string that opts the reader out after a reject',
+    async () => {
+      const { code, report, text } = await audit('/gpp-following.html');
+      expect(journey(report, 'reject').signals?.gpp.value?.sections[0]?.fields, text).toMatchObject({ SaleOptOut: 1 });
+      expect(report.findingCount, text).toBe(0);
+      expect(code).toBe(0);
+    },
+    AUDIT_TIMEOUT,
+  );
+
+  const auditVendors = async (path: string) => {
+    const { report } = await auditPage(browser, new URL(`${server.origin}${path}`), {
+      pages: 0,
+      allow: [],
+      allowPrivate: ['localhost'],
+      vendorHosts: { localhost: { id: 8, name: 'Bidder Eight' } },
+    });
+    return { report, code: exitCodeOf(report), text: formatAuditText(report) };
+  };
+
+  it(
+    "finds a vendor's tag that runs after an accept whose TC string does not consent to that vendor",
+    async () => {
+      const { code, report, text } = await auditVendors('/vendor-left-out.html');
+      const accepted = journey(report, 'accept');
+      expect(accepted.signals?.tcf.value?.vendorConsents, text).toEqual([1]);
+      expect(codesOf(accepted), text).toEqual(['audit-vendor-not-allowed']);
+      const [finding] = accepted.findings;
+      expect(finding).toMatchObject({ phase: 'after', what: `${bidder}/bidder.js` });
+      expect(finding?.message).toContain('Bidder Eight (vendor 8)');
+      expect(finding?.message).toContain('no consent for vendor 8');
+      // The runtime ran the blocked script once the accept allowed it: its v0.js is the tag behind the request.
+      expect(finding?.initiator.tag.url).toMatch(/\/v0\.js$/);
+      expect(codesOf(journey(report, 'no-decision'))).toEqual([]);
+      expect(codesOf(journey(report, 'reject'))).toEqual([]);
+      expect(text).toContain('audit-vendor-not-allowed');
+      expect(code).toBe(1);
+    },
+    AUDIT_TIMEOUT,
+  );
+
+  it(
+    "passes the vendor's tag once the TC string consents to the vendor",
+    async () => {
+      const { code, report, text } = await auditVendors('/vendor-consented.html');
+      const accepted = journey(report, 'accept');
+      expect(
+        accepted.requests.some((request) => request.url === `${bidder}/bidder.js`),
+        text,
+      ).toBe(true);
+      expect(report.findingCount, text).toBe(0);
+      expect(code).toBe(0);
     },
     AUDIT_TIMEOUT,
   );

@@ -1,12 +1,16 @@
 /**
  * Fixture sites for the audit's vendors' view and prompt checks: a prompt with an axe-core
  * violation, a modal prompt without a focus trap, a page whose `__tcfapi` grants purpose 1 after
- * a reject, a page whose `__tcfapi` appears 700 ms after the navigation, and a clean page (a
- * modal prompt with the overlay, strings that follow the decision). The TC strings are encoded
+ * a reject, a page whose `__tcfapi` appears 700 ms after the navigation, a clean page (a
+ * modal prompt with the overlay, strings that follow the decision), a page whose `__gpp` says
+ * after a reject that the reader did not opt out (and its counterpart that follows the
+ * decision), and a page whose accept lets a tag of a vendor run that its TC string leaves out
+ * (and its counterpart whose string consents to that vendor). The TC strings are encoded
  * with the IAB's library over the repository's vendor list; the pages' `__tcfapi` and
  * `__uspapi` are small stand-ins for a CMP that answer from the decision (`consent-change`).
  */
 import { readFileSync } from 'node:fs';
+import { GppModel } from '@iabgpp/cmpapi';
 import { GVL, Segment, TCModel, TCString } from '@iabtechlabtcf/core';
 import { html } from '../harness.ts';
 
@@ -111,3 +115,58 @@ export const cleanSignalsPage = (): string =>
     extensions: ['page-consent'],
     head: cmpStandIn(following()),
   });
+
+/** A GPP string with one `usnat` section: sale, sharing and targeted advertising opted out (1) or not (2), with the notices given. */
+export function usnatString(optOut: 1 | 2): string {
+  const model = new GppModel();
+  for (const scope of ['Sale', 'Sharing', 'TargetedAdvertising']) {
+    model.setFieldValue('usnat', `${scope}OptOut`, optOut);
+    model.setFieldValue('usnat', `${scope}OptOutNotice`, 1);
+  }
+  model.setFieldValue('usnat', 'SharingNotice', 1);
+  model.setFieldValue('usnat', 'MspaCoveredTransaction', 2);
+  return model.encode();
+}
+
+/** A GPP stand-in: `__gpp('ping')` answers with `rejected`'s string after a reject, else `other`'s, `usnat` applicable. */
+function gppStandIn(strings: { other: string; rejected: string }): string {
+  return `<script>(() => {
+  const gpp = ${JSON.stringify(strings)};
+  let state = 'other';
+  document.addEventListener('consent-change', (event) => { state = event.detail.state === 'rejected' ? 'rejected' : 'other'; });
+  window.__gpp = (command, callback) => {
+    if (command === 'ping') callback({ gppVersion: '1.1', cmpStatus: 'loaded', cmpDisplayStatus: 'hidden', signalStatus: 'ready', supportedAPIs: ['7:usnat'], cmpId: 10, sectionList: [7], applicableSections: [7], gppString: gpp[state], parsedSections: {} }, true);
+  };
+})();</script>`;
+}
+
+/** A page whose `__gpp` says, whatever the reader decides, that the reader did not opt out of sale, sharing or targeted advertising. */
+export const gppOvergrantPage = (): string =>
+  html(`${consentMarkup(CHOICES, { uiConfig: { overlay: true } })}${main}`, {
+    extensions: ['page-consent'],
+    head: gppStandIn({ other: usnatString(2), rejected: usnatString(2) }),
+  });
+
+/** The counterpart: after a reject `__gpp` says the reader opted out of all three. */
+export const gppFollowingPage = (): string =>
+  html(`${consentMarkup(CHOICES, { uiConfig: { overlay: true } })}${main}`, {
+    extensions: ['page-consent'],
+    head: gppStandIn({ other: usnatString(2), rejected: usnatString(1) }),
+  });
+
+/**
+ * A page with a bidder's tag from `bidder` (an origin the test maps to vendor 8) that waits for
+ * consent; after an accept its TC string consents to purposes 1-4 and to `acceptedVendors`.
+ */
+export const vendorTagPage = (bidder: string, acceptedVendors: number[]): string =>
+  html(
+    `${consentMarkup(CHOICES, { uiConfig: { overlay: true } })}${main}<script type="text/plain" data-block-on-consent src="${bidder}/bidder.js"></script>`,
+    {
+      extensions: ['page-consent'],
+      head: cmpStandIn({
+        before: tcString(NOTHING),
+        rejected: tcString(NOTHING),
+        accepted: tcString({ purposes: GRANTED.purposes, vendors: acceptedVendors }),
+      }),
+    },
+  );

@@ -56,6 +56,7 @@ describe('rulesRun', () => {
       'fair choice: passed (reject as prominent as accept)',
       'prompt accessibility: not-run (the prompt could not be checked)',
       'consent strings: not-run (the page has no __tcfapi, __gpp or __uspapi)',
+      "vendors' tags: not-run (the page published no TC string)",
     ]);
   });
 
@@ -71,6 +72,7 @@ describe('rulesRun', () => {
       'failed',
       'passed',
       'failed',
+      'not-run',
       'not-run',
       'not-run',
     ]);
@@ -95,6 +97,7 @@ describe('rulesRun', () => {
       'not-run (no prompt shown)',
       'not-run (no prompt shown)',
       'not-run (the page has no __tcfapi, __gpp or __uspapi)',
+      'not-run (the page published no TC string)',
     ]);
     expect(rulesRun(report({ fairChoice: null }))[3]).toMatchObject({
       status: 'not-run',
@@ -112,7 +115,32 @@ describe('rulesRun', () => {
       'not-run (no prompt shown)',
       'not-run (no prompt shown)',
       'not-run (the page has no __tcfapi, __gpp or __uspapi)',
+      'not-run (the page published no TC string)',
     ]);
+  });
+
+  it("runs the vendors' tags rule where a TC string was read, and fails it on a vendor's tag without consent", () => {
+    const tcf = { status: 'read', detail: null, value: { tcString: 'CQ' } } as unknown as NonNullable<
+      JourneyReport['signals']
+    >['tcf'];
+    const none = { status: 'none', detail: null, value: null } as const;
+    const signals = { tcfFirstAnswerMs: 10, tcLoadedMs: 20, tcf, gpp: none, usp: none, prebid: [] };
+    const vendor = { ...cookie, code: 'audit-vendor-not-allowed', subject: 'request', phase: 'after' } as const;
+    const outcomes = rulesRun(
+      report({
+        journeys: [
+          journey('no-decision'),
+          { ...journey('reject'), signals },
+          { ...journey('accept', [vendor]), signals },
+        ],
+      }),
+    );
+    expect(outcomes.at(-1)).toEqual({
+      code: 'audit-vendor-not-allowed',
+      name: "vendors' tags",
+      status: 'failed',
+      detail: '1 finding in reject, accept',
+    });
   });
 
   it('prints the rules in the text report, a clean page included, the fair-choice warnings under their rule', () => {
