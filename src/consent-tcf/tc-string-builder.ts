@@ -23,20 +23,16 @@ import type { TcfChoices } from '../tcf/tc-choices.ts';
 import { USABLE_FOR, unusableRestrictions } from '../tcf/restrictions.ts';
 import type { GvlJson } from '../wire/gvl.ts';
 
-/** One diagnostic per restriction that some of its vendors cannot take under `gvl`. */
+/** One diagnostic per restriction that some of its vendors cannot take under `gvl` (a warning: the rest applies). */
 function reportUnusable(config: TcfConfig, gvl: GvlJson, report: SignalSource['report']): void {
   const restrictions = config.publisherRestrictions ?? [];
   for (const { index, vendors } of unusableRestrictions(gvl, restrictions)) {
     const { purpose, type } = restrictions[index]!;
-    const field = `tcf.publisherRestrictions[${index}]`;
-    report(
-      diagnostic(
-        'consent-tcf-restriction-unused',
-        `${type} on purpose ${purpose}: ${USABLE_FOR[type]}`,
-        vendors,
-        field,
-      ),
-    );
+    const [expected, field] = [
+      `${type} on purpose ${purpose}: ${USABLE_FOR[type]}`,
+      `tcf.publisherRestrictions[${index}]`,
+    ];
+    report(diagnostic('consent-tcf-restriction-unused', expected, vendors, field), 'warn');
   }
 }
 
