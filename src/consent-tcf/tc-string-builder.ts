@@ -27,12 +27,10 @@ import type { GvlJson } from '../wire/gvl.ts';
 function reportUnusable(config: TcfConfig, gvl: GvlJson, report: SignalSource['report']): void {
   const restrictions = config.publisherRestrictions ?? [];
   for (const { index, vendors } of unusableRestrictions(gvl, restrictions)) {
+    // Named by its purpose and type: a bad entry before it was dropped, so its index is not the config's.
     const { purpose, type } = restrictions[index]!;
-    const [expected, field] = [
-      `${type} on purpose ${purpose}: ${USABLE_FOR[type]}`,
-      `tcf.publisherRestrictions[${index}]`,
-    ];
-    report(diagnostic('consent-tcf-restriction-unused', expected, vendors, field), 'warn');
+    const expected = `tcf.publisherRestrictions (${type} on purpose ${purpose}): ${USABLE_FOR[type]}`;
+    report(diagnostic('consent-tcf-restriction-unused', expected, vendors, 'tcf.publisherRestrictions'), 'warn');
   }
 }
 

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-/** The bundled Prebid.js (an IIFE defining `window.pbjs`). */
-export async function bundlePrebid(): Promise<string> {
+/** The bundled Prebid.js (an IIFE defining `window.pbjs`), with `modules` of `prebid.js/modules/` besides the consent ones. */
+export async function bundlePrebid(modules: readonly string[] = []): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'prebid-'));
   const entry = join(dir, 'entry.js');
   writeFileSync(
@@ -19,6 +19,7 @@ export async function bundlePrebid(): Promise<string> {
      import 'prebid.js/modules/consentManagementTcf';
      import 'prebid.js/modules/consentManagementGpp';
      import 'prebid.js/modules/consentManagementUsp';
+     ${modules.map((name) => `import 'prebid.js/modules/${name}';`).join('\n')}
      pbjs.processQueue();`,
   );
   try {
