@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { PurposeRestriction, RestrictionType, TCString } from '@iabtechlabtcf/core';
 import { describe, expect, it } from 'vitest';
-import { scopeOf } from '../../../src/hosted-cmp/tcf-scope.ts';
+import { isAnyConsent, scopeOf } from '../../../src/hosted-cmp/tcf-scope.ts';
 import { choicesOfState, initialState } from '../../../src/hosted-cmp/tcf-switches.ts';
 import { tcfModel } from '../../../src/hosted-cmp/tcf-view.ts';
 import type { TcfSettings } from '../../../src/tcf/tc-choices.ts';
@@ -116,6 +116,11 @@ describe('hosted prompt: publisher custom purposes', () => {
     expect(idsOf(model.publisherCustomConsents)).toEqual([1]);
     expect(idsOf(model.publisherCustomLegitimateInterests)).toEqual([]);
     expect(Number(model.numCustomPurposes)).toBe(2);
+    // Only a custom purpose consented is still consent: the prompt answers accept.
+    const custom = initialState(scopeOf(gvl, settings), null, settings.publisherPurposes);
+    expect(isAnyConsent(choicesOfState(custom, settings.publisherPurposes))).toBe(false);
+    custom.set('cp:1', true);
+    expect(isAnyConsent(choicesOfState(custom, settings.publisherPurposes))).toBe(true);
     // Re-opened on the stored string, the switches are where the reader left them.
     const reopened = initialState(scopeOf(gvl, settings), choicesOfTcString(tcString), settings.publisherPurposes);
     expect([reopened.get('cp:1'), reopened.get('cpl:2')]).toEqual([true, false]);
