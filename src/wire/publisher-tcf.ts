@@ -10,6 +10,7 @@
 import {
   drop,
   isRecord,
+  own,
   type Read,
   readFields,
   readList,
@@ -65,7 +66,7 @@ const isId = (value: unknown, max: number): value is number =>
 /** The first problem of one entry, as [field suffix, expected, got]; null when it is usable. */
 function problemOf(entry: unknown, restricted: ReadonlySet<string>): [string, string, unknown] | null {
   if (!isRecord(entry)) return ['', 'an object {purpose, type, vendors}', entry];
-  const { purpose, type, vendors } = entry;
+  const [purpose, type, vendors] = [own(entry, 'purpose'), own(entry, 'type'), own(entry, 'vendors')];
   if (!isId(purpose, MAX_PURPOSE)) return ['.purpose', `a TCF purpose from 1 to ${MAX_PURPOSE}`, purpose];
   if (!RESTRICTION_TYPES.includes(type as RestrictionType))
     return ['.type', `one of ${RESTRICTION_TYPES.join(', ')}`, type];
@@ -119,7 +120,7 @@ const readCustomPurpose: Read<CustomPurpose> = (into, value, field) => {
   if (id === undefined || name === undefined || legalBasis === undefined) {
     const missing = id === undefined ? 'id' : name === undefined ? 'name' : 'legalBasis';
     // A present but mistyped field was reported by its reader already.
-    return isRecord(value) && value[missing] !== undefined
+    return isRecord(value) && own(value, missing) !== undefined
       ? undefined
       : drop(into, `${field}.${missing}`, 'a value', undefined);
   }
