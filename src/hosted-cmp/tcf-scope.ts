@@ -46,6 +46,10 @@ export function purposeConsentsOf(
   );
 }
 
-/** Whether the reader consented to anything (the response's `accept` or `reject`). */
+/** Whether the reader consented to anything, the publisher's own purposes included (the response's `accept` or `reject`). */
 export const isAnyConsent = (choices: TcfChoices): boolean =>
-  choices.purposeConsents.length + choices.vendorConsents.length + choices.specialFeatureOptins.length > 0;
+  choices.purposeConsents.length +
+    choices.vendorConsents.length +
+    choices.specialFeatureOptins.length +
+    (choices.publisher?.customConsents.length ?? 0) >
+  0;

@@ -53,7 +53,8 @@ export async function tcfSession(
   reportAll(parsedTranslation?.diagnostics ?? []);
   const scope = scopeOf(gvl, tcf.settings);
   const stored = storedTcString(info, gpp);
-  const state = initialState(scope, stored ? choicesOfTcString(stored) : null);
+  const { publisherPurposes } = tcf.settings;
+  const state = initialState(scope, stored ? choicesOfTcString(stored) : null, publisherPurposes);
   // The ATP switches start from the stored AC string (a malformed one is reported and read as none).
   const storedAc = info.consentMetadata?.additionalConsent;
   const parsedAc = storedAc === undefined ? null : parseAdditionalConsent(storedAc);
@@ -63,7 +64,7 @@ export async function tcfSession(
   const decide = (kind: ChoiceKind): PromptDecision => {
     const choices =
       kind === 'save'
-        ? choicesOfState(state)
+        ? choicesOfState(state, publisherPurposes)
         : choicesOfDecision(gvl, tcf.settings, { state: kind === 'accept' ? 'accepted' : 'rejected' });
     const atpConsents = kind === 'save' ? idsOn(state, 'a') : [];
     const isAtpConsented = (id: number) => kind === 'accept' || atpConsents.includes(id);
@@ -90,6 +91,7 @@ export async function tcfSession(
     config.messages,
     config.lang,
     tcf.atps,
+    publisherPurposes?.custom,
   );
   return { render: renderer(model, state, config.messages), decide };
 }

@@ -2,8 +2,12 @@
  * The second layer of an instance with `tcf` settings, from the (translated) GVL: each purpose
  * with its consent switch and, where a vendor declares legitimate interest for it, the switch
  * that objects to it; the special features; the special purposes and features (shown, not
- * chosen); Google's ATPs of `tcf.googleAtps` as "Other partners", each with its consent switch
+ * chosen); the publisher's custom purposes after the purposes, each with the switch of its
+ * legal basis (`cp:<id>` consent, `cpl:<id>` legitimate interest kept); Google's ATPs of `tcf.googleAtps` as "Other partners", each with its consent switch
  * (`a:<id>`) and privacy policy; every selected vendor with its switches and its GVL v3 details.
+ * The vendors are those of the scope, with the declarations their publisher restrictions leave:
+ * a purpose restricted to consent shows under consent (and gives the vendor a consent switch),
+ * one not allowed is not shown for that vendor.
  */
 import { own } from '../wire/values.ts';
 import type { GvlEntry, GvlJson, GvlVendor } from '../wire/gvl.ts';
@@ -12,6 +16,7 @@ import type { LayerItem, VendorRow } from './layer-items.ts';
 import type { SecondLayerModel } from './second-layer.ts';
 import type { TcfScope } from './tcf-scope.ts';
 import type { PageAtp } from './page-config.ts';
+import type { CustomPurpose } from '../wire/publisher-tcf.ts';
 
 type Entries = Readonly<Record<string, GvlEntry>> | undefined;
 
@@ -92,6 +97,7 @@ export function tcfModel(
   messages: Messages,
   lang: string,
   atps: readonly PageAtp[] = [],
+  customPurposes: readonly CustomPurpose[] = [],
 ): SecondLayerModel {
   const consent = messages['consent'] ?? '';
   const legitimate = messages['legitimateInterest'] ?? '';
@@ -113,10 +119,21 @@ export function tcfModel(
       {
         title: messages['purposes'] ?? '',
         ...(li.size ? { note: messages['liNote'] } : {}),
-        items: items(gvl.purposes, purposes, (id) => [
-          ...(consentPurposes.has(id) ? [{ key: `p:${id}`, label: consent }] : []),
-          ...(li.has(id) ? [{ key: `pl:${id}`, label: legitimate }] : []),
-        ]),
+        items: [
+          ...items(gvl.purposes, purposes, (id) => [
+            ...(consentPurposes.has(id) ? [{ key: `p:${id}`, label: consent }] : []),
+            ...(li.has(id) ? [{ key: `pl:${id}`, label: legitimate }] : []),
+          ]),
+          ...customPurposes.map((purpose) => ({
+            name: purpose.name,
+            ...(purpose.description ? { description: purpose.description } : {}),
+            switches: [
+              purpose.legalBasis === 'consent'
+                ? { key: `cp:${purpose.id}`, label: consent }
+                : { key: `cpl:${purpose.id}`, label: legitimate },
+            ],
+          })),
+        ],
       },
       {
         title: messages['specialFeatures'] ?? '',

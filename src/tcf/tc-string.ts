@@ -2,12 +2,43 @@
  * TC strings from our own prompts (docs/consent.md, "TC strings from our own prompts"), encoded
  * and decoded by the IAB's `@iabtechlabtcf/core`: a service-specific string under the
  * publisher's CMP id, with the GVL's vendor-list and policy versions and the DisclosedVendors
- * segment listing the vendors the site works with. Shared by the TCF part and the hosted
+ * segment listing the vendors the site works with, the publisher restrictions the GVL allows
+ * (src/tcf/restrictions.ts) and the publisher TC segment. Shared by the TCF part and the hosted
  * prompt's frame; no DOM, no network.
  */
-import { GVL, TCModel, TCString } from '@iabtechlabtcf/core';
+import { GVL, PurposeRestriction, RestrictionType, TCModel, TCString } from '@iabtechlabtcf/core';
 import type { GvlJson } from '../wire/gvl.ts';
-import { listedVendors, type TcfChoices, type TcfSettings } from './tc-choices.ts';
+import type { PublisherRestriction } from '../wire/publisher-tcf.ts';
+import { listedVendors, type PublisherChoices, type TcfChoices, type TcfSettings } from './tc-choices.ts';
+import { isUsable } from './restrictions.ts';
+
+const RESTRICTION = {
+  notAllowed: RestrictionType.NOT_ALLOWED,
+  requireConsent: RestrictionType.REQUIRE_CONSENT,
+  requireLi: RestrictionType.REQUIRE_LI,
+} as const;
+
+/** The usable restrictions into the model's vector (the library would drop the others silently). */
+function addRestrictions(model: TCModel, gvlJson: GvlJson, restrictions: readonly PublisherRestriction[]): void {
+  for (const { purpose, type, vendors } of restrictions) {
+    const restriction = new PurposeRestriction(purpose, RESTRICTION[type]);
+    for (const id of vendors) {
+      const vendor = Object.hasOwn(gvlJson.vendors, String(id)) ? gvlJson.vendors[String(id)] : undefined;
+      if (vendor && isUsable(vendor, purpose, type)) model.publisherRestrictions.add(id, restriction);
+    }
+  }
+}
+
+/** The publisher TC segment: the custom purposes counted up to the highest configured id. */
+function setPublisher(model: TCModel, settings: TcfSettings, publisher: PublisherChoices | undefined): void {
+  const custom = settings.publisherPurposes?.custom ?? [];
+  model.numCustomPurposes = Math.max(0, ...custom.map((purpose) => purpose.id));
+  if (!publisher) return;
+  model.publisherConsents.set(publisher.consents);
+  model.publisherLegitimateInterests.set(publisher.legitimateInterests);
+  model.publisherCustomConsents.set(publisher.customConsents);
+  model.publisherCustomLegitimateInterests.set(publisher.customLegitimateInterests);
+}
 
 const LETTERS = /^[A-Z]{2}$/;
 
@@ -38,6 +69,8 @@ function modelOf(gvlJson: GvlJson, settings: TcfSettings, choices: TcfChoices, n
   model.vendorLegitimateInterests.set(choices.vendorLegitimateInterests);
   model.specialFeatureOptins.set(choices.specialFeatureOptins);
   model.vendorsDisclosed.set(listedVendors(gvlJson, settings).map((vendor) => vendor.id));
+  addRestrictions(model, gvlJson, settings.publisherRestrictions ?? []);
+  setPublisher(model, settings, choices.publisher);
   const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   model.created = day;
   model.lastUpdated = day;
@@ -62,12 +95,20 @@ export function idsOf(vector: { forEach(callback: (value: boolean, id: number) =
 export function choicesOfTcString(tcString: string): TcfChoices | null {
   try {
     const model = TCString.decode(tcString);
+    const publisher = {
+      consents: idsOf(model.publisherConsents),
+      legitimateInterests: idsOf(model.publisherLegitimateInterests),
+      customConsents: idsOf(model.publisherCustomConsents),
+      customLegitimateInterests: idsOf(model.publisherCustomLegitimateInterests),
+    };
+    const hasPublisher = Number(model.numCustomPurposes) > 0 || Object.values(publisher).some((ids) => ids.length);
     return {
       purposeConsents: idsOf(model.purposeConsents),
       purposeLegitimateInterests: idsOf(model.purposeLegitimateInterests),
       vendorConsents: idsOf(model.vendorConsents),
       vendorLegitimateInterests: idsOf(model.vendorLegitimateInterests),
       specialFeatureOptins: idsOf(model.specialFeatureOptins),
+      ...(hasPublisher ? { publisher } : {}),
     };
   } catch {
     return null;

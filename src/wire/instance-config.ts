@@ -10,6 +10,12 @@ import { readPurposeId, readPurposeMap } from './purpose-id.ts';
 import { parseLoadableUrl } from './url.ts';
 import { type GoogleAtps, readGoogleAtps } from './google-atps.ts';
 import {
+  type PublisherPurposes,
+  type PublisherRestriction,
+  readPublisherPurposes,
+  readPublisherRestrictions,
+} from './publisher-tcf.ts';
+import {
   drop,
   isRecord,
   type Read,
@@ -62,6 +68,9 @@ export type InstanceTcf = {
   readonly publisherCountryCode?: string;
   /** Google's ATPs the prompt lists under "Other partners" and the AC string carries: ids, or "all" of GOOGLE_ATP_LIST. */
   readonly googleAtps?: GoogleAtps;
+  /** The string's publisher restrictions and publisher TC segment (src/wire/publisher-tcf.ts). */
+  readonly publisherRestrictions?: PublisherRestriction[];
+  readonly publisherPurposes?: PublisherPurposes;
 };
 
 /** An absolute http(s) URL of at most 2,000 characters. */
@@ -133,6 +142,8 @@ const readTcfFields = withRequired<InstanceTcf>(
     publisherCountryCode: (into, value, field) =>
       readText(2, 2, /^[A-Za-z]{2}$/, 'a two-letter country code')(into, value, field)?.toUpperCase(),
     googleAtps: readGoogleAtps,
+    publisherRestrictions: readPublisherRestrictions,
+    publisherPurposes: readPublisherPurposes,
   },
   ['cmpId', 'cmpVersion', 'vendors'],
 );
@@ -145,6 +156,8 @@ const TCF_FIELDS = [
   'specialFeatures',
   'publisherCountryCode',
   'googleAtps',
+  'publisherRestrictions',
+  'publisherPurposes',
 ];
 
 /** The `tcf` settings; an unknown field is refused (a typo would otherwise drop a setting silently). */

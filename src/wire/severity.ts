@@ -36,6 +36,8 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'consent-mode-mapping-invalid',
   'consent-mode-options-invalid',
   'consent-tcf-config-invalid',
+  'consent-tcf-restriction-invalid',
+  'consent-tcf-restriction-unused',
   'consent-tcf-vendor-list-invalid',
   'consent-tcf-vendor-list-failed',
   'consent-additional-consent-invalid',

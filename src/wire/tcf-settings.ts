@@ -3,7 +3,7 @@
  * `vendorListHref` (a GVL v3 JSON), `vendors` (GVL ids the site works with), `purposes`
  * (config purpose -> TCF purpose ids), `specialFeatures`, `publisherCountryCode`,
  * `consentLanguage`, `googleAtps` (Google's ATPs for the AC string, ids or "all" of the list at
- * `googleAtpListHref`). With the CMP ids it is what `src/tcf/tc-string.ts` encodes under. A
+ * `googleAtpListHref`), `publisherRestrictions` and `publisherPurposes` (src/wire/publisher-tcf.ts). With the CMP ids it is what `src/tcf/tc-string.ts` encodes under. A
  * mistyped field is dropped with a diagnostic; without a usable `vendorListHref` or `vendors`
  * no string can be built (null). Pure.
  */
@@ -11,6 +11,12 @@ import type { Parsed } from './diagnostic.ts';
 import { parseLoadableUrl } from './url.ts';
 import { readPurposeMap } from './purpose-id.ts';
 import { type GoogleAtps, readGoogleAtps } from './google-atps.ts';
+import {
+  type PublisherPurposes,
+  type PublisherRestriction,
+  readPublisherPurposes,
+  readPublisherRestrictions,
+} from './publisher-tcf.ts';
 import { collector, drop, type Json, own, readFields, readList, readNumber, readText } from './values.ts';
 
 export type TcfConfig = {
@@ -23,6 +29,8 @@ export type TcfConfig = {
   readonly googleAtps?: GoogleAtps;
   /** Google's ATP list as the reference server serves it (`/tcf/google-atps.json`), for `googleAtps: "all"`; resolved like `vendorListHref`. */
   readonly googleAtpListHref?: string;
+  readonly publisherRestrictions?: PublisherRestriction[];
+  readonly publisherPurposes?: PublisherPurposes;
 };
 
 const gvlId = readNumber(1, 65535);
@@ -37,6 +45,8 @@ const read = readFields<TcfConfig>({
   consentLanguage: letters,
   googleAtps: readGoogleAtps,
   googleAtpListHref: readText(2000, 1),
+  publisherRestrictions: readPublisherRestrictions,
+  publisherPurposes: readPublisherPurposes,
 });
 
 /** `vendorListHref` is resolved against `baseUrl`; it must be http(s). */

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { GppModel } from '@iabgpp/cmpapi';
-import { TCString } from '@iabtechlabtcf/core';
+import { PurposeRestriction, RestrictionType, TCString } from '@iabtechlabtcf/core';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { idsOf } from '../../src/tcf/tc-string.ts';
@@ -31,6 +31,16 @@ const TCF = {
   specialFeatures: [1],
   publisherCountryCode: 'DE',
   googleAtps: [2572, 3, 89],
+};
+/** The same instance with publisher restrictions and a custom purpose (docs/consent.md, "Publisher restrictions and purposes"). */
+const RESTRICTED = 'hosted-restricted';
+const RESTRICTED_TCF = {
+  ...TCF,
+  publisherRestrictions: [
+    { purpose: 2, type: 'notAllowed', vendors: [8] },
+    { purpose: 7, type: 'requireConsent', vendors: [25] },
+  ],
+  publisherPurposes: { consent: [1], custom: [{ id: 1, name: 'Our newsletter', legalBasis: 'consent' }] },
 };
 let browser: Browser;
 let server: ServerProcess;
@@ -59,12 +69,17 @@ beforeAll(async () => {
     TCF_VENDOR_LIST: resolve('fixtures/tcf/vendor-list.json'),
     GOOGLE_ATP_LIST: resolve('fixtures/tcf/google-atps.csv'),
   });
-  const response = await fetch(`${origin}/admin/api/instances/${INSTANCE}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ tcf: TCF }),
-  });
-  expect(response.status).toBe(200);
+  for (const [instance, tcf] of [
+    [INSTANCE, TCF],
+    [RESTRICTED, RESTRICTED_TCF],
+  ] as const) {
+    const response = await fetch(`${origin}/admin/api/instances/${instance}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ tcf }),
+    });
+    expect(response.status).toBe(200);
+  }
   browser = await launchBrowser();
 }, 120_000);
 afterEach(async () => {
@@ -80,11 +95,11 @@ afterAll(async () => {
 let count = 0;
 /** A page framing the hosted prompt, exposing TCF (and GPP when asked), with Prebid's consent modules. */
 async function open(
-  options: { gpp?: boolean; tcf?: boolean; locale?: string } = {},
+  options: { gpp?: boolean; tcf?: boolean; locale?: string; instance?: string } = {},
 ): Promise<{ page: Page; frame: Frame; test: TestPage }> {
-  const { gpp = false, tcf = true, locale = 'en-GB' } = options;
+  const { gpp = false, tcf = true, locale = 'en-GB', instance = INSTANCE } = options;
   const name = `prebid-hosted-${++count}.html`;
-  const config = { consentInstanceId: INSTANCE, exposesTcfApi: tcf, exposesGppApi: gpp, cmpId: 300, cmpVersion: 2 };
+  const config = { consentInstanceId: instance, exposesTcfApi: tcf, exposesGppApi: gpp, cmpId: 300, cmpVersion: 2 };
   const modules = [...(tcf ? ['gdpr' as const] : []), ...(gpp ? ['gpp' as const] : [])];
   const body = `<page-consent id="consent" layout="nodisplay" type="page-hosted"><script type="application/json">${JSON.stringify(config)}</script></page-consent>
     <main><h1>Article</h1></main>${prebidSetup(modules).replace('src="/prebid.js"', 'src="/examples/prebid.js"')}`;
@@ -176,6 +191,36 @@ describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with
       vendorLegitimateInterests: [1, 52],
       specialFeatureOptins: [1],
     });
+  });
+
+  it('publisher restrictions in the frame: partners shown as restricted, a custom purpose switchable; the string carries both', async () => {
+    const { page, frame } = await open({ instance: RESTRICTED });
+    await frame.click('#customize');
+    await frame.locator('#vendor-list li').first().waitFor();
+    const row = (name: string) =>
+      frame.locator('#vendor-list li.vendor', { has: frame.locator(`.name:text-is("${name}")`) });
+    const consentRow = async (name: string) => {
+      await row(name).locator('summary').click();
+      return row(name).locator('dt:text-is("Consent") + dd').allTextContents();
+    };
+    // Vendor 25 declares purpose 7 flexibly on legitimate interest only: restricted to consent, it gets a consent switch.
+    expect(await frame.locator('input[data-key="v:25"]').count()).toBe(1);
+    expect(await consentRow('Placeholder Measurement')).toEqual([expect.stringMatching(/measure/i)]);
+    // Vendor 8 is not allowed purpose 2 ("Use limited data to select advertising"): not listed for it.
+    const demo = (await consentRow('Demo Bidder')).join(' ');
+    expect(demo).not.toContain('Use limited data to select advertising');
+    expect(demo).toContain('Store and/or access information on a device');
+    expect(await frame.locator('.name:text-is("Our newsletter")').count()).toBe(1);
+    for (const key of ['p:1', 'p:7', 'v:25', 'cp:1']) await frame.locator(`input[data-key="${key}"]`).check();
+    await frame.click('#save');
+    const { tcString, choices } = await auctionChoices(page);
+    expect(choices.vendorConsents).toEqual([25]);
+    const model = TCString.decode(tcString);
+    expect(model.publisherRestrictions.getVendors(new PurposeRestriction(2, RestrictionType.NOT_ALLOWED))).toEqual([8]);
+    expect(model.publisherRestrictions.getVendors(new PurposeRestriction(7, RestrictionType.REQUIRE_CONSENT))).toEqual([
+      25,
+    ]);
+    expect([idsOf(model.publisherConsents), idsOf(model.publisherCustomConsents)]).toEqual([[1], [1]]);
   });
 
   it("Other partners in the frame: Google's ATPs with their policies, each switchable; the bidder gets the AC string", async () => {

@@ -64,7 +64,20 @@ describe('instance tcf settings', () => {
     [{ ...tcf, cmpId: 1 }, 'tcf.cmpId: expected an integer from 2 to 4095, got 1'],
     [
       { ...tcf, vendor: [1] },
-      'tcf.vendor: expected one of the fields cmpId, cmpVersion, vendors, purposes, specialFeatures, publisherCountryCode, googleAtps, got [1]',
+      'tcf.vendor: expected one of the fields cmpId, cmpVersion, vendors, purposes, specialFeatures, publisherCountryCode, googleAtps, publisherRestrictions, publisherPurposes, got [1]',
+    ],
+    [
+      { ...tcf, publisherRestrictions: [{ purpose: 1, type: 'requireLi', vendors: [8] }] },
+      'tcf.publisherRestrictions[0].purpose: expected a purpose requireLi can apply to (2, 7, 8, 9, 10, 11; purposes 1 and 3 to 6 are consent only), got 1',
+    ],
+    [
+      // Vendor 1 declares purpose 10 flexibly on legitimate interest; vendor 8 does not declare it.
+      { ...tcf, publisherRestrictions: [{ purpose: 10, type: 'requireConsent', vendors: [1, 8] }] },
+      'tcf.publisherRestrictions[0].vendors[1]: expected requireConsent on purpose 10: vendors of the vendor list that declare the purpose flexibly, on legitimate interest, got 8',
+    ],
+    [
+      { ...tcf, publisherPurposes: { legitimateInterest: [3] } },
+      'tcf.publisherPurposes.legitimateInterest[0]: expected a purpose that may rest on legitimate interest (2, 7 to 11), got 3',
     ],
   ])('refuses %j with a 400 naming the field, and stores nothing', async (body, message) => {
     const { app, store } = await buildApp({ tcfVendorList });
@@ -72,6 +85,19 @@ describe('instance tcf settings', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toEqual({ code: 'invalid-field', message });
     expect(await store.getInstance('news')).toBeNull();
+  });
+
+  it('stores publisher restrictions and purposes the GVL allows, and embeds them in the prompt settings', async () => {
+    const { app } = await buildApp({ tcfVendorList });
+    const publisher = {
+      publisherRestrictions: [{ purpose: 2, type: 'notAllowed', vendors: [8] }],
+      publisherPurposes: { consent: [1], custom: [{ id: 1, name: 'Our newsletter', legalBasis: 'consent' }] },
+    };
+    const response = await put(app, { tcf: { ...tcf, ...publisher } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().config.tcf).toMatchObject(publisher);
+    const config = embedded((await app.inject({ url: '/cmp/prompt.html?instance=news' })).body);
+    expect(config.tcf.settings).toMatchObject(publisher);
   });
 
   it('refuses tcf settings when the server has no vendor list', async () => {

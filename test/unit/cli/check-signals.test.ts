@@ -20,6 +20,13 @@ describe('checkSignals', () => {
     ).toContain('consent-tcf-config-invalid@warning');
   });
 
+  it('reports a publisher restriction the TCF policy does not allow, as the component does', () => {
+    const restricted = { ...TCF_SETTINGS, publisherRestrictions: [{ purpose: 1, type: 'requireLi', vendors: [8] }] };
+    expect(codesOf(withConsentConfig({ ...CONSENT_CONFIG, ...TCF, tcf: restricted }))).toEqual([
+      'consent-tcf-restriction-invalid@warning',
+    ]);
+  });
+
   it('reads gpp.usnat and refuses a field the config does not set', () => {
     expect(
       codesOf(withConsentConfig({ ...CONSENT_CONFIG, exposesGppApi: true, gpp: { usnat: { SaleOptOut: 1 } } })),
