@@ -44,7 +44,7 @@ async function additionalConsentOf(
   if (!googleAtps) return undefined;
   const { value: ids, diagnostics } =
     googleAtps === 'all' ? await loadAtpIds(googleAtpListHref!) : { value: googleAtps, diagnostics: [] };
-  for (const d of diagnostics) report(d);
+  for (const d of diagnostics) report(d, d.code === 'remote-answer-too-large' ? 'error' : 'warn');
   const isConsented = choices.purposeConsents.includes(1);
   return ids ? formatAdditionalConsent(ids, () => isConsented) : undefined;
 }
@@ -52,14 +52,14 @@ async function additionalConsentOf(
 /** Builds the string for each waiting decision; reports once per failing decision. */
 export function startTcStrings(source: SignalSource): void {
   const { value: config, diagnostics } = parseTcfConfig(source.tcf, location.href);
-  for (const d of diagnostics) source.report(d);
+  for (const d of diagnostics) source.report(d, 'warn');
   let building = '';
   let isRestrictionChecked = false;
   const build = async (signal: ConsentSignal) => {
     const { decisionKey, state } = signal;
     if (!config || (state !== 'accepted' && state !== 'rejected')) return source.addString(decisionKey, null);
     const { value: gvl, diagnostics: failures } = await loadVendorList(config.vendorListHref);
-    for (const d of failures) source.report(d);
+    for (const d of failures) source.report(d, d.code === 'remote-answer-too-large' ? 'error' : 'warn');
     if (!gvl) return source.addString(decisionKey, null);
     if (!isRestrictionChecked) {
       isRestrictionChecked = true;

@@ -104,6 +104,19 @@ const FORWARDED: Readonly<Record<string, Readonly<Record<string, readonly string
   "src/consent/bounded-source.ts: for (const d of diagnostics) source.report(d, 'warn');": {
     warning: ['consent-additional-consent-invalid'],
   },
+  "src/consent-tcf/tc-string-builder.ts: for (const d of diagnostics) report(d, d.code === 'remote-answer-too-large' ? 'error' : 'warn');":
+    {
+      warning: ['consent-google-atp-list-invalid'],
+      error: ['remote-answer-too-large'],
+    },
+  "src/consent-tcf/tc-string-builder.ts: for (const d of diagnostics) source.report(d, 'warn');": {
+    warning: ['consent-tcf-config-invalid', 'consent-tcf-restriction-invalid'],
+  },
+  "src/consent-tcf/tc-string-builder.ts: for (const d of failures) source.report(d, d.code === 'remote-answer-too-large' ? 'error' : 'warn');":
+    {
+      warning: ['consent-tcf-vendor-list-failed', 'consent-tcf-vendor-list-invalid'],
+      error: ['remote-answer-too-large'],
+    },
 };
 
 /** Where each forwarded site's codes come from. */
@@ -124,6 +137,13 @@ const FORWARDED_SOURCES: Readonly<Record<string, readonly string[]>> = Object.fr
       'src/consent/prompt-frame.ts': ['src/wire/cmp-message.ts'],
       'src/consent/api-guard.ts': ['src/consent/api-guard.ts'],
       'src/consent/bounded-source.ts': ['src/wire/additional-consent.ts'],
+      'src/consent-tcf/tc-string-builder.ts': [
+        'src/consent-tcf/vendor-list.ts',
+        'src/wire/tcf-settings.ts',
+        'src/wire/publisher-tcf.ts',
+        'src/wire/gvl.ts',
+        'src/wire/read-body.ts',
+      ],
     }[key.split(': ')[0]!]!,
   ]),
 );
