@@ -52,7 +52,7 @@ beforeAll(async () => {
   server.page('/story.html', articlePage({ autoAds }));
   server.page(
     '/consent.html',
-    articlePage({ autoAds, head: '', body: undefined, extensions: ['page-auto-ads', 'page-consent'] }).replace(
+    articlePage({ autoAds, extensions: ['page-auto-ads', 'page-consent'] }).replace(
       '</page-auto-ads>',
       `</page-auto-ads>${CONSENT}`,
     ),
