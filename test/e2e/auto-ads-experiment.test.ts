@@ -45,11 +45,19 @@ beforeAll(async () => {
   server = await startServer({
     ...IMAGE_ROUTES,
     '/ads/experiment': { body: CONFIG },
+    // One bad field (the weight): the experiment is dropped and the config's maxAdCount of 8 applies.
+    '/ads/bad-experiment': {
+      body: {
+        ...CONFIG,
+        experiment: { ...CONFIG.experiment, arms: [CONFIG.experiment.arms[0], { id: 'b', weight: 0 }] },
+      },
+    },
     '/beacon': { status: 204 },
     '/away.html': { body: '<!doctype html><title>away</title>' },
   });
   const autoAds = 'type="custom" data-config-url="/ads/experiment"';
   server.page('/story.html', articlePage({ autoAds }));
+  server.page('/bad.html', articlePage({ autoAds: 'type="custom" data-config-url="/ads/bad-experiment"' }));
   server.page(
     '/consent.html',
     articlePage({ autoAds, extensions: ['page-auto-ads', 'page-consent'] }).replace(
@@ -97,6 +105,8 @@ async function leave(page: Page, expected: number) {
   const deadline = Date.now() + 5000;
   while (server.requestsTo('/beacon').length < expected && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 50));
+  // Expecting none: give a beacon that should not come the time one would take.
+  if (!expected) await new Promise((resolve) => setTimeout(resolve, 500));
   return server.requestsTo('/beacon').map((request: RecordedRequest) => ({
     ...(JSON.parse(request.body) as Record<string, unknown>),
     contentType: request.headers['content-type'],
@@ -191,6 +201,22 @@ describe('auto ads experiment', () => {
     expect(beacons).toEqual([
       expect.objectContaining({ experiment: 'max-ads', arm: 'fewer', adsPlaced: 1, viewable: 0, layoutShift: 0 }),
     ]);
+    await page.context().close();
+  });
+
+  it('warns once about a bad experiment field, places with the config of its own, and sends nothing', async () => {
+    server.requests.length = 0;
+    const { page, messages } = await open(1024);
+    await visit(page, '/bad.html?draw=0.1');
+    expect(await adCount(page)).toBeGreaterThan(1);
+    expect(messages.filter((m) => m.text.includes('auto-ads-experiment-invalid'))).toEqual([
+      {
+        type: 'warning',
+        text: '[page-auto-ads] auto-ads-experiment-invalid: expected experiment.arms[1].weight: an integer from 1 to 1000, got 0',
+      },
+    ]);
+    expect(await storedArm(page)).not.toContain('auto-ads-experiment');
+    expect(await leave(page, 0)).toEqual([]);
     await page.context().close();
   });
 });
