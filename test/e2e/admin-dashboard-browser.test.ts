@@ -129,9 +129,9 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     const table = page.getByRole('table', { name: 'Experiment max-ads' });
     await table.waitFor();
     expect(await table.locator('thead th').allTextContents()).toEqual(['Arm', 'five', 'three']);
-    const rows = await table.locator('tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => [...tr.children].map((cell) => cell.textContent)),
-    );
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
     // three: views 1 and 3, mean 2, s² = 2, margin 1.96 · √(2 / 2) = 1.96.
     expect(rows).toEqual([
       ['Page views', '1', '2'],
