@@ -166,11 +166,13 @@ describe('auto ads experiment', () => {
       await visit(page, '/story.html?draw=0.9');
       const placed = await adCount(page);
       expect(placed).toBeGreaterThan(1);
-      // The first ad in view for 1.5 s, the second for a moment only.
+      // The first ad in view for 2.5 s, the second for a moment only; then back to the top, where
+      // no ad was placed (none goes into the visible viewport), before the page view ends.
       await page.evaluate(`(${PLACED})()[0].scrollIntoView({ block: 'center' })`);
-      await page.waitForTimeout(1500);
+      await page.waitForTimeout(2500);
       await page.evaluate(`(${PLACED})()[1].scrollIntoView({ block: 'center' })`);
       await page.waitForTimeout(200);
+      await page.evaluate(() => scrollTo(0, 0));
       const cls = await page.evaluate(() => (window as unknown as { __cls: number }).__cls);
       const [beacon, more] = await leave(page, 1);
       expect(more).toBeUndefined();
