@@ -40,6 +40,7 @@ const ENTRIES = [
   // Parts of page-auto-ads-0.1.js, for a config with such a placement only (src/auto-ads/parts.ts).
   ['src/auto-ads/parts/page-auto-ads-vignette.ts', 'v0/page-auto-ads-vignette', 'v0/page-auto-ads-0.1'],
   ['src/auto-ads/parts/page-auto-ads-side-rail.ts', 'v0/page-auto-ads-side-rail', 'v0/page-auto-ads-0.1'],
+  ['src/auto-ads/parts/page-auto-ads-experiment.ts', 'v0/page-auto-ads-experiment', 'v0/page-auto-ads-0.1'],
   ['src/geo/page-geo.ts', 'v0/page-geo-0.1'],
   ['src/consent-tcf/page-consent-tcf.ts', 'v0/page-consent-tcf-0.1'],
   ['src/consent-gpp/page-consent-gpp.ts', 'v0/page-consent-gpp-0.1'],

@@ -33,6 +33,19 @@ export type DailyPromptOutcomes = {
   readonly dismiss: number;
 };
 
+/** One arm's totals over every page view it reported (docs/server.md, "Ads experiments"). */
+export type ExperimentArmTotals = {
+  readonly experiment: string;
+  readonly arm: string;
+  readonly pageViews: number;
+  readonly adsPlaced: number;
+  readonly viewable: number;
+  /** The sum of each page view's viewable impressions squared, for the variance. */
+  readonly viewableSquares: number;
+  /** The sum of each page view's layout shift. */
+  readonly layoutShift: number;
+};
+
 export type PurposeAcceptance = { readonly purpose: string; readonly accepted: number; readonly rejected: number };
 
 export type InstanceCounts = {

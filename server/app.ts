@@ -22,6 +22,7 @@ import { createRequestId } from './request-id.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAdminPageRoutes } from './routes/admin-page.ts';
 import { registerAdsConfigRoutes } from './routes/ads-config.ts';
+import { registerExperimentRoutes } from './routes/ads-experiment.ts';
 import { registerCdnRoutes } from './routes/cdn.ts';
 import { registerOutcomeRoutes, registerPromptRoutes } from './routes/cmp.ts';
 import { consentBodyLimit, registerConsentRoutes } from './routes/consent.ts';
@@ -57,7 +58,7 @@ export type AppDeps = {
   /** Fastify `trustProxy`: a hop count or a comma list of proxy addresses/CIDRs; never `true` (see config.ts). */
   readonly trustProxy?: TrustProxy;
   readonly now?: () => number;
-  /** Requests per client IP per minute on /consent/* and /cmp/outcome; 0 disables. Default 600. */
+  /** Requests per client IP per minute on /consent/*, /cmp/outcome and /ads/experiment; 0 disables. Default 600. */
   readonly rateLimitPerMinute?: number;
   /** Instances created on first use, at most. Default 1,000. */
   readonly maxAutoInstances?: number;
@@ -206,11 +207,12 @@ export function createApp(deps: AppDeps): FastifyInstance {
   app.register(async (routes) => {
     registerHealthRoutes(routes, context);
     registerCdnRoutes(routes, context);
-    // One budget per client IP shared by these routes (/consent/*, /cmp/outcome); the others are not limited.
+    // One budget per client IP shared by these routes (/consent/*, /cmp/outcome, /ads/experiment); the others are not limited.
     registerRateLimitedRoutes(routes, context.rateLimitPerMinute, (limited) => {
       registerConsentRoutes(limited, context);
       registerReceiptRoutes(limited, context);
       registerOutcomeRoutes(limited, context);
+      registerExperimentRoutes(limited, context);
     });
     registerReceiptKeyRoutes(routes, context);
     registerAdsConfigRoutes(routes, context);

@@ -26,7 +26,7 @@ export type ServerConfig = {
   /** TRUST_PROXY: false, a hop count, or a comma list of proxy addresses/CIDRs; never `true`. */
   readonly trustProxy: TrustProxy;
   readonly logLevel: string;
-  /** Requests per client IP per minute on /consent/* and /cmp/outcome; 0 disables the limit. */
+  /** Requests per client IP per minute on /consent/*, /cmp/outcome and /ads/experiment; 0 disables the limit. */
   readonly rateLimitPerMinute: number;
   /** Instances created on first use, at most. */
   readonly maxAutoInstances: number;

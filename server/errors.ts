@@ -15,6 +15,7 @@ export const ErrorCode = {
   cdnNotBuilt: 'cdn-not-built',
   adsClientNotFound: 'ads-client-not-found',
   adsConfigFromFile: 'ads-config-from-file',
+  adsExperimentUnknown: 'ads-experiment-unknown',
   instanceNotFound: 'instance-not-found',
   userNotFound: 'user-not-found',
   adminDisabled: 'admin-disabled',

@@ -1,6 +1,6 @@
 /**
  * Per-client rate limits (`@fastify/rate-limit`) for the endpoints anyone can call in bulk:
- * `/consent/*` and `/cmp/outcome`. The limited routes are declared inside one encapsulated
+ * `/consent/*`, `/cmp/outcome` and `/ads/experiment`. The limited routes are declared inside one encapsulated
  * plugin that registers the rate limit for all its routes (`global: true`), so a client IP has
  * one budget shared by all of them (docs/server.md), not one per route; every route declared outside
  * is not limited. The key is the client IP (`request.ip`, so TRUST_PROXY decides whether

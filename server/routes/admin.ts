@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { adminGuard } from '../admin-auth.ts';
+import { summarizeExperiments } from '../experiment-stats.ts';
 import { parseAdsConfigDocument, readAdsClient } from '../ads-config.ts';
 import { ErrorCode, HttpError, invalidField } from '../errors.ts';
 import { isRecord, readNumber } from '../../src/wire/values.ts';
@@ -143,6 +144,10 @@ function registerAdsConfigAdminRoutes(app: FastifyInstance, context: AppContext)
     const document = parseAdsConfigDocument(requireJsonBody(request));
     await context.store.putAdsConfig(client, document, context.now());
     return { client, source: 'store', document };
+  });
+  app.get('/admin/api/ads-experiments/:client', async (request) => {
+    const client = clientOf(request);
+    return { client, experiments: summarizeExperiments(await context.store.experimentArms(client)) };
   });
 }
 

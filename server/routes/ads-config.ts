@@ -24,6 +24,15 @@ function readStoredDocument(stored: unknown, client: string): AdsConfigDocument 
   }
 }
 
+/** The client's ads config document, from ADS_CONFIG_DIR first, then the store; 404 for neither. */
+export async function findAdsConfigDocument(context: AppContext, client: string): Promise<AdsConfigDocument> {
+  const fromFile = context.adsConfigs.get(client);
+  const stored = fromFile ? null : await context.store.getAdsConfig(client);
+  const document = fromFile ?? (stored === null ? null : readStoredDocument(stored, client));
+  if (!document) throw new HttpError(404, ErrorCode.adsClientNotFound, `client: no ads config for "${client}"`);
+  return document;
+}
+
 export function registerAdsConfigRoutes(app: FastifyInstance, context: AppContext): void {
   app.options('/ads/config', { onRequest: publicCors }, (_request, reply) => reply.code(204).send());
 
@@ -31,10 +40,7 @@ export function registerAdsConfigRoutes(app: FastifyInstance, context: AppContex
     const query = request.query as Record<string, unknown>;
     const client = strictRead(readAdsClient, query['client'], 'client');
     const url = strictOptional(readText(4000, 1), query['url'], 'url');
-    const fromFile = context.adsConfigs.get(client);
-    const stored = fromFile ? null : await context.store.getAdsConfig(client);
-    const document = fromFile ?? (stored === null ? null : readStoredDocument(stored, client));
-    if (!document) throw new HttpError(404, ErrorCode.adsClientNotFound, `client: no ads config for "${client}"`);
+    const document = await findAdsConfigDocument(context, client);
     reply.header('Cache-Control', 'public, max-age=60');
     return reply.send(selectAdsConfig(document, url));
   });

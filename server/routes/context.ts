@@ -28,7 +28,7 @@ export type AppContext = {
   /** The ATP list is the bundled fixture (development default, server/development.ts). */
   readonly googleAtpListIsFixture: boolean;
   readonly now: () => number;
-  /** Requests per client IP per minute, shared by /consent/* and /cmp/outcome; 0: no limit. */
+  /** Requests per client IP per minute, shared by /consent/*, /cmp/outcome and /ads/experiment; 0: no limit. */
   readonly rateLimitPerMinute: number;
   /** Longest wait of /healthz for the store's answer (ms). */
   readonly healthTimeoutMs: number;

@@ -1,6 +1,12 @@
 /** In-memory store for tests and throwaway demos (`DATABASE_URL=memory:`). Nothing survives a restart. */
 import { randomBytes } from 'node:crypto';
-import type { DailyDecisions, DailyPromptOutcomes, PromptAction, PurposeAcceptance } from '../api-types.ts';
+import type {
+  DailyDecisions,
+  DailyPromptOutcomes,
+  ExperimentArmTotals,
+  PromptAction,
+  PurposeAcceptance,
+} from '../api-types.ts';
 import { guardPlainText } from './plain-text-guard.ts';
 import type {
   AuditEntry,
@@ -28,6 +34,8 @@ export function createMemoryStore(): ConsentStore {
   let audit: AuditEntry[] = [];
   const outcomes = new Map<string, number>();
   const adsConfigs = new Map<string, unknown>();
+  /** Arm totals by client, experiment and arm. */
+  const arms = new Map<string, ExperimentArmTotals & { readonly client: string }>();
   let nextId = 1;
 
   const forInstance = (instanceId: string) => audit.filter((entry) => entry.instanceId === instanceId);
@@ -168,6 +176,25 @@ export function createMemoryStore(): ConsentStore {
     async putAdsConfig(client, document) {
       adsConfigs.set(client, structuredClone(document));
     },
+    async recordExperimentView(client, { experiment, arm, adsPlaced, viewable, layoutShift }) {
+      const armKey = `${client}\u0000${experiment}\u0000${arm}`;
+      const row = arms.get(armKey);
+      arms.set(armKey, {
+        client,
+        experiment,
+        arm,
+        pageViews: (row?.pageViews ?? 0) + 1,
+        adsPlaced: (row?.adsPlaced ?? 0) + adsPlaced,
+        viewable: (row?.viewable ?? 0) + viewable,
+        viewableSquares: (row?.viewableSquares ?? 0) + viewable * viewable,
+        layoutShift: (row?.layoutShift ?? 0) + layoutShift,
+      });
+    },
+    experimentArms: async (client) =>
+      [...arms]
+        .filter(([, row]) => row.client === client)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([, { client: _client, ...totals }]) => totals),
     close: async () => {},
   });
 }

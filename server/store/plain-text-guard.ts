@@ -44,6 +44,8 @@ const parameterNames: Readonly<Record<Method, readonly string[]>> = {
   promptOutcomes: ['instanceId', 'sinceDay'],
   getAdsConfig: ['client'],
   putAdsConfig: ['client', 'document'],
+  recordExperimentView: ['client', 'view'],
+  experimentArms: ['client'],
   close: [],
 };
 

@@ -91,6 +91,18 @@ export const postgresMigrations: readonly string[] = [
      END $$;
    CREATE TRIGGER decisions_notify_change AFTER INSERT OR UPDATE OR DELETE ON decisions
      FOR EACH ROW EXECUTE FUNCTION decisions_notify_change();`,
+  // Auto-ads experiments: each arm's totals over the page views it reported (docs/server.md, "Ads experiments").
+  `CREATE TABLE ads_experiment_arms (
+     client TEXT NOT NULL,
+     experiment TEXT NOT NULL,
+     arm TEXT NOT NULL,
+     page_views BIGINT NOT NULL,
+     ads_placed BIGINT NOT NULL,
+     viewable BIGINT NOT NULL,
+     viewable_squares BIGINT NOT NULL,
+     layout_shift DOUBLE PRECISION NOT NULL,
+     PRIMARY KEY (client, experiment, arm)
+   );`,
 ];
 
 /** The NOTIFY channel of instance changes; the payload is the instance id. */

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { PromptAction } from '../api-types.ts';
+import type { ExperimentArmTotals, PromptAction } from '../api-types.ts';
 import { guardPlainText } from './plain-text-guard.ts';
 import { createGroupCommit, defaultMaxBatch } from './group-commit.ts';
 import { createChangeListener } from './change-listener.ts';
@@ -145,8 +145,10 @@ async function migrate(pool: pg.Pool): Promise<void> {
   });
 }
 
+/** The names of the text columns the aggregate queries return; every other column is a number. */
+const TEXT_COLUMNS = new Set(['day', 'purpose', 'experiment', 'arm']);
 const numbers = <T extends object>(row: T): T =>
-  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, k === 'day' || k === 'purpose' ? v : Number(v)])) as T;
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, TEXT_COLUMNS.has(k) ? v : Number(v)])) as T;
 
 /** How soon a lost LISTEN connection is opened again. */
 export const listenRetryMs = 1000;
@@ -410,6 +412,28 @@ export async function openPostgresStore(
         [client, JSON.stringify(document), now],
       );
     },
+    async recordExperimentView(client, view) {
+      await pool.query(
+        `INSERT INTO ads_experiment_arms
+           (client, experiment, arm, page_views, ads_placed, viewable, viewable_squares, layout_shift)
+         VALUES ($1, $2, $3, 1, $4, $5, $6, $7)
+         ON CONFLICT (client, experiment, arm) DO UPDATE SET page_views = ads_experiment_arms.page_views + 1,
+           ads_placed = ads_experiment_arms.ads_placed + excluded.ads_placed,
+           viewable = ads_experiment_arms.viewable + excluded.viewable,
+           viewable_squares = ads_experiment_arms.viewable_squares + excluded.viewable_squares,
+           layout_shift = ads_experiment_arms.layout_shift + excluded.layout_shift`,
+        [client, view.experiment, view.arm, view.adsPlaced, view.viewable, view.viewable ** 2, view.layoutShift],
+      );
+    },
+    experimentArms: async (client) =>
+      (
+        await rows(
+          `SELECT experiment, arm, page_views AS "pageViews", ads_placed AS "adsPlaced", viewable,
+             viewable_squares AS "viewableSquares", layout_shift AS "layoutShift"
+           FROM ads_experiment_arms WHERE client = $1 ORDER BY experiment COLLATE "C", arm COLLATE "C"`,
+          [client],
+        )
+      ).map((row) => numbers(row as ExperimentArmTotals)),
     async close() {
       await decisions.drain();
       await listener?.stop();

@@ -68,4 +68,16 @@ export const sqliteMigrations: readonly string[] = [
   'ALTER TABLE audit_log ADD COLUMN gpc INTEGER NOT NULL DEFAULT 0;',
   // When a rotation retired a receipt signing key (its private part is deleted then).
   'ALTER TABLE receipt_keys ADD COLUMN retired_at INTEGER;',
+  // Auto-ads experiments: each arm's totals over the page views it reported (docs/server.md, "Ads experiments").
+  `CREATE TABLE ads_experiment_arms (
+     client TEXT NOT NULL,
+     experiment TEXT NOT NULL,
+     arm TEXT NOT NULL,
+     page_views INTEGER NOT NULL,
+     ads_placed INTEGER NOT NULL,
+     viewable INTEGER NOT NULL,
+     viewable_squares INTEGER NOT NULL,
+     layout_shift REAL NOT NULL,
+     PRIMARY KEY (client, experiment, arm)
+   );`,
 ];

@@ -272,6 +272,24 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
          ON CONFLICT (client) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at`,
       ).run(client, JSON.stringify(document), now);
     },
+    async recordExperimentView(client, view) {
+      prepare(
+        `INSERT INTO ads_experiment_arms
+           (client, experiment, arm, page_views, ads_placed, viewable, viewable_squares, layout_shift)
+         VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+         ON CONFLICT (client, experiment, arm) DO UPDATE SET page_views = page_views + 1,
+           ads_placed = ads_placed + excluded.ads_placed, viewable = viewable + excluded.viewable,
+           viewable_squares = viewable_squares + excluded.viewable_squares,
+           layout_shift = layout_shift + excluded.layout_shift`,
+      ).run(client, view.experiment, view.arm, view.adsPlaced, view.viewable, view.viewable ** 2, view.layoutShift);
+    },
+    experimentArms: async (client) =>
+      all(
+        `SELECT experiment, arm, page_views AS pageViews, ads_placed AS adsPlaced, viewable,
+           viewable_squares AS viewableSquares, layout_shift AS layoutShift
+         FROM ads_experiment_arms WHERE client = ? ORDER BY experiment, arm`,
+        client,
+      ),
     async close() {
       await decisions.drain();
       if (!db.open) return;

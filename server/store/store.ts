@@ -3,8 +3,10 @@
  * one contract test suite (test/server/store-contract.ts).
  */
 import type { ConsentMetadata, ConsentStateValue, PurposeConsents } from '../../src/wire/consent.ts';
+import type { ExperimentReport } from '../../src/wire/auto-ads-experiment.ts';
 import type {
   DailyDecisions,
+  ExperimentArmTotals,
   DailyPromptOutcomes,
   InstanceCounts,
   PromptAction,
@@ -158,6 +160,10 @@ export interface ConsentStore {
   /** Auto-ads config documents kept in the database (same format as an ads-config file). */
   getAdsConfig(client: string): Promise<unknown>;
   putAdsConfig(client: string, document: unknown, now: number): Promise<void>;
+  /** Adds one page view's counts to its arm's totals (one row per client, experiment and arm). */
+  recordExperimentView(client: string, view: ExperimentReport): Promise<void>;
+  /** The totals of every arm of the client's experiments, by experiment then arm (code-unit order). */
+  experimentArms(client: string): Promise<readonly ExperimentArmTotals[]>;
 
   close(): Promise<void>;
 }

@@ -2,12 +2,13 @@
  * The admin dashboard's script (`server/pages/admin.html`, served by the reference server as
  * `/admin/admin-0.1.js`): connects with the admin token (typed in, or taken once from the URL's
  * `#token=` that `npm start` prints in development), then shows an instance's counts and charts,
- * its user records, receipts, config and TCF settings, through the admin API.
+ * its user records, receipts, config and TCF settings, and an ads client's experiments, through the admin API.
  */
 import type { InstanceConfig } from '../wire/instance-config.ts';
 import { currentToken, download, guarded, instancePath, json, say, setToken } from './api.ts';
 import { purposeChart, rateChart, showCounts, type Stats } from './charts.ts';
 import { $, inputOf, selectOf, textareaOf } from './dom.ts';
+import { type ExperimentSummary, experimentTable } from './experiments.ts';
 import { verifyReceipt } from './receipt.ts';
 import { hasGvl, loadGvl, renderMapping, selectShown, showTcf, tcfPatch, turnPage } from './tcf-picker.ts';
 import { type AdminUser, showUsers } from './users.ts';
@@ -18,6 +19,7 @@ const SECTIONS = [
   'charts-section',
   'users-section',
   'receipt-section',
+  'experiments-section',
   'config-section',
   'vendors-section',
 ];
@@ -144,6 +146,21 @@ function bindUsers(): void {
   );
 }
 
+function bindExperiments(): void {
+  $('experiments-form').addEventListener(
+    'submit',
+    guarded(async () => {
+      const client = inputOf('experiments-client').value;
+      type Answer = { experiments: ExperimentSummary[] };
+      const { experiments } = await json<Answer>('/admin/api/ads-experiments/' + encodeURIComponent(client));
+      $('experiments-result').replaceChildren(
+        ...(experiments.length ? experiments.map(experimentTable) : ['No experiment page views for ' + client + '.']),
+      );
+      say('Showed ' + experiments.length + ' experiment(s) of ' + client + '.');
+    }),
+  );
+}
+
 function bindConfig(): void {
   $('config-form').addEventListener(
     'submit',
@@ -197,6 +214,7 @@ if (fragmentToken) {
 setToken(inputOf('token').disabled ? '' : sessionStorage.getItem('page-admin-token') || '');
 bindInstance();
 bindUsers();
+bindExperiments();
 bindConfig();
 if (currentToken()) {
   inputOf('token').value = currentToken();

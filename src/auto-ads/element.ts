@@ -3,7 +3,7 @@
  * document is first visible, then hands the parsed config to the placement strategy and the
  * anchor ad. Thin: the logic lives in the pure modules next to it.
  */
-import type { PageElementConstructor, PageRuntime } from '../runtime/index.ts';
+import type { DiagnosticLevel, PageElementConstructor, PageRuntime } from '../runtime/index.ts';
 import { insertAnchorAd } from './anchor-ad.ts';
 import { findInvalidSelector } from './anchors.ts';
 import { type AutoAdsConfig, parseAutoAdsConfig } from '../wire/auto-ads-config.ts';
@@ -15,6 +15,7 @@ import { type AdNetwork, getNetwork, NETWORKS } from '../wire/auto-ads-networks.
 import { countSkipped, SLOT_DEFAULTS } from './placement.ts';
 import { createStrategy } from './strategy.ts';
 import { FORMAT_PARTS, type FormatOptions, loadAutoAdsPart } from './parts.ts';
+import type { ExperimentPart } from './experiment.ts';
 
 /** Time after which a config request is given up. */
 export const CONFIG_TIMEOUT_MS = 10_000;
@@ -94,7 +95,14 @@ export function createAutoAdsElement(page: PageRuntime, scriptUrl?: string): Pag
       const parsed = parseAutoAdsConfig(wire, network.defaultConstraints);
       await whenParsed();
       for (const d of parsed.diagnostics) this.report(d, parsed.value ? 'warn' : 'error');
-      if (parsed.value) this.#place(network, parsed.value);
+      let config = parsed.value;
+      // The arm of the config's experiment, from its part (src/auto-ads/experiment.ts); without the part, the base config.
+      if (config?.experimentSource) {
+        const report = (d: Diagnostic, level?: DiagnosticLevel) => this.report(d, level);
+        const part = await loadAutoAdsPart<ExperimentPart>(page, 'ads-experiment', scriptUrl ?? '', report);
+        config = (await part?.assign({ page, config, configUrl: url, report })) ?? config;
+      }
+      if (config) this.#place(network, config);
     }
 
     async #fetchConfig(url: string): Promise<unknown> {

@@ -1,7 +1,8 @@
 /**
  * The parts of `page-auto-ads-0.1.js`, each loaded from the script's directory only when the
  * config has a placement of its format: `ads-vignette` (the vignette) and `ads-side-rail` (the
- * side rails). Each reads its placement from the config's formats and starts.
+ * side rails), each reading its placement from the config's formats; and `ads-experiment`, for a
+ * config with an `experiment`, which picks the page view's arm before anything is placed.
  */
 import type { Diagnostic, DiagnosticLevel, PageRuntime } from '../runtime/index.ts';
 import type { Attributes } from '../wire/auto-ads-attributes.ts';
@@ -24,7 +25,7 @@ export type FormatOptions = {
 
 export type FormatPart = { start(options: FormatOptions): void };
 
-type PartName = 'ads-vignette' | 'ads-side-rail';
+type PartName = 'ads-vignette' | 'ads-side-rail' | 'ads-experiment';
 
 /** Each format and the part that shows it. */
 export const FORMAT_PARTS: readonly (readonly [FormatPlacement['type'], PartName])[] = [
@@ -33,9 +34,9 @@ export const FORMAT_PARTS: readonly (readonly [FormatPlacement['type'], PartName
 ];
 
 /** Part `name` (`page-auto-{name}.<hash>.js`), through the runtime's loader. */
-export const loadAutoAdsPart = (
+export const loadAutoAdsPart = <T = FormatPart>(
   page: PageRuntime,
   name: PartName,
   scriptUrl: string,
   report: (d: Diagnostic) => void,
-) => page.loadPart<FormatPart>(partFile(name), scriptUrl, report);
+) => page.loadPart<T>(partFile(name), scriptUrl, report);

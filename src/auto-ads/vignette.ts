@@ -7,22 +7,19 @@
  * its consent policy and, where TCF applies, purpose 1 is consented. Loaded as the part
  * `page-auto-ads-vignette`; choices: docs/decisions/vignettes-and-side-rails.md.
  */
-import type { PageRuntime } from '../runtime/index.ts';
 import type { Attributes } from '../wire/auto-ads-attributes.ts';
 import { readFormat, readVignette } from '../wire/auto-ads-formats.ts';
 import { mergeAttributes } from './attributes.ts';
 import type { FormatOptions } from './parts.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
-import { readTcfStorageConsent } from '../wire/tcf-storage.ts';
 import { collector, readNumber } from '../wire/values.ts';
 import { findMainContent } from './density.ts';
+import { watchStorageConsent, watchTcf } from './storage-consent.ts';
 
 /** The site storage key (src/runtime/storage.ts) of the time the last vignette was shown, in ms. */
 export const VIGNETTE_STORAGE_KEY = 'auto-ads-vignette';
 
 export type VignetteOptions = FormatOptions;
-
-type TcfApi = (command: string, version: number, callback: (data: unknown, success: boolean) => void) => void;
 
 /** A visit starts with a page reached from no page or from another origin. */
 export function isFirstPageView(referrer: string, origin: string): boolean {
@@ -69,41 +66,6 @@ export function isCapped(last: number | undefined, now: number, intervalSeconds:
 /** The stored time, read as a wire value: anything but a plausible time is no time. */
 function readStoredTime(value: unknown): number | undefined {
   return value === undefined ? undefined : readNumber(0, 8.64e15)(collector('storage-corrupt'), value, 'time');
-}
-
-/**
- * TCF purpose 1 as the page's `__tcfapi` says: true without the API (TCF does not apply), else the
- * latest answer of its listener (undefined until one comes).
- */
-function watchTcf() {
-  let answer: boolean | undefined;
-  let isWatching = false;
-  return () => {
-    const api = (window as unknown as { __tcfapi?: unknown }).__tcfapi;
-    if (typeof api !== 'function') return true;
-    if (!isWatching) {
-      isWatching = true;
-      (api as TcfApi)('addEventListener', 2, (data, success) => {
-        answer = success ? readTcfStorageConsent(data) : false;
-      });
-    }
-    return answer;
-  };
-}
-
-/**
- * Whether consent allows storage: no `<page-consent>`, or a policy state `sufficient` or
- * `unknown_not_required`, and TCF purpose 1 where TCF applies. Kept up to date, read synchronously.
- */
-function watchStorageConsent(page: PageRuntime, tcf: () => boolean | undefined) {
-  let isPolicyAllowing = false;
-  const update = () =>
-    page.consent.getPolicyState().then((state) => {
-      isPolicyAllowing = state === null || state === 'sufficient' || state === 'unknown_not_required';
-    });
-  update();
-  page.consent.onChange(update);
-  return () => isPolicyAllowing && tcf() === true;
 }
 
 /** Calls `onLoad` once the ad shows its content: a frame once loaded, anything else at once. */

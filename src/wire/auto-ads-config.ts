@@ -54,6 +54,8 @@ export type AutoAdsConfig = {
   readonly stickyAttributes: Attributes;
   /** The `vignette` and `sideRail` placements, read by their parts (src/wire/auto-ads-formats.ts). */
   readonly formats: readonly FormatPlacement[];
+  /** The config object itself when it has an `experiment`, for the experiment part (src/wire/auto-ads-experiment.ts). */
+  readonly experimentSource?: Json;
 };
 
 /** A placement of another format than the banner, as the config has it, with its path. */
@@ -145,6 +147,7 @@ export function parseAutoAdsConfig(json: unknown, defaults: Constraints): Parsed
     isAnchorAdEnabled: (optional(into, json, 'optInStatus', readList(readNumber(0, 1000))) ?? []).includes(2),
     stickyAttributes: optional(into, json, 'stickyAdAttributes', readAttributes) ?? {},
     formats: items.filter(isFormat),
+    ...(own(json, 'experiment') !== undefined && { experimentSource: json }),
   };
   return { value, diagnostics: into.diagnostics };
 }

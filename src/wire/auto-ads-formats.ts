@@ -11,6 +11,7 @@ import { type Attributes, readAttributes } from './auto-ads-attributes.ts';
 import { type AutoAdsConfig, type FormatPlacement, parseAutoAdsConfig } from './auto-ads-config.ts';
 import type { Constraints } from './auto-ads-constraints.ts';
 import { diagnostic, type Parsed } from './diagnostic.ts';
+import { type Experiment, parseExperiment } from './auto-ads-experiment.ts';
 import {
   type Collector,
   collector,
@@ -120,17 +121,19 @@ export function readFormat<T>(
 export function parseFullAutoAdsConfig(
   json: unknown,
   defaults: Constraints,
-): Parsed<(AutoAdsConfig & { vignette?: VignetteSpec; sideRail?: SideRailSpec }) | undefined> {
+): Parsed<(AutoAdsConfig & { vignette?: VignetteSpec; sideRail?: SideRailSpec; experiment?: Experiment }) | undefined> {
   const { value, diagnostics } = parseAutoAdsConfig(json, defaults);
   if (!value) return { value, diagnostics };
   const vignette = readFormat(value.formats, 'vignette', readVignette);
   const sideRail = readFormat(value.formats, 'sideRail', readSideRail);
+  const experiment = parseExperiment(value.experimentSource);
   return {
     value: {
       ...value,
       ...(vignette.value && { vignette: vignette.value }),
       ...(sideRail.value && { sideRail: sideRail.value }),
+      ...(experiment.value && { experiment: experiment.value }),
     },
-    diagnostics: [...diagnostics, ...vignette.diagnostics, ...sideRail.diagnostics],
+    diagnostics: [...diagnostics, ...vignette.diagnostics, ...sideRail.diagnostics, ...experiment.diagnostics],
   };
 }

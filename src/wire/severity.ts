@@ -61,6 +61,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'auto-ads-constraints-invalid',
   'auto-ads-sticky-ad-exists',
   'auto-ads-vignette-timeout',
+  'auto-ads-experiment-invalid',
   'validate-stub-not-first',
   'validate-script-not-async',
   'validate-extension-unused',

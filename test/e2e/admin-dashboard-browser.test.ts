@@ -30,6 +30,10 @@ beforeAll(async () => {
   await store.recordDecision(entry({ userId: 'u3', time: day(14), state: 'accepted' }));
   await store.recordPromptOutcome('site', '2025-06-14', 'dismiss');
   await store.recordPromptOutcome('site', '2025-06-14', 'accept');
+  const view = { experiment: 'max-ads', arm: 'three', adsPlaced: 3, viewable: 1, layoutShift: 0 };
+  await store.recordExperimentView('demo', view);
+  await store.recordExperimentView('demo', { ...view, viewable: 3 });
+  await store.recordExperimentView('demo', { ...view, arm: 'five', adsPlaced: 5, viewable: 4, layoutShift: 0.01 });
   origin = await harness.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -118,8 +122,32 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await page.close();
   });
 
+  it("shows an ads client's experiment arms side by side, with the interval", async () => {
+    const page = await connect();
+    await page.getByLabel('Ads client').fill('demo');
+    await page.getByRole('button', { name: 'Show arms' }).click();
+    const table = page.getByRole('table', { name: 'Experiment max-ads' });
+    await table.waitFor();
+    expect(await table.locator('thead th').allTextContents()).toEqual(['Arm', 'five', 'three']);
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
+    // three: views 1 and 3, mean 2, s² = 2, margin 1.96 · √(2 / 2) = 1.96.
+    expect(rows).toEqual([
+      ['Page views', '1', '2'],
+      ['Ads placed per page view', '5.00', '3.00'],
+      ['Viewable impressions per page view', '4.00', '2.00'],
+      ['95% confidence interval', 'needs 2 page views', '0.04 to 3.96'],
+      ['Mean layout shift (CLS)', '0.010', '0.000'],
+    ]);
+    await page.close();
+  });
+
   it('has no axe violations once connected', async () => {
     const page = await connect();
+    await page.getByLabel('Ads client').fill('demo');
+    await page.getByRole('button', { name: 'Show arms' }).click();
+    await page.locator('table.experiment').waitFor();
     await page.evaluate(axeSource);
     const violations = await page.evaluate(async () => {
       const result = await (

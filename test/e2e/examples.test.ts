@@ -497,6 +497,49 @@ describe('auto ads example', () => {
   });
 });
 
+describe('auto ads experiment example', () => {
+  it("puts the reader in one arm, keeps it on reload, and the page view's counts reach the admin", async () => {
+    type Arms = {
+      experiments: { experiment: string; arms: { arm: string; pageViews: number; meanLayoutShift: number }[] }[];
+    };
+    // The server's store may hold views of earlier runs: only the two of this test are counted.
+    const viewsOf = async (arm: string) => {
+      const { experiments } = (await (await admin('ads-experiments/demo')).json()) as Arms;
+      return experiments.find((e) => e.experiment === 'ads-per-page')?.arms.find((a) => a.arm === arm);
+    };
+    const before = {
+      'three-no-anchor': (await viewsOf('three-no-anchor'))?.pageViews ?? 0,
+      'five-with-anchor': (await viewsOf('five-with-anchor'))?.pageViews ?? 0,
+    };
+    const test = await open('experiment.html');
+    const { page } = test;
+    const placed = () =>
+      page.waitForFunction(() => document.querySelectorAll('article page-ad').length > 0, null, { timeout: 20_000 });
+    await placed();
+    const shape = () =>
+      page.evaluate(() => ({
+        inContent: document.querySelectorAll('article page-ad').length,
+        anchor: document.querySelectorAll('page-ad[sticky]').length,
+      }));
+    const first = await shape();
+    // three-no-anchor or five-with-anchor (at most five ads in all, the anchor ad among them).
+    expect([0, 1]).toContain(first.anchor);
+    expect(first.inContent + first.anchor).toBeLessThanOrEqual(first.anchor ? 5 : 3);
+    await page.reload();
+    await placed();
+    expect((await shape()).anchor).toBe(first.anchor);
+    await page.goto(`${server.url}/examples/`);
+    const arm = first.anchor ? 'five-with-anchor' : 'three-no-anchor';
+    let views = 0;
+    for (let tries = 0; tries < 100 && views < 2; tries++) {
+      views = ((await viewsOf(arm))?.pageViews ?? 0) - before[arm];
+      if (views < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(views).toBe(2);
+    expect(problems(test)).toEqual([]);
+  });
+});
+
 describe('built-in elements example', () => {
   it('builds the elements and runs the actions', async () => {
     const test = await open('builtins.html');

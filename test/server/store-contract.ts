@@ -302,6 +302,37 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
       ]);
     });
 
+    it('adds up experiment page views per client, experiment and arm', async () => {
+      const view = { experiment: 'max-ads', arm: 'a', adsPlaced: 3, viewable: 2, layoutShift: 0.25 };
+      await store.recordExperimentView('demo', view);
+      await store.recordExperimentView('demo', { ...view, adsPlaced: 1, viewable: 1, layoutShift: 0.5 });
+      await store.recordExperimentView('demo', { ...view, arm: 'b', viewable: 0, layoutShift: 0 });
+      await store.recordExperimentView('demo', { ...view, experiment: 'anchor' });
+      await store.recordExperimentView('other', view);
+      expect(await store.experimentArms('demo')).toEqual([
+        { ...view, experiment: 'anchor', pageViews: 1, viewableSquares: 4 },
+        {
+          experiment: 'max-ads',
+          arm: 'a',
+          pageViews: 2,
+          adsPlaced: 4,
+          viewable: 3,
+          viewableSquares: 5,
+          layoutShift: 0.75,
+        },
+        {
+          experiment: 'max-ads',
+          arm: 'b',
+          pageViews: 1,
+          adsPlaced: 3,
+          viewable: 0,
+          viewableSquares: 0,
+          layoutShift: 0,
+        },
+      ]);
+      expect(await store.experimentArms('none')).toEqual([]);
+    });
+
     it('keeps ads config documents per client', async () => {
       expect(await store.getAdsConfig('demo')).toBeNull();
       await store.putAdsConfig('demo', { placements: [] }, 1);

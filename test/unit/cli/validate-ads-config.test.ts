@@ -46,4 +46,28 @@ describe('validateAdsConfig', () => {
       'expected placements[1].sides',
     ]);
   });
+
+  it('reports each bad field of an experiment as its own error, and a valid experiment as nothing', () => {
+    const arms = [
+      { id: 'a', weight: 50, settings: { maxAdCount: 3 } },
+      { id: 'b', weight: 50, settings: { anchor: true } },
+    ];
+    expect(validateAdsConfig(JSON.stringify({ ...VALID, experiment: { id: 'x', arms } }))).toEqual([]);
+    const config = {
+      ...VALID,
+      onExperimentHref: 'data:,x',
+      experiment: { id: 'x', arms: [arms[0], { ...arms[1], weight: 1.5, settings: { maxAds: 3 } }] },
+    };
+    const findings = validateAdsConfig(JSON.stringify(config));
+    expect(findings.map(({ code, severity }) => `${code}@${severity}`)).toEqual([
+      'auto-ads-experiment-invalid@error',
+      'auto-ads-experiment-invalid@error',
+      'auto-ads-experiment-invalid@error',
+    ]);
+    expect(findings.map(({ message }) => message.split(':')[0])).toEqual([
+      'expected experiment.arms[1].weight',
+      'expected experiment.arms[1].settings.maxAds',
+      'expected onExperimentHref',
+    ]);
+  });
 });

@@ -74,6 +74,9 @@ const FORWARDED: Readonly<Record<string, Readonly<Record<string, readonly string
   "src/auto-ads/side-rail.ts: for (const d of parsed.diagnostics) report(d, 'warn');": {
     warning: ['auto-ads-field-invalid', 'auto-ads-placement-invalid', 'auto-ads-attribute-dropped'],
   },
+  "src/auto-ads/experiment.ts: for (const d of parsed.diagnostics) report(d, 'warn');": {
+    warning: ['auto-ads-experiment-invalid'],
+  },
   "src/consent/element.ts: for (const d of diagnostics) report(d, d === fatal ? 'error' : 'warn');": {
     warning: ['consent-field-invalid', 'consent-type-unknown', 'consent-geo-instance-id'],
     error: [
@@ -132,6 +135,7 @@ const FORWARDED_SOURCES: Readonly<Record<string, readonly string[]>> = Object.fr
       ],
       'src/auto-ads/vignette.ts': ['src/wire/auto-ads-formats.ts', 'src/wire/auto-ads-attributes.ts'],
       'src/auto-ads/side-rail.ts': ['src/wire/auto-ads-formats.ts', 'src/wire/auto-ads-attributes.ts'],
+      'src/auto-ads/experiment.ts': ['src/wire/auto-ads-experiment.ts'],
       'src/consent/element.ts': ['src/wire/consent-config.ts', 'src/wire/consent-lifetime.ts'],
       'src/consent/controller.ts': ['src/wire/consent.ts', 'src/consent/remote.ts', 'src/wire/read-body.ts'],
       'src/consent/prompt-frame.ts': ['src/wire/cmp-message.ts'],
