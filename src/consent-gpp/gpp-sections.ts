@@ -82,7 +82,8 @@ export function fillSection(
     if (field in fields) model.setFieldValue(name, field, value);
     else if (own)
       report(diagnostic('consent-gpp-config-invalid', `gpp.${name}.${field}: a field of ${name}`, value), 'warn');
-  for (const [field, category] of OPT_OUTS) if (field in fields) model.setFieldValue(name, field, optOutValue(category));
+  for (const [field, category] of OPT_OUTS)
+    if (field in fields) model.setFieldValue(name, field, optOutValue(category));
   if ('Gpc' in fields) {
     model.setFieldValue(name, 'GpcSegmentIncluded', true);
     model.setFieldValue(name, 'Gpc', isGpc);
