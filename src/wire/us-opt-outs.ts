@@ -47,6 +47,10 @@ export type OptOutSource = {
   readonly consentMetadata?: { readonly usOptOuts?: string; readonly gpc?: boolean } | undefined;
 };
 
+/** The known categories of a stored `usOptOuts` text, in their canonical order. */
+export const listOptOuts = (text: string): UsOptOutCategory[] =>
+  US_OPT_OUT_CATEGORIES.filter((category) => text.split(',').includes(category));
+
 /**
  * The categories a decision opts out of: the ones `consent.optOut` recorded (`usOptOuts`, the
  * known categories of its comma-separated text); else every one for a reject or a GPC rejection
@@ -54,7 +58,7 @@ export type OptOutSource = {
  */
 export function optOutsOf({ state, consentMetadata }: OptOutSource): readonly UsOptOutCategory[] {
   const listed = consentMetadata?.usOptOuts;
-  if (listed !== undefined) return US_OPT_OUT_CATEGORIES.filter((category) => listed.split(',').includes(category));
+  if (listed !== undefined) return listOptOuts(listed);
   return state === 'rejected' || consentMetadata?.gpc ? US_OPT_OUT_CATEGORIES : [];
 }
 
