@@ -14,7 +14,7 @@ import {
   storedValues,
   useConsentFixture,
 } from './consent-fixtures.ts';
-import { newPage, settled } from './harness.ts';
+import { newPage, partPath, settled } from './harness.ts';
 
 const fixture = useConsentFixture({ '/opt-out-update': { status: 204 } });
 
@@ -147,5 +147,26 @@ describe('consent.optOut', () => {
     expect(await isShown(page, '#prompt')).toBe(true);
     expect(await storedValues(page)).not.toHaveProperty('consent:site');
     expect(updates().length).toBe(before);
+  });
+
+  it('loads its part at the first click only, and without it records nothing but one diagnostic', async () => {
+    const part = partPath('page-consent-opt-out');
+    const test = await open('us-va', false);
+    const { page } = test;
+    const asked: string[] = [];
+    await page.route(`**${part}`, (route) => {
+      asked.push(route.request().url());
+      return route.abort();
+    });
+    await expect.poll(() => builtProbes(page)).toEqual(['default']);
+    await settled(page);
+    expect(asked).toEqual([]);
+    await page.click('#do-not-sell');
+    await expect
+      .poll(() => diagnosticLines(test))
+      .toEqual([expect.stringMatching(/ part-load-failed: expected the part to load, got ".+page-consent-opt-out\./)]);
+    expect(asked).toHaveLength(1);
+    expect(await builtProbes(page)).toEqual(['default']);
+    expect(await storedValues(page)).not.toHaveProperty('consent:site');
   });
 });
