@@ -10,12 +10,19 @@ import type { CheckAnswer } from './api-types.ts';
 export const defaultGroup = 'default';
 
 /**
- * The page's `matchedGeoGroup` wins; without one, the server's country lookup is grouped as
- * `<page-geo>` groups it, and the first matching group in config order answers.
+ * The page's `matchedGeoGroup` wins; without one, the server's place (country, and the
+ * subdivision its geo headers gave, else `unknown`) is grouped as `<page-geo>` groups it, a
+ * reader of unknown state in every group of their country's states (`<page-geo>`'s default,
+ * `strictest`), and the first matching group in config order answers.
  */
-export function resolveGeoGroup(config: InstanceConfig, matchedGeoGroup: string | null, country: string): string {
+export function resolveGeoGroup(
+  config: InstanceConfig,
+  matchedGeoGroup: string | null,
+  country: string,
+  subdivision = 'unknown',
+): string {
   if (matchedGeoGroup !== null) return matchedGeoGroup;
-  return matchGroups(config.geoGroups, country)[0] ?? defaultGroup;
+  return matchGroups(config.geoGroups, country, subdivision)[0] ?? defaultGroup;
 }
 
 /**

@@ -48,10 +48,6 @@ export function requestPlace(request: FastifyRequest, sources: PlaceSources): Pl
   return { country: country ?? unknownCountry, subdivision: 'unknown', source: null };
 }
 
-export function requestCountry(request: FastifyRequest, sources: PlaceSources): string {
-  return requestPlace(request, sources).country;
-}
-
 /** The embedded IP database (geoip-country), loaded on demand because it takes ~8 MB of memory. */
 export async function createGeoipLookup(): Promise<CountryLookup> {
   const { default: geoip } = await import('geoip-country');

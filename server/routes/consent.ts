@@ -9,7 +9,7 @@ import { ensureAutoInstance } from '../auto-instance.ts';
 import { buildCheckAnswer, resolveGeoGroup } from '../consent-policy.ts';
 import { parseCheckRequest, parseUpdateRequest } from '../consent-request.ts';
 import { credentialedCors } from '../cors.ts';
-import { requestCountry, unknownCountry } from '../country.ts';
+import { requestPlace, unknownCountry } from '../country.ts';
 import { unsupportedMediaType } from '../framework-errors.ts';
 import { buildReceipt, newReceiptId } from '../receipts.ts';
 import { newUserId, readUserId, serializeUserCookie } from '../user-cookie.ts';
@@ -81,10 +81,13 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
     isNewUser: boolean,
   ): CheckAnswer | string => {
     if (isNewUser) reply.header('Set-Cookie', serializeUserCookie(newUserId(), request.hostname));
-    const country = body.matchedGeoGroup === null ? requestCountry(request, context) : unknownCountry;
+    const place =
+      body.matchedGeoGroup === null
+        ? requestPlace(request, context)
+        : { country: unknownCountry, subdivision: 'unknown' };
     const answer = buildCheckAnswer(
       instance,
-      resolveGeoGroup(instance.config, body.matchedGeoGroup, country),
+      resolveGeoGroup(instance.config, body.matchedGeoGroup, place.country, place.subdivision),
       decision,
     );
     reply.header('Cache-Control', 'no-store');
@@ -136,7 +139,8 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
       };
       // Signed first, then stored with the audit row in one transaction: both or neither (docs/server.md, "Proving consent").
       const receiptId = newReceiptId();
-      const group = resolveGeoGroup(instance.config, null, requestCountry(request, context));
+      const place = requestPlace(request, context);
+      const group = resolveGeoGroup(instance.config, null, place.country, place.subdivision);
       const jws = await context.receipts.sign(buildReceipt(receiptId, entry, group));
       await store.recordDecision(entry, { id: receiptId, jws });
       const answer: UpdateAnswer = { recorded: true, policyVersion: instance.policyVersion, receiptId };
