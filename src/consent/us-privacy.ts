@@ -23,14 +23,14 @@ type Fields = Readonly<Record<string, number>>;
  * The US privacy string of `signal`: the CMP's (`consentStringType` 3); else, with a `gpp`
  * config (`usnat`: its `usnat` fields, maybe none), the one its accept or reject stands for.
  */
-export function usPrivacyOf(signal: ConsentSignal, usnat: Fields | null | undefined): string {
+export function usPrivacyOf(signal: ConsentSignal, usnat: Fields | null): string {
   const own = stringOfType(signal, STRING_TYPE.usPrivacy);
   const isDecided = signal.state === 'accepted' || signal.state === 'rejected';
   return own || (usnat !== null && isDecided ? usPrivacyStringOf(signal, usnat) : '');
 }
 
 /** Installs `__uspapi` (`usnat`: as for `usPrivacyOf`); returns what to call with each new signal. */
-export function installUsPrivacyApi(usnat: Fields | null | undefined = null): (signal: ConsentSignal) => void {
+export function installUsPrivacyApi(usnat: Fields | null = null): (signal: ConsentSignal) => void {
   const scope = self as unknown as { __uspapi?: (...args: unknown[]) => unknown };
   const queued = scope.__uspapi?.();
   if (scope.__uspapi && !Array.isArray(queued)) return () => {};
