@@ -121,7 +121,10 @@ describe('receipt routes', () => {
     expect((await verify(app, await jws(optOut))).receipt).toMatchObject({
       us_opt_outs: ['sale', 'sharing', 'targetedAdvertising'],
     });
-    const plain = await recordUpdate(app, undefined, { consentString: 'CP', consentMetadata: { consentStringType: 2 } });
+    const plain = await recordUpdate(app, undefined, {
+      consentString: 'CP',
+      consentMetadata: { consentStringType: 2 },
+    });
     expect((await verify(app, await jws(plain))).receipt).not.toHaveProperty('us_opt_outs');
   });
 
