@@ -10,6 +10,7 @@ import { checkElements } from './check-elements.ts';
 import { checkGeo } from './check-geo.ts';
 import { checkScripts } from './check-scripts.ts';
 import { checkSignals } from './check-signals.ts';
+import { checkUsOptOut } from './check-us-opt-out.ts';
 import { type Finding, sortFindings } from './finding.ts';
 import { FILE_BASE_URL, readPage } from './page.ts';
 
@@ -23,6 +24,7 @@ export function validatePage(html: string, baseUrl: string = FILE_BASE_URL): Fin
     ...checkConsentUi(page, consent),
     ...checkBlocking(page, consent),
     ...checkSignals(page, consent),
+    ...checkUsOptOut(page, consent),
     ...checkAutoAds(page),
     ...checkGeo(page, consent),
     ...checkElements(page),

@@ -36,6 +36,7 @@ const ENTRIES = [
   ['src/consent/parts/page-consent-record.ts', 'v0/page-consent-record', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-frame.ts', 'v0/page-consent-frame', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-geo.ts', 'v0/page-consent-geo', 'v0/page-consent-0.1'],
+  ['src/consent/parts/page-consent-opt-out.ts', 'v0/page-consent-opt-out', 'v0/page-consent-0.1'],
   ['src/auto-ads/page-auto-ads.ts', 'v0/page-auto-ads-0.1'],
   // Parts of page-auto-ads-0.1.js, for a config with such a placement only (src/auto-ads/parts.ts).
   ['src/auto-ads/parts/page-auto-ads-vignette.ts', 'v0/page-auto-ads-vignette', 'v0/page-auto-ads-0.1'],

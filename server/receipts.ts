@@ -11,6 +11,7 @@
 import { KeyObject, randomUUID, sign as signBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, importPKCS8, type JWK } from 'jose';
 import { gppSectionIds } from '../src/wire/gpp-sections.ts';
+import { listOptOuts } from '../src/wire/us-opt-outs.ts';
 import { timePrefix } from './ordered-id.ts';
 import type { ConsentStore, NewAuditEntry, SigningKeyRecord } from './store/store.ts';
 
@@ -185,6 +186,8 @@ export function buildReceipt(id: string, entry: NewAuditEntry, geoGroup: string 
     // Google's Additional Consent string beside the TC string (docs/decisions/additional-consent.md).
     additional_consent: consentMetadata?.additionalConsent ?? null,
     ...(gppSections.length && { gpp_section_ids: gppSections }),
+    // The US opt-outs the reader named with `consent.optOut` (docs/us-privacy.md).
+    ...(consentMetadata?.usOptOuts !== undefined && { us_opt_outs: listOptOuts(consentMetadata.usOptOuts) }),
     policy_version: policyVersion,
     geo_group: geoGroup,
     origin,

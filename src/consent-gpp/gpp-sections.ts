@@ -3,8 +3,8 @@
  * CMP's own GPP string; else, with the TCF API too, the decision's TC string as the `tcfeuv2`
  * section (2); else, with a `gpp` config, the US section of the reader's place (usnat, 7, or
  * with `approach: "state"` the section of their state, 8 and up) from the decision: reject or
- * GPC opt out of sale, sharing and targeted advertising, accept does not
- * (docs/decisions/gpp-state-sections.md). Pure apart from the library model it fills.
+ * GPC opt out of sale, sharing and targeted advertising, accept does not, `consent.optOut` of
+ * the categories it names (docs/decisions/gpp-state-sections.md, docs/decisions/us-opt-out.md). Pure apart from the library model it fills.
  */
 import type { CmpApi } from '@iabgpp/cmpapi';
 import { type ConsentSignal, STRING_TYPE, stringOfType } from '../consent/signal-source.ts';
@@ -13,6 +13,7 @@ import { type Diagnostic, diagnostic } from '../wire/diagnostic.ts';
 import type { GppConfig } from '../wire/gpp-config.ts';
 import { gppSectionIds } from '../wire/gpp-sections.ts';
 import { US_STATE_SECTIONS } from '../wire/gpp-state-sections.ts';
+import { optOutsOf, type UsOptOutCategory } from '../wire/us-opt-outs.ts';
 
 export function applicableSectionsOf(gppSectionId: string | undefined): number[] {
   const ids = gppSectionIds(gppSectionId);
@@ -43,7 +44,11 @@ export function sectionOfPlace(config: GppConfig, place: Place): Section {
 /** Opt-out values (sale, sharing, targeted advertising, sensitive data): 1 opted out, 2 did not. */
 const OPTED_OUT = 1;
 const NOT_OPTED_OUT = 2;
-const OPT_OUTS = ['SaleOptOut', 'SharingOptOut', 'TargetedAdvertisingOptOut'];
+/** The opt-out fields and the category each stands for. */
+const OPT_OUTS = [
+  ['SharingOptOut', 'sharing'],
+  ['TargetedAdvertisingOptOut', 'targetedAdvertising'],
+] as const;
 /** The sections whose `SensitiveDataProcessing` is an opt-out (elsewhere it is a consent, which no prompt of ours asks for). */
 const SENSITIVE_OPT_OUT = ['usnat', 'usca', 'usut', 'usia'];
 
@@ -53,8 +58,9 @@ type Report = (d: Diagnostic, level?: DiagnosticLevel) => void;
 /**
  * Fills section `name` of `model` for an accepted or rejected `signal`: the config's notice and
  * MSPA fields (the section's own object, else the `usnat` fields the section has too), the
- * opt-outs from the decision (a reject or GPC opts out), GPC where the section carries it, and on
- * an opt-out every sensitive-data category opted out where that is an opt-out. Consent fields
+ * opt-outs from the decision (`optOutsOf`: the categories `consent.optOut` recorded, else all of
+ * them for a reject or GPC), GPC where the section carries it, and every sensitive-data category
+ * opted out where that is an opt-out and the reader opted out of sensitive data. Consent fields
  * (sensitive data elsewhere, known children, personal data, additional processing) keep the
  * library's 0: we never claim a consent no prompt asked for. Throws when the library does not
  * know the section. Reports a configured field the section does not have.
@@ -67,22 +73,23 @@ export function fillSection(
   report: Report,
 ): void {
   const isGpc = signal.consentMetadata?.gpc === true;
-  const isOptOut = signal.state === 'rejected' || isGpc;
-  model.setFieldValue(name, 'SaleOptOut', isOptOut ? OPTED_OUT : NOT_OPTED_OUT);
+  const optOuts = optOutsOf(signal);
+  const optOutValue = (category: UsOptOutCategory) => (optOuts.includes(category) ? OPTED_OUT : NOT_OPTED_OUT);
+  model.setFieldValue(name, 'SaleOptOut', optOutValue('sale'));
   const fields = model.getSection(name) as Record<string, unknown>;
   const own = config.sections?.[name];
   for (const [field, value] of Object.entries(own ?? config.usnat ?? {}))
     if (field in fields) model.setFieldValue(name, field, value);
     else if (own)
       report(diagnostic('consent-gpp-config-invalid', `gpp.${name}.${field}: a field of ${name}`, value), 'warn');
-  for (const field of OPT_OUTS)
-    if (field in fields) model.setFieldValue(name, field, isOptOut ? OPTED_OUT : NOT_OPTED_OUT);
+  for (const [field, category] of OPT_OUTS)
+    if (field in fields) model.setFieldValue(name, field, optOutValue(category));
   if ('Gpc' in fields) {
     model.setFieldValue(name, 'GpcSegmentIncluded', true);
     model.setFieldValue(name, 'Gpc', isGpc);
   }
   const sensitive = fields['SensitiveDataProcessing'];
-  if (isOptOut && Array.isArray(sensitive) && SENSITIVE_OPT_OUT.includes(name))
+  if (optOuts.includes('sensitiveData') && Array.isArray(sensitive) && SENSITIVE_OPT_OUT.includes(name))
     model.setFieldValue(
       name,
       'SensitiveDataProcessing',

@@ -16,11 +16,13 @@ import type { RemoteCalls } from './remote.ts';
 import type { writeReturnRecord } from './return-record.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import { type ConsentEvent, type ConsentModel, initialModel, reduceConsent } from './state.ts';
+import type { optOut } from './opt-out.ts';
 
 type Host = InstanceType<PageRuntime['PageElement']>;
 
 /** The element's actions (docs/consent.md, "Actions"), registered by the consent core at its build. */
-export const CONSENT_ACTIONS = ['accept', 'reject', 'dismiss', 'prompt', 'setPurpose'] as const;
+export const CONSENT_ACTIONS = ['accept', 'reject', 'dismiss', 'prompt', 'setPurpose', 'optOut'] as const;
+type ActionName = (typeof CONSENT_ACTIONS)[number];
 
 /** Boolean action arguments (own names only); any other value is reported and skipped. */
 function booleans(args: ActionArguments, report: Host['report']): Record<string, boolean> {
@@ -33,7 +35,7 @@ function booleans(args: ActionArguments, report: Host['report']): Record<string,
 
 /** The reducer event of an action; the reducer ignores it until a prompt is shown. */
 export function eventOf(
-  name: (typeof CONSENT_ACTIONS)[number],
+  name: Exclude<ActionName, 'optOut'>,
   args: ActionArguments,
   report: Host['report'],
 ): ConsentEvent {
@@ -53,6 +55,7 @@ type StateParts = {
   remote: RemoteCalls;
   stored: { parseStoredConsent: typeof parseStoredConsent };
   record: { writeReturnRecord: typeof writeReturnRecord };
+  'opt-out': { optOut: typeof optOut };
 };
 
 export type ConsentStateOptions = {
@@ -141,7 +144,10 @@ export function createConsentState(
     checked,
     controller.receipt,
   );
-  const act = (name: (typeof CONSENT_ACTIONS)[number], args: ActionArguments) =>
-    controller.dispatch(eventOf(name, args, report));
+  const act = (name: ActionName, args: ActionArguments) =>
+    // `consent.optOut` is in a part of its own, loaded at its first use (docs/us-privacy.md).
+    name === 'optOut'
+      ? void load('opt-out').then((part) => part?.optOut(page, controller, args, report))
+      : controller.dispatch(eventOf(name, args, report));
   return { controller, provider, act };
 }

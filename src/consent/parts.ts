@@ -7,8 +7,9 @@
  * frame's consent request), `stored` (the cached decision's parser, requested when a decision
  * is cached, unless the inline return-visit copy registered it), `state` (the reducer,
  * controller, policy and provider: after the first frame of a first visit's prompt, at the first
- * idle period of a return visit whose record was replayed, else at once) and `record` (the
- * return record's writer, at idle; docs/decisions/consent-return-record.md).
+ * idle period of a return visit whose record was replayed, else at once), `record` (the
+ * return record's writer, at idle; docs/decisions/consent-return-record.md) and `opt-out`
+ * (`consent.optOut`, at its first use; docs/us-privacy.md).
  */
 import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
 import type { parseStoredConsent } from '../wire/consent.ts';
@@ -22,6 +23,7 @@ import type { startSignals } from './signals.ts';
 import type { renderStoryPrompt } from './story.ts';
 import type { createConsentState } from './consent-state.ts';
 import type { writeReturnRecord } from './return-record.ts';
+import type { optOut } from './opt-out.ts';
 import { partFile } from '../browser-shared/parts.ts';
 
 export type ConsentParts = {
@@ -35,6 +37,7 @@ export type ConsentParts = {
   stored: { parseStoredConsent: typeof parseStoredConsent };
   state: { createConsentState: typeof createConsentState; parseConsentTiming: typeof parseConsentTiming };
   record: { writeReturnRecord: typeof writeReturnRecord };
+  'opt-out': { optOut: typeof optOut };
 };
 
 /** Part `name` (`page-consent-{name}.<hash>.js`), through the runtime's loader (one loader per page). */

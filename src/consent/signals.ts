@@ -18,6 +18,7 @@ import type { ConsentController } from './controller.ts';
 import { type ConsentModel, isRequiredOf } from './state.ts';
 import { decisionKeyOf, withTcStrings } from './tc-string-state.ts';
 import { installUsPrivacyApi } from './us-privacy.ts';
+import { usPrivacyFieldsOf } from '../wire/us-opt-outs.ts';
 
 export const signalOf = (model: ConsentModel): ConsentSignal => ({
   ...detailOf(model),
@@ -60,8 +61,9 @@ export function startSignals(
   const updateConsentMode = mapping && startConsentMode(mapping, modeOptions);
   let signal: ConsentSignal | undefined;
   const listeners: ((signal: ConsentSignal) => void)[] = [];
-  const updateUsPrivacy = installUsPrivacyApi();
   const { exposesTcfApi, exposesGppApi, cmpId, cmpVersion, tcf, gpp } = config;
+  // A `gpp` config marks a page set up for US readers: its decisions get US privacy strings.
+  const updateUsPrivacy = installUsPrivacyApi(gpp === undefined ? null : usPrivacyFieldsOf(gpp));
   // TCF needs the publisher's CMP ids; GPP takes them when given, else 0.
   const hasIds = isInteger(cmpId, 2) && isInteger(cmpVersion, 0);
   if (exposesTcfApi && !hasIds)

@@ -6,6 +6,7 @@
  */
 import type { ConsentChangeState } from '../runtime/index.ts';
 import type { CheckResult, DecisionData, PurposeConsents, SharedData, StoredConsent } from '../wire/consent.ts';
+import type { UsOptOutCategory } from '../wire/us-opt-outs.ts';
 
 export type ConsentState =
   /** Before the cache is read, or while the server decides (`"remote"`, empty cache). */
@@ -66,6 +67,8 @@ export type ConsentEvent =
       readonly purposeConsentDefault?: boolean | undefined;
     })
   | { readonly type: 'set-purposes'; readonly purposes: PurposeConsents }
+  /** `consent.optOut` (docs/us-privacy.md): a rejection that records which US opt-outs the reader asked for; answered by the state part's extension (src/consent/consent-state.ts). */
+  | { readonly type: 'opt-out'; readonly categories: readonly UsOptOutCategory[] }
   | { readonly type: 'prompt' }
   | { readonly type: 'timeout' }
   /** The TCF part builds TC strings: from now on a decision without a string waits for one (src/consent/tc-string-state.ts). */

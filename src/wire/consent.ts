@@ -34,6 +34,8 @@ export type ConsentMetadata = {
   readonly gppSectionId?: string;
   /** Set by the page (never read from a CMP): a GPC rejection (docs/consent.md, "Global Privacy Control"), not a stored choice. */
   readonly gpc?: boolean;
+  /** The US opt-outs `consent.optOut` recorded (docs/us-privacy.md): categories, comma-separated in their canonical order. */
+  readonly usOptOuts?: string;
 };
 
 /** What a decision carries besides its state. */
@@ -102,6 +104,7 @@ export const readConsentMetadata: Read<ConsentMetadata> = readFields<Omit<Consen
   gdprApplies: readBoolean,
   purposeOne: readBoolean,
   gppSectionId: readText(100),
+  usOptOuts: readText(100),
 });
 
 export const DECISION: Schema<DecisionData> = {

@@ -44,6 +44,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'consent-google-atp-list-invalid',
   'consent-gpp-config-invalid',
   'consent-gpp-section-unsupported',
+  'consent-opt-out-not-us',
   'geo-config-invalid',
   'geo-group-invalid',
   'geo-country-invalid',
@@ -73,6 +74,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'validate-geo-group-unknown',
   'validate-ui-not-hidden',
   'validate-reject-missing',
+  'validate-us-opt-out-missing',
   'validate-story-only-accept',
   'audit-unfair-choice',
 ]);
@@ -116,6 +118,7 @@ const ERROR_CODES: ReadonlySet<string> = new Set([
   'consent-provider-refused',
   'remote-answer-too-large',
   'consent-action-argument',
+  'consent-opt-out-category',
   'consent-cmp-id-missing',
   'consent-string-refused',
   'consent-tcf-string-source-missing',

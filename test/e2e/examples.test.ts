@@ -269,6 +269,56 @@ describe('geo example', () => {
   });
 });
 
+describe('US states example', () => {
+  const text = (page: Page, selector: string) => page.textContent(selector);
+
+  it("gives a Virginia reader usva, and the footer's Do-Not-Sell control opts out without the prompt", async () => {
+    const test = await open('us-states.html#page-geo=us-va');
+    const { page } = test;
+    await shown(page, '#prompt-us');
+    expect(await text(page, '#geo-result')).toBe('us us-va; groups: usstates, us');
+    await click(page, 'Do Not Sell or Share My Personal Information', 'footer');
+    await hidden(page, '#prompt-us');
+    await expect.poll(() => text(page, '#gpp-result')).toContain('usva: SaleOptOut 1, TargetedAdvertisingOptOut 1');
+    await expect.poll(() => text(page, '#usp-result')).toBe('1YYN');
+    expect(await text(page, '[data-consent-status]')).toContain('state: rejected');
+    expect(await stateOf(page, 'example-widget')).toBeNull();
+    expect(problems(test)).toEqual([]);
+  });
+
+  it('says "Opt-out request honored" to a California reader whose browser sends GPC, with usca', async () => {
+    const test = await open('us-states.html#page-geo=us-ca', undefined, { gpc: true });
+    const { page } = test;
+    await page.locator('#settings .gpc-notice').waitFor();
+    expect(await page.isVisible('#prompt-us')).toBe(false);
+    await expect.poll(() => text(page, '#gpp-result')).toContain('usca: SaleOptOut 1, SharingOptOut 1');
+    expect(await text(page, '#gpp-result')).toContain('Gpc true');
+    await expect.poll(() => text(page, '#usp-result')).toBe('1YYN');
+    expect(problems(test)).toEqual([]);
+  });
+
+  it('loads the map for a New York reader, and the Limit control withdraws it with usnat', async () => {
+    const test = await open('us-states.html#page-geo=us-ny');
+    const { page } = test;
+    await waitForState(page, 'example-widget', 'loaded');
+    expect(await page.isVisible('#prompt-us')).toBe(false);
+    await click(page, 'Limit the Use of My Sensitive Personal Information', 'footer');
+    await waitForState(page, 'example-widget', 'removed');
+    await expect.poll(() => text(page, '#gpp-result')).toContain('usnat: SaleOptOut 2, SharingOptOut 2');
+    await expect.poll(() => text(page, '#usp-result')).toBe('1YNN');
+    expect(problems(test)).toEqual([]);
+  });
+
+  it('shows the accept/reject prompt and no US controls to a reader in Germany', async () => {
+    const test = await open('us-states.html#page-geo=de');
+    const { page } = test;
+    await shown(page, '#prompt');
+    expect(await page.isVisible('footer .us-only')).toBe(false);
+    expect(await text(page, '#gpp-result')).toBe('none');
+    expect(problems(test)).toEqual([]);
+  });
+});
+
 describe('geo example, its Try steps', () => {
   it('walks the state links: us-tx no group and the map loads, us-ca the opt-out prompt, jp elsewhere', async () => {
     const test = await open('geo.html');

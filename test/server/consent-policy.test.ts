@@ -60,6 +60,16 @@ describe('consent-policy', () => {
     expect(resolveGeoGroup(config, null, { country: 'us', subdivision })).toBe(group);
   });
 
+  it.each([
+    ['us', 'us-ca', 'california'],
+    ['us', 'us-tx', 'us'],
+    ['us', 'unknown', 'california'],
+    ['de', 'unknown', 'default'],
+  ])('resolves country %s in subdivision %s to %s', (country, subdivision, group) => {
+    const geoGroups = { california: ['preset-us-ca'], us: ['us'] };
+    expect(resolveGeoGroup({ ...defaultInstanceConfig, geoGroups }, null, { country, subdivision })).toBe(group);
+  });
+
   it('requires consent per group, then default, then true', () => {
     expect(isConsentRequired(instance.config, 'eea')).toBe(true);
     expect(isConsentRequired(instance.config, 'us')).toBe(false);

@@ -167,4 +167,25 @@ describe('geo headers: the patched place', () => {
     expect(await check('10.0.0.5')).toBe(true);
     expect(await check('203.0.113.7')).toBe(false);
   });
+
+  it("applies the instance's state groups to /consent/check with the region of the trusted headers", async () => {
+    const { app, store } = await buildApp({ geoHeaders: ['cloudflare'], trustProxy: '10.0.0.0/8' });
+    const geoGroups = { california: ['preset-us-ca'], us: ['us'] };
+    const consentRequired = { default: false, california: true, us: false };
+    await store.putInstance('site', { ...defaultInstanceConfig, consentRequired, geoGroups }, 1);
+    const check = async (headers: Record<string, string>) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/consent/check',
+          remoteAddress: '10.0.0.5',
+          headers: { ...json, ...headers },
+          payload: { consentInstanceId: 'site', consentStateValue: 'unknown', matchedGeoGroup: null },
+        })
+      ).json().consentRequired;
+    expect(await check(CF)).toBe(true);
+    expect(await check({ 'cf-ipcountry': 'US', 'cf-region-code': 'TX' })).toBe(false);
+    // A US reader of unknown state is in every state group (the strictest reading, as <page-geo>'s default).
+    expect(await check({ 'cf-ipcountry': 'US' })).toBe(true);
+  });
 });

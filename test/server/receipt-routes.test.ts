@@ -110,6 +110,24 @@ describe('receipt routes', () => {
     expect((await verify(app, await jws(tc))).receipt).not.toHaveProperty('gpp_section_ids');
   });
 
+  it('names the US opt-outs of consent.optOut, and none for a decision without them', async () => {
+    const { app } = await buildApp();
+    const optOut = await recordUpdate(app, undefined, {
+      consentString: 'DBABBg~BUVVVUCA.YA',
+      consentMetadata: { consentStringType: 4, gppSectionId: '9', usOptOuts: 'sale,sharing,targetedAdvertising' },
+    });
+    const jws = async ({ receiptId, cookie }: { receiptId: string; cookie: string }) =>
+      (await app.inject({ url: `/consent/receipt/${receiptId}`, headers: { cookie } })).json().jws;
+    expect((await verify(app, await jws(optOut))).receipt).toMatchObject({
+      us_opt_outs: ['sale', 'sharing', 'targetedAdvertising'],
+    });
+    const plain = await recordUpdate(app, undefined, {
+      consentString: 'CP',
+      consentMetadata: { consentStringType: 2 },
+    });
+    expect((await verify(app, await jws(plain))).receipt).not.toHaveProperty('us_opt_outs');
+  });
+
   it('fails verification of a receipt altered by one byte', async () => {
     const { app } = await buildApp();
     const { receiptId, cookie } = await recordUpdate(app);

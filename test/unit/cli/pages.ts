@@ -38,6 +38,7 @@ export const VALID_PAGE = `<!doctype html>
     </div>
     <div id="settings" hidden><button on="tap:consent.prompt">Privacy settings</button></div>
   </page-consent>
+  <footer><button on="tap:consent.optOut">Do Not Sell or Share My Personal Information</button></footer>
   <h1>An article</h1>
   <page-img src="/photo.jpg" layout="responsive" width="16" height="9" alt="A photo"></page-img>
   <page-ad data-block-on-consent="_till_accepted" data-block-on-consent-purposes="ads" type="custom" width="300" height="250"

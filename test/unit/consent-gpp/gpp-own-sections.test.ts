@@ -41,4 +41,18 @@ describe('fillOwnSections', () => {
     const pending = { state: 'unknown' } as unknown as ConsentSignal;
     expect(fillOwnSections(api, pending, false, config, ['usca', 8], () => expect.fail())).toEqual([-1]);
   });
+
+  it('opts out of the categories consent.optOut recorded only', () => {
+    const api = new CmpApi(0, 0);
+    const limit = { state: 'rejected', consentMetadata: { usOptOuts: 'sensitiveData' } } as unknown as ConsentSignal;
+    expect(fillOwnSections(api, limit, false, config, ['usca', 8], () => expect.fail())).toEqual([8]);
+    const usca = new GppModel(api.getGppString()).getSection('usca') as Record<string, unknown>;
+    expect(usca).toMatchObject({ SaleOptOut: 2, SharingOptOut: 2, Gpc: false });
+    expect(usca['SensitiveDataProcessing']).toEqual(Array(9).fill(1));
+    const sale = { state: 'rejected', consentMetadata: { usOptOuts: 'sale' } } as unknown as ConsentSignal;
+    fillOwnSections(api, sale, false, config, ['usnat', 7], () => expect.fail());
+    const usnat = new GppModel(api.getGppString()).getSection('usnat') as Record<string, unknown>;
+    expect(usnat).toMatchObject({ SaleOptOut: 1, SharingOptOut: 2, TargetedAdvertisingOptOut: 2 });
+    expect((usnat['SensitiveDataProcessing'] as number[]).every((value) => value === 0)).toBe(true);
+  });
 });
