@@ -81,7 +81,11 @@ async function open(state: string, hasGpc: boolean): Promise<TestPage> {
   const n = ++count;
   const page = consentPage(
     { ...CONFIG, consentInstanceId: `states-${n}` },
-    { body: prebidSetup(['gpp'], 10000, { activities: true }), geo: { ISOCountryGroups: { us: ['us'] } } },
+    {
+      body: `<p><button id="do-not-sell" on="tap:consent.optOut">Do Not Sell or Share My Personal Information</button></p>
+        ${prebidSetup(['gpp'], 10000, { activities: true })}`,
+      geo: { ISOCountryGroups: { us: ['us'] } },
+    },
   ).replace('src="/v0/page-geo-0.1.js"', `src="${referenceOrigin}/v0/page-geo-0.1.js"`);
   server.page(`/states-${n}.html`, page);
   const test = await newPage(browser, { extraHTTPHeaders: { 'cf-ipcountry': 'US', 'cf-region-code': state } });
@@ -133,6 +137,20 @@ describe('Prebid.js activity controls on GPP state sections', () => {
     expect(new GppModel(saw.gppConsent!.gppString).getFieldValue('usca', 'SaleOptOut')).toBe(2);
     expect(saw.eids).toEqual([{ source: 'id.example', uids: [{ id: 'reader-1', atype: 1 }] }]);
     await expectSynced(before);
+  });
+
+  it('denies user ids and syncs for a Virginia reader who used the Do-Not-Sell control: usva opted out', async () => {
+    const test = await open('VA', false);
+    await test.page.click('#do-not-sell');
+    const before = server.requestsTo('/sync.gif').length;
+    const saw = await runAuction(test.page);
+    expect(saw.gppConsent!.applicableSections).toEqual([9]);
+    const usva = new GppModel(saw.gppConsent!.gppString);
+    expect([usva.getFieldValue('usva', 'SaleOptOut'), usva.getFieldValue('usva', 'TargetedAdvertisingOptOut')]).toEqual(
+      [1, 1],
+    );
+    expect(saw.eids).toBeNull();
+    await expectSyncDenied(test, before);
   });
 
   it('runs a full auction for a Texas reader with no opt-out (ustx)', async () => {
