@@ -25,7 +25,7 @@ export function autoAdsConfig() {
   };
 }
 
-function article(blocks) {
+export function article(blocks) {
   const parts = [];
   for (let index = 0; index < blocks; index++) {
     parts.push(

@@ -8,6 +8,7 @@ import { formatNumber, formatSummary } from '../lib/format.mjs';
 import { ratio, summarize } from '../lib/stats.mjs';
 import { MAX_AD_COUNT, serveAutoAdsPages } from './auto-ads-pages.mjs';
 import { runAutoAdsVisit } from './auto-ads-visit.mjs';
+import { FORMATS_VIEWPORT, RAIL_BLOCKS, runRailsVisit, runVignetteVisit, serveFormatPages } from './formats.mjs';
 
 export const SIZES = [{ blocks: 100 }, { blocks: 1000 }, { blocks: 10000 }];
 const VIEWPORT = { width: 1024, height: 768 };
@@ -64,12 +65,64 @@ function buildRows(results, sizes) {
   });
 }
 
+/** The overlay formats' rows: side rails on the big page against the same page without them, and the vignette. */
+function buildFormatRows(formats) {
+  const summary = (runs, figure) => summarize(runs.filter((run) => !run.error).map((run) => run[figure]));
+  const railRow = (label, runs) => [
+    label,
+    formatSummary(summary(runs, 'scriptMs')),
+    formatSummary(summary(runs, 'mainThreadMs')),
+    formatSummary(summary(runs, 'adsPlaced')),
+    formatSummary(summary(runs, 'rails')),
+    formatSummary(summary(runs, 'layoutShift'), 3),
+    '-',
+    String(runs.filter((run) => !run.error).length),
+  ];
+  const vignette = formats.vignette;
+  return [
+    railRow(`${formatNumber(RAIL_BLOCKS)} blocks, in-content ads`, formats.inContent),
+    railRow(`${formatNumber(RAIL_BLOCKS)} blocks, side rails only`, formats.rails),
+    [
+      'vignette: click on a same-site link to the overlay on screen',
+      formatSummary(summary(vignette, 'scriptMs')),
+      formatSummary(summary(vignette, 'mainThreadMs')),
+      '-',
+      '-',
+      '-',
+      formatSummary(summary(vignette, 'clickToVisibleMs')),
+      String(vignette.filter((run) => !run.error).length),
+    ],
+  ];
+}
+
+/** The overlay formats, interleaved run by run. */
+async function runFormats(browser, server, runs) {
+  const urls = serveFormatPages(server);
+  const formats = { inContent: [], rails: [], vignette: [] };
+  const visits = {
+    inContent: () => runRailsVisit(browser, { url: urls.inContent, rails: 0 }),
+    rails: () => runRailsVisit(browser, { url: urls.rails, rails: 2 }),
+    vignette: () => runVignetteVisit(browser, { url: urls.visit }),
+  };
+  for (let run = 0; run < runs; run++) {
+    const order = Object.keys(visits);
+    for (const name of run % 2 ? order.reverse() : order) {
+      const result = await visits[name]().catch((error) => ({ error: String(error.message ?? error).split('\n')[0] }));
+      if (result.error) console.warn(`auto-ads: formats ${name} run ${run + 1}: ${result.error}`);
+      formats[name].push(result);
+    }
+    process.stdout.write(`auto-ads: formats run ${run + 1}/${runs}\r`);
+  }
+  return formats;
+}
+
 export async function runAutoAdsPart({ runs, quick }) {
   ensureBuild();
   const sizes = quick ? SIZES.slice(0, 2) : SIZES;
   const server = await startStaticServer();
   const urlOf = await serveAutoAdsPages(server, sizes);
   const browser = await launchBrowser();
+  let formats;
   const results = Object.fromEntries(sizes.map((size) => [size.blocks, { ours: [], sequential: [] }]));
   try {
     for (let run = 0; run < runs; run++) {
@@ -86,6 +139,7 @@ export async function runAutoAdsPart({ runs, quick }) {
       }
       process.stdout.write(`auto-ads: run ${run + 1}/${runs}\r`);
     }
+    formats = await runFormats(browser, server, runs);
   } finally {
     await browser.close();
     await server.close();
@@ -119,7 +173,26 @@ export async function runAutoAdsPart({ runs, quick }) {
           "Same ads: runs of ours whose ads sit between the same blocks as in the sequential baseline's first run.",
         ],
       },
+      {
+        title: `Overlay formats, ${FORMATS_VIEWPORT.width}x${FORMATS_VIEWPORT.height}`,
+        columns: [
+          'page',
+          'script ms',
+          'main-thread ms',
+          'ads placed',
+          'side rails',
+          'CLS',
+          'click -> overlay ms',
+          'runs',
+        ],
+        rows: buildFormatRows(formats),
+        notes: [
+          `Side rails: the scale page of ${formatNumber(RAIL_BLOCKS)} blocks and its config in a <main> of 44rem, and the same page with a config of one sideRail placement (both sides, 300 px) instead; script and main-thread time of the whole page view, from the navigation until the first ads-placed event (in-content) or both rails in place, and 500 ms of quiet.`,
+          'Vignette: the second page of a visit (reached by a same-site link), settled; then a click on a same-site link: script and main-thread time from just before the click until the first frame with the vignette dialog open, fake ads.',
+          'Each cell: median / p90.',
+        ],
+      },
     ],
-    data: { sizes, maxAdCount: MAX_AD_COUNT, runs: results },
+    data: { sizes, maxAdCount: MAX_AD_COUNT, runs: results, formats },
   };
 }
