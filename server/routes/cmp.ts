@@ -59,7 +59,7 @@ export function registerPromptRoutes(app: FastifyInstance, context: AppContext):
       .join(nonce)
       .replace(
         '<html lang="en" dir="ltr">',
-        () => `<html lang="${language}" dir="${config.messages['dir'] === 'rtl' ? 'rtl' : 'ltr'}">`,
+        () => `<html lang="${config.lang}" dir="${config.messages['dir'] === 'rtl' ? 'rtl' : 'ltr'}">`,
       )
       .split('__TITLE__')
       .join(escapeHtml(config.title))

@@ -9,6 +9,7 @@ import { currentToken, download, guarded, instancePath, json, say, setToken } fr
 import { purposeChart, rateChart, showCounts, type Stats } from './charts.ts';
 import { $, inputOf, selectOf, textareaOf } from './dom.ts';
 import { verifyReceipt } from './receipt.ts';
+import { showTcfLanguages } from './tcf-languages.ts';
 import { hasGvl, loadGvl, renderMapping, selectShown, showTcf, tcfPatch, turnPage } from './tcf-picker.ts';
 import { type AdminUser, showUsers } from './users.ts';
 
@@ -65,7 +66,10 @@ async function connect(): Promise<void> {
   const current = selectOf('instance').value;
   selectOf('instance').replaceChildren(...instances.map((instance) => new Option(instance.id, instance.id)));
   if (current) selectOf('instance').value = current;
-  if (!hasGvl()) await loadGvl();
+  if (!hasGvl()) {
+    await loadGvl();
+    if (hasGvl()) await showTcfLanguages();
+  }
   for (const id of SECTIONS) $(id).hidden = false;
   say(
     instances.length

@@ -1,0 +1,174 @@
+/**
+ * The hosted prompt's first layer against the TCF policy's Appendix B, in real Chromium at 320
+ * and 1024 px, in English and German: the partner count is a control that opens the vendor
+ * list; the legitimate-interest sentence with a control to the place to object; the scope (this
+ * site, or the group of sites); how to change choices later; the special features under their
+ * own heading; at 320 px the title, the summary sentence, the partner count and the first
+ * purpose above the buttons without scrolling. Then one language per prompt: a German reader
+ * gets an all-German prompt where the server has the IAB's German file, and an all-English one
+ * with `lang="en"` where it has not (docs/decisions/hosted-prompt-appendix-b.md,
+ * docs/decisions/hosted-prompt-one-language.md).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultInstanceConfig } from '../../server/store/store.ts';
+import { hasChromium, launchBrowser } from '../browser.ts';
+import { buildApp, type Harness } from '../server/app-harness.ts';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const gvlPath = resolve('fixtures/tcf/vendor-list.json');
+const translationsDir = resolve('fixtures/tcf/translations');
+const catalogue = (language: string): Record<string, string> =>
+  JSON.parse(readFileSync(resolve(`src/messages/catalogues/${language}.json`), 'utf8'));
+const tcf = { cmpId: 300, cmpVersion: 2, vendors: [1, 2, 8, 25, 52], specialFeatures: [1] };
+const siteGroup = { name: 'Daily News Group', url: 'https://news.example/our-sites' };
+
+let browser: Browser;
+/** A server with the IAB's German file, and one without any translation. */
+let withGerman: Harness;
+let englishOnly: Harness;
+const origins = new Map<Harness, string>();
+
+async function serve(tcfTranslationsDir?: string): Promise<Harness> {
+  const harness = await buildApp(
+    { cdnRoot: resolve('dist/cdn'), tcfVendorList: gvlPath, ...(tcfTranslationsDir ? { tcfTranslationsDir } : {}) },
+    true,
+  );
+  await harness.store.putInstance('tcf-site', { ...defaultInstanceConfig, tcf }, 1);
+  await harness.store.putInstance('group-site', { ...defaultInstanceConfig, tcf: { ...tcf, siteGroup } }, 1);
+  origins.set(harness, await harness.app.listen({ port: 0, host: '127.0.0.1' }));
+  return harness;
+}
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  browser = await launchBrowser();
+  withGerman = await serve(translationsDir);
+  englishOnly = await serve();
+});
+afterAll(async () => {
+  await browser?.close();
+  await withGerman?.close();
+  await englishOnly?.close();
+});
+
+type Options = { harness?: Harness; instance?: string; locale: string; width: number };
+
+/** The prompt framed like `<page-consent>` frames it: full width, 60vh high, at the bottom. */
+async function open({ harness = withGerman, instance = 'tcf-site', locale, width }: Options): Promise<{
+  page: Page;
+  frame: Frame;
+}> {
+  const context = await browser.newContext({ viewport: { width, height: width < 400 ? 568 : 768 }, locale });
+  const page = await context.newPage();
+  const src = `${origins.get(harness)}/cmp/prompt.html?instance=${instance}`;
+  await page.route(`${origins.get(harness)}/parent.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="en"><title>Parent</title><style>body{margin:0}iframe{position:fixed;bottom:0;left:0;width:100%;height:60vh;border:0}</style>
+<iframe title="Consent prompt" name="{}" sandbox="allow-scripts allow-popups" src="${src}"></iframe>`,
+    }),
+  );
+  await page.goto(`${origins.get(harness)}/parent.html`);
+  const frame = page.frames().find((f) => f.url().includes('/cmp/prompt.html'))!;
+  await frame.locator('#accept:not(:empty)').waitFor();
+  return { page, frame };
+}
+
+/** Whether each of `selectors` lies within the frame's viewport and above the buttons, the frame not scrolled. */
+const aboveTheButtons = (frame: Frame, selectors: readonly string[]) =>
+  frame.evaluate((list) => {
+    const buttons = document.querySelector('.actions')!.getBoundingClientRect().top;
+    return {
+      scrolled: document.scrollingElement!.scrollTop,
+      hidden: list.filter((selector) => {
+        const box = document.querySelector(selector)!.getBoundingClientRect();
+        return !(box.height > 0 && box.top >= 0 && box.bottom <= buttons);
+      }),
+    };
+  }, selectors);
+
+const axe = async (frame: Frame) => {
+  await frame.evaluate(axeSource);
+  return frame.evaluate(async () => {
+    type Result = { violations: { id: string; nodes: { target: string[] }[] }[] };
+    const result = await (window as unknown as { axe: { run: (c: Document) => Promise<Result> } }).axe.run(document);
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+};
+
+describe.skipIf(!hasChromium)('hosted prompt first layer (Appendix B) in Chromium', () => {
+  it.each([
+    ['en-GB', 'en', 320],
+    ['en-GB', 'en', 1024],
+    ['de-DE', 'de', 320],
+    ['de-DE', 'de', 1024],
+  ])('%s (%s) at %i px: every Appendix B item of the first layer', async (locale, language, width) => {
+    const texts = catalogue(language);
+    const { page, frame } = await open({ locale, width });
+    await page.screenshot({ path: `/work/scratch/d-shots/${language}-${width}.png` });
+    expect(await frame.evaluate(() => document.documentElement.lang)).toBe(language);
+    // The title, the summary sentence, the partner count and the first purpose, above the buttons, unscrolled.
+    expect(await aboveTheButtons(frame, ['#title', '#message', '#partners', '#summary li'])).toEqual({
+      scrolled: 0,
+      hidden: [],
+    });
+    // The partner count is a button (not plain text) naming the number of vendors.
+    const partners = frame.getByRole('button', { name: texts['partnersLink']!.replace('{n}', '5') });
+    expect(await partners.isVisible()).toBe(true);
+    // The special features under their own heading, apart from the purposes.
+    expect(await frame.getByRole('heading', { name: texts['purposes'], exact: true }).isVisible()).toBe(true);
+    const features = frame.getByRole('list', { name: texts['specialFeatures'], exact: true });
+    expect(await features.getByRole('listitem').allTextContents()).toEqual([
+      language === 'de' ? 'Genaue Standortdaten verwenden' : 'Use precise geolocation data',
+    ]);
+    expect(await frame.locator('#summary').textContent()).not.toContain(
+      language === 'de' ? 'Standortdaten' : 'geolocation',
+    );
+    // Legitimate interest and the right to object, with the way there; the scope; how to change later.
+    expect(await frame.locator('#li-text').textContent()).toBe(texts['liSummary']);
+    expect(await frame.locator('#scope-line').textContent()).toBe(texts['scopeSite']);
+    expect(await frame.locator('#later-line').textContent()).toBe(
+      texts['changeLater']!.replace('{n}', texts['settingsLink']!),
+    );
+    expect(await axe(frame)).toEqual([]);
+    expect(await frame.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
+    // The partner count opens the vendor list, focused.
+    await partners.click();
+    await expect.poll(() => frame.evaluate(() => document.activeElement?.id)).toBe('vendors-title');
+    expect(await frame.locator('#vendors-title').textContent()).toBe(texts['vendors']);
+    expect(await frame.locator('#vendor-list li').count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it.each([
+    ['en-GB', 'en', 320],
+    ['de-DE', 'de', 1024],
+  ])(
+    '%s (%s) at %i px: the objection control opens the legitimate-interest switches',
+    async (locale, language, width) => {
+      const texts = catalogue(language);
+      const { page, frame } = await open({ locale, width });
+      await frame.getByRole('button', { name: texts['liObject'], exact: true }).click();
+      const focused = frame.locator(':focus');
+      await expect.poll(() => focused.textContent()).toBe(texts['purposes']);
+      const section = frame.locator('section', { has: frame.locator(':focus') });
+      expect(await section.locator('input[data-key^="pl:"]').count()).toBeGreaterThan(0);
+      expect(await section.getByText(texts['liNote']!).isVisible()).toBe(true);
+      expect(await focused.evaluate((heading) => heading.getBoundingClientRect().top >= 0)).toBe(true);
+      await page.context().close();
+    },
+  );
+
+  it('names the group of sites the choices apply to, linked to its list of sites', async () => {
+    const { page, frame } = await open({ instance: 'group-site', locale: 'de-DE', width: 320 });
+    expect(await frame.locator('#scope-line').textContent()).toBe(
+      catalogue('de')['scopeGroup']!.replace('{n}', siteGroup.name),
+    );
+    expect(await frame.getByRole('link', { name: siteGroup.name }).getAttribute('href')).toBe(siteGroup.url);
+    await page.context().close();
+  });
+});
