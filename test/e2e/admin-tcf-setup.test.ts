@@ -164,7 +164,7 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     const example = await open('/examples/hosted-cmp.html', 1000);
     await example.page.waitForSelector('.page-consent-frame iframe', { state: 'visible' });
     const frame = example.page.frameLocator('.page-consent-frame iframe');
-    expect((await frame.locator('#vendor-line').textContent())?.trim()).toBe('Partners: 6');
+    expect((await frame.locator('#vendor-line').textContent())?.trim()).toBe('View our partners (6)');
     await frame.locator('#accept').click();
     await expect
       .poll(() => example.page.textContent('[data-consent-status]'), { timeout: 15_000 })

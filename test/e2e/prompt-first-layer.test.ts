@@ -120,8 +120,8 @@ describe.skipIf(!hasChromium)('hosted prompt first layer (Appendix B) in Chromiu
     const partners = frame.getByRole('button', { name: texts['partnersLink']!.replace('{n}', '5') });
     expect(await partners.isVisible()).toBe(true);
     // The special features under their own heading, apart from the purposes.
-    expect(await frame.getByRole('heading', { name: texts['purposes'], exact: true }).isVisible()).toBe(true);
-    const features = frame.getByRole('list', { name: texts['specialFeatures'], exact: true });
+    expect(await frame.getByRole('heading', { name: texts['purposes']!, exact: true }).isVisible()).toBe(true);
+    const features = frame.getByRole('list', { name: texts['specialFeatures']!, exact: true });
     expect(await features.getByRole('listitem').allTextContents()).toEqual([
       language === 'de' ? 'Genaue Standortdaten verwenden' : 'Use precise geolocation data',
     ]);
@@ -152,7 +152,7 @@ describe.skipIf(!hasChromium)('hosted prompt first layer (Appendix B) in Chromiu
     async (locale, language, width) => {
       const texts = catalogue(language);
       const { page, frame } = await open({ locale, width });
-      await frame.getByRole('button', { name: texts['liObject'], exact: true }).click();
+      await frame.getByRole('button', { name: texts['liObject']!, exact: true }).click();
       const focused = frame.locator(':focus');
       await expect.poll(() => focused.textContent()).toBe(texts['purposes']);
       const section = frame.locator('section', { has: frame.locator(':focus') });
@@ -169,6 +169,78 @@ describe.skipIf(!hasChromium)('hosted prompt first layer (Appendix B) in Chromiu
       catalogue('de')['scopeGroup']!.replace('{n}', siteGroup.name),
     );
     expect(await frame.getByRole('link', { name: siteGroup.name }).getAttribute('href')).toBe(siteGroup.url);
+    await page.context().close();
+  });
+});
+
+describe.skipIf(!hasChromium)('hosted prompt in Chromium: one language per prompt', () => {
+  const gvl = JSON.parse(readFileSync(gvlPath, 'utf8'));
+  const german = JSON.parse(readFileSync(resolve(translationsDir, 'purposes-de.json'), 'utf8'));
+  type Sections = Record<string, Record<string, { name: string; description?: string }>>;
+  const entryTexts = (sections: Sections) =>
+    Object.values(sections).flatMap((entries) =>
+      Object.values(entries).flatMap((entry) => [entry.name, entry.description ?? '']),
+    );
+  const catalogueTexts = (language: string) =>
+    Object.entries(catalogue(language)).flatMap(([key, text]) => (key === 'dir' ? [] : text.split('{n}')));
+  const { purposes, specialPurposes, features, specialFeatures, stacks, dataCategories } = gvl;
+  const known = {
+    en: new Set([
+      ...catalogueTexts('en'),
+      ...entryTexts({ purposes, specialPurposes, features, specialFeatures, stacks, dataCategories }),
+    ]),
+    de: new Set([...catalogueTexts('de'), ...entryTexts(german)]),
+  };
+  /** The texts of one language only (a text both share, such as "Details", says nothing). */
+  const onlyIn = (language: 'en' | 'de') => {
+    const other = known[language === 'en' ? 'de' : 'en'];
+    return new Set(
+      [...known[language]].map((text) => text.trim()).filter((text) => text.length > 2 && !other.has(text)),
+    );
+  };
+
+  /** Every text the reader can see: the first layer, then the second with a vendor's details open. */
+  async function shownTexts(frame: Frame): Promise<string[]> {
+    const visibleTexts = () =>
+      frame.evaluate(() => {
+        const texts: string[] = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent?.trim() ?? '';
+          if (text && node.parentElement?.checkVisibility()) texts.push(text);
+        }
+        return texts;
+      });
+    const first = await visibleTexts();
+    await frame.locator('#customize').click();
+    await frame.locator('#vendor-list summary').first().click();
+    await frame.locator('#vendor-list dl').first().waitFor();
+    // Sections off screen skip their paint (content-visibility): scroll through so each counts as shown.
+    await frame.evaluate(() => {
+      for (const section of document.querySelectorAll('#layer2 section')) section.scrollIntoView();
+    });
+    return [...first, ...(await visibleTexts())];
+  }
+
+  it('a German reader gets an all-German prompt (lang="de") where the server has the IAB German file', async () => {
+    const { page, frame } = await open({ locale: 'de-DE', width: 1024 });
+    expect(await frame.evaluate(() => document.documentElement.lang)).toBe('de');
+    const texts = await shownTexts(frame);
+    const english = onlyIn('en');
+    expect(texts.filter((text) => english.has(text))).toEqual([]);
+    const germanTexts = onlyIn('de');
+    expect(texts.filter((text) => germanTexts.has(text)).length).toBeGreaterThan(20);
+    await page.context().close();
+  });
+
+  it('a German reader gets an all-English prompt (lang="en") where the server has no German file', async () => {
+    const { page, frame } = await open({ harness: englishOnly, locale: 'de-DE', width: 1024 });
+    expect(await frame.evaluate(() => document.documentElement.lang)).toBe('en');
+    const texts = await shownTexts(frame);
+    const germanTexts = onlyIn('de');
+    expect(texts.filter((text) => germanTexts.has(text))).toEqual([]);
+    const english = onlyIn('en');
+    expect(texts.filter((text) => english.has(text)).length).toBeGreaterThan(20);
     await page.context().close();
   });
 });
