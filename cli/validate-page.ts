@@ -10,6 +10,7 @@ import { checkElements } from './check-elements.ts';
 import { checkGeo } from './check-geo.ts';
 import { checkScripts } from './check-scripts.ts';
 import { checkSignals } from './check-signals.ts';
+import { checkTcfFirstLayer } from './check-tcf-first-layer.ts';
 import { type Finding, sortFindings } from './finding.ts';
 import { FILE_BASE_URL, readPage } from './page.ts';
 
@@ -21,6 +22,7 @@ export function validatePage(html: string, baseUrl: string = FILE_BASE_URL): Fin
     ...checkScripts(page),
     ...findings,
     ...checkConsentUi(page, consent),
+    ...checkTcfFirstLayer(page, consent),
     ...checkBlocking(page, consent),
     ...checkSignals(page, consent),
     ...checkAutoAds(page),

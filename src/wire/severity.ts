@@ -71,6 +71,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'validate-ui-not-hidden',
   'validate-reject-missing',
   'validate-story-only-accept',
+  'validate-tcf-first-layer',
   'audit-unfair-choice',
 ]);
 
