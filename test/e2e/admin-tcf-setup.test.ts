@@ -98,6 +98,12 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     await expect
       .poll(() => page.locator('#gvl-status').textContent(), { timeout: 15_000 })
       .toMatch(/, 1000 vendors\.$/);
+    // Without TCF_TRANSLATIONS_DIR only English is complete: every other reader gets the English prompt.
+    await expect
+      .poll(() => page.locator('#tcf-languages').textContent())
+      .toMatch(
+        /^Prompt languages complete \(own texts and IAB translation\): en\. Shown in English instead: bg \(no purposes-bg\.json\), .*nb \(no purposes-no\.json\)/,
+      );
     await expect.poll(() => page.locator('#vendor-range').textContent()).toBe('Vendors 1-50 of 1000 (page 1 of 20).');
     expect(await page.locator('#vendor-options li').count()).toBe(50);
 
