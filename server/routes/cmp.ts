@@ -64,6 +64,8 @@ export function registerPromptRoutes(app: FastifyInstance, context: AppContext):
       .split('__TITLE__')
       .join(escapeHtml(config.title))
       .replace('__CUSTOMIZE__', () => escapeHtml(config.messages['customize'] ?? ''))
+      .replace('__PURPOSES__', () => escapeHtml(config.messages['purposes'] ?? ''))
+      .replace('__SPECIAL_FEATURES__', () => escapeHtml(config.messages['specialFeatures'] ?? ''))
       .replace('"__CONFIG__"', () => scriptSafeJson(config));
     reply.header(
       'Content-Security-Policy',
