@@ -78,6 +78,7 @@ export async function promptPageConfig({ language: asked, config, outcomeUrl, fi
       : null;
   return {
     lang: language,
+    readerLang: asked,
     messages,
     title: prompt?.title ?? messages['title'] ?? '',
     message: prompt?.message ?? messages['intro'] ?? '',

@@ -34,7 +34,10 @@ export type PageTcf = {
 };
 
 export type PageConfig = {
+  /** The prompt's language: the reader's, or English when the IAB texts for it are incomplete. */
   readonly lang: CmpLanguage;
+  /** The reader's language the server was asked for (`?lang=`, else Accept-Language). */
+  readonly readerLang: CmpLanguage;
   readonly messages: Messages;
   readonly title: string;
   readonly message: string;

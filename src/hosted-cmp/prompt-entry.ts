@@ -28,7 +28,8 @@ const post = (message: object) => window.parent.postMessage(message, ancestor &&
 
 const asked = info.clientConfig?.lang ? matchLanguage(info.clientConfig.lang) : null;
 const url = new URL(location.href);
-if (asked && asked !== config.lang && !url.searchParams.has('lang')) {
+// Not when the server already answered for that language (in English, its IAB texts being incomplete).
+if (asked && asked !== config.readerLang && !url.searchParams.has('lang')) {
   url.searchParams.set('lang', asked);
   location.replace(url.href);
 } else {

@@ -55,10 +55,10 @@ afterAll(async () => {
   await englishOnly?.close();
 });
 
-type Options = { harness?: Harness; instance?: string; locale: string; width: number };
+type Options = { harness?: Harness; instance?: string; locale: string; width: number; clientInfo?: object };
 
 /** The prompt framed like `<page-consent>` frames it: full width, 60vh high, at the bottom. */
-async function open({ harness = withGerman, instance = 'tcf-site', locale, width }: Options): Promise<{
+async function open({ harness = withGerman, instance = 'tcf-site', locale, width, clientInfo = {} }: Options): Promise<{
   page: Page;
   frame: Frame;
 }> {
@@ -69,7 +69,7 @@ async function open({ harness = withGerman, instance = 'tcf-site', locale, width
     route.fulfill({
       contentType: 'text/html',
       body: `<!doctype html><html lang="en"><title>Parent</title><style>body{margin:0}iframe{position:fixed;bottom:0;left:0;width:100%;height:60vh;border:0}</style>
-<iframe title="Consent prompt" name="{}" sandbox="allow-scripts allow-popups" src="${src}"></iframe>`,
+<iframe title="Consent prompt" name='${JSON.stringify(clientInfo)}' sandbox="allow-scripts allow-popups" src="${src}"></iframe>`,
     }),
   );
   await page.goto(`${origins.get(harness)}/parent.html`);
@@ -241,6 +241,15 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: one language per promp
     expect(texts.filter((text) => germanTexts.has(text))).toEqual([]);
     const english = onlyIn('en');
     expect(texts.filter((text) => english.has(text)).length).toBeGreaterThan(20);
+    await page.context().close();
+  });
+
+  it("does not reload for a page's clientConfig.lang that the server already answered in English", async () => {
+    const clientInfo = { clientConfig: { lang: 'de-DE' } };
+    const { page, frame } = await open({ harness: englishOnly, locale: 'de-DE', width: 1024, clientInfo });
+    // Painted, so this document started the prompt; a reload would have asked for ?lang=de.
+    expect(frame.url()).not.toContain('lang=');
+    expect(await frame.evaluate(() => document.documentElement.lang)).toBe('en');
     await page.context().close();
   });
 });
