@@ -109,7 +109,6 @@ describe.skipIf(!hasChromium)('hosted prompt first layer (Appendix B) in Chromiu
   ])('%s (%s) at %i px: every Appendix B item of the first layer', async (locale, language, width) => {
     const texts = catalogue(language);
     const { page, frame } = await open({ locale, width });
-    await page.screenshot({ path: `/work/scratch/d-shots/${language}-${width}.png` });
     expect(await frame.evaluate(() => document.documentElement.lang)).toBe(language);
     // The title, the summary sentence, the partner count and the first purpose, above the buttons, unscrolled.
     expect(await aboveTheButtons(frame, ['#title', '#message', '#partners', '#summary li'])).toEqual({
