@@ -11,6 +11,7 @@ import { checkGeo } from './check-geo.ts';
 import { checkScripts } from './check-scripts.ts';
 import { checkSignals } from './check-signals.ts';
 import { checkUsOptOut } from './check-us-opt-out.ts';
+import { checkTcfFirstLayer } from './check-tcf-first-layer.ts';
 import { type Finding, sortFindings } from './finding.ts';
 import { FILE_BASE_URL, readPage } from './page.ts';
 
@@ -22,6 +23,7 @@ export function validatePage(html: string, baseUrl: string = FILE_BASE_URL): Fin
     ...checkScripts(page),
     ...findings,
     ...checkConsentUi(page, consent),
+    ...checkTcfFirstLayer(page, consent),
     ...checkBlocking(page, consent),
     ...checkSignals(page, consent),
     ...checkUsOptOut(page, consent),

@@ -32,7 +32,8 @@ function startServer(dir) {
     DATABASE_URL: `sqlite:${join(dir, 'page.db')}`,
     ADMIN_TOKEN,
     TCF_VENDOR_LIST: 'fixtures/tcf/vendor-list.json',
-    ...(process.env.TCF_TRANSLATIONS_DIR ? { TCF_TRANSLATIONS_DIR: process.env.TCF_TRANSLATIONS_DIR } : {}),
+    // The German file written for the fixture GVL, so the German shots are German throughout.
+    TCF_TRANSLATIONS_DIR: process.env.TCF_TRANSLATIONS_DIR ?? 'fixtures/tcf/translations',
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env,

@@ -96,8 +96,7 @@ export const exampleInstances: Readonly<Record<string, unknown>> = {
     prompt: {
       title: 'Your privacy choices',
       message:
-        'We and our partners store and read information on your device, such as cookies, for the purposes below. ' +
-        'You can accept all, reject all or choose. You can change your choices at any time.',
+        'We and our partners store and read information on your device, such as cookies, for the purposes below.',
       purposes: [
         {
           id: 'measurement',

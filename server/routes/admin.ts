@@ -12,6 +12,7 @@ import { strictOptional, strictRead } from '../strict.ts';
 import { parseInstanceConfig } from '../instance-config.ts';
 import { checkTcfAgainstGvl } from '../instance-tcf.ts';
 import { tcfFilesOf } from '../tcf-files.ts';
+import { languageStatuses } from '../prompt-languages.ts';
 import { probePage, readListQuery, takePage } from '../pagination.ts';
 import type { ConsentStore, InstanceConfig, InstanceRecord } from '../store/store.ts';
 import { utcDay } from '../store/store.ts';
@@ -161,5 +162,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: AppContext): 
     registerUserRoutes(admin, context);
     registerExportRoutes(admin, context);
     registerAdsConfigAdminRoutes(admin, context);
+    // Which languages the hosted TCF prompt speaks (own texts and IAB translation); null without a GVL.
+    admin.get('/admin/api/tcf/languages', async () => ({ languages: await languageStatuses(tcfFilesOf(context)) }));
   });
 }

@@ -59,11 +59,13 @@ export function registerPromptRoutes(app: FastifyInstance, context: AppContext):
       .join(nonce)
       .replace(
         '<html lang="en" dir="ltr">',
-        () => `<html lang="${language}" dir="${config.messages['dir'] === 'rtl' ? 'rtl' : 'ltr'}">`,
+        () => `<html lang="${config.lang}" dir="${config.messages['dir'] === 'rtl' ? 'rtl' : 'ltr'}">`,
       )
       .split('__TITLE__')
       .join(escapeHtml(config.title))
       .replace('__CUSTOMIZE__', () => escapeHtml(config.messages['customize'] ?? ''))
+      .replace('__PURPOSES__', () => escapeHtml(config.messages['purposes'] ?? ''))
+      .replace('__SPECIAL_FEATURES__', () => escapeHtml(config.messages['specialFeatures'] ?? ''))
       .replace('"__CONFIG__"', () => scriptSafeJson(config));
     reply.header(
       'Content-Security-Policy',

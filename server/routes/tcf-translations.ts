@@ -22,7 +22,11 @@ export function registerTcfTranslationRoutes(app: FastifyInstance, context: AppC
     const asset = path ? await cache.get(path) : null;
     if (!asset) {
       const why = context.tcfTranslationsDir ? `no translation file for "${code}"` : 'TCF_TRANSLATIONS_DIR is not set';
-      throw new HttpError(404, ErrorCode.tcfTranslationMissing, `${why}: the prompt shows the GVL's English texts`);
+      throw new HttpError(
+        404,
+        ErrorCode.tcfTranslationMissing,
+        `${why}: the hosted prompt speaks the GVL's language, English`,
+      );
     }
     reply.header('Cache-Control', vendorListCacheControl);
     return sendAsset(request, reply, asset, 'application/json; charset=utf-8');

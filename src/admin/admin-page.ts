@@ -10,6 +10,7 @@ import { purposeChart, rateChart, showCounts, type Stats } from './charts.ts';
 import { $, inputOf, selectOf, textareaOf } from './dom.ts';
 import { type ExperimentSummary, experimentTable } from './experiments.ts';
 import { verifyReceipt } from './receipt.ts';
+import { showTcfLanguages } from './tcf-languages.ts';
 import { hasGvl, loadGvl, renderMapping, selectShown, showTcf, tcfPatch, turnPage } from './tcf-picker.ts';
 import { type AdminUser, showUsers } from './users.ts';
 
@@ -67,7 +68,10 @@ async function connect(): Promise<void> {
   const current = selectOf('instance').value;
   selectOf('instance').replaceChildren(...instances.map((instance) => new Option(instance.id, instance.id)));
   if (current) selectOf('instance').value = current;
-  if (!hasGvl()) await loadGvl();
+  if (!hasGvl()) {
+    await loadGvl();
+    if (hasGvl()) await showTcfLanguages();
+  }
   for (const id of SECTIONS) $(id).hidden = false;
   say(
     instances.length

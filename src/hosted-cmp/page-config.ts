@@ -1,10 +1,12 @@
 /**
  * What the server embeds in `/cmp/prompt.html` for the frame (types only): the reader's
  * language and its message catalogue, the instance's texts, its own purposes and vendors (an
- * instance without `tcf`) or its TCF settings with the first layer's summary.
+ * instance without `tcf`) or its TCF settings with the first layer's summary, and the scope of
+ * the choices (this site, or a group of sites).
  */
 import type { TcfSettings } from '../tcf/tc-choices.ts';
-import type { SummaryItem } from './first-layer-summary.ts';
+import type { FirstLayerSummary } from './first-layer-summary.ts';
+import type { SiteGroup } from '../wire/instance-config.ts';
 import type { CmpLanguage, Messages } from '../messages/language.ts';
 
 export type { Messages };
@@ -22,14 +24,20 @@ export type PageTcf = {
   readonly vendorListUrl: string;
   /** The IAB translation file of the language, when the server has it. */
   readonly translationsUrl: string | null;
-  readonly summary: readonly SummaryItem[];
+  /** The first layer's purposes (or stacks) and, under their own heading, special features. */
+  readonly summary: FirstLayerSummary;
   readonly vendorCount: number;
+  /** Whether a listed vendor claims legitimate interest (the first layer then says how to object). */
+  readonly hasLegitimateInterest: boolean;
   /** Google's ATPs of `tcf.googleAtps` found in the server's ATP list, ascending by id; [] without. */
   readonly atps: readonly PageAtp[];
 };
 
 export type PageConfig = {
+  /** The prompt's language: the reader's, or English when the IAB texts for it are incomplete. */
   readonly lang: CmpLanguage;
+  /** The reader's language the server was asked for (`?lang=`, else Accept-Language). */
+  readonly readerLang: CmpLanguage;
   readonly messages: Messages;
   readonly title: string;
   readonly message: string;
@@ -42,6 +50,8 @@ export type PageConfig = {
   readonly purposes: readonly PagePurpose[];
   readonly vendors: readonly PageVendor[];
   readonly tcf: PageTcf | null;
+  /** The group of sites the choices apply to; null: this site. */
+  readonly siteGroup: SiteGroup | null;
 };
 
 /** `{n}` in a catalogue text replaced by `n`. */

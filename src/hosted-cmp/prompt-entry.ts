@@ -9,7 +9,8 @@ import { parseClientInfo } from '../wire/client-info.ts';
 import type { ChoiceKind, DetailsSession, PromptDecision } from './details-api.ts';
 import { matchLanguage } from '../messages/language.ts';
 import { ownPurposes } from './own-view.ts';
-import { formatMessage, type PageConfig } from './page-config.ts';
+import type { PageConfig } from './page-config.ts';
+import { paintFirstLayer } from './first-layer.ts';
 import { trapFocus } from './focus-trap.ts';
 import { loadScript } from './load-script.ts';
 import { reportAll } from './report.ts';
@@ -27,39 +28,25 @@ const post = (message: object) => window.parent.postMessage(message, ancestor &&
 
 const asked = info.clientConfig?.lang ? matchLanguage(info.clientConfig.lang) : null;
 const url = new URL(location.href);
-if (asked && asked !== config.lang && !url.searchParams.has('lang')) {
+// Not when the server already answered for that language (in English, its IAB texts being incomplete).
+if (asked && asked !== config.readerLang && !url.searchParams.has('lang')) {
   url.searchParams.set('lang', asked);
   location.replace(url.href);
 } else {
   start();
 }
 
-function paintFirstLayer(): void {
+function paintPage(): void {
   document.documentElement.lang = config.lang;
   document.documentElement.dir = messages['dir'] === 'rtl' ? 'rtl' : 'ltr';
   document.title = config.title;
   $('title').textContent = config.title;
-  $('message').textContent = config.message;
   // Over a Global Privacy Control rejection, the reader sees that it was honoured (docs/consent.md, "Global Privacy Control").
   if (info.consentMetadata?.gpc === true) {
     $('gpc-line').textContent = messages['gpcHonored'] ?? '';
     $('gpc-line').hidden = false;
   }
-  const items = config.tcf ? config.tcf.summary : ownPurposes(config, info).map((p) => ({ name: p.label }));
-  $('summary').append(...items.map((item) => Object.assign(document.createElement('li'), { textContent: item.name })));
-  const vendorCount = config.tcf ? config.tcf.vendorCount : config.vendors.length;
-  if (vendorCount) $('vendor-line').textContent = formatMessage(messages['partners'], vendorCount);
-  if (config.privacyPolicyUrl) {
-    $('policy-line').append(
-      Object.assign(document.createElement('a'), {
-        href: config.privacyPolicyUrl,
-        target: '_blank',
-        rel: 'noopener noreferrer',
-        textContent: messages['policy'] ?? '',
-      }),
-    );
-    $('policy-line').hidden = false;
-  }
+  paintFirstLayer(config, info);
   for (const [id, key] of [
     ['accept', 'acceptAll'],
     ['reject', 'rejectAll'],
@@ -72,8 +59,21 @@ function paintFirstLayer(): void {
   $('dismiss').setAttribute('aria-label', messages['close'] ?? '');
 }
 
+/** Where the second layer opens: at its top (Customize), on the vendor list, or on the legitimate-interest switches. */
+type Place = 'top' | 'vendors' | 'objection';
+
+/** The heading of `place` in the rendered second layer (focusable), or null. */
+function headingOf(place: Place): HTMLElement | null {
+  const heading =
+    place === 'vendors'
+      ? document.getElementById('vendors-title')
+      : (document.querySelector('#layer2-body [data-key^="pl:"]')?.closest('section')?.querySelector('h3') ?? null);
+  heading?.setAttribute('tabindex', '-1');
+  return heading;
+}
+
 function start(): void {
-  paintFirstLayer();
+  paintPage();
   let session: Promise<DetailsSession> | null = null;
   /** The second layer once loaded: Customize then renders it at once, in the click's task. */
   let loaded: DetailsSession | null = null;
@@ -122,7 +122,7 @@ function start(): void {
   addEventListener('focus', () => {
     if (document.activeElement === document.body) focusTarget.focus({ preventScroll: true });
   });
-  const openSecondLayer = () => {
+  const openSecondLayer = (place: Place = 'top') => {
     $('layer1').hidden = true;
     $('layer2').hidden = false;
     $('customize').hidden = true;
@@ -130,11 +130,21 @@ function start(): void {
     $('save').hidden = false;
     // The bench measures from here to the paint of the vendor heading (docs/decisions/server-hosted-cmp.md).
     performance.mark('cmp-customize');
+    /** Focus (and so scroll to) the place asked for, once the layer is in the document. */
+    const reveal = () => {
+      const heading = place === 'top' ? null : headingOf(place);
+      if (!heading) return;
+      focusTarget = heading;
+      heading.focus();
+    };
     if (loaded) loaded.render($('layer2-body'));
     else {
       $('layer2-status').textContent = messages['loading'] ?? '';
       loadDetails().then(
-        (s) => s.render($('layer2-body')),
+        (s) => {
+          s.render($('layer2-body'));
+          reveal();
+        },
         () => {
           $('layer2-status').textContent = messages['loadError'] ?? '';
           $('save').hidden = true;
@@ -146,12 +156,15 @@ function start(): void {
     focusTarget = $('layer2-title');
     focusTarget.focus({ preventScroll: true });
     post({ type: 'consent-ui', action: 'enter-fullscreen' });
+    if (loaded) reveal();
   };
 
   $('accept').addEventListener('click', () => choose('accept'));
   $('reject').addEventListener('click', () => choose('reject'));
   $('save').addEventListener('click', () => choose('save'));
-  $('customize').addEventListener('click', openSecondLayer);
+  $('customize').addEventListener('click', () => openSecondLayer());
+  $('partners').addEventListener('click', () => openSecondLayer('vendors'));
+  $('li-object').addEventListener('click', () => openSecondLayer('objection'));
   $('dismiss').addEventListener('click', () => finish({ action: 'dismiss' }));
   trapFocus($('prompt'), () => finish({ action: 'dismiss' }));
 

@@ -62,6 +62,8 @@ export type InstanceConfig = {
 export type InstanceTcf = {
   readonly cmpId: number;
   readonly cmpVersion: number;
+  /** The group of sites the choices apply to (the first layer's scope); without it, "this site". */
+  readonly siteGroup?: SiteGroup;
   readonly vendors: number[];
   readonly purposes?: Record<string, number[]>;
   readonly specialFeatures?: number[];
@@ -72,6 +74,9 @@ export type InstanceTcf = {
   readonly publisherRestrictions?: PublisherRestriction[];
   readonly publisherPurposes?: PublisherPurposes;
 };
+
+/** A group of sites sharing the reader's choices: its name and the page listing its sites. */
+export type SiteGroup = { readonly name: string; readonly url: string };
 
 /** An absolute http(s) URL of at most 2,000 characters. */
 const readHttpUrl: Read<string> = (into, value, field) =>
@@ -131,11 +136,14 @@ const readGeoGroups: Read<Record<string, readonly string[]>> = (into, value, fie
 const readConsentRequired: Read<Record<string, boolean>> = (into, value, field) =>
   typeof value === 'boolean' ? { default: value } : readMap(readBoolean)(into, value, field);
 
+const readSiteGroup = withRequired<SiteGroup>({ name: readText(100, 1), url: readHttpUrl }, ['name', 'url']);
+
 /** CMP ids 0 and 1 are not valid in a TC string; each vendor listed once. */
 const readTcfFields = withRequired<InstanceTcf>(
   {
     cmpId: readNumber(2, 4095),
     cmpVersion: readNumber(1, 4095),
+    siteGroup: readSiteGroup,
     vendors: readList(readNumber(1, 65_535), 5000),
     purposes: readPurposeMap(readList(readNumber(1, 24), 24), 24),
     specialFeatures: readList(readNumber(1, 12), 12),
@@ -151,6 +159,7 @@ const readTcfFields = withRequired<InstanceTcf>(
 const TCF_FIELDS = [
   'cmpId',
   'cmpVersion',
+  'siteGroup',
   'vendors',
   'purposes',
   'specialFeatures',

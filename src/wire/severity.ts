@@ -76,6 +76,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'validate-reject-missing',
   'validate-us-opt-out-missing',
   'validate-story-only-accept',
+  'validate-tcf-first-layer',
   'audit-unfair-choice',
 ]);
 

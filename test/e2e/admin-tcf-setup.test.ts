@@ -98,6 +98,12 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     await expect
       .poll(() => page.locator('#gvl-status').textContent(), { timeout: 15_000 })
       .toMatch(/, 1000 vendors\.$/);
+    // Without TCF_TRANSLATIONS_DIR only English is complete: every other reader gets the English prompt.
+    await expect
+      .poll(() => page.locator('#tcf-languages').textContent())
+      .toMatch(
+        /^Prompt languages complete \(own texts and IAB translation\): en\. Shown in English instead: bg \(no purposes-bg\.json\), .*nb \(no purposes-no\.json\)/,
+      );
     await expect.poll(() => page.locator('#vendor-range').textContent()).toBe('Vendors 1-50 of 1000 (page 1 of 20).');
     expect(await page.locator('#vendor-options li').count()).toBe(50);
 
@@ -164,7 +170,7 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     const example = await open('/examples/hosted-cmp.html', 1000);
     await example.page.waitForSelector('.page-consent-frame iframe', { state: 'visible' });
     const frame = example.page.frameLocator('.page-consent-frame iframe');
-    expect((await frame.locator('#vendor-line').textContent())?.trim()).toBe('Partners: 6');
+    expect((await frame.locator('#vendor-line').textContent())?.trim()).toBe('View our partners (6)');
     await frame.locator('#accept').click();
     await expect
       .poll(() => example.page.textContent('[data-consent-status]'), { timeout: 15_000 })

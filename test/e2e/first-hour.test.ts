@@ -107,8 +107,8 @@ describe('npm start with no setting', () => {
   });
 
   it.each([
-    ['hosted-cmp.html', /^Partners: 5$/],
-    ['cmp-iframe.html', /^Partners: 3$/],
+    ['hosted-cmp.html', /^View our partners \(5\)$/],
+    ['cmp-iframe.html', /^View our partners \(3\)$/],
   ])('lists the purposes of %s by name, with the partner count', async (name, partners) => {
     const test = await open(name);
     await test.page.waitForSelector('.page-consent-frame iframe', { state: 'visible' });

@@ -17,6 +17,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { idsOf } from '../../src/tcf/tc-string.ts';
 import { type ServerProcess, startServer } from '../server/server-process.ts';
+import { writeTranslations } from './tcf-translations.ts';
 import { html, launchBrowser, newPage, type TestPage } from './harness.ts';
 import { bundlePrebid, prebidSetup } from './prebid-fixture.ts';
 
@@ -68,6 +69,8 @@ beforeAll(async () => {
     EXAMPLES_ROOT: dir,
     TCF_VENDOR_LIST: resolve('fixtures/tcf/vendor-list.json'),
     GOOGLE_ATP_LIST: resolve('fixtures/tcf/google-atps.csv'),
+    // The prompt speaks a reader's language only with the IAB's file for it (the tests below read Greek and Bulgarian).
+    TCF_TRANSLATIONS_DIR: writeTranslations(join(dir, 'translations'), ['el', 'bg']),
   });
   for (const [instance, tcf] of [
     [INSTANCE, TCF],

@@ -4,7 +4,7 @@
  * protocol messages, both layers, the TC strings (decoded), re-opening on the stored choices,
  * languages, keyboard use and the focus trap.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { GppModel } from '@iabgpp/cmpapi';
@@ -17,6 +17,7 @@ import { choicesOfTcString, encodeTcString } from '../../src/tcf/tc-string.ts';
 import { parseGvl } from '../../src/wire/gvl.ts';
 import { gppHeaderBomb, tcBomb } from '../consent-string-bombs.ts';
 import { adminToken, buildApp, type Harness } from '../server/app-harness.ts';
+import { writeTranslations } from './tcf-translations.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const gvlPath = resolve('fixtures/tcf/vendor-list.json');
@@ -63,22 +64,15 @@ let origin: string;
 beforeAll(async () => {
   if (!hasChromium) return;
   browser = await launchBrowser();
-  const translations = join(process.cwd(), 'dist', 'test-translations');
-  mkdirSync(translations, { recursive: true });
-  // A partial German translation: purpose 1 and special feature 1 only (the rest stays English).
-  writeFileSync(
-    join(translations, 'purposes-de.json'),
-    JSON.stringify({
-      purposes: {
-        1: {
-          id: 1,
-          name: 'Informationen auf einem Gerät speichern und/oder abrufen',
-          description: 'Cookies können gespeichert werden.',
-        },
-      },
-      specialFeatures: { 1: { id: 1, name: 'Genaue Standortdaten verwenden', description: 'Standort.' } },
-    }),
-  );
+  // The IAB's files for the languages read below: the prompt speaks a language only with its file.
+  const translations = writeTranslations(join(process.cwd(), 'dist', 'test-translations'), [
+    'de',
+    'el',
+    'nb',
+    'fi',
+    'pl',
+    'bg',
+  ]);
   harness = await buildApp(
     { cdnRoot: resolve('dist/cdn'), tcfVendorList: gvlPath, tcfTranslationsDir: translations },
     true,
@@ -280,9 +274,8 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
       );
     }
     expect(seen).not.toContain('outside');
-    // The privacy-policy link, the three choices, the close button, and round again.
-    expect(seen.slice(0, 6)).toEqual(['A', 'reject', 'customize', 'accept', 'dismiss', 'A']);
-    await page.keyboard.press('Shift+Tab');
+    // The partner count, the privacy-policy link, the three choices, the close button, and round again.
+    expect(seen.slice(0, 8)).toEqual(['partners', 'A', 'reject', 'customize', 'accept', 'dismiss', 'partners', 'A']);
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Shift+Tab');
     expect(await frame.evaluate(() => document.activeElement?.id)).toBe('dismiss');
@@ -307,8 +300,8 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     const { page, frame } = await open({}, { instance: 'tcf-site' });
     const items = await frame.locator('#summary li').allTextContents();
     expect(items).toContain('Personalised advertising');
-    expect(items).toContain('Use precise geolocation data');
-    expect(await frame.locator('#vendor-line').textContent()).toBe('Partners: 5');
+    expect(await frame.locator('#feature-summary li').allTextContents()).toEqual(['Use precise geolocation data']);
+    expect(await frame.locator('#vendor-line').textContent()).toBe('View our partners (5)');
     await page.context().close();
   });
 
@@ -520,7 +513,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     await page.context().close();
   });
 
-  it('speaks German from Accept-Language, with the IAB translation where it has the text and English where not', async () => {
+  it("speaks German from Accept-Language, with the IAB's German texts throughout", async () => {
     const { page, frame } = await open({}, { instance: 'tcf-site', locale: 'de-DE' });
     expect(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
       'de',
@@ -531,12 +524,12 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
       'Anpassen',
       'Alle akzeptieren',
     ]);
-    expect(await frame.locator('#summary li').allTextContents()).toContain('Genaue Standortdaten verwenden');
+    expect(await frame.locator('#feature-summary li').allTextContents()).toEqual(['Genaue Standortdaten verwenden']);
     await frame.getByRole('button', { name: 'Anpassen' }).click();
     await frame.locator('#vendor-list li').first().waitFor();
     const names = await frame.locator('#layer2 section').first().locator('.name').allTextContents();
     expect(names[0]).toBe('Informationen auf einem Gerät speichern und/oder abrufen');
-    expect(names[1]).toBe('Use limited data to select advertising');
+    expect(names[1]).toBe('Begrenzte Daten zur Auswahl von Werbung verwenden');
     await page.context().close();
   });
 
@@ -694,7 +687,7 @@ describe.skipIf(!hasChromium)('admin vendor picker in Chromium', () => {
     await admin.close();
 
     const { page, frame } = await open({}, { instance: 'picked' });
-    expect(await frame.locator('#vendor-line').textContent()).toBe('Partners: 2');
+    expect(await frame.locator('#vendor-line').textContent()).toBe('View our partners (2)');
     await frame.locator('#customize').click();
     await expect
       .poll(() => frame.locator('#vendor-list .name').allTextContents())

@@ -42,7 +42,12 @@ beforeAll(async () => {
   if (!hasChromium) return;
   browser = await launchBrowser();
   harness = await buildApp(
-    { cdnRoot: resolve('dist/cdn'), tcfVendorList: resolve('fixtures/tcf/vendor-list.json') },
+    {
+      cdnRoot: resolve('dist/cdn'),
+      tcfVendorList: resolve('fixtures/tcf/vendor-list.json'),
+      // German throughout only with the IAB's German file.
+      tcfTranslationsDir: resolve('fixtures/tcf/translations'),
+    },
     true,
   );
   await harness.store.putInstance('fair-tcf', { ...defaultInstanceConfig, tcf }, 1);

@@ -37,8 +37,9 @@ describe('instance tcf settings', () => {
       translationsUrl: null,
       vendorCount: 3,
     });
-    expect(config.tcf.summary.map((item: { name: string }) => item.name)).toEqual([
-      // Stack 3 covers purposes 2-4; purposes 1, 5-7, 10 and 11 are left; then special feature 1.
+    const names = (items: { name: string }[]) => items.map((item) => item.name);
+    // Stack 3 covers purposes 2-4; purposes 1, 5-7, 10 and 11 are left; special feature 1 apart.
+    expect(names(config.tcf.summary.purposes)).toEqual([
       'Personalised advertising',
       'Store and/or access information on a device',
       'Create profiles to personalise content',
@@ -46,8 +47,22 @@ describe('instance tcf settings', () => {
       'Measure advertising performance',
       'Develop and improve services',
       'Use limited data to select content',
-      'Use precise geolocation data',
     ]);
+    expect(names(config.tcf.summary.specialFeatures)).toEqual(['Use precise geolocation data']);
+    expect(config.tcf.hasLegitimateInterest).toBe(true);
+    expect(config.siteGroup).toBeNull();
+  });
+
+  it('stores a group of sites as the scope of the choices, embedded for the first layer; refuses one without its list', async () => {
+    const { app } = await buildApp({ tcfVendorList });
+    const siteGroup = { name: 'Daily News Group', url: 'https://news.example/our-sites' };
+    expect((await put(app, { tcf: { ...tcf, siteGroup } })).statusCode).toBe(200);
+    const config = embedded((await app.inject({ url: '/cmp/prompt.html?instance=news' })).body);
+    expect(config.siteGroup).toEqual(siteGroup);
+    expect(config.tcf.settings).not.toHaveProperty('siteGroup');
+    const refused = await put(app, { tcf: { ...tcf, siteGroup: { name: 'Daily News Group' } } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe('tcf.siteGroup.url: expected a string, got nothing');
   });
 
   it.each([
@@ -64,7 +79,7 @@ describe('instance tcf settings', () => {
     [{ ...tcf, cmpId: 1 }, 'tcf.cmpId: expected an integer from 2 to 4095, got 1'],
     [
       { ...tcf, vendor: [1] },
-      'tcf.vendor: expected one of the fields cmpId, cmpVersion, vendors, purposes, specialFeatures, publisherCountryCode, googleAtps, publisherRestrictions, publisherPurposes, got [1]',
+      'tcf.vendor: expected one of the fields cmpId, cmpVersion, siteGroup, vendors, purposes, specialFeatures, publisherCountryCode, googleAtps, publisherRestrictions, publisherPurposes, got [1]',
     ],
     [
       { ...tcf, publisherRestrictions: [{ purpose: 1, type: 'requireLi', vendors: [8] }] },
@@ -133,23 +148,89 @@ describe('GET /tcf/purposes-<lang>.json', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('gzip');
     expect(response.headers['cache-control']).toMatch(/max-age=3600/);
-    await put(withDir.app, { tcf });
-    const config = embedded(
-      (await withDir.app.inject({ url: '/cmp/prompt.html?instance=news', headers: { 'accept-language': 'de' } })).body,
-    );
-    expect(config.tcf.translationsUrl).toBe('/tcf/purposes-de.json');
-    expect(config.tcf.summary.map((item: { name: string }) => item.name)).toContain('Informationen speichern');
     const missing = await app.inject({ url: '/tcf/purposes-fi.json' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error).toEqual({
       code: 'tcf-translation-missing',
-      message: 'no translation file for "fi": the prompt shows the GVL\'s English texts',
+      message: 'no translation file for "fi": the hosted prompt speaks the GVL\'s language, English',
     });
     const unset = await buildApp({ tcfVendorList });
     expect((await unset.app.inject({ url: '/tcf/purposes-de.json' })).json().error.message).toMatch(
       /^TCF_TRANSLATIONS_DIR is not set/,
     );
     expect((await withDir.app.inject({ url: '/tcf/purposes-..%2F..%2Fetc.json' })).statusCode).toBe(404);
+  });
+});
+
+describe('one language per prompt', () => {
+  const german = resolve('fixtures/tcf/translations');
+  const promptFor = async (app: Awaited<ReturnType<typeof buildApp>>['app'], acceptLanguage: string) => {
+    const body = (
+      await app.inject({ url: '/cmp/prompt.html?instance=news', headers: { 'accept-language': acceptLanguage } })
+    ).body;
+    return { lang: /<html lang="([^"]+)"/.exec(body)?.[1], config: embedded(body) };
+  };
+
+  it("speaks the reader's language where the IAB translation covers the GVL, texts and string alike", async () => {
+    const { app } = await buildApp({ tcfVendorList, tcfTranslationsDir: german });
+    await put(app, { tcf });
+    const { lang, config } = await promptFor(app, 'de-AT,en;q=0.5');
+    expect([lang, config.lang, config.messages.acceptAll]).toEqual(['de', 'de', 'Alle akzeptieren']);
+    expect(config.tcf.translationsUrl).toBe('/tcf/purposes-de.json');
+    expect(config.tcf.settings.consentLanguage).toBe('DE');
+    expect(config.tcf.summary.purposes[0].name).toBe('Personalisierte Werbung');
+    expect(config.tcf.summary.specialFeatures[0].name).toBe('Genaue Standortdaten verwenden');
+  });
+
+  it.each([
+    ['no file for the language', {}],
+    [
+      'a file that leaves a GVL entry out',
+      { 'tr/purposes-de.json': JSON.stringify({ purposes: { 1: { id: 1, name: 'Informationen speichern' } } }) },
+    ],
+  ])('speaks English throughout, lang="en", with %s', async (_, files) => {
+    const { dir } = await buildApp({ tcfVendorList });
+    const withDir = await buildApp({ tcfVendorList, tcfTranslationsDir: join(dir, 'tr') });
+    writeFiles(dir, files);
+    await put(withDir.app, { tcf });
+    const { lang, config } = await promptFor(withDir.app, 'de');
+    expect([lang, config.lang, config.messages.acceptAll]).toEqual(['en', 'en', 'Accept all']);
+    expect(config.tcf.translationsUrl).toBeNull();
+    expect(config.tcf.settings.consentLanguage).toBe('EN');
+    expect(config.tcf.summary.purposes[0].name).toBe('Personalised advertising');
+  });
+
+  it("speaks the reader's language on a prompt without tcf settings (no IAB texts to show)", async () => {
+    const { app } = await buildApp({ tcfVendorList });
+    await put(app, { prompt: { title: 'Datenschutz', message: 'Wir nutzen Cookies.' } });
+    const { lang, config } = await promptFor(app, 'de');
+    expect([lang, config.lang, config.tcf]).toEqual(['de', 'de', null]);
+  });
+
+  it('lists for the admin which languages are complete, and what the others lack', async () => {
+    const { app, dir } = await buildApp({ tcfVendorList });
+    writeFiles(dir, {
+      'tr/purposes-de.json': readFileSync(join(german, 'purposes-de.json'), 'utf8'),
+      'tr/purposes-fr.json': JSON.stringify({ purposes: { 1: { id: 1, name: 'Stocker des informations' } } }),
+    });
+    const withDir = await buildApp({ tcfVendorList, tcfTranslationsDir: join(dir, 'tr') });
+    const response = await withDir.app.inject({ url: '/admin/api/tcf/languages', headers: bearer });
+    expect(response.statusCode).toBe(200);
+    const languages = response.json().languages as { language: string }[];
+    expect(languages).toHaveLength(26);
+    const byLanguage = Object.fromEntries(languages.map(({ language, ...rest }) => [language, rest]));
+    expect(byLanguage['en']).toEqual({ translationFile: null, state: 'complete' });
+    expect(byLanguage['de']).toEqual({ translationFile: 'purposes-de.json', state: 'complete' });
+    expect(byLanguage['fr']).toEqual({
+      translationFile: 'purposes-fr.json',
+      state: 'partial',
+      untranslated: 'purposes.1',
+    });
+    expect(byLanguage['nb']).toEqual({ translationFile: 'purposes-no.json', state: 'missing' });
+    const noGvl = await buildApp();
+    expect((await noGvl.app.inject({ url: '/admin/api/tcf/languages', headers: bearer })).json()).toEqual({
+      languages: null,
+    });
   });
 });
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { codesOf } from './codes.ts';
+import { codesOf as allCodesOf } from './codes.ts';
 import { breakPage, CONSENT_CONFIG, withConsentConfig } from './pages.ts';
 
 const TCF = { exposesTcfApi: true, cmpId: 300, cmpVersion: 1 };
 const TCF_SETTINGS = { vendorListHref: 'https://news.example/tcf/vendor-list.json', vendors: [1, 8] };
+/** The codes but the prompt's first-layer items (check-tcf-first-layer.test.ts has those). */
+const codesOf = (html: string) => allCodesOf(html).filter((code) => !code.startsWith('validate-tcf-first-layer@'));
 const STUB = '<script src="https://cdn.example/v0/page-consent-stub-0.1.js"></script>';
 
 describe('checkSignals', () => {
