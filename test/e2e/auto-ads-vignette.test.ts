@@ -42,12 +42,13 @@ beforeAll(async () => {
     '/ads/vignette': vignette(),
     '/ads/uncapped': vignette({ intervalSeconds: 0 }),
     '/ads/article-end': vignette({ articleEnd: true }),
+    '/ads/tab-return': vignette({ tabReturnSeconds: 60 }),
     // A custom ad without data-src never shows anything: the vignette's time-out is all that ends it.
     '/ads/never-loads': vignette({ timeoutMs: 500, attributes: { type: 'custom' } }),
     '/next.html': { body: '<!doctype html><title>next</title><p id="arrived">Next</p>' },
   });
   server.page('/start.html', '<!doctype html><title>start</title>');
-  for (const config of ['vignette', 'uncapped', 'never-loads', 'article-end'])
+  for (const config of ['vignette', 'uncapped', 'never-loads', 'article-end', 'tab-return'])
     server.page(`/${config}.html`, pageWith(config));
   server.page('/second.html', pageWith('vignette'));
   server.page('/consent.html', pageWith('uncapped', { consent: true, blocked: true }));
@@ -280,6 +281,39 @@ describe('auto ads vignette', () => {
     // Capped for the hour: the link is followed at once.
     await page.click('#next');
     await page.waitForURL(server.origin + '/next.html');
+    expect(probe.opened).toBe(1);
+  });
+
+  it('shows when the tab comes back after being hidden at least tabReturnSeconds, not sooner', async () => {
+    const { page, probe } = await open(1440);
+    // The tab's visibility, as the reader switching tabs would change it; the page's clock, moved on while hidden.
+    await page.addInitScript(() => {
+      let isHidden = false;
+      Object.defineProperty(Document.prototype, 'hidden', { get: () => isHidden, configurable: true });
+      Object.defineProperty(Document.prototype, 'visibilityState', {
+        get: () => (isHidden ? 'hidden' : 'visible'),
+        configurable: true,
+      });
+      (window as unknown as { setHidden(value: boolean): void }).setHidden = (value) => {
+        isHidden = value;
+        document.dispatchEvent(new Event('visibilitychange'));
+      };
+    });
+    await page.clock.install();
+    await visit(page, '/tab-return.html');
+    const away = async (ms: number) => {
+      await page.evaluate(() => (window as unknown as { setHidden(value: boolean): void }).setHidden(true));
+      await page.clock.fastForward(ms);
+      return page.evaluate(() => {
+        (window as unknown as { setHidden(value: boolean): void }).setHidden(false);
+        return !!document.querySelector('dialog.page-vignette[open]');
+      });
+    };
+    expect(await away(30_000)).toBe(false);
+    expect(await away(61_000)).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('dialog.page-vignette'));
+    expect(page.url()).toBe(server.origin + '/tab-return.html');
     expect(probe.opened).toBe(1);
   });
 });
