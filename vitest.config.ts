@@ -62,6 +62,9 @@ export default defineConfig({
           expect: { poll: { timeout: 5_000, interval: 50 } },
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // A test that fails is run once more; one that passes only then is still listed by
+          // `npm test` as flaky, with its first failure (scripts/test.mjs), to be fixed.
+          retry: 1,
           maxWorkers: WORKERS,
           // Tests a file marks concurrent run two at a time.
           maxConcurrency: 2,

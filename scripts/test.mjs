@@ -4,6 +4,7 @@
 // Prints each step's seconds, the total and the test counts.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { BINDING, takeBuild } from './native-build.mjs';
 
@@ -74,6 +75,8 @@ async function takeBindingBuiltAhead(folder) {
 const began = Date.now();
 const only = process.argv.slice(2);
 let passed = 0;
+/** Tests that passed only when run again (the e2e project retries once): `file > name: first failure`. */
+const flaky = [];
 let failed = 0;
 let skipped = 0;
 const failures = [];
@@ -113,10 +116,15 @@ for (const [name, command, args] of wanted) {
     passed += json.numPassedTests;
     failed += json.numFailedTests;
     skipped += json.numPendingTests + json.numTodoTests;
+    for (const file of json.testResults)
+      for (const test of file.assertionResults)
+        if (test.status === 'passed' && test.failureMessages?.length)
+          flaky.push(`${relative('.', file.name)} > ${test.fullName}: ${test.failureMessages[0].split('\n')[0]}`);
   }
   if (status !== 0) failures.push(name);
 }
 console.log(`\nsteps failed: ${failures.length ? failures.join(', ') : 'none'}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+console.log(`flaky (passed when run again): ${flaky.length ? `${flaky.length}\n  ${flaky.join('\n  ')}` : 'none'}`);
 console.log(`seconds: ${seconds.join(', ')}; total ${((Date.now() - began) / 1000).toFixed(1)}`);
 process.exit(failures.length ? 1 : 0);
