@@ -4,17 +4,14 @@
  * `<page-geo>` marks `<html>` with the subdivision and matches the state presets. The proxy is
  * played by the browser context, which adds the CDN's headers to every request it sends.
  */
-import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../server/app.ts';
-import { parseServerConfig } from '../../server/config.ts';
-import { createMemoryStore } from '../../server/store/memory-store.ts';
-import { CDN_ROOT, html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { html, launchBrowser, newPage, startServer, type TestServer } from './harness.ts';
+import { type GeoReference, startGeoReference } from './reference-geo.ts';
 
 let browser: Browser;
 let server: TestServer;
-let reference: FastifyInstance;
+let reference: GeoReference;
 let referenceOrigin = '';
 
 const GEO = { ISOCountryGroups: { california: ['preset-us-ca'], privacy: ['preset-us-privacy-states'], us: ['us'] } };
@@ -23,21 +20,8 @@ beforeAll(async () => {
   browser = await launchBrowser();
   server = await startServer();
   // The environment of a server behind Cloudflare, the proxy on the loopback interface.
-  const config = parseServerConfig({ GEO_HEADERS: 'cloudflare', TRUST_PROXY: 'loopback' });
-  reference = createApp({
-    store: createMemoryStore(),
-    allowedOrigins: [],
-    adminToken: null,
-    trustedCountryHeader: config.trustedCountryHeader,
-    geoHeaders: config.geoHeaders,
-    trustProxy: config.trustProxy,
-    adsConfigDir: null,
-    countryLookup: () => null,
-    cdnRoot: CDN_ROOT,
-  });
-  await reference.listen({ port: 0, host: '127.0.0.1' });
-  const address = reference.server.address();
-  referenceOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  reference = await startGeoReference();
+  referenceOrigin = reference.origin;
 });
 afterAll(async () => {
   await browser?.close();

@@ -7,19 +7,16 @@
  * the browser context, which adds Cloudflare's headers to every request it sends.
  */
 import { GppModel } from '@iabgpp/cmpapi';
-import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../server/app.ts';
-import { parseServerConfig } from '../../server/config.ts';
-import { createMemoryStore } from '../../server/store/memory-store.ts';
 import { consentPage } from './consent-fixtures.ts';
-import { CDN_ROOT, launchBrowser, newPage, startServer, type TestPage, type TestServer } from './harness.ts';
+import { launchBrowser, newPage, startServer, type TestPage, type TestServer } from './harness.ts';
+import { type GeoReference, startGeoReference } from './reference-geo.ts';
 import { bundlePrebid, prebidSetup } from './prebid-fixture.ts';
 
 let browser: Browser;
 let server: TestServer;
-let reference: FastifyInstance;
+let reference: GeoReference;
 let referenceOrigin = '';
 
 beforeAll(async () => {
@@ -30,21 +27,8 @@ beforeAll(async () => {
     '/update': { body: { receiptId: null } },
     '/sync.gif': { status: 204 },
   });
-  const config = parseServerConfig({ GEO_HEADERS: 'cloudflare', TRUST_PROXY: 'loopback' });
-  reference = createApp({
-    store: createMemoryStore(),
-    allowedOrigins: [],
-    adminToken: null,
-    trustedCountryHeader: config.trustedCountryHeader,
-    geoHeaders: config.geoHeaders,
-    trustProxy: config.trustProxy,
-    adsConfigDir: null,
-    countryLookup: () => null,
-    cdnRoot: CDN_ROOT,
-  });
-  await reference.listen({ port: 0, host: '127.0.0.1' });
-  const address = reference.server.address();
-  referenceOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  reference = await startGeoReference();
+  referenceOrigin = reference.origin;
 });
 afterAll(async () => {
   await browser?.close();
