@@ -10,8 +10,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchAuditBrowser } from '../../../cli/audit/browser.ts';
 import type { AuditReport } from '../../../cli/audit/report.ts';
-import { runAudit } from '../../../cli/audit/run-audit.ts';
 import { html, startServer, type TestServer } from '../harness.ts';
+import { runAuditCli } from './audit-cli.ts';
 
 let browser: Browser;
 let server: TestServer;
@@ -22,20 +22,7 @@ let other = '';
 const AUDIT_TIMEOUT = 120_000;
 
 /** `shared: null`: the audit launches its own browser, as the command does. */
-async function cli(
-  args: string[],
-  shared: Browser | null = browser,
-): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io = {
-    stdin: (async function* () {})(),
-    write: (text: string) => (out += text),
-    writeError: (text: string) => (err += text),
-  };
-  const code = await runAudit(args, io, shared ?? undefined);
-  return { code, out, err };
-}
+const cli = (args: string[], shared: Browser | null = browser) => runAuditCli(args, shared ?? undefined);
 
 beforeAll(async () => {
   browser = await launchAuditBrowser({ isNoSandboxAllowed: true });

@@ -11,13 +11,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import Ajv2020 from 'ajv/dist/2020.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchAuditBrowser } from '../../../cli/audit/browser.ts';
 import type { SiteReport } from '../../../cli/audit/report.ts';
-import { runAudit } from '../../../cli/audit/run-audit.ts';
 import { html, startServer, type TestServer } from '../harness.ts';
+import { runAuditCli, validateReport } from './audit-cli.ts';
 import { consentMarkup } from './fixtures.ts';
 
 let browser: Browser;
@@ -27,22 +26,9 @@ let first: { code: number; out: string; err: string };
 /** Two site audits of three pages each, on a loaded two-core machine. */
 const SITE_TIMEOUT = 360_000;
 
-const isDateTime = (text: string) => /^\d{4}-\d\d-\d\dT/.test(text) && !Number.isNaN(Date.parse(text));
-const validate = new Ajv2020({ allErrors: true, strict: false, formats: { 'date-time': isDateTime } }).compile(
-  JSON.parse(readFileSync('docs/audit-report.schema.json', 'utf8')),
-);
+const validate = validateReport;
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io = {
-    stdin: (async function* () {})(),
-    write: (text: string) => (out += text),
-    writeError: (text: string) => (err += text),
-  };
-  const code = await runAudit(args, io, browser);
-  return { code, out, err };
-}
+const cli = (args: string[]) => runAuditCli(args, browser);
 
 const urlset = (paths: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((path) => `<url><loc>${server.origin}${path}</loc></url>`).join('')}</urlset>`;
