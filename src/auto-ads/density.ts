@@ -19,6 +19,9 @@ export function densityOf({ adHeight, contentHeight }: Density): number {
   return contentHeight > 0 ? adHeight / contentHeight : 0;
 }
 
+/** Every ad on the page but the anchor ad: in-content, the publisher's own and side rails (what `maxAdCount` counts). */
+export const countAds = (document: Document): number => document.querySelectorAll('page-ad:not([sticky])').length;
+
 /** The main content: `<main>` (or `role=main`), else the first `<article>`, else `<body>`. */
 export function findMainContent(document: Document): Element {
   return document.querySelector('main,[role=main]') ?? document.querySelector('article') ?? document.body;

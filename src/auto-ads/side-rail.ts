@@ -9,7 +9,7 @@
 import { type RailSide, readFormat, readSideRail } from '../wire/auto-ads-formats.ts';
 import { mergeAttributes } from './attributes.ts';
 import type { FormatOptions } from './parts.ts';
-import { findMainContent } from './density.ts';
+import { countAds, findMainContent } from './density.ts';
 
 export const RAIL_MIN_WIDTH = 1200;
 export const RAIL_MIN_HEIGHT = 650;
@@ -87,7 +87,7 @@ export function startSideRails(options: FormatOptions): void {
     });
     viewport.mutate(() => {
       // Counted again: in-content ads planned in the same frame may have gone in since the measure.
-      let count = document.querySelectorAll('page-ad:not([sticky])').length;
+      let count = countAds(document);
       for (const [side, width] of wanted) {
         const current = rails.get(side);
         if (current && current.getAttribute('width') !== String(width)) {

@@ -8,7 +8,7 @@ import type { PageRuntime } from '../runtime/index.ts';
 import { mergeAttributes } from './attributes.ts';
 import type { Attributes } from '../wire/auto-ads-attributes.ts';
 import { findDeniedAncestor, isExcluded, resolveAnchors } from './anchors.ts';
-import { DENSITY_MAX_VIEWPORT_WIDTH, densityOf, findMainContent } from './density.ts';
+import { countAds, DENSITY_MAX_VIEWPORT_WIDTH, densityOf, findMainContent } from './density.ts';
 import type { PlacementSpec, Position } from '../wire/auto-ads-config.ts';
 import { type Candidate, type Plan, planRound } from './placement.ts';
 import type { Constraints } from '../wire/auto-ads-constraints.ts';
@@ -89,9 +89,6 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
     }
   }
 
-  /** Every ad on the page but the anchor ad: in-content, the publisher's own and side rails. */
-  const countAds = () => document.querySelectorAll('page-ad:not([sticky])').length;
-
   /** The measure task of a round: every read, then the decision. */
   const decide = (): Plan => {
     const ads = [...document.querySelectorAll('page-ad:not([sticky]):not([data-side-rail])')];
@@ -99,7 +96,7 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
       candidates: discover(),
       viewport,
       ads,
-      reserved: countAds() - ads.length,
+      reserved: countAds(document) - ads.length,
       constraints,
       adHeight: options.height(),
       density:
@@ -117,7 +114,7 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
   const insertAll = ({ placed, adHeight }: Plan) => {
     // Side rails inserted in this frame after the measure hold places too: the plan's last ads give way
     // (never below none: a rail goes in only while the page holds fewer than maxAdCount ads).
-    const room = constraints.maximumAdCount - countAds();
+    const room = constraints.maximumAdCount - countAds(document);
     for (const candidate of placed.slice(room)) candidate.outcome = 'max-count';
     for (const { anchor, placement } of placed.slice(0, room)) {
       const ad = document.createElement('page-ad');
@@ -135,7 +132,7 @@ export function createStrategy(options: StrategyOptions): (isActive: boolean) =>
       }
       adsPlaced++;
     }
-    totalAdsOnPage = countAds();
+    totalAdsOnPage = countAds(document);
   };
 
   // Measure and mutate queued together run in one frame: nothing scrolls between the reads and
