@@ -53,6 +53,8 @@ type WillBeSent = {
   type?: string;
 };
 
+type Answered = { requestId: string; timestamp: number; type?: string; frameId?: string };
+
 type ExtraInfo = { requestId: string; headers: Record<string, string>; blockedCookies?: unknown };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -114,6 +116,11 @@ export async function startNetworkLog(session: CDPSession, options: NetworkLogOp
   const clockOffset = new Map<string, number>();
   const inFlight = new Set<string>();
   let activity = Date.now();
+  // The frame this session renders; unknown (no frame tree), every document waits for its end here.
+  const topFrameId = await session
+    .send('Page.getFrameTree')
+    .then((tree) => tree.frameTree.frame.id)
+    .catch(() => undefined);
   const end = ({ requestId }: { requestId: string }) => {
     inFlight.delete(requestId);
     activity = Date.now();
@@ -137,9 +144,14 @@ export async function startNetworkLog(session: CDPSession, options: NetworkLogOp
     inFlight.add(event.requestId);
     activity = Date.now();
   });
-  session.on('Network.responseReceived', ({ requestId, timestamp }: { requestId: string; timestamp: number }) => {
+  // A frame's document answered here may render in a process of its own (a cross-site or sandboxed
+  // frame under site isolation): its end is then reported only to that frame's session, so here it
+  // counts as done at its response, and the frame's session logs what the frame loads.
+  session.on('Network.responseReceived', ({ requestId, timestamp, type, frameId }: Answered) => {
     const entry = latest.get(requestId);
     if (entry) entry.responseTime = (timestamp + (clockOffset.get(requestId) ?? 0)) * 1000;
+    if (type === 'Document' && topFrameId !== undefined && frameId !== undefined && frameId !== topFrameId)
+      end({ requestId });
   });
   // Lines the browser refused to store (a cross-site SameSite=Lax cookie, say) set nothing: they are kept apart, with the reasons.
   session.on('Network.responseReceivedExtraInfo', ({ requestId, headers, blockedCookies }: ExtraInfo) => {
