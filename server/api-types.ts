@@ -26,6 +26,16 @@ export type DailyDecisions = {
   readonly unknown: number;
 };
 
+/** The audit log's decisions of one geo group (null: rows logged before the group was kept), by kind (decision-kinds.ts). */
+export type GroupDecisions = {
+  readonly group: string | null;
+  readonly accepted: number;
+  readonly custom: number;
+  readonly rejected: number;
+  readonly optOut: number;
+  readonly unknown: number;
+};
+
 export type DailyPromptOutcomes = {
   readonly day: string;
   readonly accept: number;

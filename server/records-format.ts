@@ -17,6 +17,7 @@ export const csvColumns = [
   'userAgent',
   'ipHash',
   'gpc',
+  'geoGroup',
 ] as const;
 
 /**

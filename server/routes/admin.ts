@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { adminGuard } from '../admin-auth.ts';
+import { namedGroups } from '../decision-kinds.ts';
 import { summarizeExperiments } from '../experiment-stats.ts';
 import { parseAdsConfigDocument, readAdsClient } from '../ads-config.ts';
 import { ErrorCode, HttpError, invalidField } from '../errors.ts';
@@ -116,6 +117,7 @@ function registerUserRoutes(app: FastifyInstance, context: AppContext): void {
       days,
       counts: await store.countInstance(instanceId),
       decisionsPerDay: await store.dailyDecisions(instanceId, since),
+      decisionsPerGroup: namedGroups(await store.groupDecisions(instanceId, since)),
       promptOutcomesPerDay: await store.promptOutcomes(instanceId, utcDay(since)),
       purposes: await store.purposeAcceptance(instanceId),
     };

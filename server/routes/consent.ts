@@ -117,6 +117,8 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
       const body = parseUpdateRequest(requireJsonBody(request));
       const instance = await ensureAutoInstance(context, body.consentInstanceId);
       const userId = renewUserId(request, reply);
+      // The group the receipt names, kept with the audit row for the stats per group.
+      const group = resolveGeoGroup(instance.config, null, requestPlace(request, context));
       const entry = {
         instanceId: instance.id,
         userId,
@@ -132,10 +134,10 @@ export function registerConsentRoutes(app: FastifyInstance, context: AppContext)
         userAgent: request.headers['user-agent']?.slice(0, 512) || null,
         ipHash: await context.hashIp(request.ip),
         gpc: body.gpc === true,
+        geoGroup: group,
       };
       // Signed first, then stored with the audit row in one transaction: both or neither (docs/server.md, "Proving consent").
       const receiptId = newReceiptId();
-      const group = resolveGeoGroup(instance.config, null, requestPlace(request, context));
       const jws = await context.receipts.sign(buildReceipt(receiptId, entry, group));
       await store.recordDecision(entry, { id: receiptId, jws });
       const answer: UpdateAnswer = { recorded: true, policyVersion: instance.policyVersion, receiptId };

@@ -4,9 +4,11 @@ import type {
   DailyDecisions,
   DailyPromptOutcomes,
   ExperimentArmTotals,
+  GroupDecisions,
   PromptAction,
   PurposeAcceptance,
 } from '../api-types.ts';
+import { decisionKindOf, zeroKinds } from '../decision-kinds.ts';
 import { guardPlainText } from './plain-text-guard.ts';
 import type {
   AuditEntry,
@@ -84,7 +86,15 @@ export function createMemoryStore(): ConsentStore {
       const { instanceId, userId, time } = entry;
       if (receipt) receipts.set(receipt.id, { ...receipt, auditId: stored.id, instanceId, userId, time });
       audit.push(stored);
-      const { id: _id, origin: _origin, userAgent: _userAgent, ipHash: _ipHash, gpc: _gpc, ...decision } = stored;
+      const {
+        id: _id,
+        origin: _origin,
+        userAgent: _userAgent,
+        ipHash: _ipHash,
+        gpc: _gpc,
+        geoGroup: _geoGroup,
+        ...decision
+      } = stored;
       decisions.set(key(entry.instanceId, entry.userId), decision);
       return stored;
     },
@@ -141,6 +151,19 @@ export function createMemoryStore(): ConsentStore {
         days.set(day, row);
       }
       return [...days].sort(([a], [b]) => a.localeCompare(b)).map(([day, row]): DailyDecisions => ({ day, ...row }));
+    },
+    async groupDecisions(instanceId, since) {
+      const groups = new Map<string | null, ReturnType<typeof zeroKinds>>();
+      for (const entry of forInstance(instanceId)) {
+        if (entry.time < since) continue;
+        const row = groups.get(entry.geoGroup) ?? zeroKinds();
+        row[decisionKindOf(entry)]++;
+        groups.set(entry.geoGroup, row);
+      }
+      const order = (group: string | null) => (group === null ? '' : `_${group}`);
+      return [...groups]
+        .sort(([a], [b]) => (order(a) < order(b) ? -1 : 1))
+        .map(([group, row]): GroupDecisions => ({ group, ...row }));
     },
     async purposeAcceptance(instanceId) {
       const purposes = new Map<string, { accepted: number; rejected: number }>();

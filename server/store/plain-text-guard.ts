@@ -38,6 +38,7 @@ const parameterNames: Readonly<Record<Method, readonly string[]>> = {
   eraseUser: ['instanceId', 'userId'],
   listAuditEntries: ['instanceId'],
   countInstance: ['instanceId'],
+  groupDecisions: ['instanceId'],
   dailyDecisions: ['instanceId'],
   purposeAcceptance: ['instanceId'],
   recordPromptOutcome: ['instanceId', 'day', 'action'],

@@ -103,6 +103,9 @@ export const postgresMigrations: readonly string[] = [
      layout_shift DOUBLE PRECISION NOT NULL,
      PRIMARY KEY (client, experiment, arm)
    );`,
+  // The geo group each logged decision was matched to (the receipt's geo_group), for the stats
+  // per group (docs/server.md, "Admin API"); null in the rows logged before this step.
+  'ALTER TABLE audit_log ADD COLUMN geo_group TEXT;',
 ];
 
 /** The NOTIFY channel of instance changes; the payload is the instance id. */

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { ExperimentArmTotals, PromptAction } from '../api-types.ts';
+import type { ExperimentArmTotals, GroupDecisions, PromptAction } from '../api-types.ts';
 import { guardPlainText } from './plain-text-guard.ts';
 import { createGroupCommit, defaultMaxBatch } from './group-commit.ts';
 import { createChangeListener } from './change-listener.ts';
@@ -45,7 +45,7 @@ import { defaultPageLimit } from './store.ts';
 
 type PendingDecision = { readonly entry: NewAuditEntry; readonly receipt: NewReceipt | undefined };
 
-const auditColumns = `${decisionColumns}, origin, user_agent, ip_hash, gpc`;
+const auditColumns = `${decisionColumns}, origin, user_agent, ip_hash, gpc, geo_group`;
 const decisionUpdates = decisionColumns
   .split(', ')
   .map((column) => `${column} = excluded.${column}`)
@@ -60,9 +60,11 @@ const recordBatchSql = `
   WITH input AS MATERIALIZED (
     SELECT t.*, nextval(pg_get_serial_sequence('audit_log', 'id')) AS id
     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::integer[],
-                $9::integer[], $10::bigint[], $11::text[], $12::text[], $13::text[], $14::boolean[], $15::text[], $16::text[])
+                $9::integer[], $10::bigint[], $11::text[], $12::text[], $13::text[], $14::boolean[], $15::text[],
+                $16::text[], $17::text[])
       WITH ORDINALITY AS t(instance_id, user_id, page_user_id, state, consent_string, purpose_consents, consent_metadata,
-                           tcf_policy_version, policy_version, time, origin, user_agent, ip_hash, gpc, receipt_id, jws, ord)
+                           tcf_policy_version, policy_version, time, origin, user_agent, ip_hash, gpc, geo_group,
+                           receipt_id, jws, ord)
   ),
   audit AS (
     INSERT INTO audit_log (id, ${auditColumns}) SELECT id, ${auditColumns} FROM input ORDER BY ord
@@ -80,7 +82,7 @@ const recordBatchSql = `
 
 /** The statement's parameters: one array per column, in the order of recordBatchSql. */
 function batchParameters(batch: readonly PendingDecision[]): unknown[][] {
-  const columns: unknown[][] = Array.from({ length: 16 }, () => []);
+  const columns: unknown[][] = Array.from({ length: 17 }, () => []);
   for (const { entry, receipt } of batch) {
     const values = [
       ...decisionValues(entry),
@@ -88,6 +90,7 @@ function batchParameters(batch: readonly PendingDecision[]): unknown[][] {
       entry.userAgent,
       entry.ipHash,
       entry.gpc,
+      entry.geoGroup,
       receipt?.id ?? null,
       receipt?.jws ?? null,
     ];
@@ -146,9 +149,17 @@ async function migrate(pool: pg.Pool): Promise<void> {
 }
 
 /** The names of the text columns the aggregate queries return; every other column is a number. */
-const TEXT_COLUMNS = new Set(['day', 'purpose', 'experiment', 'arm']);
+const TEXT_COLUMNS = new Set(['day', 'purpose', 'experiment', 'arm', 'group']);
 const numbers = <T extends object>(row: T): T =>
   Object.fromEntries(Object.entries(row).map(([k, v]) => [k, TEXT_COLUMNS.has(k) ? v : Number(v)])) as T;
+
+/** decision-kinds.ts's split of an audit row, in SQL. */
+const postgresDecisionKind = `CASE
+  WHEN state = 'unknown' THEN 'unknown'
+  WHEN state = 'rejected' AND COALESCE(consent_metadata ->> 'usOptOuts', '') <> '' THEN 'optOut'
+  WHEN jsonb_path_exists(purpose_consents, '$.* ? (@ == true)')
+    AND jsonb_path_exists(purpose_consents, '$.* ? (@ == false)') THEN 'custom'
+  ELSE state END`;
 
 /** How soon a lost LISTEN connection is opened again. */
 export const listenRetryMs = 1000;
@@ -373,6 +384,18 @@ export async function openPostgresStore(
           [instanceId, since],
         )
       ).map((row) => numbers(row as { day: string; accepted: number; rejected: number; unknown: number })),
+    groupDecisions: async (instanceId, since) =>
+      (
+        await rows<GroupDecisions>(
+          `SELECT geo_group AS "group", COUNT(*) FILTER (WHERE kind = 'accepted') AS accepted,
+             COUNT(*) FILTER (WHERE kind = 'custom') AS custom, COUNT(*) FILTER (WHERE kind = 'rejected') AS rejected,
+             COUNT(*) FILTER (WHERE kind = 'optOut') AS "optOut", COUNT(*) FILTER (WHERE kind = 'unknown') AS unknown
+           FROM (SELECT geo_group, ${postgresDecisionKind} AS kind FROM audit_log
+                 WHERE instance_id = $1 AND time >= $2) AS kinds
+           GROUP BY geo_group ORDER BY geo_group COLLATE "C" NULLS FIRST`,
+          [instanceId, since],
+        )
+      ).map(numbers),
     purposeAcceptance: async (instanceId) =>
       (
         await rows(

@@ -34,6 +34,7 @@ export type AuditRow = DecisionRow & {
   ip_hash: string | null;
   /** SQLite: 0/1; PostgreSQL: boolean. */
   gpc: number | boolean;
+  geo_group: string | null;
 };
 
 function fromJson<T>(column: JsonColumn): T | null {
@@ -78,6 +79,7 @@ export function auditFromRow(row: AuditRow): AuditEntry {
     userAgent: row.user_agent,
     ipHash: row.ip_hash,
     gpc: row.gpc === true || row.gpc === 1,
+    geoGroup: row.geo_group ?? null,
   };
 }
 

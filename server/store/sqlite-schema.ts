@@ -80,4 +80,7 @@ export const sqliteMigrations: readonly string[] = [
      layout_shift REAL NOT NULL,
      PRIMARY KEY (client, experiment, arm)
    );`,
+  // The geo group each logged decision was matched to (the receipt's geo_group), for the stats
+  // per group (docs/server.md, "Admin API"); null in the rows logged before this step.
+  'ALTER TABLE audit_log ADD COLUMN geo_group TEXT;',
 ];

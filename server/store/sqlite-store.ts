@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { PromptAction } from '../api-types.ts';
+import type { GroupDecisions, PromptAction } from '../api-types.ts';
 import type { AuditRow, DecisionRow, InstanceRow } from './rows.ts';
 import {
   auditFromRow,
@@ -44,6 +44,14 @@ export type SqlStoreOptions = {
   /** PostgreSQL: longest wait for a connection and for a statement (default `databaseTimeoutMs`, postgres-store.ts). */
   readonly databaseTimeoutMs?: number;
 };
+
+/** decision-kinds.ts's split of an audit row, in SQL. */
+const sqliteDecisionKind = `CASE
+  WHEN state = 'unknown' THEN 'unknown'
+  WHEN state = 'rejected' AND COALESCE(json_extract(consent_metadata, '$.usOptOuts'), '') <> '' THEN 'optOut'
+  WHEN EXISTS (SELECT 1 FROM json_each(purpose_consents) WHERE type = 'true')
+    AND EXISTS (SELECT 1 FROM json_each(purpose_consents) WHERE type = 'false') THEN 'custom'
+  ELSE state END`;
 
 type PendingDecision = { readonly entry: NewAuditEntry; readonly receipt: NewReceipt | undefined };
 
@@ -87,7 +95,7 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
   };
 
   const insertAudit = prepare(
-    `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash, gpc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO audit_log (${decisionColumns}, origin, user_agent, ip_hash, gpc, geo_group) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const replaceDecision = prepare(`INSERT OR REPLACE INTO decisions (${decisionColumns}) VALUES (?,?,?,?,?,?,?,?,?,?)`);
   const insertReceipt = prepare(
@@ -97,7 +105,8 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
   const recordAll = db.transaction((batch: readonly PendingDecision[]): AuditEntry[] =>
     batch.map(({ entry, receipt }) => {
       const values = decisionValues(entry);
-      const info = insertAudit.run(...values, entry.origin, entry.userAgent, entry.ipHash, entry.gpc ? 1 : 0);
+      const { origin, userAgent, ipHash, gpc, geoGroup } = entry;
+      const info = insertAudit.run(...values, origin, userAgent, ipHash, gpc ? 1 : 0, geoGroup);
       replaceDecision.run(...values);
       if (receipt)
         insertReceipt.run(receipt.id, info.lastInsertRowid, entry.instanceId, entry.userId, entry.time, receipt.jws);
@@ -237,6 +246,15 @@ export function openSqliteStore(file: string, options: SqlStoreOptions = {}): Co
         `SELECT date(time / 1000, 'unixepoch') AS day,
            SUM(state = 'accepted') AS accepted, SUM(state = 'rejected') AS rejected, SUM(state = 'unknown') AS unknown
          FROM audit_log WHERE instance_id = ? AND time >= ? GROUP BY day ORDER BY day`,
+        instanceId,
+        since,
+      ),
+    groupDecisions: async (instanceId, since) =>
+      all<GroupDecisions>(
+        `SELECT geo_group AS "group", SUM(kind = 'accepted') AS accepted, SUM(kind = 'custom') AS custom,
+           SUM(kind = 'rejected') AS rejected, SUM(kind = 'optOut') AS optOut, SUM(kind = 'unknown') AS unknown
+         FROM (SELECT geo_group, ${sqliteDecisionKind} AS kind FROM audit_log WHERE instance_id = ? AND time >= ?)
+         GROUP BY geo_group ORDER BY geo_group`,
         instanceId,
         since,
       ),

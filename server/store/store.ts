@@ -8,6 +8,7 @@ import type {
   DailyDecisions,
   ExperimentArmTotals,
   DailyPromptOutcomes,
+  GroupDecisions,
   InstanceCounts,
   PromptAction,
   PurposeAcceptance,
@@ -49,6 +50,8 @@ export type AuditEntry = DecisionRecord & {
   readonly ipHash: string | null;
   /** The update said the browser sent Global Privacy Control (docs/consent.md, "Global Privacy Control"). */
   readonly gpc: boolean;
+  /** The geo group the server matched for the update (the receipt's `geo_group`); null in rows logged before it was kept. */
+  readonly geoGroup: string | null;
 };
 
 export type NewAuditEntry = Omit<AuditEntry, 'id'>;
@@ -151,6 +154,11 @@ export interface ConsentStore {
   countInstance(instanceId: string): Promise<InstanceCounts>;
   /** Audit entries per UTC day and state, from `since` (ms) on, days ascending. */
   dailyDecisions(instanceId: string, since: number): Promise<readonly DailyDecisions[]>;
+  /**
+   * Audit entries from `since` (ms) on, per geo group (null: logged before the group was kept)
+   * and kind of decision (server/decision-kinds.ts), groups in code-unit order, null first.
+   */
+  groupDecisions(instanceId: string, since: number): Promise<readonly GroupDecisions[]>;
   /** Purpose choices among current decisions, purposes sorted by name. */
   purposeAcceptance(instanceId: string): Promise<readonly PurposeAcceptance[]>;
   recordPromptOutcome(instanceId: string, day: string, action: PromptAction): Promise<void>;
@@ -177,6 +185,7 @@ export const defaultInstanceConfig: InstanceConfig = {
   xssiPrefix: null,
   prompt: null,
   tcf: null,
+  gpp: null,
 };
 
 /** `YYYY-MM-DD` of a time in UTC. */

@@ -2,13 +2,15 @@
  * The admin dashboard's script (`server/pages/admin.html`, served by the reference server as
  * `/admin/admin-0.1.js`): connects with the admin token (typed in, or taken once from the URL's
  * `#token=` that `npm start` prints in development), then shows an instance's counts and charts,
- * its user records, receipts, config and TCF settings, and an ads client's experiments, through the admin API.
+ * its user records, receipts, config, TCF and US privacy (GPP) settings, and an ads client's experiments, through the admin API.
  */
 import type { InstanceConfig } from '../wire/instance-config.ts';
 import { currentToken, download, guarded, instancePath, json, say, setToken } from './api.ts';
 import { purposeChart, rateChart, showCounts, type Stats } from './charts.ts';
 import { $, inputOf, selectOf, textareaOf } from './dom.ts';
 import { type ExperimentSummary, experimentTable } from './experiments.ts';
+import { buildGppForm, gppPatch, showGpp } from './gpp-settings.ts';
+import { groupTable } from './group-table.ts';
 import { verifyReceipt } from './receipt.ts';
 import { showTcfLanguages } from './tcf-languages.ts';
 import { hasGvl, loadGvl, renderMapping, selectShown, showTcf, tcfPatch, turnPage } from './tcf-picker.ts';
@@ -43,9 +45,11 @@ async function loadInstance(): Promise<void> {
     'dismiss',
   ]);
   purposeChart($('purposes-chart'), stats.purposes);
+  $('groups-table').replaceChildren(groupTable(stats.decisionsPerGroup));
   inputOf('config-id').value = instance.id;
   textareaOf('config').value = JSON.stringify(instance.config, null, 2);
   showTcf(instance.config);
+  showGpp(instance.config);
 }
 
 /** Every instance, page by page (the list answers at most `limit` with a `nextCursor`). */
@@ -175,6 +179,20 @@ function bindConfig(): void {
       say('Saved the config of ' + id + '.');
       await connect();
       selectOf('instance').value = id;
+      await loadInstance();
+    }),
+  );
+  buildGppForm();
+  $('gpp-save').addEventListener(
+    'click',
+    guarded(async () => {
+      const patch = gppPatch();
+      await json(instancePath(), { method: 'PATCH', body: JSON.stringify(patch) });
+      say(
+        patch.gpp
+          ? 'Saved the US privacy (GPP) settings of ' + selectOf('instance').value + '.'
+          : 'Removed the US privacy (GPP) settings of ' + selectOf('instance').value + '.',
+      );
       await loadInstance();
     }),
   );

@@ -4,6 +4,7 @@
  * table for screen readers.
  */
 import { $ } from './dom.ts';
+import type { GroupRow } from './group-table.ts';
 
 const svgNs = 'http://www.w3.org/2000/svg';
 const colors = {
@@ -25,6 +26,7 @@ export type Stats = {
     readonly decisions: { readonly accepted: number; readonly rejected: number; readonly unknown: number };
   };
   readonly decisionsPerDay: readonly DayRow<'accepted' | 'rejected' | 'unknown'>[];
+  readonly decisionsPerGroup: readonly GroupRow[];
   readonly promptOutcomesPerDay: readonly DayRow<'accept' | 'reject' | 'dismiss'>[];
   readonly purposes: readonly PurposeRow[];
 };

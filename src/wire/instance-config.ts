@@ -5,6 +5,7 @@
  * resolve against). Diagnostics name the field; the server refuses any (server/strict.ts).
  */
 import { parseGeoGroups, type SubdivisionFallback } from './geo-groups.ts';
+import { type GppApproach, type GppConfig, parseGppConfig } from './gpp-config.ts';
 import { type SharedData, readSharedData } from './consent.ts';
 import { readPurposeId, readPurposeMap } from './purpose-id.ts';
 import { parseLoadableUrl } from './url.ts';
@@ -56,6 +57,20 @@ export type InstanceConfig = {
   readonly prompt: PromptConfig | null;
   /** TCF settings (GVL vendors, purpose mapping, special features, country, CMP ids); null: no TC strings. */
   readonly tcf: InstanceTcf | null;
+  /** The US privacy (GPP) settings, in the shape of the page's `gpp` object; null: none. */
+  readonly gpp: InstanceGpp | null;
+};
+
+/** A GPP section's notice and MSPA fields (`SaleOptOutNotice: 1`). */
+type GppFields = Readonly<Record<string, number>>;
+
+/**
+ * An instance's `gpp` settings as the page's consent config writes them (docs/consent.md, "US
+ * privacy: GPP sections"): `approach`, `usnat` and a state section's object by its name (`usca`).
+ */
+export type InstanceGpp = {
+  readonly approach?: GppApproach;
+  readonly [section: `us${string}`]: GppFields | undefined;
 };
 
 /** An instance's `tcf` settings: what its TC strings carry (the frame adds the reader's `consentLanguage`). */
@@ -186,6 +201,20 @@ export const readInstanceTcf: Read<InstanceTcf> = (into, value, field) => {
     : drop(into, `${field}.vendors[${duplicate}]`, 'each vendor once', tcf!.vendors[duplicate]);
 };
 
+/** The parsed settings written back in the page's shape: the sections beside `approach` and `usnat`. */
+export const gppJsonOf = ({ approach, usnat, sections }: GppConfig): InstanceGpp => ({
+  ...(approach && { approach }),
+  ...(usnat && { usnat }),
+  ...sections,
+});
+
+/** `gpp`, read by the page's own parser (gpp-config.ts): the same fields, values and diagnostics. */
+const readInstanceGpp: Read<InstanceGpp> = (into, value) => {
+  const { value: gpp, diagnostics } = parseGppConfig(value);
+  into.diagnostics.push(...diagnostics);
+  return gpp ? gppJsonOf(gpp) : undefined;
+};
+
 type ConfigFields = { readonly [K in keyof InstanceConfig]?: NonNullable<InstanceConfig[K]> };
 
 export const INSTANCE_CONFIG: Schema<ConfigFields> = {
@@ -197,6 +226,7 @@ export const INSTANCE_CONFIG: Schema<ConfigFields> = {
   xssiPrefix: readText(32, 1),
   prompt: readPromptConfig,
   tcf: readInstanceTcf,
+  gpp: readInstanceGpp,
 };
 
 /** Missing fields take the defaults; `consentRequired` always ends up with a `default` entry. */
@@ -212,6 +242,7 @@ export const readInstanceConfig: Read<InstanceConfig> = (into, value, field) => 
       xssiPrefix: fields.xssiPrefix ?? null,
       prompt: fields.prompt ?? null,
       tcf: fields.tcf ?? null,
+      gpp: fields.gpp ?? null,
     }
   );
 };

@@ -22,10 +22,16 @@ beforeAll(async () => {
   const { store } = harness;
   await store.ensureInstance('site', defaultInstanceConfig, day(1));
   await store.recordDecision(
-    entry({ userId: 'u1', pageUserId: 'p1', time: day(13), purposeConsents: { ads: true, analytics: true } }),
+    entry({
+      userId: 'u1',
+      pageUserId: 'p1',
+      time: day(13),
+      purposeConsents: { ads: true, analytics: true },
+      geoGroup: 'california',
+    }),
   );
   await store.recordDecision(
-    entry({ userId: 'u2', time: day(14), state: 'rejected', purposeConsents: { ads: false } }),
+    entry({ userId: 'u2', time: day(14), state: 'rejected', purposeConsents: { ads: false }, geoGroup: 'eea' }),
   );
   await store.recordDecision(entry({ userId: 'u3', time: day(14), state: 'accepted' }));
   await store.recordPromptOutcome('site', '2025-06-14', 'dismiss');
@@ -63,6 +69,35 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
       'analytics',
       '100%',
     ]);
+    const groups = await page
+      .locator('table.groups tr')
+      .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent)));
+    expect(groups).toEqual([
+      ['Group', 'Accepted', 'Custom', 'Rejected', 'Opt-out', 'Unknown'],
+      ['california', '1', '0', '0', '0', '0'],
+      ['eea', '0', '0', '1', '0', '0'],
+      ['unknown', '1', '0', '0', '0', '0'],
+    ]);
+    await page.close();
+  });
+
+  it('saves the US privacy (GPP) settings, and says what the API refused', async () => {
+    const page = await connect();
+    await page.getByLabel('Approach').selectOption('state');
+    await page.getByLabel('Section').selectOption('usca');
+    await page.getByLabel('SaleOptOutNotice').fill('3');
+    await page.getByRole('button', { name: 'Save US privacy settings' }).click();
+    await expect
+      .poll(() => page.locator('#status').textContent())
+      .toBe('gpp.usca.SaleOptOutNotice: expected an integer from 0 to 2, got 3');
+    await page.getByLabel('SaleOptOutNotice').fill('1');
+    await page.getByRole('button', { name: 'Save US privacy settings' }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toBe('Saved the US privacy (GPP) settings of site.');
+    expect((await harness.store.getInstance('site'))?.config.gpp).toEqual({
+      approach: 'state',
+      usca: { SaleOptOutNotice: 1 },
+    });
+    await expect.poll(() => page.locator('#gpp-json').textContent()).toContain('"SaleOptOutNotice": 1');
     await page.close();
   });
 

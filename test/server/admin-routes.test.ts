@@ -357,7 +357,7 @@ describe('admin routes', () => {
         .map((line) => JSON.parse(line).gpc),
     ).toEqual([true, false]);
     const csv = await app.inject({ url: '/admin/api/instances/site/export?format=csv', headers: bearer });
-    expect(csv.body.split('\r\n')[1]).toMatch(/,"true"$/);
+    expect(csv.body.split('\r\n')[1]).toMatch(/,"true",""$/);
   });
 
   it('streams an export larger than one page', async () => {
@@ -381,10 +381,10 @@ describe('admin routes', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const [header, row] = response.body.split('\r\n');
     expect(header).toBe(
-      '"id","time","instanceId","userId","pageUserId","state","consentString","purposeConsents","consentMetadata","tcfPolicyVersion","policyVersion","origin","userAgent","ipHash","gpc"',
+      '"id","time","instanceId","userId","pageUserId","state","consentString","purposeConsents","consentMetadata","tcfPolicyVersion","policyVersion","origin","userAgent","ipHash","gpc","geoGroup"',
     );
     expect(row).toBe(
-      '"1","2025-01-01T10:00:00.000Z","site","user-a","page-a","accepted","a,b","{""ads"":true}","","","1","https://news.example","\'=HYPERLINK(""x"")","ab12","false"',
+      '"1","2025-01-01T10:00:00.000Z","site","user-a","page-a","accepted","a,b","{""ads"":true}","","","1","https://news.example","\'=HYPERLINK(""x"")","ab12","false",""',
     );
   });
 
@@ -398,7 +398,7 @@ describe('admin routes', () => {
     expect(row).toContain(`,";=cmd|' /C calc'!A0",`);
     expect(row).toContain(`,"'+1",`);
     expect(row).toContain(`,"'@SUM(A1)",`);
-    expect(row.split('","')).toHaveLength(15);
+    expect(row.split('","')).toHaveLength(16);
   });
 
   it('exports one JSON array with format=json', async () => {
@@ -508,6 +508,8 @@ describe('admin routes', () => {
       days: 7,
       counts: { users: 1, auditEntries: 2, decisions: { accepted: 1, rejected: 0, unknown: 0 } },
       decisionsPerDay: [{ day: '2025-01-01', accepted: 1, rejected: 0, unknown: 0 }],
+      // An entry without a geo group (logged before the group was kept) counts under "unknown".
+      decisionsPerGroup: [{ group: 'unknown', accepted: 1, custom: 0, rejected: 0, optOut: 0, unknown: 0 }],
       promptOutcomesPerDay: [{ day: '2025-01-02', accept: 0, reject: 0, dismiss: 1 }],
       purposes: [{ purpose: 'ads', accepted: 1, rejected: 0 }],
     });

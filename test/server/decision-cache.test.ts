@@ -33,6 +33,7 @@ const entry = (overrides: Partial<NewAuditEntry> = {}): NewAuditEntry => ({
   state: 'accepted',
   consentString: null,
   purposeConsents: null,
+  geoGroup: null,
   consentMetadata: null,
   tcfPolicyVersion: null,
   policyVersion: 1,

@@ -37,6 +37,7 @@ export function entry(overrides: Partial<NewAuditEntry> = {}): NewAuditEntry {
     userAgent: 'test agent',
     ipHash: 'ab12',
     gpc: false,
+    geoGroup: null,
     ...overrides,
   };
 }
@@ -264,6 +265,34 @@ export function runStoreContract(name: string, harness: StoreHarness): void {
         auditEntries: 0,
         decisions: { accepted: 0, rejected: 0, unknown: 0 },
       });
+    });
+
+    it('keeps the geo group with the audit entry, not with the current decision', async () => {
+      const grouped = await store.recordDecision(entry({ geoGroup: 'california' }));
+      expect(grouped.geoGroup).toBe('california');
+      expect(await store.getHistory('site', 'user-a')).toEqual([grouped]);
+      expect(await store.getDecision('site', 'user-a')).not.toHaveProperty('geoGroup');
+    });
+
+    it('counts audit entries per geo group and kind of decision from a start time', async () => {
+      const optOut = { usOptOuts: 'sale,sharing,targetedAdvertising' };
+      const california = { geoGroup: 'california' };
+      await store.recordDecision(entry({ ...california, state: 'accepted', purposeConsents: { ads: true } }));
+      await store.recordDecision(entry({ ...california, state: 'accepted', purposeConsents: { ads: true, a: false } }));
+      await store.recordDecision(entry({ ...california, state: 'rejected', consentMetadata: optOut }));
+      await store.recordDecision(entry({ ...california, state: 'rejected', consentMetadata: { usOptOuts: '' } }));
+      await store.recordDecision(entry({ ...california, state: 'unknown' }));
+      await store.recordDecision(entry({ geoGroup: 'eea', state: 'rejected', purposeConsents: { ads: false } }));
+      await store.recordDecision(entry({ geoGroup: 'eea', time: day1 - 1 }));
+      await store.recordDecision(entry({ state: 'accepted' }));
+      await store.recordDecision(entry({ instanceId: 'other', geoGroup: 'eea' }));
+      const none = { accepted: 0, custom: 0, rejected: 0, optOut: 0, unknown: 0 };
+      expect(await store.groupDecisions('site', day1)).toEqual([
+        { ...none, group: null, accepted: 1 },
+        { group: 'california', accepted: 1, custom: 1, rejected: 1, optOut: 1, unknown: 1 },
+        { ...none, group: 'eea', rejected: 1 },
+      ]);
+      expect(await store.groupDecisions('site', day2)).toEqual([]);
     });
 
     it('groups audit entries per UTC day from a start time', async () => {
