@@ -5,13 +5,25 @@
  * its user records, receipts, config and TCF settings, and an ads client's experiments, through the admin API.
  */
 import type { InstanceConfig } from '../wire/instance-config.ts';
-import { currentToken, download, guarded, instancePath, json, say, setToken } from './api.ts';
+import { currentToken, download, guarded, instancePath, json, say, setToken, showError } from './api.ts';
 import { purposeChart, rateChart, showCounts, type Stats } from './charts.ts';
 import { $, inputOf, selectOf, textareaOf } from './dom.ts';
 import { type ExperimentSummary, experimentTable } from './experiments.ts';
 import { verifyReceipt } from './receipt.ts';
+import { bindAtps, loadAtpList } from './tcf-atps.ts';
 import { showTcfLanguages } from './tcf-languages.ts';
-import { hasGvl, loadGvl, renderMapping, selectShown, showTcf, tcfPatch, turnPage } from './tcf-picker.ts';
+import {
+  hasGvl,
+  loadGvl,
+  renderMapping,
+  selectShown,
+  showTcf,
+  tcfPatch,
+  turnPage,
+  whenSelectionChanges,
+} from './tcf-picker.ts';
+import { bindPublisher, publisherSettings, readPublisherSettings, renderRestrictions } from './tcf-publisher.ts';
+import { tcfWith } from './tcf-publisher-settings.ts';
 import { type AdminUser, showUsers } from './users.ts';
 
 type Instance = { readonly id: string; readonly policyVersion: number; readonly config: InstanceConfig };
@@ -46,6 +58,7 @@ async function loadInstance(): Promise<void> {
   inputOf('config-id').value = instance.id;
   textareaOf('config').value = JSON.stringify(instance.config, null, 2);
   showTcf(instance.config);
+  readPublisherSettings();
 }
 
 /** Every instance, page by page (the list answers at most `limit` with a `nextCursor`). */
@@ -69,7 +82,7 @@ async function connect(): Promise<void> {
   selectOf('instance').replaceChildren(...instances.map((instance) => new Option(instance.id, instance.id)));
   if (current) selectOf('instance').value = current;
   if (!hasGvl()) {
-    await loadGvl();
+    await Promise.all([loadGvl(), loadAtpList()]);
     if (hasGvl()) await showTcfLanguages();
   }
   for (const id of SECTIONS) $(id).hidden = false;
@@ -171,12 +184,19 @@ function bindConfig(): void {
     guarded(async () => {
       const id = inputOf('config-id').value;
       const body = JSON.stringify(JSON.parse(textareaOf('config').value || '{}'));
-      await json('/admin/api/instances/' + encodeURIComponent(id), { method: 'PUT', body });
+      $('tcf-error').hidden = true;
+      try {
+        await json('/admin/api/instances/' + encodeURIComponent(id), { method: 'PUT', body });
+      } catch (error) {
+        // A refused TCF field is shown beside the TCF fields too.
+        if ((error as Error).message.startsWith('tcf')) showError('tcf-error', (error as Error).message);
+        throw error;
+      }
       say('Saved the config of ' + id + '.');
       await connect();
       selectOf('instance').value = id;
       await loadInstance();
-    }),
+    }, 'config-error'),
   );
   $('vendor-search').addEventListener('input', () => turnPage(null));
   $('vendor-selected-only').addEventListener('change', () => turnPage(null));
@@ -192,7 +212,8 @@ function bindConfig(): void {
     guarded(async () => {
       const id = selectOf('instance').value;
       const patch = tcfPatch();
-      await json(instancePath(), { method: 'PATCH', body: JSON.stringify(patch) });
+      const tcf = patch.tcf && tcfWith(patch.tcf, publisherSettings());
+      await json(instancePath(), { method: 'PATCH', body: JSON.stringify({ ...patch, tcf }) });
       say(
         patch.tcf
           ? 'Saved the TCF settings of ' +
@@ -205,8 +226,11 @@ function bindConfig(): void {
           : 'Removed the TCF settings of ' + id + ' (no vendor selected).',
       );
       await loadInstance();
-    }),
+    }, 'tcf-error'),
   );
+  whenSelectionChanges(renderRestrictions);
+  bindPublisher();
+  bindAtps();
 }
 
 // A token in the fragment (the URL npm start prints in development) is taken once, then removed from the address bar.
