@@ -129,30 +129,43 @@ export function publisherFields(
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
+export type PublisherKey = (typeof PUBLISHER_KEYS)[number];
+
 /**
- * `tcf` with the four keys set from `settings`: the other keys and the order of all kept, a key
- * the fields leave empty removed, a new one added at the end. No `tcf` and empty fields: null.
+ * `tcf` with the `keys` (by default the four) set from `settings`: the other keys and the order
+ * of all kept, a key the fields leave empty removed, a new one added at the end. No `tcf` and
+ * nothing to write: null.
  */
-export function tcfWith(tcf: unknown, settings: PublisherSettings): Json | null {
-  const fields = publisherFields(settings);
+export function tcfWith(
+  tcf: unknown,
+  settings: PublisherSettings,
+  keys: readonly PublisherKey[] = PUBLISHER_KEYS,
+): Json | null {
+  const all = publisherFields(settings);
+  const fields = Object.fromEntries(keys.flatMap((key) => (Object.hasOwn(all, key) ? [[key, all[key]]] : [])));
   const base = isRecord(tcf) ? tcf : {};
   if (!isRecord(tcf) && Object.keys(fields).length === 0) return null;
   const kept = Object.entries(base)
-    .filter(([key]) => !(PUBLISHER_KEYS as readonly string[]).includes(key) || own(fields, key) !== undefined)
-    .map(([key, value]): [string, unknown] => [key, own(fields, key) ?? value]);
+    .filter(([key]) => !(keys as readonly string[]).includes(key) || Object.hasOwn(fields, key))
+    .map(([key, value]): [string, unknown] => [key, Object.hasOwn(fields, key) ? fields[key] : value]);
   const added = Object.entries(fields).filter(([key]) => !Object.hasOwn(base, key));
   return Object.fromEntries([...kept, ...added]);
 }
 
 /**
- * The config editor's text with `settings` written into its `tcf`, indented as the dashboard
- * shows configs; null when the text is not a JSON object (it is left as it is). Empty text is
- * an empty config.
+ * The config editor's text with the `keys` of its `tcf` written from `settings` (the other
+ * keys, possibly holding a value the fields could not read, left as they are), indented as the
+ * dashboard shows configs; null when the text is not a JSON object (it is left as it is).
+ * Empty text is an empty config.
  */
-export function configTextWith(text: string, settings: PublisherSettings): string | null {
+export function configTextWith(
+  text: string,
+  settings: PublisherSettings,
+  keys: readonly PublisherKey[] = PUBLISHER_KEYS,
+): string | null {
   const config = text.trim() === '' ? {} : parseJsonText(text);
   if (!isRecord(config)) return null;
-  const tcf = tcfWith(own(config, 'tcf'), settings);
+  const tcf = tcfWith(own(config, 'tcf'), settings, keys);
   const entries = Object.entries(config).map(([key, value]): [string, unknown] => [key, key === 'tcf' ? tcf : value]);
   if (tcf !== null && !Object.hasOwn(config, 'tcf')) entries.push(['tcf', tcf]);
   return JSON.stringify(Object.fromEntries(entries), null, 2);

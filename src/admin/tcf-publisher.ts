@@ -15,6 +15,7 @@ import {
   configTextWith,
   type CustomPurposeRow,
   emptySettings,
+  type PublisherKey,
   type PublisherSettings,
   type RestrictionRow,
   settingsOf,
@@ -34,9 +35,9 @@ function showProblems(lines: readonly string[]): void {
   $('tcf-settings-problems').replaceChildren(...lines.map((line) => element('li', { textContent: line })));
 }
 
-/** Writes the fields into the config editor's JSON (left alone, with a note, while it does not parse). */
-function changed(): void {
-  const text = configTextWith(textareaOf('config').value, settings);
+/** Writes the field of `key` into the config editor's JSON (left alone, with a note, while it does not parse). */
+function changed(key: PublisherKey): void {
+  const text = configTextWith(textareaOf('config').value, settings, [key]);
   if (text === null) {
     showProblems(['The config JSON does not parse: the TCF fields are saved with "Save TCF settings" only.']);
     return;
@@ -77,7 +78,7 @@ function restrictionVendors(row: RestrictionRow, number: number): HTMLFieldSetEl
     ...[...offered, ...others.map((id) => ({ id, name: 'Vendor ' + id + ', not selected above' }))].map((vendor) =>
       checkbox(vendor.name + ' (' + vendor.id + ')', row.vendors.includes(vendor.id), (on) => {
         row.vendors = on ? [...row.vendors, vendor.id] : row.vendors.filter((id) => id !== vendor.id);
-        changed();
+        changed('publisherRestrictions');
       }),
     ),
   );
@@ -92,7 +93,7 @@ function restrictionRow(row: RestrictionRow, index: number): HTMLFieldSetElement
   remove.addEventListener('click', () => {
     settings.restrictions.splice(index, 1);
     renderRestrictions();
-    changed();
+    changed('publisherRestrictions');
   });
   const fields = element(
     'div',
@@ -103,7 +104,7 @@ function restrictionRow(row: RestrictionRow, index: number): HTMLFieldSetElement
       String(row.purpose),
       (value) => {
         row.purpose = Number(value);
-        changed();
+        changed('publisherRestrictions');
       },
     ),
     select(
@@ -112,7 +113,7 @@ function restrictionRow(row: RestrictionRow, index: number): HTMLFieldSetElement
       row.type,
       (value) => {
         row.type = value as RestrictionType;
-        changed();
+        changed('publisherRestrictions');
       },
     ),
     remove,
@@ -138,7 +139,7 @@ function purposeBoxes(id: string, list: 'consentPurposes' | 'legitimateInterestP
     ...PURPOSES.map((purpose) =>
       checkbox(purpose + '. ' + purposeName(purpose), settings[list].includes(purpose), (on) => {
         settings[list] = on ? [...settings[list], purpose] : settings[list].filter((other) => other !== purpose);
-        changed();
+        changed('publisherPurposes');
       }),
     ),
   );
@@ -147,7 +148,7 @@ function purposeBoxes(id: string, list: 'consentPurposes' | 'legitimateInterestP
 function textField(label: string, input: HTMLInputElement, onInput: (value: string) => void): HTMLLabelElement {
   input.addEventListener('input', () => {
     onInput(input.value);
-    changed();
+    changed('publisherPurposes');
   });
   return element('label', {}, label, input);
 }
@@ -158,7 +159,7 @@ function customRow(row: CustomPurposeRow, index: number): HTMLFieldSetElement {
   remove.addEventListener('click', () => {
     settings.customPurposes.splice(index, 1);
     renderCustomPurposes();
-    changed();
+    changed('publisherPurposes');
   });
   const group = element(
     'fieldset',
@@ -185,7 +186,7 @@ function customRow(row: CustomPurposeRow, index: number): HTMLFieldSetElement {
         row.legalBasis,
         (value) => {
           row.legalBasis = value as CustomPurposeRow['legalBasis'];
-          changed();
+          changed('publisherPurposes');
         },
       ),
     ),
@@ -211,7 +212,7 @@ export function renderPublisher(): void {
   purposeBoxes('publisher-consent', 'consentPurposes');
   purposeBoxes('publisher-li', 'legitimateInterestPurposes');
   renderCustomPurposes();
-  renderAtps(settings, changed);
+  renderAtps(settings, () => changed('googleAtps'));
   inputOf('site-group-name').value = settings.siteGroup.name;
   inputOf('site-group-url').value = settings.siteGroup.url;
 }
@@ -220,7 +221,7 @@ export function bindPublisher(): void {
   $('restriction-add').addEventListener('click', () => {
     settings.restrictions.push({ purpose: 2, type: 'notAllowed', vendors: [] });
     renderRestrictions();
-    changed();
+    changed('publisherRestrictions');
     $('restrictions').querySelector<HTMLElement>('fieldset:last-child select')?.focus();
   });
   $('custom-purpose-add').addEventListener('click', () => {
@@ -232,13 +233,13 @@ export function bindPublisher(): void {
       legalBasis: 'consent',
     });
     renderCustomPurposes();
-    changed();
+    changed('publisherPurposes');
     $('custom-purposes').querySelector<HTMLElement>('fieldset:last-child input')?.focus();
   });
   for (const key of ['name', 'url'] as const)
     inputOf('site-group-' + key).addEventListener('input', () => {
       settings.siteGroup[key] = inputOf('site-group-' + key).value;
-      changed();
+      changed('siteGroup');
     });
   $('config').addEventListener('input', readPublisherSettings);
 }

@@ -151,6 +151,16 @@ describe('configTextWith', () => {
     expect(configTextWith('{"tcf": null}', emptySettings())).toBe('{\n  "tcf": null\n}');
   });
 
+  it('writes only the keys of the field that changed, so a value the fields could not read stays in the JSON', () => {
+    const text = JSON.stringify({ tcf: { siteGroup: { name: 'Group', url: 'ftp://group.example' } } });
+    const { settings } = settingsOf(JSON.parse(text).tcf);
+    settings.atps = { kind: 'all' };
+    expect(JSON.parse(configTextWith(text, settings, ['googleAtps'])!)).toEqual({
+      tcf: { siteGroup: { name: 'Group', url: 'ftp://group.example' }, googleAtps: 'all' },
+    });
+    expect(JSON.parse(configTextWith(text, settings)!)).toEqual({ tcf: { googleAtps: 'all' } });
+  });
+
   it('leaves text that is not a JSON object alone', () => {
     expect(configTextWith('{"tcf": ', filled())).toBeNull();
     expect(configTextWith('[1]', filled())).toBeNull();
