@@ -82,8 +82,9 @@ async function connect(): Promise<void> {
   selectOf('instance').replaceChildren(...instances.map((instance) => new Option(instance.id, instance.id)));
   if (current) selectOf('instance').value = current;
   if (!hasGvl()) {
-    await Promise.all([loadGvl(), loadAtpList()]);
-    if (hasGvl()) await showTcfLanguages();
+    await loadGvl();
+    // Without a vendor list no TCF setting can be saved: the ATP list is not asked for either.
+    if (hasGvl()) await Promise.all([showTcfLanguages(), loadAtpList()]);
   }
   for (const id of SECTIONS) $(id).hidden = false;
   say(

@@ -94,6 +94,7 @@ function restrictionRow(row: RestrictionRow, index: number): HTMLFieldSetElement
     settings.restrictions.splice(index, 1);
     renderRestrictions();
     changed('publisherRestrictions');
+    $('restriction-add').focus();
   });
   const fields = element(
     'div',
@@ -160,6 +161,7 @@ function customRow(row: CustomPurposeRow, index: number): HTMLFieldSetElement {
     settings.customPurposes.splice(index, 1);
     renderCustomPurposes();
     changed('publisherPurposes');
+    $('custom-purpose-add').focus();
   });
   const group = element(
     'fieldset',

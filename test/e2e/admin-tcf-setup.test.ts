@@ -219,8 +219,10 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     const { page } = admin;
 
     // A restriction: purpose 2 on legitimate interest only, for Demo Bidder (8), among the selected vendors.
-    await page.getByRole('button', { name: 'Add restriction' }).click();
+    // From the keyboard: the new row takes the focus.
+    await page.getByRole('button', { name: 'Add restriction' }).press('Enter');
     const restriction = page.locator('fieldset[data-restriction="1"]');
+    expect(await restriction.getByLabel('Purpose').evaluate((select) => select === document.activeElement)).toBe(true);
     expect(await restriction.locator('label.inline').allTextContents()).toEqual([
       ' Demo Bidder (8)',
       ' Example Exchange (1)',
