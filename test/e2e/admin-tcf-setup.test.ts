@@ -156,6 +156,8 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
 
     // At 375 px nothing is wider than the screen; every control is labelled.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // At 375 px nothing is wider than the screen; every control is labelled.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const { violations } = await new AxeBuilder({ page }).include('#vendors-section').analyze();
     expect(violations.map((violation) => violation.id)).toEqual([]);
 
@@ -215,7 +217,7 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
       method: 'PUT',
       body: JSON.stringify({ tcf: { cmpId: 300, cmpVersion: 1, vendors: [1, 8, 52] } }),
     });
-    const admin = await openInstance(INSTANCE, 1000);
+    const admin = await openInstance(INSTANCE, 375);
     const { page } = admin;
 
     // A restriction: purpose 2 on legitimate interest only, for Demo Bidder (8), among the selected vendors.
@@ -278,6 +280,8 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     expect(await page.getByLabel('Site group name').inputValue()).toBe('Daily News Sites');
     await page.getByLabel('Site group name').fill('Daily News Group');
 
+    // At 375 px nothing is wider than the screen; every control is labelled.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const { violations } = await new AxeBuilder({ page }).include('#vendors-section').analyze();
     expect(violations.map((violation) => violation.id)).toEqual([]);
 
