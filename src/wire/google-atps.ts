@@ -131,7 +131,11 @@ export function parseAtpIds(json: unknown): Parsed<number[] | null> {
 /** An ATP of the served JSON as the admin dashboard lists it: its id and name. */
 export type AtpName = { readonly id: number; readonly name: string };
 
-const readAtpFields = readFields<Partial<AtpName>>({ id: readAtpId, name: readText(200, 1) });
+// Pure: a bundle that does not call parseAtpNames (the TCF part) leaves them out.
+const readAtpFields = /* @__PURE__ */ readFields<Partial<AtpName>>({
+  id: readAtpId,
+  name: /* @__PURE__ */ readText(200, 1),
+});
 
 /** One entry with both fields; a missing one is reported here, a mistyped one by its reader. */
 const readAtpName: Read<AtpName> = (into, value, field) => {
@@ -144,7 +148,9 @@ const readAtpName: Read<AtpName> = (into, value, field) => {
     : drop(into, `${field}.${missing}`, 'a value', undefined);
 };
 
-const readAtpNameList = readFields<{ atps: AtpName[] }>({ atps: readList(readAtpName, ATP_LIST_MAX_ROWS) });
+const readAtpNameList = /* @__PURE__ */ readFields<{ atps: AtpName[] }>({
+  atps: /* @__PURE__ */ readList(readAtpName, ATP_LIST_MAX_ROWS),
+});
 
 /**
  * The ids and names of the served JSON (the admin dashboard's ATP chooser; the TCF part reads
