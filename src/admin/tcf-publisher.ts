@@ -43,18 +43,24 @@ function changed(key: PublisherKey): void {
     return;
   }
   textareaOf('config').value = text;
-  showProblems([]);
+  // What the JSON's publisher keys hold that the server would refuse (from a field, or left from an edit).
+  showProblems(readEdited()?.diagnostics.map((d) => formatDiagnostic('admin#config', d)) ?? []);
+}
+
+/** The publisher settings of the config editor's JSON (empty: an empty config); undefined when it is not a JSON object. */
+function readEdited(): ReturnType<typeof settingsOf> | undefined {
+  const text = textareaOf('config').value;
+  const config = text.trim() === '' ? {} : parseJsonText(text);
+  return isRecord(config) ? settingsOf(own(config, 'tcf')) : undefined;
 }
 
 /** Reads the fields from the config editor's JSON; what they cannot hold is listed as the server would refuse it. */
 export function readPublisherSettings(): void {
-  const text = textareaOf('config').value;
-  const config = text.trim() === '' ? {} : parseJsonText(text);
-  if (!isRecord(config)) {
+  const read = readEdited();
+  if (!read) {
     showProblems(['The config JSON does not parse: the TCF fields show it as last read.']);
     return;
   }
-  const read = settingsOf(own(config, 'tcf'));
   settings = read.settings;
   renderPublisher();
   showProblems(read.diagnostics.map((d) => formatDiagnostic('admin#config', d)));

@@ -154,8 +154,12 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     await page.getByLabel('CMP id').fill('300');
     await page.getByLabel('Publisher country').fill('DE');
 
+    // Nothing the server would refuse is listed under the fields.
+    expect(await page.locator('#tcf-settings-problems li').allTextContents()).toEqual([]);
     // At 375 px nothing is wider than the screen; every control is labelled.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // Nothing the server would refuse is listed under the fields.
+    expect(await page.locator('#tcf-settings-problems li').allTextContents()).toEqual([]);
     // At 375 px nothing is wider than the screen; every control is labelled.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const { violations } = await new AxeBuilder({ page }).include('#vendors-section').analyze();
@@ -280,6 +284,8 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     expect(await page.getByLabel('Site group name').inputValue()).toBe('Daily News Sites');
     await page.getByLabel('Site group name').fill('Daily News Group');
 
+    // Nothing the server would refuse is listed under the fields.
+    expect(await page.locator('#tcf-settings-problems li').allTextContents()).toEqual([]);
     // At 375 px nothing is wider than the screen; every control is labelled.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const { violations } = await new AxeBuilder({ page }).include('#vendors-section').analyze();
@@ -308,6 +314,9 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
 
     // Require legitimate interest on purpose 1 (consent only): the server's 400 shows beside the fields; nothing is stored.
     await restriction.getByLabel('Purpose').selectOption('1');
+    expect(await page.locator('#tcf-settings-problems li').allTextContents()).toEqual([
+      '[admin#config] consent-tcf-restriction-invalid: expected tcf.publisherRestrictions[0].purpose: a purpose requireLi can apply to (2, 7, 8, 9, 10, 11; purposes 1 and 3 to 6 are consent only), got 1',
+    ]);
     await page.getByRole('button', { name: 'Save TCF settings' }).click();
     const refusal =
       'tcf.publisherRestrictions[0].purpose: expected a purpose requireLi can apply to (2, 7, 8, 9, 10, 11; purposes 1 and 3 to 6 are consent only), got 1';
