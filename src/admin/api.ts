@@ -19,10 +19,16 @@ export function say(text: string, isError?: boolean): void {
   $('status').className = isError ? 'error' : '';
 }
 
-export async function api(path: string, options: RequestInit = {}): Promise<Response> {
+/** The admin API's answer to one request, refused after `timeoutMs` (the body included) with an error saying so. */
+export async function api(path: string, options: RequestInit = {}, timeoutMs = 30_000): Promise<Response> {
   const response = await fetch(path, {
     ...options,
+    signal: AbortSignal.timeout(timeoutMs),
     headers: { Authorization: 'Bearer ' + token, ...(options.body ? { 'Content-Type': 'application/json' } : {}) },
+  }).catch((error: Error) => {
+    throw error.name === 'TimeoutError'
+      ? new Error('No answer from ' + path + ' within ' + timeoutMs / 1000 + ' s.')
+      : error;
   });
   if (!response.ok) {
     const { value, diagnostics } = parseServerError(await response.json().catch(() => undefined));
@@ -64,7 +70,8 @@ export const guarded =
   };
 
 export async function download(format: string): Promise<void> {
-  const response = await api(instancePath() + '/export?format=' + format);
+  // An export streams the whole log: ten minutes for it to arrive.
+  const response = await api(instancePath() + '/export?format=' + format, {}, 600_000);
   const url = URL.createObjectURL(await response.blob());
   const link = Object.assign(document.createElement('a'), {
     href: url,

@@ -38,12 +38,17 @@ const pagePurposes = () => [
 
 /** The GVL, read by the wire layer's parser, within 10 s; without it the section says why and saves nothing. */
 export async function loadGvl(): Promise<void> {
-  const response = await fetch('/tcf/vendor-list.json', { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) {
-    $('gvl-status').textContent = 'No vendor list on this server (set TCF_VENDOR_LIST): TCF settings cannot be saved.';
+  const response = await fetch('/tcf/vendor-list.json', { signal: AbortSignal.timeout(10_000) }).catch(
+    (error: Error) => error,
+  );
+  if (response instanceof Error || !response.ok) {
+    $('gvl-status').textContent =
+      (response instanceof Error
+        ? 'The vendor list did not load (' + response.name + ')'
+        : 'No vendor list on this server (set TCF_VENDOR_LIST)') + ': TCF settings cannot be saved.';
     return;
   }
-  const { value, diagnostics } = parseGvl(await response.json());
+  const { value, diagnostics } = parseGvl(await response.json().catch(() => undefined));
   const [first] = diagnostics;
   picker.gvl = value;
   $('gvl-status').textContent =
