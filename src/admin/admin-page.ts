@@ -5,15 +5,27 @@
  * its user records, receipts, config, TCF and US privacy (GPP) settings, and an ads client's experiments, through the admin API.
  */
 import type { InstanceConfig } from '../wire/instance-config.ts';
-import { currentToken, download, guarded, instancePath, json, say, setToken } from './api.ts';
+import { currentToken, download, guarded, instancePath, json, say, setToken, showError } from './api.ts';
 import { purposeChart, rateChart, showCounts, type Stats } from './charts.ts';
 import { $, inputOf, selectOf, textareaOf } from './dom.ts';
 import { type ExperimentSummary, experimentTable } from './experiments.ts';
 import { buildGppForm, gppPatch, showGpp } from './gpp-settings.ts';
 import { groupTable } from './group-table.ts';
 import { verifyReceipt } from './receipt.ts';
+import { bindAtps, loadAtpList } from './tcf-atps.ts';
 import { showTcfLanguages } from './tcf-languages.ts';
-import { hasGvl, loadGvl, renderMapping, selectShown, showTcf, tcfPatch, turnPage } from './tcf-picker.ts';
+import {
+  hasGvl,
+  loadGvl,
+  renderMapping,
+  selectShown,
+  showTcf,
+  tcfPatch,
+  turnPage,
+  whenSelectionChanges,
+} from './tcf-picker.ts';
+import { bindPublisher, publisherSettings, readPublisherSettings, renderRestrictions } from './tcf-publisher.ts';
+import { tcfWith } from './tcf-publisher-settings.ts';
 import { type AdminUser, showUsers } from './users.ts';
 
 type Instance = { readonly id: string; readonly policyVersion: number; readonly config: InstanceConfig };
@@ -50,6 +62,7 @@ async function loadInstance(): Promise<void> {
   textareaOf('config').value = JSON.stringify(instance.config, null, 2);
   showTcf(instance.config);
   showGpp(instance.config);
+  readPublisherSettings();
 }
 
 /** Every instance, page by page (the list answers at most `limit` with a `nextCursor`). */
@@ -74,7 +87,8 @@ async function connect(): Promise<void> {
   if (current) selectOf('instance').value = current;
   if (!hasGvl()) {
     await loadGvl();
-    if (hasGvl()) await showTcfLanguages();
+    // Without a vendor list no TCF setting can be saved: the ATP list is not asked for either.
+    if (hasGvl()) await Promise.all([showTcfLanguages(), loadAtpList()]);
   }
   for (const id of SECTIONS) $(id).hidden = false;
   say(
@@ -175,12 +189,19 @@ function bindConfig(): void {
     guarded(async () => {
       const id = inputOf('config-id').value;
       const body = JSON.stringify(JSON.parse(textareaOf('config').value || '{}'));
-      await json('/admin/api/instances/' + encodeURIComponent(id), { method: 'PUT', body });
+      $('tcf-error').hidden = true;
+      try {
+        await json('/admin/api/instances/' + encodeURIComponent(id), { method: 'PUT', body });
+      } catch (error) {
+        // A refused TCF field is shown beside the TCF fields too.
+        if ((error as Error).message.startsWith('tcf')) showError('tcf-error', (error as Error).message);
+        throw error;
+      }
       say('Saved the config of ' + id + '.');
       await connect();
       selectOf('instance').value = id;
       await loadInstance();
-    }),
+    }, 'config-error'),
   );
   buildGppForm();
   $('gpp-save').addEventListener(
@@ -210,7 +231,8 @@ function bindConfig(): void {
     guarded(async () => {
       const id = selectOf('instance').value;
       const patch = tcfPatch();
-      await json(instancePath(), { method: 'PATCH', body: JSON.stringify(patch) });
+      const tcf = patch.tcf && tcfWith(patch.tcf, publisherSettings());
+      await json(instancePath(), { method: 'PATCH', body: JSON.stringify({ ...patch, tcf }) });
       say(
         patch.tcf
           ? 'Saved the TCF settings of ' +
@@ -223,8 +245,11 @@ function bindConfig(): void {
           : 'Removed the TCF settings of ' + id + ' (no vendor selected).',
       );
       await loadInstance();
-    }),
+    }, 'tcf-error'),
   );
+  whenSelectionChanges(renderRestrictions);
+  bindPublisher();
+  bindAtps();
 }
 
 // A token in the fragment (the URL npm start prints in development) is taken once, then removed from the address bar.

@@ -2,9 +2,10 @@
  * The TCF settings of an instance: the server's GVL, the instance's page purposes and their
  * mapping to TCF purposes (and back), its special features and vendors. Vendors are shown a page
  * at a time, every one reachable with Previous/Next; "Select all shown" and "Clear shown" act on
- * the whole filter.
+ * the whole filter. The GVL is read by the wire layer's parser.
  */
-import type { GvlJson, GvlVendor } from '../wire/gvl.ts';
+import { formatDiagnostic } from '../wire/diagnostic.ts';
+import { type GvlJson, type GvlVendor, parseGvl } from '../wire/gvl.ts';
 import type { InstanceConfig, InstanceTcf } from '../wire/instance-config.ts';
 import { $, buttonOf, checkbox, element, inputOf } from './dom.ts';
 
@@ -35,19 +36,49 @@ const pagePurposes = () => [
   ),
 ];
 
+/** The GVL, read by the wire layer's parser, within 10 s; without it the section says why and saves nothing. */
 export async function loadGvl(): Promise<void> {
-  const response = await fetch('/tcf/vendor-list.json');
-  if (!response.ok) {
-    $('gvl-status').textContent = 'No vendor list on this server (set TCF_VENDOR_LIST): TCF settings cannot be saved.';
+  const response = await fetch('/tcf/vendor-list.json', { signal: AbortSignal.timeout(10_000) }).catch(
+    (error: Error) => error,
+  );
+  if (response instanceof Error || !response.ok) {
+    $('gvl-status').textContent =
+      (response instanceof Error
+        ? 'The vendor list did not load (' + response.name + ')'
+        : 'No vendor list on this server (set TCF_VENDOR_LIST)') + ': TCF settings cannot be saved.';
     return;
   }
-  picker.gvl = (await response.json()) as GvlJson;
+  const { value, diagnostics } = parseGvl(await response.json().catch(() => undefined));
+  const [first] = diagnostics;
+  picker.gvl = value;
   $('gvl-status').textContent =
-    'Vendor list version ' + gvl().vendorListVersion + ', ' + Object.keys(gvl().vendors).length + ' vendors.';
+    (value
+      ? 'Vendor list version ' + value.vendorListVersion + ', ' + Object.keys(value.vendors).length + ' vendors.'
+      : 'The vendor list could not be read: TCF settings cannot be saved.') +
+    (first
+      ? ' ' +
+        formatDiagnostic('admin', first) +
+        (diagnostics.length > 1 ? ' (and ' + (diagnostics.length - 1) + ' more)' : '')
+      : '');
   renderTcf();
 }
 
 export const hasGvl = (): boolean => picker.gvl !== null;
+
+/** The name of TCF purpose `id` in the GVL ("Purpose 3" without one). */
+export const purposeName = (id: number): string => picker.gvl?.purposes[id]?.name ?? 'Purpose ' + id;
+
+/** The vendors selected, with their GVL names, by name. */
+export const selectedVendors = (): { readonly id: number; readonly name: string }[] =>
+  [...picker.selected]
+    .map((id) => ({ id: Number(id), name: picker.gvl?.vendors[id]?.name ?? 'Vendor ' + id }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+
+let selectionListener = (): void => {};
+/** Calls `listener` whenever the vendor selection changes (the restrictions offer the selected vendors). */
+export const whenSelectionChanges = (listener: () => void): void => {
+  selectionListener = listener;
+};
 
 export function showTcf(config: InstanceConfig): void {
   const tcf = config.tcf;
@@ -71,6 +102,7 @@ function renderTcf(): void {
   renderMapping();
   renderSpecialFeatures();
   renderVendors();
+  selectionListener();
 }
 
 /** One group of TCF purpose boxes per page purpose, and the mapping read back per TCF purpose. */

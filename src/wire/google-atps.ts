@@ -8,7 +8,7 @@
  */
 import { diagnostic, type Parsed } from './diagnostic.ts';
 import { AC_MAX_ID, AC_MAX_IDS } from './additional-consent.ts';
-import { collector, drop, type Read, readFields, readList, readNumber } from './values.ts';
+import { collector, drop, isRecord, own, type Read, readFields, readList, readNumber, readText } from './values.ts';
 
 /** `tcf.googleAtps`: ATP ids, or "all" (every ATP of the list the server reads). */
 export type GoogleAtps = readonly number[] | 'all';
@@ -114,8 +114,9 @@ export function parseGoogleAtpList(text: string): Parsed<GoogleAtp[] | null> {
 /** The list as the server serves it as JSON. */
 export const atpListJson = (atps: readonly GoogleAtp[]) => ({ atps });
 
+const readAtpId = readNumber(1, AC_MAX_ID);
 const readAtpIdList = readFields<{ atps: { id?: number }[] }>({
-  atps: readList(readFields<{ id?: number }>({ id: readNumber(1, AC_MAX_ID) }), ATP_LIST_MAX_ROWS),
+  atps: readList(readFields<{ id?: number }>({ id: readAtpId }), ATP_LIST_MAX_ROWS),
 });
 
 /** The ids of the served JSON (an entry without a usable id is left out with a diagnostic); null: not that JSON. */
@@ -125,4 +126,40 @@ export function parseAtpIds(json: unknown): Parsed<number[] | null> {
   if (!atps && !into.diagnostics.length) drop(into, 'googleAtpList.atps', 'an array of ATPs', undefined);
   const ids = atps?.map((atp) => atp.id).filter((id) => id !== undefined);
   return { value: ids ?? null, diagnostics: into.diagnostics };
+}
+
+/** An ATP of the served JSON as the admin dashboard lists it: its id and name. */
+export type AtpName = { readonly id: number; readonly name: string };
+
+// Pure: a bundle that does not call parseAtpNames (the TCF part) leaves them out.
+const readAtpFields = /* @__PURE__ */ readFields<Partial<AtpName>>({
+  id: readAtpId,
+  name: /* @__PURE__ */ readText(200, 1),
+});
+
+/** One entry with both fields; a missing one is reported here, a mistyped one by its reader. */
+const readAtpName: Read<AtpName> = (into, value, field) => {
+  const atp = readAtpFields(into, value, field);
+  if (!atp) return;
+  const missing = atp.id === undefined ? 'id' : atp.name === undefined ? 'name' : null;
+  if (missing === null) return atp as AtpName;
+  return isRecord(value) && own(value, missing) !== undefined
+    ? undefined
+    : drop(into, `${field}.${missing}`, 'a value', undefined);
+};
+
+const readAtpNameList = /* @__PURE__ */ readFields<{ atps: AtpName[] }>({
+  atps: /* @__PURE__ */ readList(readAtpName, ATP_LIST_MAX_ROWS),
+});
+
+/**
+ * The ids and names of the served JSON (the admin dashboard's ATP chooser; the TCF part reads
+ * the ids alone with `parseAtpIds`, which keeps its bundle small): an entry without a usable id
+ * or name is left out with a diagnostic; null: not that JSON.
+ */
+export function parseAtpNames(json: unknown): Parsed<AtpName[] | null> {
+  const into = collector(ATP_LIST_INVALID);
+  const atps = readAtpNameList(into, json, 'googleAtpList')?.atps;
+  if (!atps && !into.diagnostics.length) drop(into, 'googleAtpList.atps', 'an array of ATPs', undefined);
+  return { value: atps ?? null, diagnostics: into.diagnostics };
 }

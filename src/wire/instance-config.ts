@@ -99,14 +99,19 @@ const readHttpUrl: Read<string> = (into, value, field) =>
     ? readText(2000, 1)(into, value, field)
     : drop(into, field, 'an http(s) URL', value);
 
-/** `readFields`, with the (string) fields in `required` present. */
+/**
+ * `readFields`, with the (string) fields in `required` read: an object missing one is refused
+ * with one diagnostic (its reader's, when the field is there but refused).
+ */
 function withRequired<T>(schema: Schema<T>, required: readonly (keyof T & string)[]): Read<T> {
   const read = readFields(schema);
   return (into, value, field) => {
     const object = read(into, value, field);
     if (!object) return;
-    const missing = required.find((key) => isRecord(value) && (value[key] === undefined || value[key] === null));
-    return missing === undefined ? object : drop(into, `${field}.${missing}`, 'a string', undefined);
+    const missing = required.find((key) => object[key] === undefined);
+    if (missing === undefined) return object;
+    const given = isRecord(value) ? value[missing] : undefined;
+    return given === undefined || given === null ? drop(into, `${field}.${missing}`, 'a string', undefined) : undefined;
   };
 }
 
@@ -151,7 +156,7 @@ const readGeoGroups: Read<Record<string, readonly string[]>> = (into, value, fie
 const readConsentRequired: Read<Record<string, boolean>> = (into, value, field) =>
   typeof value === 'boolean' ? { default: value } : readMap(readBoolean)(into, value, field);
 
-const readSiteGroup = withRequired<SiteGroup>({ name: readText(100, 1), url: readHttpUrl }, ['name', 'url']);
+export const readSiteGroup = withRequired<SiteGroup>({ name: readText(100, 1), url: readHttpUrl }, ['name', 'url']);
 
 /** CMP ids 0 and 1 are not valid in a TC string; each vendor listed once. */
 const readTcfFields = withRequired<InstanceTcf>(

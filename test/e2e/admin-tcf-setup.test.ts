@@ -4,7 +4,10 @@
  * the example's instance not set up yet; the admin dashboard at 375 px picks the vendors (pages,
  * search, select all and clear of a filter), maps the page's purposes to TCF purposes, sets a
  * special feature and saves; then the example's "Accept all" grants the page's purposes and its
- * components build. No console error and no failed request on the way (no favicon 404).
+ * components build. No console error and no failed request on the way (no favicon 404). Then
+ * the publisher fields of the same section (restrictions, own purposes, Google's ATPs from the
+ * fixture list, the site group): set, mirrored in the config JSON, saved, read back, and the
+ * server's refusal of a restriction shown beside them.
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -86,6 +89,18 @@ const api = async (path: string, init: RequestInit = {}) => {
   return response.json();
 };
 
+/** The admin dashboard connected (the token from the URL), showing `instance` once the GVL and ATP list are in. */
+async function openInstance(instance: string, width: number) {
+  const admin = await open(`/admin/#token=${TOKEN}`, width);
+  await admin.page.locator('#vendors-section').waitFor({ state: 'visible' });
+  await expect
+    .poll(() => admin.page.locator('#atp-status').textContent(), { timeout: 15_000 })
+    .toBe("Google's ATP list: 4 ATPs.");
+  await admin.page.locator('#instance').selectOption(instance);
+  await expect.poll(() => admin.page.locator('#config-id').inputValue()).toBe(instance);
+  return admin;
+}
+
 describe('the hosted-CMP example set up through the admin dashboard', () => {
   it('picks vendors at 375 px, maps the purposes, saves, and the example grants them on Accept all', async () => {
     // An instance as a server without development defaults has it: no purposes, no TCF settings.
@@ -139,6 +154,12 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
     await page.getByLabel('CMP id').fill('300');
     await page.getByLabel('Publisher country').fill('DE');
 
+    // Nothing the server would refuse is listed under the fields.
+    expect(await page.locator('#tcf-settings-problems li').allTextContents()).toEqual([]);
+    // At 375 px nothing is wider than the screen; every control is labelled.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // Nothing the server would refuse is listed under the fields.
+    expect(await page.locator('#tcf-settings-problems li').allTextContents()).toEqual([]);
     // At 375 px nothing is wider than the screen; every control is labelled.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const { violations } = await new AxeBuilder({ page }).include('#vendors-section').analyze();
@@ -193,4 +214,119 @@ describe('the hosted-CMP example set up through the admin dashboard', () => {
       example.failed.filter((line) => !/\/cmp\/outcome\?|\/consent\/update: net::ERR_ABORTED$/.test(line)),
     ).toEqual([]);
   }, 120_000);
+
+  it('sets restrictions, own purposes, ATPs and the site group in the form, saves them and shows a refusal beside them', async () => {
+    const INSTANCE = 'tcf-publisher-fields';
+    await api(INSTANCE, {
+      method: 'PUT',
+      body: JSON.stringify({ tcf: { cmpId: 300, cmpVersion: 1, vendors: [1, 8, 52] } }),
+    });
+    const admin = await openInstance(INSTANCE, 375);
+    const { page } = admin;
+
+    // A restriction: purpose 2 on legitimate interest only, for Demo Bidder (8), among the selected vendors.
+    // From the keyboard: the new row takes the focus.
+    await page.getByRole('button', { name: 'Add restriction' }).press('Enter');
+    const restriction = page.locator('fieldset[data-restriction="1"]');
+    expect(await restriction.getByLabel('Purpose').evaluate((select) => select === document.activeElement)).toBe(true);
+    expect(await restriction.locator('label.inline').allTextContents()).toEqual([
+      ' Demo Bidder (8)',
+      ' Example Exchange (1)',
+      ' Illustrative Personalisation (52)',
+    ]);
+    await restriction.getByLabel('Purpose').selectOption('2');
+    await restriction.getByLabel('Type').selectOption('requireLi');
+    await restriction.getByRole('checkbox', { name: 'Demo Bidder (8)' }).check();
+
+    // The publisher's own purposes and one custom purpose.
+    for (const id of [1, 3])
+      await page
+        .locator('#publisher-consent')
+        .getByRole('checkbox', { name: new RegExp(`^${id}\\. `) })
+        .check();
+    await page.locator('#publisher-li').getByRole('checkbox', { name: /^7\. / }).check();
+    await page.getByRole('button', { name: 'Add custom purpose' }).click();
+    const custom = page.locator('fieldset[data-custom-purpose="1"]');
+    await custom.getByLabel('Name').fill('Newsletter');
+    await custom.getByLabel('Description').fill('Our weekly letter');
+
+    // Two ATPs chosen by name from the server's list, one found by its id.
+    await page.getByRole('radio', { name: 'Chosen ATPs' }).check();
+    await page.getByLabel("Search Google's ATP list").fill('social');
+    expect(await page.locator('#atp-options li').allTextContents()).toEqual([' Fixture Social Ads (made up) (89)']);
+    await page.getByRole('checkbox', { name: 'Fixture Social Ads (made up) (89)' }).check();
+    await page.getByLabel("Search Google's ATP list").fill('3');
+    await page.getByRole('checkbox', { name: 'Fixture Ad Partner (made up) (3)' }).check();
+    expect(await page.locator('#atp-selection').textContent()).toBe(
+      '2 ATPs chosen: Fixture Ad Partner (made up); Fixture Social Ads (made up).',
+    );
+
+    await page.getByLabel('Site group name').fill('Daily News Group');
+    await page.getByLabel('URL of the page listing its sites').fill('https://news.example/our-sites');
+
+    // The fields are in the config JSON as they change; an edit of the JSON shows in the fields.
+    const expected = {
+      cmpId: 300,
+      cmpVersion: 1,
+      vendors: [1, 8, 52],
+      publisherRestrictions: [{ purpose: 2, type: 'requireLi', vendors: [8] }],
+      publisherPurposes: {
+        consent: [1, 3],
+        legitimateInterest: [7],
+        custom: [{ id: 1, name: 'Newsletter', description: 'Our weekly letter', legalBasis: 'consent' }],
+      },
+      googleAtps: [3, 89],
+      siteGroup: { name: 'Daily News Group', url: 'https://news.example/our-sites' },
+    };
+    const editor = page.locator('#config');
+    expect(JSON.parse(await editor.inputValue()).tcf).toEqual(expected);
+    await editor.fill((await editor.inputValue()).replace('Daily News Group', 'Daily News Sites'));
+    expect(await page.getByLabel('Site group name').inputValue()).toBe('Daily News Sites');
+    await page.getByLabel('Site group name').fill('Daily News Group');
+
+    // Nothing the server would refuse is listed under the fields.
+    expect(await page.locator('#tcf-settings-problems li').allTextContents()).toEqual([]);
+    // At 375 px nothing is wider than the screen; every control is labelled.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const { violations } = await new AxeBuilder({ page }).include('#vendors-section').analyze();
+    expect(violations.map((violation) => violation.id)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Save TCF settings' }).click();
+    await expect
+      .poll(() => page.locator('#status').textContent())
+      .toMatch(/^Saved the TCF settings of tcf-publisher-fields: 3 vendors/);
+    expect((await api(INSTANCE)).config.tcf).toEqual(expected);
+
+    // Reloaded, the fields read the stored settings back.
+    await page.reload();
+    await page.locator('#vendors-section').waitFor({ state: 'visible' });
+    await page.locator('#instance').selectOption(INSTANCE);
+    await expect.poll(() => page.getByLabel('Site group name').inputValue()).toBe('Daily News Group');
+    expect(await restriction.getByLabel('Purpose').inputValue()).toBe('2');
+    expect(await restriction.getByLabel('Type').inputValue()).toBe('requireLi');
+    expect(await restriction.getByRole('checkbox', { name: 'Demo Bidder (8)' }).isChecked()).toBe(true);
+    expect(await page.locator('#publisher-li').getByRole('checkbox', { name: /^7\. / }).isChecked()).toBe(true);
+    expect(await custom.getByLabel('Name').inputValue()).toBe('Newsletter');
+    expect(await page.getByRole('radio', { name: 'Chosen ATPs' }).isChecked()).toBe(true);
+    await expect
+      .poll(() => page.locator('#atp-selection').textContent())
+      .toBe('2 ATPs chosen: Fixture Ad Partner (made up); Fixture Social Ads (made up).');
+
+    // Require legitimate interest on purpose 1 (consent only): the server's 400 shows beside the fields; nothing is stored.
+    await restriction.getByLabel('Purpose').selectOption('1');
+    expect(await page.locator('#tcf-settings-problems li').allTextContents()).toEqual([
+      '[admin#config] consent-tcf-restriction-invalid: expected tcf.publisherRestrictions[0].purpose: a purpose requireLi can apply to (2, 7, 8, 9, 10, 11; purposes 1 and 3 to 6 are consent only), got 1',
+    ]);
+    await page.getByRole('button', { name: 'Save TCF settings' }).click();
+    const refusal =
+      'tcf.publisherRestrictions[0].purpose: expected a purpose requireLi can apply to (2, 7, 8, 9, 10, 11; purposes 1 and 3 to 6 are consent only), got 1';
+    await expect.poll(() => page.locator('#tcf-error').textContent()).toBe(refusal);
+    expect(await page.getByRole('alert').filter({ hasText: refusal }).count()).toBe(1);
+    expect((await api(INSTANCE)).config.tcf).toEqual(expected);
+    // The same refusal for the config editor's save, beside both.
+    await page.getByRole('button', { name: 'Save config' }).click();
+    await expect.poll(() => page.locator('#config-error').textContent()).toBe(refusal);
+    expect(await page.locator('#tcf-error').textContent()).toBe(refusal);
+    expect(problems(admin).filter((text) => !text.includes('status of 400'))).toEqual([]);
+  }, 60_000);
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isConsentRequired } from '../../server/consent-policy.ts';
 import { parseInstanceConfig } from '../../server/instance-config.ts';
+import { readInstanceTcf } from '../../src/wire/instance-config.ts';
+import { collector } from '../../src/wire/values.ts';
 
 describe('instance-config', () => {
   it('keeps group names such as __proto__ and constructor as own keys', () => {
@@ -13,6 +15,17 @@ describe('instance-config', () => {
     expect(JSON.parse(JSON.stringify(config.consentRequired))).toEqual(
       JSON.parse('{"default": true, "__proto__": false, "constructor": false}'),
     );
+  });
+
+  it('leaves out an object whose required field its reader refused, with that one diagnostic', () => {
+    const into = collector('invalid-field');
+    const tcf = readInstanceTcf(
+      into,
+      { cmpId: 300, cmpVersion: 1, vendors: [8], siteGroup: { name: 'Group', url: 'ftp://group.example' } },
+      'tcf',
+    );
+    expect(tcf).toEqual({ cmpId: 300, cmpVersion: 1, vendors: [8] });
+    expect(into.diagnostics.map((d) => d.field)).toEqual(['tcf.siteGroup.url']);
   });
 
   it('refuses an unknown field, naming it, rather than storing the defaults for a typo', () => {

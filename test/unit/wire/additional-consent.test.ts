@@ -6,7 +6,13 @@ import {
   isAdditionalConsent,
   parseAdditionalConsent,
 } from '../../../src/wire/additional-consent.ts';
-import { atpIdsOf, parseAtpIds, parseGoogleAtpList, readGoogleAtps } from '../../../src/wire/google-atps.ts';
+import {
+  atpIdsOf,
+  parseAtpIds,
+  parseAtpNames,
+  parseGoogleAtpList,
+  readGoogleAtps,
+} from '../../../src/wire/google-atps.ts';
 import { parseTcfConfig } from '../../../src/wire/tcf-settings.ts';
 import { collector } from '../../../src/wire/values.ts';
 
@@ -147,6 +153,44 @@ describe('parseAtpIds', () => {
     expect(parseAtpIds([1, 2]).value).toBeNull();
     expect(parseAtpIds({}).value).toBeNull();
     expect(parseAtpIds({}).diagnostics.map((d) => d.code)).toEqual(['consent-google-atp-list-invalid']);
+  });
+});
+
+describe('parseAtpNames', () => {
+  it('reads the ids and names of the JSON the server serves', () => {
+    const json = {
+      atps: [
+        { id: 89, name: 'Social Ads', policyUrl: 'https://a.example', domains: [] },
+        { id: 3, name: 'B' },
+      ],
+    };
+    expect(parseAtpNames(json)).toEqual({
+      value: [
+        { id: 89, name: 'Social Ads' },
+        { id: 3, name: 'B' },
+      ],
+      diagnostics: [],
+    });
+  });
+
+  it('leaves out an entry without a usable id or name, one diagnostic each', () => {
+    const { value, diagnostics } = parseAtpNames({
+      atps: [{ id: 'x', name: 'A' }, { id: 12 }, 'C', { id: 2572, name: 'D' }, { id: 4, name: '' }],
+    });
+    expect(value).toEqual([{ id: 2572, name: 'D' }]);
+    expect(diagnostics.map((d) => [d.code, d.field])).toEqual([
+      ['consent-google-atp-list-invalid', 'googleAtpList.atps[0].id'],
+      ['consent-google-atp-list-invalid', 'googleAtpList.atps[1].name'],
+      ['consent-google-atp-list-invalid', 'googleAtpList.atps[2]'],
+      ['consent-google-atp-list-invalid', 'googleAtpList.atps[4].name'],
+    ]);
+  });
+
+  it('refuses JSON that is not the list', () => {
+    expect(parseAtpNames({ atps: 5 }).value).toBeNull();
+    expect(parseAtpNames({}).diagnostics.map((d) => [d.code, d.field])).toEqual([
+      ['consent-google-atp-list-invalid', 'googleAtpList.atps'],
+    ]);
   });
 });
 
