@@ -1,4 +1,6 @@
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -11,9 +13,39 @@ import { defineConfig } from 'vitest/config';
  */
 const WORKERS = Math.max(2, availableParallelism());
 
+/**
+ * The e2e files that run longest (a fresh clone's timings, bench/results/test-suite.md). Without
+ * vitest's cache of earlier durations (a fresh clone has none) files start largest first, and a
+ * small file with many slow tests started last kept one worker busy alone for its whole run
+ * (`audit-examples`, 73 s at the end of a 516 s step); these start first, in this order.
+ */
+const LONG_FILES = [
+  'test/e2e/audit/audit-examples.test.ts',
+  'test/e2e/examples.test.ts',
+  'test/e2e/audit/audit-vendors-prompt.test.ts',
+  'test/e2e/acceptance-consent.test.ts',
+  'test/e2e/prompt-browser.test.ts',
+  'test/e2e/leak-matrix.test.ts',
+];
+
+/** Vitest's own order, with LONG_FILES moved to the front. */
+class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONG_FILES.indexOf(relative(file.project.config.root, file.moduleId).replaceAll('\\', '/'));
+      return index === -1 ? LONG_FILES.length : index;
+    };
+    return (await super.sort(files))
+      .map((file, order) => ({ file, order }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order)
+      .map(({ file }) => file);
+  }
+}
+
 export default defineConfig({
   define: { DEV: 'true', RELEASE: '"dev"' },
   test: {
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       {
         extends: true,
