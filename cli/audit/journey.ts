@@ -12,7 +12,7 @@ import type { Bounds } from './bounds.ts';
 import { RENDERER_HEAP_MB } from './browser.ts';
 import { policyFor } from './destination.ts';
 import { guardNavigation } from './navigation-guard.ts';
-import { type LoggedRequest, startNetworkLog } from './network-log.ts';
+import { type LoggedRequest, type NetworkLog, startNetworkLog, type Tracker } from './network-log.ts';
 import { readExpectations, type PageExpectations } from './page-config.ts';
 import { judgeShownPrompt } from './fair-choice.ts';
 import { type Decision, decide, waitForPrompt } from './prompt.ts';
@@ -85,24 +85,28 @@ function watchCrashes(context: BrowserContext, bounds: Bounds): void {
   context.on('page', watch);
 }
 
-/** Logs the requests of each cross-site frame (a process of its own under site isolation) into `requests`. */
+/** Logs the requests of each cross-site or sandboxed frame (a process of its own under site isolation) into `requests`, counted in flight in the page's log too. */
 function logFrames(
   context: BrowserContext,
   page: Page,
   requests: LoggedRequest[],
   add: (entry: LoggedRequest) => boolean,
+  parent: Tracker,
 ): void {
-  const attached = new WeakSet<object>();
+  const attached = new WeakMap<object, Promise<NetworkLog | undefined>>();
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame() || attached.has(frame)) return;
-    context
-      .newCDPSession(frame)
-      .then((session) => {
-        attached.add(frame);
-        return startNetworkLog(session, { requests, add });
-      })
-      .catch(() => undefined);
+    attached.set(
+      frame,
+      context
+        .newCDPSession(frame)
+        .then((session) => startNetworkLog(session, { requests, add, parent }))
+        // A frame in the page's own process has no session of its own (yet: asked again when it navigates).
+        .catch(() => void attached.delete(frame)),
+    );
   });
+  // A removed frame's session reports no more ends: its requests in flight stop counting.
+  page.on('framedetached', (frame) => void attached.get(frame)?.then((log) => log?.close()));
 }
 
 export async function runJourney(
@@ -137,7 +141,7 @@ export async function runJourney(
     const session = await context.newCDPSession(page);
     const addRequest = bounds.capped(requests, 'requests');
     const log = await startNetworkLog(session, { requests, add: addRequest });
-    logFrames(context, page, requests, addRequest);
+    logFrames(context, page, requests, addRequest, log.track);
     const guard = await guardNavigation(session, target);
     const base = {
       name,

@@ -99,13 +99,28 @@ export type NetworkLog = {
   readonly inFlight: ReadonlySet<string>;
   /** Epoch ms of the latest request start or end. */
   lastActivity(): number;
+  /** Counts another session's requests here too, under keys of its own (a frame's: `parent` below). */
+  readonly track: Tracker;
+  /** Its session is gone (a removed frame): what it had in flight will never end, here or in `parent`. */
+  close(): void;
 };
+
+/** Marks requests started and ended in a log's in-flight set and activity time. */
+export type Tracker = { start(key: string): void; end(key: string): void };
+
+/** Tells the parent log's trackers apart: request ids of two sessions may be equal. */
+let sessions = 0;
 
 export type NetworkLogOptions = {
   /** The list to log into (shared by the sessions of one journey). */
   readonly requests?: LoggedRequest[];
   /** Adds an entry to `requests`; false when it was not added (the list is full). */
   readonly add?: (entry: LoggedRequest) => boolean;
+  /**
+   * The page's log, which then counts this session's requests in flight too: a frame in a process
+   * of its own (journey.ts) is still loading while they are, and the settle wait waits for it.
+   */
+  readonly parent?: Tracker;
 };
 
 /** Logs the requests `session` sees; a cross-site frame has a session of its own (journey.ts). */
@@ -116,14 +131,25 @@ export async function startNetworkLog(session: CDPSession, options: NetworkLogOp
   const clockOffset = new Map<string, number>();
   const inFlight = new Set<string>();
   let activity = Date.now();
+  const track: Tracker = {
+    start(key) {
+      inFlight.add(key);
+      activity = Date.now();
+    },
+    end(key) {
+      inFlight.delete(key);
+      activity = Date.now();
+    },
+  };
+  const sessionKey = `s${++sessions}:`;
   // The frame this session renders; unknown (no frame tree), every document waits for its end here.
   const topFrameId = await session
     .send('Page.getFrameTree')
     .then((tree) => tree.frameTree.frame.id)
     .catch(() => undefined);
   const end = ({ requestId }: { requestId: string }) => {
-    inFlight.delete(requestId);
-    activity = Date.now();
+    track.end(requestId);
+    options.parent?.end(sessionKey + requestId);
   };
   session.on('Network.requestWillBeSent', (event: WillBeSent) => {
     if (event.initiator?.type === 'preflight') return;
@@ -141,8 +167,8 @@ export async function startNetworkLog(session: CDPSession, options: NetworkLogOp
     if (!add(entry)) return;
     clockOffset.set(event.requestId, event.wallTime - event.timestamp);
     latest.set(event.requestId, entry);
-    inFlight.add(event.requestId);
-    activity = Date.now();
+    track.start(event.requestId);
+    options.parent?.start(sessionKey + event.requestId);
   });
   // A frame's document answered here may render in a process of its own (a cross-site or sandboxed
   // frame under site isolation): its end is then reported only to that frame's session, so here it
@@ -171,5 +197,8 @@ export async function startNetworkLog(session: CDPSession, options: NetworkLogOp
   await session.send('Debugger.enable');
   await session.send('Debugger.setSkipAllPauses', { skip: true });
   await session.send('Debugger.setAsyncCallStackDepth', { maxDepth: 16 });
-  return { requests, inFlight, lastActivity: () => activity };
+  const close = () => {
+    for (const requestId of [...inFlight]) end({ requestId });
+  };
+  return { requests, inFlight, lastActivity: () => activity, track, close };
 }

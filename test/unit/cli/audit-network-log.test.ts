@@ -68,4 +68,19 @@ describe('the audit network log', () => {
     emit('Network.responseReceived', { requestId: 'prompt', timestamp: 2, type: 'Document', frameId: 'frame' });
     expect([...log.inFlight]).toEqual(['prompt']);
   });
+
+  it("counts a frame session's requests in flight in the page's log until they end", async () => {
+    const page = fakeSession('top');
+    const frame = fakeSession('frame');
+    const log = await startNetworkLog(page.session);
+    await startNetworkLog(frame.session, { parent: log.track });
+    // Both sessions may use the same request id.
+    page.emit('Network.requestWillBeSent', sent('1', 'top', 'Script'));
+    frame.emit('Network.requestWillBeSent', sent('1', 'frame', 'XHR'));
+    expect(log.inFlight.size).toBe(2);
+    page.emit('Network.loadingFinished', { requestId: '1' });
+    expect(log.inFlight.size).toBe(1);
+    frame.emit('Network.loadingFinished', { requestId: '1' });
+    expect(log.inFlight.size).toBe(0);
+  });
 });
