@@ -43,15 +43,17 @@ export function gpcVisitUrl(target: URL, geoHash: string | null): string {
   return url.href;
 }
 
-/** The honoured class and the notice as the page shows them now. */
+/** The honoured class and the notice as the page shows them now (neither while it navigates). */
 const readGpc = (page: Page): Promise<GpcView> =>
-  page.evaluate(
-    ([name, notice]) => ({
-      honored: document.querySelector(`page-consent.${name}`) !== null,
-      noticeShown: new RegExp(notice, 'i').test(document.body?.innerText ?? ''),
-    }),
-    [GPC_HONORED_CLASS, GPC_NOTICE.source] as const,
-  );
+  page
+    .evaluate(
+      ([name, notice]) => ({
+        honored: document.querySelector(`page-consent.${name}`) !== null,
+        noticeShown: new RegExp(notice, 'i').test(document.body?.innerText ?? ''),
+      }),
+      [GPC_HONORED_CLASS, GPC_NOTICE.source] as const,
+    )
+    .catch(() => ({ honored: false, noticeShown: false }));
 
 /** Polls until the notice shows under the class, or the prompt shows instead, or `waitMs` passed. */
 async function waitForGpc(page: Page, waitMs: number): Promise<GpcView> {
