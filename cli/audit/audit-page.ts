@@ -1,11 +1,13 @@
 /**
  * Audits one page: the no-decision journey first (it also takes the screenshot), then the reject
  * and accept journeys, one after the other, each in a fresh profile. A page that shows no prompt
- * has no reject or accept journey: the report says so instead. The audit's bounds (bounds.ts)
- * hold over all three: once one trips, the journey in progress stops and no other starts, and
+ * has no reject or accept journey: the report says so instead. On a page set up for US readers
+ * the GPC visit (gpc-visit.ts) follows, in a fresh profile too. The audit's bounds (bounds.ts)
+ * hold over all of them: once one trips, the run in progress stops and no other starts, and
  * the report says the audit is incomplete.
  */
 import type { Browser } from 'playwright-core';
+import { runGpcVisit } from './gpc-visit.ts';
 import { type Bounds, createBounds, DEFAULT_LIMITS, type Limits, startDeadline } from './bounds.ts';
 import { isSandboxed } from './browser.ts';
 import { buildDeclaration } from './declaration.ts';
@@ -47,12 +49,8 @@ const notRun = (name: JourneyName, reason: string, first: JourneyRecord): Journe
   screenshot: null,
 });
 
-/** The journey, or once a bound trips, its stopped record (after a grace for it to wind down). */
-async function boundedJourney(
-  run: () => Promise<JourneyRecord>,
-  name: JourneyName,
-  bounds: Bounds,
-): Promise<JourneyRecord> {
+/** What `run` gives, or null once a bound tripped and the grace for it to wind down passed. */
+async function bounded<T>(run: () => Promise<T>, bounds: Bounds): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe = () => {};
   const stopped = new Promise<null>((resolve) => {
@@ -61,18 +59,54 @@ async function boundedJourney(
     });
   });
   try {
-    const record = await Promise.race([run(), stopped]);
-    const tripped = bounds.tripped();
-    if (record && !tripped) return record;
-    return stoppedJourney(
-      name,
-      `stopped: ${tripped?.detail ?? 'unknown'}`,
-      record ?? { visits: [], records: [], blocked: [] },
-    );
+    return await Promise.race([run(), stopped]);
   } finally {
     unsubscribe();
     clearTimeout(timer);
   }
+}
+
+/** The journey, or once a bound trips, its stopped record (after a grace for it to wind down). */
+async function boundedJourney(
+  run: () => Promise<JourneyRecord>,
+  name: JourneyName,
+  bounds: Bounds,
+): Promise<JourneyRecord> {
+  const record = await bounded(run, bounds);
+  const tripped = bounds.tripped();
+  if (record && !tripped) return record;
+  return stoppedJourney(
+    name,
+    `stopped: ${tripped?.detail ?? 'unknown'}`,
+    record ?? { visits: [], records: [], blocked: [] },
+  );
+}
+
+/** The GPC visit where the page is set up for US readers: its view, or why it did not run; neither when not due. */
+async function gpcOf(
+  browser: Browser,
+  target: URL,
+  first: JourneyRecord,
+  options: { allowPrivate: readonly string[]; promptWaitMs: number; bounds: Bounds },
+): Promise<Pick<AuditReport, 'gpc' | 'gpcNotRun'>> {
+  const expectations = first.expectations;
+  if (!expectations?.isGpcVisitDue) return { gpc: null };
+  const { bounds } = options;
+  const before = bounds.tripped();
+  if (before) return { gpc: null, gpcNotRun: `not started: ${before.detail}` };
+  const visit = await bounded(
+    () =>
+      runGpcVisit(browser, target, {
+        geoHash: expectations.usGeoHash,
+        allowPrivate: options.allowPrivate,
+        waitMs: options.promptWaitMs,
+        bounds,
+      }),
+    bounds,
+  );
+  const tripped = bounds.tripped();
+  if (tripped || !visit) return { gpc: null, gpcNotRun: `stopped: ${tripped?.detail ?? 'unknown'}` };
+  return 'failure' in visit ? { gpc: null, gpcNotRun: visit.failure } : { gpc: visit };
 }
 
 export async function auditPage(browser: Browser, target: URL, settings: AuditSettings): Promise<AuditResult> {
@@ -108,6 +142,7 @@ export async function auditPage(browser: Browser, target: URL, settings: AuditSe
             ),
       );
     }
+    const gpc = await gpcOf(browser, target, first, options);
     const site = siteOf(target.href) ?? 'file:';
     const journeys = records.map((record) =>
       judgeJourney(record, {
@@ -134,6 +169,7 @@ export async function auditPage(browser: Browser, target: URL, settings: AuditSe
       incomplete: tripped,
       isPromptShown: first.isPromptShown,
       fairChoice: first.fairChoice,
+      ...gpc,
       findingCount: journeys.reduce((sum, journey) => sum + journey.findings.length, 0),
       journeys,
       declaration: buildDeclaration(journeys),

@@ -5,14 +5,14 @@
  * findings, what `--allow` covered, the prompt's checks and the vendors' view (the strings
  * decoded, what Prebid's rules would allow as a table), a timeline of requests, cookies and storage writes against
  * the decision, the same events as tables, the `Set-Cookie` lines the browser refused, and the
- * requests the address guard blocked. An
+ * requests the address guard blocked; the GPC visit's outcome on a page set up for US readers. An
  * incomplete audit and a browser without its sandbox are said first; the site summary (where
  * `--pages` followed links) and the comparison (`--compare`) follow the rules.
  */
 import { promptLines, stringLines } from './format-signals.ts';
 import { comparisonHtml, summaryHtml } from './format-site.ts';
 import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
-import { rulesRun } from './rules-run.ts';
+import { GPC_NOTICE_CODE, GPC_NOTICE_WARNING, isGpcNoticeMissing, rulesRun } from './rules-run.ts';
 import { escapeHtml as e, timelineSvg, VERDICT_COLOURS } from './timeline-svg.ts';
 
 const TITLES: Record<JourneyReport['name'], string> = {
@@ -158,6 +158,20 @@ function fairChoiceSection(problems: AuditReport['fairChoice']): string {
   return `<section aria-labelledby="fair"><h2 id="fair">Fair choice (${problems.length} warning${problems.length === 1 ? '' : 's'})</h2><ul>${problems.map((problem) => `<li>${e(problem)}</li>`).join('')}</ul></section>`;
 }
 
+/** The GPC visit's outcome, on a page set up for US readers; its warning where the notice was missing. */
+function gpcSection(report: AuditReport): string {
+  const { gpc } = report;
+  if (!gpc) return '';
+  const honoured = gpc.honored
+    ? 'honoured the opt-out (<code>page-consent-gpc-honored</code>)'
+    : 'did not honour the opt-out on this visit (the reader may be outside the states that apply it)';
+  const notice = `the notice "Opt-out request honored" was ${gpc.noticeShown ? '' : 'not '}shown`;
+  const warning = isGpcNoticeMissing(report)
+    ? `<p class="finding">${GPC_NOTICE_CODE}: ${e(GPC_NOTICE_WARNING)}</p>`
+    : '';
+  return `<section aria-labelledby="gpc"><h2 id="gpc">Global Privacy Control</h2><p>A reader whose browser sends Global Privacy Control: the page ${honoured}; ${notice}.</p>${warning}</section>`;
+}
+
 export function formatAuditHtml(report: AuditReport, screenshot: Buffer | null): string {
   const image = screenshot
     ? `<figure><img src="data:image/png;base64,${screenshot.toString('base64')}" alt="The page as a reader first sees it${report.isPromptShown ? ', with its consent prompt' : ' (no consent prompt was shown)'}"><figcaption>First view, before any decision.</figcaption></figure>`
@@ -177,7 +191,7 @@ export function formatAuditHtml(report: AuditReport, screenshot: Buffer | null):
 <title>Page audit: ${e(report.url)}</title><style>${CSS}</style></head><body><main>
 <h1>Page audit of <code>${e(report.url)}</code></h1>
 <p>Site ${e(report.site)}; started ${e(report.startedAt)}; ${s(report.durationMs)}; ${report.isPromptShown ? 'a consent prompt was shown' : 'no consent prompt was shown'}.</p>
-${warnings}${verdict}${rulesSection(report)}${report.summary && report.summary.pages > 1 ? summaryHtml(report.summary) : ''}${report.comparison ? comparisonHtml(report.comparison) : ''}${fairChoiceSection(report.fairChoice)}${image}
+${warnings}${verdict}${rulesSection(report)}${report.summary && report.summary.pages > 1 ? summaryHtml(report.summary) : ''}${report.comparison ? comparisonHtml(report.comparison) : ''}${fairChoiceSection(report.fairChoice)}${gpcSection(report)}${image}
 ${report.journeys.map(journeySection).join('\n')}
 </main></body></html>
 `;

@@ -1,7 +1,7 @@
 /**
  * The terminal report: whether the audit is incomplete (a bound stopped it) and whether the
  * browser ran without its sandbox; each rule and whether it passed, failed or did not run (the
- * fair-choice warnings under it), so a clean page reads as checked; one line per finding, grouped by journey, each followed by its
+ * fair-choice and GPC notice warnings under theirs), so a clean page reads as checked; one line per finding, grouped by journey, each followed by its
  * initiator chain and its hint, then the prompt's checks and the vendors' view (the strings
  * decoded, the Prebid table: format-signals.ts), then the `Set-Cookie` lines the browser refused (with its reasons)
  * and the requests the address guard blocked; then what `--allow`
@@ -12,7 +12,7 @@ import type { AuditFinding, AuditReport, JourneyReport } from './report.ts';
 import { vendorsViewLines } from './format-signals.ts';
 import { comparisonLines } from './format-site.ts';
 import { summaryLines } from './site-summary.ts';
-import { rulesRun } from './rules-run.ts';
+import { GPC_NOTICE_CODE, GPC_NOTICE_WARNING, isGpcNoticeMissing, rulesRun } from './rules-run.ts';
 
 const TITLES: Record<JourneyReport['name'], string> = {
   'no-decision': 'no decision',
@@ -65,13 +65,19 @@ function warningLines(report: AuditReport): string[] {
   ];
 }
 
-/** Every rule, whether it passed, failed or did not run; the fair-choice warnings under their rule. */
+/** The warnings a rule has under it: fair choice's problems, the GPC notice's. */
+function warningsOf(report: AuditReport, code: string): string[] {
+  if (code === 'audit-unfair-choice') return (report.fairChoice ?? []).map((problem) => `${code}: ${problem}`);
+  return code === GPC_NOTICE_CODE && isGpcNoticeMissing(report) ? [`${code}: ${GPC_NOTICE_WARNING}`] : [];
+}
+
+/** Every rule, whether it passed, failed or did not run; the fair-choice and GPC warnings under their rule. */
 function ruleLines(report: AuditReport): string[] {
   return [
     'rules:',
     ...rulesRun(report).flatMap(({ code, name, status, detail }) => [
       `  ${name}: ${status === 'not-run' ? 'not run' : status} (${detail})`,
-      ...(code === 'audit-unfair-choice' ? (report.fairChoice ?? []).map((problem) => `    ${code}: ${problem}`) : []),
+      ...warningsOf(report, code).map((line) => `    ${line}`),
     ]),
   ];
 }

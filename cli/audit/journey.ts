@@ -74,7 +74,7 @@ export type JourneyOptions = {
 const DECISION_WAIT_MS = 5_000;
 
 /** A renderer that crashes (as one does past its heap bound) trips the memory bound. */
-function watchCrashes(context: BrowserContext, bounds: Bounds): void {
+export function watchCrashes(context: BrowserContext, bounds: Bounds): void {
   const watch = (page: Page) =>
     page.on('crash', () =>
       bounds.trip(

@@ -226,6 +226,9 @@ export type SignalsView = {
   readonly prebid: readonly PrebidRow[];
 };
 
+/** The GPC visit (gpc-visit.ts): whether the page honoured the signal (`page-consent-gpc-honored`) and said so ("Opt-out request honored" in its visible text). */
+export type GpcView = { readonly honored: boolean; readonly noticeShown: boolean };
+
 /** The bound that stopped the audit (deadline, records, memory) and what passed it. */
 export type Incomplete = { readonly bound: 'deadline' | 'records' | 'memory'; readonly detail: string };
 
@@ -251,6 +254,12 @@ export type AuditReport = {
    * than its accept control (empty: none), or null when no prompt showed both. Warnings: not
    * counted in `findingCount`. */
   readonly fairChoice: readonly string[] | null;
+  /** The GPC visit on a page set up for US readers, or null (not set up for them, or the visit did not run:
+   * `gpcNotRun` says why). Honoured without the notice is the warning `audit-gpc-notice-missing`, not
+   * counted in `findingCount`. Absent in reports from before it was added. */
+  readonly gpc?: GpcView | null;
+  /** Why the GPC visit of a page set up for US readers did not run to its end (absent when it did or was not due). */
+  readonly gpcNotRun?: string;
   readonly findingCount: number;
   readonly journeys: readonly JourneyReport[];
   /** Every cookie and storage item of the journeys once, for the page's cookie declaration (declaration.ts). */

@@ -2,8 +2,8 @@
  * Which of the audit's rules ran on a page and how each came out (docs/validator.md, "Audit a
  * live page"), so that a report says "checked and fine" apart from "not checked": the three
  * leak rules over the journeys that ran, the fair-choice rule on the shown prompt, the prompt's
- * accessibility (axe-core and the keyboard walk), the vendors' view (the strings) and the tags of
- * known vendors against the TC string. Pure.
+ * accessibility (axe-core and the keyboard walk), the vendors' view (the strings), the tags of
+ * known vendors against the TC string, and the GPC notice (the GPC visit). Pure.
  */
 import type { AuditReport } from './report.ts';
 
@@ -32,6 +32,36 @@ function fairChoiceOutcome(report: AuditReport): RuleOutcome {
     return { ...rule, status: 'not-run', detail: "the prompt's accept and reject controls were not both found" };
   if (problems.length) return { ...rule, status: 'failed', detail: plural(problems.length, 'warning') };
   return { ...rule, status: 'passed', detail: 'reject as prominent as accept' };
+}
+
+export const GPC_NOTICE_CODE = 'audit-gpc-notice-missing';
+/** The GPC notice's warning, where the GPC visit saw the opt-out honoured without it. */
+export const GPC_NOTICE_WARNING =
+  'expected a visible "Opt-out request honored" while page-consent-gpc-honored is on, got none';
+
+/** Whether the GPC visit saw the opt-out honoured without its notice: the warning `audit-gpc-notice-missing`. */
+export const isGpcNoticeMissing = (report: Pick<AuditReport, 'gpc'>): boolean =>
+  !!report.gpc?.honored && !report.gpc.noticeShown;
+
+function gpcOutcome(report: AuditReport): RuleOutcome {
+  const rule = { code: GPC_NOTICE_CODE, name: 'GPC notice' };
+  const { gpc } = report;
+  if (!gpc) {
+    const first = report.journeys[0];
+    const reason =
+      report.gpcNotRun ??
+      (first?.status === 'not-run' ? first.reason : null) ??
+      'the page is not set up for US readers';
+    return { ...rule, status: 'not-run', detail: reason };
+  }
+  if (!gpc.honored)
+    return {
+      ...rule,
+      status: 'passed',
+      detail: 'GPC not honoured on this visit (the reader may be outside the states that apply it)',
+    };
+  if (gpc.noticeShown) return { ...rule, status: 'passed', detail: 'GPC honoured, "Opt-out request honored" shown' };
+  return { ...rule, status: 'failed', detail: '1 warning: GPC honoured without the notice' };
 }
 
 const PROMPT_CODES = [
@@ -108,5 +138,5 @@ export function rulesRun(report: AuditReport): RuleOutcome[] {
     (journey) => !!journey.signals?.tcf.value,
     'the page published no TC string',
   );
-  return [...leaks, fairChoiceOutcome(report), prompt, strings, vendorTags];
+  return [...leaks, fairChoiceOutcome(report), prompt, strings, vendorTags, gpcOutcome(report)];
 }

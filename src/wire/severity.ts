@@ -78,6 +78,7 @@ const WARNING_CODES: ReadonlySet<string> = new Set([
   'validate-story-only-accept',
   'validate-tcf-first-layer',
   'audit-unfair-choice',
+  'audit-gpc-notice-missing',
 ]);
 
 /** The other codes of the components and the validator (docs/errors.md above "Server"): errors. */

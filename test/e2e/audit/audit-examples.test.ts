@@ -2,7 +2,8 @@
  * Our own examples are the first publishers: `page-validate` and the page audit run over every
  * page in examples/ and over the README's complete page, served by the real reference server (from
  * a copy of examples/ with the README page added), and none may have a finding in any journey, a
- * fair-choice warning, or a validator error or warning.
+ * fair-choice warning, a GPC notice warning, or a validator error or warning. The pages that link
+ * to the debug geo hash of a US state honour GPC in the audit's GPC visit and show the notice.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, it } from 'vitest';
 import { auditPage } from '../../../cli/audit/audit-page.ts';
 import { launchAuditBrowser } from '../../../cli/audit/browser.ts';
 import { formatAuditText } from '../../../cli/audit/format-text.ts';
+import { isGpcNoticeMissing } from '../../../cli/audit/rules-run.ts';
 import { formatReports } from '../../../cli/format-findings.ts';
 import { validatePage } from '../../../cli/validate-page.ts';
 import { type ServerProcess, startServer } from '../../server/server-process.ts';
@@ -90,5 +92,9 @@ it.concurrent.for(PAGES)(
       expect(report.journeys.map(({ status, reason }) => reason ?? status)).toEqual(['run', 'run', 'run']);
     // The rendered prompt's Reject is as prominent as its Accept (an empty list: both found, equal).
     expect(report.fairChoice, formatAuditText(report)).toEqual(hasConsent ? [] : null);
+    // A GPC opt-out in force is said on the page; the US pages' own links put the GPC visit in California.
+    expect(isGpcNoticeMissing(report), formatAuditText(report)).toBe(false);
+    if (name === 'us-states.html' || name === 'geo.html')
+      expect(report.gpc, formatAuditText(report)).toEqual({ honored: true, noticeShown: true });
   },
 );

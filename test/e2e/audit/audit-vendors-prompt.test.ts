@@ -3,8 +3,9 @@
  * audit per fixture site (vendors-prompt-fixtures.ts): an axe-core violation in the prompt, a
  * modal prompt without a focus trap, a TC string that grants purposes after a reject, a late
  * `__tcfapi`, a GPP string that says after a reject that the reader did not opt out, a tag of a
- * vendor the TC string leaves out, and the clean counterparts whose strings are decoded and pass.
- * Each asserts its finding (or none) and the exit code. The tests run as root, so without the browser's sandbox.
+ * vendor the TC string leaves out, and the clean counterparts whose strings are decoded and pass;
+ * the GPC visit on two pages set up for US readers, one showing "Opt-out request honored" and
+ * one whose notice stays hidden. Each asserts its finding (or none) and the exit code. The tests run as root, so without the browser's sandbox.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,9 +16,11 @@ import { formatAuditText } from '../../../cli/audit/format-text.ts';
 import type { AuditReport, JourneyReport } from '../../../cli/audit/report.ts';
 import { runAudit } from '../../../cli/audit/run-audit.ts';
 import { startServer, type TestServer } from '../harness.ts';
+import { validateReport } from './audit-cli.ts';
 import {
   axeViolationPage,
   cleanSignalsPage,
+  gpcNoticePage,
   gppFollowingPage,
   gppOvergrantPage,
   lateTcfApiPage,
@@ -63,6 +66,8 @@ beforeAll(async () => {
   server.route('/bidder.js', { body: 'window.bidderRan = true;', headers: { 'content-type': 'text/javascript' } });
   server.page('/vendor-left-out.html', vendorTagPage(bidder, [1]));
   server.page('/vendor-consented.html', vendorTagPage(bidder, [1, 8]));
+  server.page('/gpc-notice.html', gpcNoticePage(true));
+  server.page('/gpc-no-notice.html', gpcNoticePage(false));
 }, AUDIT_TIMEOUT);
 afterAll(async () => {
   await browser?.close();
@@ -229,6 +234,34 @@ describe("the vendors' view: GPP and the vendors' tags", () => {
       ).toBe(true);
       expect(report.findingCount, text).toBe(0);
       expect(code).toBe(0);
+    },
+    AUDIT_TIMEOUT,
+  );
+});
+
+describe('Global Privacy Control', () => {
+  it(
+    'sends GPC in a visit of its own and warns where the page honours it without "Opt-out request honored" in view',
+    async () => {
+      const shown = await audit('/gpc-notice.html');
+      expect(shown.report.gpc, shown.text).toEqual({ honored: true, noticeShown: true });
+      expect(shown.text).toContain('GPC notice: passed (GPC honoured, "Opt-out request honored" shown)');
+      expect(shown.text).not.toContain('audit-gpc-notice-missing');
+      expect(shown.code).toBe(0);
+      const hidden = await audit('/gpc-no-notice.html');
+      expect(hidden.report.gpc, hidden.text).toEqual({ honored: true, noticeShown: false });
+      expect(hidden.text).toContain(
+        'audit-gpc-notice-missing: expected a visible "Opt-out request honored" while page-consent-gpc-honored is on, got none',
+      );
+      expect(formatAuditHtml(hidden.report, null)).toContain('<p class="finding">audit-gpc-notice-missing');
+      // A warning, not a finding: the journeys found nothing and the exit code stays 0.
+      expect(hidden.report.findingCount, hidden.text).toBe(0);
+      expect(hidden.code).toBe(0);
+      expect(validateReport(hidden.report), JSON.stringify(validateReport.errors)).toBe(true);
+      // The journeys' readers send no GPC and get the prompt; only the GPC visit sends Sec-GPC: 1.
+      expect(shown.report.isPromptShown).toBe(true);
+      const gpcHeaders = server.requestsTo('/gpc-notice.html').map((request) => request.headers['sec-gpc'] ?? 'none');
+      expect(gpcHeaders.sort()).toEqual(['1', 'none', 'none', 'none']);
     },
     AUDIT_TIMEOUT,
   );

@@ -170,3 +170,27 @@ export const vendorTagPage = (bidder: string, acceptedVendors: number[]): string
       }),
     },
   );
+
+/**
+ * A page set up for US readers (a `gpp` object, `"gpc": "reject"`, the Do-Not-Sell control) whose
+ * post-prompt holds the GPC notice; `isNoticeShown`: its style shows the notice while
+ * `page-consent-gpc-honored` is on, else the notice stays hidden whatever the class.
+ */
+export function gpcNoticePage(isNoticeShown: boolean): string {
+  const config = {
+    consentInstanceId: 'audit-gpc',
+    consentRequired: true,
+    promptUI: 'prompt',
+    postPromptUI: 'settings',
+    gpc: 'reject',
+    gpp: { usnat: { SaleOptOutNotice: 1, SharingOptOutNotice: 1, MspaCoveredTransaction: 2 } },
+  };
+  const style = `<style>.gpc-notice { display: none; }${isNoticeShown ? ' #consent.page-consent-gpc-honored .gpc-notice { display: block; }' : ''}</style>`;
+  return html(
+    `<page-consent id="consent" layout="nodisplay"><script type="application/json">${JSON.stringify(config)}</script>
+<div id="prompt" hidden>${CHOICES}</div>
+<div id="settings" hidden><p class="gpc-notice" role="status">Opt-out request honored</p><button type="button" on="tap:consent.prompt">Privacy settings</button></div>
+</page-consent>${main}<footer><button type="button" on="tap:consent.optOut">Do Not Sell or Share My Personal Information</button></footer>`,
+    { extensions: ['page-consent'], head: style },
+  );
+}

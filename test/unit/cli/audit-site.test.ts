@@ -263,6 +263,15 @@ describe('the report schema (docs/audit-report.schema.json)', () => {
     expect(validate({ ...pages[0], summary: summarizeSite(pages), comparison: null })).toBe(true);
   });
 
+  it("takes a page report's GPC visit, null with why it did not run, and refuses a malformed one", () => {
+    expect(validate({ ...pages[0], gpc: { honored: true, noticeShown: false } })).toBe(true);
+    expect(validate({ ...pages[0], gpc: null, gpcNotRun: 'stopped: the audit passed its deadline of 120 s' })).toBe(
+      true,
+    );
+    expect(validate({ ...pages[0], gpc: { honored: true } })).toBe(false);
+    expect(validate({ ...pages[0], gpc: { honored: 'yes', noticeShown: false } })).toBe(false);
+  });
+
   it('refuses a site report without its pages and a finding with an unknown code', () => {
     const { pages: _left, ...withoutPages } = site(pages);
     expect(validate(withoutPages)).toBe(false);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatAuditHtml } from '../../../cli/audit/format-html.ts';
 import { formatAuditText } from '../../../cli/audit/format-text.ts';
 import { type AuditFinding, type AuditReport, type JourneyReport, SCHEMA_VERSION } from '../../../cli/audit/report.ts';
 import { rulesRun } from '../../../cli/audit/rules-run.ts';
@@ -57,6 +58,7 @@ describe('rulesRun', () => {
       'prompt accessibility: not-run (the prompt could not be checked)',
       'consent strings: not-run (the page has no __tcfapi, __gpp or __uspapi)',
       "vendors' tags: not-run (the page published no TC string)",
+      'GPC notice: not-run (the page is not set up for US readers)',
     ]);
   });
 
@@ -72,6 +74,7 @@ describe('rulesRun', () => {
       'failed',
       'passed',
       'failed',
+      'not-run',
       'not-run',
       'not-run',
       'not-run',
@@ -98,6 +101,7 @@ describe('rulesRun', () => {
       'not-run (no prompt shown)',
       'not-run (the page has no __tcfapi, __gpp or __uspapi)',
       'not-run (the page published no TC string)',
+      'not-run (the page is not set up for US readers)',
     ]);
     expect(rulesRun(report({ fairChoice: null }))[3]).toMatchObject({
       status: 'not-run',
@@ -116,6 +120,7 @@ describe('rulesRun', () => {
       'not-run (no prompt shown)',
       'not-run (the page has no __tcfapi, __gpp or __uspapi)',
       'not-run (the page published no TC string)',
+      'not-run (page unreachable: HTTP 404)',
     ]);
   });
 
@@ -135,7 +140,7 @@ describe('rulesRun', () => {
         ],
       }),
     );
-    expect(outcomes.at(-1)).toEqual({
+    expect(outcomes.at(-2)).toEqual({
       code: 'audit-vendor-not-allowed',
       name: "vendors' tags",
       status: 'failed',
@@ -154,5 +159,61 @@ describe('rulesRun', () => {
     expect(formatAuditText(report({ isPromptShown: false, fairChoice: null }))).toContain(
       '\n  fair choice: not run (no prompt shown)\n',
     );
+  });
+});
+
+describe('the GPC notice rule', () => {
+  const gpcRule = (changes: Partial<AuditReport>) => rulesRun(report(changes)).at(-1);
+  const WARNING =
+    '    audit-gpc-notice-missing: expected a visible "Opt-out request honored" while page-consent-gpc-honored is on, got none';
+
+  it('passes a page that honoured GPC and showed the notice, and one that did not honour it, saying so', () => {
+    expect(gpcRule({ gpc: { honored: true, noticeShown: true } })).toMatchObject({
+      code: 'audit-gpc-notice-missing',
+      status: 'passed',
+      detail: 'GPC honoured, "Opt-out request honored" shown',
+    });
+    expect(gpcRule({ gpc: { honored: false, noticeShown: false } })).toMatchObject({
+      status: 'passed',
+      detail: 'GPC not honoured on this visit (the reader may be outside the states that apply it)',
+    });
+  });
+
+  it('fails a page that honoured GPC without the notice, with one warning that is not a finding', () => {
+    expect(gpcRule({ gpc: { honored: true, noticeShown: false } })).toMatchObject({
+      status: 'failed',
+      detail: '1 warning: GPC honoured without the notice',
+    });
+    const text = formatAuditText(report({ gpc: { honored: true, noticeShown: false } }));
+    expect(text).toContain(`\n  GPC notice: failed (1 warning: GPC honoured without the notice)\n${WARNING}\n`);
+    expect(text).toContain('https://news.example/: 0 findings');
+    expect(formatAuditText(report({ gpc: { honored: true, noticeShown: true } }))).not.toContain(
+      'audit-gpc-notice-missing',
+    );
+  });
+
+  it('says why the visit did not run: not set up for US readers, a stopped visit, an unreachable page', () => {
+    expect(gpcRule({})?.detail).toBe('the page is not set up for US readers');
+    expect(gpcRule({ gpc: null, gpcNotRun: 'stopped: the audit passed its deadline of 120 s' })).toMatchObject({
+      status: 'not-run',
+      detail: 'stopped: the audit passed its deadline of 120 s',
+    });
+    expect(formatAuditText(report({ gpc: null }))).toContain(
+      '\n  GPC notice: not run (the page is not set up for US readers)\n',
+    );
+  });
+
+  it('shows the visit in the HTML report, with the warning where the notice was missing', () => {
+    const missing = formatAuditHtml(report({ gpc: { honored: true, noticeShown: false } }), null);
+    expect(missing).toContain('<h2 id="gpc">Global Privacy Control</h2>');
+    expect(missing).toContain('the notice "Opt-out request honored" was not shown');
+    expect(missing).toContain('<p class="finding">audit-gpc-notice-missing: expected a visible');
+    expect(missing).toContain('GPC notice: <strong>failed</strong>');
+    const shown = formatAuditHtml(report({ gpc: { honored: true, noticeShown: true } }), null);
+    expect(shown).toContain('was shown');
+    expect(shown).not.toContain('audit-gpc-notice-missing');
+    const notHonoured = formatAuditHtml(report({ gpc: { honored: false, noticeShown: false } }), null);
+    expect(notHonoured).toContain('did not honour the opt-out on this visit');
+    expect(formatAuditHtml(report({ gpc: null }), null)).not.toContain('id="gpc"');
   });
 });
