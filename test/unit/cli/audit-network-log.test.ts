@@ -73,7 +73,7 @@ describe('the audit network log', () => {
     const page = fakeSession('top');
     const frame = fakeSession('frame');
     const log = await startNetworkLog(page.session);
-    await startNetworkLog(frame.session, { parent: log.track });
+    const frameLog = await startNetworkLog(frame.session, { parent: log.track });
     // Both sessions may use the same request id.
     page.emit('Network.requestWillBeSent', sent('1', 'top', 'Script'));
     frame.emit('Network.requestWillBeSent', sent('1', 'frame', 'XHR'));
@@ -81,6 +81,11 @@ describe('the audit network log', () => {
     page.emit('Network.loadingFinished', { requestId: '1' });
     expect(log.inFlight.size).toBe(1);
     frame.emit('Network.loadingFinished', { requestId: '1' });
+    expect(log.inFlight.size).toBe(0);
+    // A removed frame's session reports no end: closing its log stops counting what it had in flight.
+    frame.emit('Network.requestWillBeSent', sent('2', 'frame', 'Ping'));
+    expect(log.inFlight.size).toBe(1);
+    frameLog.close();
     expect(log.inFlight.size).toBe(0);
   });
 });
