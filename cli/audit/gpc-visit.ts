@@ -8,10 +8,8 @@
  * in force) and whether the page's visible text says "Opt-out request honored".
  */
 import type { Browser, Page } from 'playwright-core';
-import { type BlockedRequest, startAddressGuard } from './address-guard.ts';
 import type { Bounds } from './bounds.ts';
-import { policyFor } from './destination.ts';
-import { watchCrashes } from './journey.ts';
+import { openGuardedContext, watchCrashes } from './journey.ts';
 import { guardNavigation } from './navigation-guard.ts';
 import { type LoggedRequest, startNetworkLog } from './network-log.ts';
 import { isPromptShown } from './prompt.ts';
@@ -73,17 +71,7 @@ export async function runGpcVisit(
   options: GpcVisitOptions,
 ): Promise<GpcView | { readonly failure: string }> {
   const { bounds } = options;
-  const blocked: BlockedRequest[] = [];
-  const addressGuard = await startAddressGuard(
-    policyFor(target, options.allowPrivate),
-    bounds.capped(blocked, 'blocked requests'),
-  );
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    proxy: { server: addressGuard.server },
-    extraHTTPHeaders: { 'Sec-GPC': '1' },
-  });
-  const stopOnTrip = bounds.onTrip(() => void context.close().catch(() => undefined));
+  const { context, close } = await openGuardedContext(browser, target, options, { 'Sec-GPC': '1' });
   try {
     await context.addInitScript({ content: GPC_SCRIPT });
     watchCrashes(context, bounds);
@@ -101,8 +89,6 @@ export async function runGpcVisit(
     const reason = error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : String(error);
     return { failure: tripped ? `stopped: ${tripped.detail}` : `the browser failed: ${reason}` };
   } finally {
-    stopOnTrip();
-    await context.close().catch(() => undefined);
-    await addressGuard.close();
+    await close();
   }
 }

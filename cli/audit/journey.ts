@@ -109,12 +109,16 @@ function logFrames(
   page.on('framedetached', (frame) => void attached.get(frame)?.then((log) => log?.close()));
 }
 
-export async function runJourney(
+/**
+ * A browser context for one audited visit: every request through its own address guard (the
+ * blocked ones in `blocked`), closed when a bound trips; `close` ends both.
+ */
+export async function openGuardedContext(
   browser: Browser,
-  name: JourneyName,
   target: URL,
-  options: JourneyOptions,
-): Promise<JourneyRecord> {
+  options: { readonly allowPrivate: readonly string[]; readonly bounds: Bounds },
+  extraHTTPHeaders?: Record<string, string>,
+) {
   const { bounds } = options;
   const blocked: BlockedRequest[] = [];
   const addressGuard = await startAddressGuard(
@@ -124,8 +128,25 @@ export async function runJourney(
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     proxy: { server: addressGuard.server },
+    ...(extraHTTPHeaders ? { extraHTTPHeaders } : {}),
   });
   const stopOnTrip = bounds.onTrip(() => void context.close().catch(() => undefined));
+  const close = async () => {
+    stopOnTrip();
+    await context.close().catch(() => undefined);
+    await addressGuard.close();
+  };
+  return { blocked, context, close };
+}
+
+export async function runJourney(
+  browser: Browser,
+  name: JourneyName,
+  target: URL,
+  options: JourneyOptions,
+): Promise<JourneyRecord> {
+  const { bounds } = options;
+  const { blocked, context, close } = await openGuardedContext(browser, target, options);
   const records: PageRecord[] = [];
   const requests: LoggedRequest[] = [];
   const visits: { url: string; time: number }[] = [];
@@ -215,9 +236,7 @@ export async function runJourney(
       : `the browser failed: ${error instanceof Error ? (error.message.split('\n')[0] ?? error.name) : String(error)}`;
     return stoppedJourney(name, reason, { visits, records, blocked });
   } finally {
-    stopOnTrip();
-    await context.close().catch(() => undefined);
-    await addressGuard.close();
+    await close();
   }
 }
 
