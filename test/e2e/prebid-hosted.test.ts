@@ -204,7 +204,10 @@ describe('Prebid.js with the hosted prompt (type="page-hosted", an instance with
       frame.locator('#vendor-list li.vendor', { has: frame.locator(`.name:text-is("${name}")`) });
     const consentRow = async (name: string) => {
       await row(name).locator('summary').click();
-      return row(name).locator('dt:text-is("Consent") + dd').allTextContents();
+      // The details are built on the element's toggle event, a task after the click.
+      const consent = row(name).locator('dt:text-is("Consent") + dd');
+      await consent.first().waitFor();
+      return consent.allTextContents();
     };
     // Vendor 25 declares purpose 7 flexibly on legitimate interest only: restricted to consent, it gets a consent switch.
     expect(await frame.locator('input[data-key="v:25"]').count()).toBe(1);
