@@ -9,6 +9,7 @@ import { build } from 'esbuild';
 import { minify } from 'terser';
 import { buildExampleLibraries } from './build-examples.mjs';
 import { buildServer } from './build-server.mjs';
+import { EAGER_FILES, withCompileHint } from './compile-hints.mjs';
 import { buildWithPartNames, readPreviousParts } from './part-names.mjs';
 
 // [source, output, ...the bundles that load it]: an entry that bundles load is a lazily loaded
@@ -93,7 +94,7 @@ async function buildTree(outdir, isDev) {
     entries: entryPoints,
     buildEntry: async ({ in: source, out }, parts) => {
       await buildEntries(outdir, isDev, [{ in: source, out }], isDev && !isInlined({ out }) ? true : 'external', parts);
-      if (!isDev) await compact(join(outdir, `${out}.js`));
+      if (!isDev) await compact(join(outdir, `${out}.js`), EAGER_FILES.has(out));
     },
   });
 }
@@ -105,7 +106,7 @@ async function buildTree(outdir, isDev) {
  * hoisted, and three transforms turned off that made the first screen larger after brotli
  * (docs/decisions/part-names.md). The source map is carried through.
  */
-async function compact(file) {
+async function compact(file, isEager) {
   const code = readFileSync(file, 'utf8');
   const mapFile = `${file}.map`;
   const result = await minify(code, {
@@ -115,8 +116,10 @@ async function compact(file) {
     format: { comments: false },
     sourceMap: { content: readFileSync(mapFile, 'utf8') },
   });
-  writeFileSync(file, `${result.code}\n`);
-  writeFileSync(mapFile, result.map);
+  // The files a page runs at once start with V8's compile hint (scripts/compile-hints.mjs).
+  const out = isEager ? withCompileHint(result.code, result.map) : result;
+  writeFileSync(file, `${out.code}\n`);
+  writeFileSync(mapFile, out.map);
 }
 
 /** `parts`: the prefix, hash and names of the parts the entries load (`PART_PREFIX`, `PART_HASH`, `PART_NAMES`: src/browser-shared/parts.ts). */

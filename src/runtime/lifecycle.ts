@@ -8,6 +8,7 @@ import { readBlockRequest } from '../wire/block-markers.ts';
 import { deferredMap } from './deferred.ts';
 import { parseLayout } from '../wire/layout.ts';
 import { applyLayout } from './layout.ts';
+import { installStyles } from './styles.ts';
 import type { PageElement } from './element.ts';
 import type { BlockRequest, PageElementConstructor, PageElementInstance, PageRuntime } from './types.ts';
 
@@ -30,6 +31,7 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
   const entries = new WeakMap<Element, Entry>();
   const gated = new Set<Entry>();
   const deferredOf = deferredMap<Element, void>(new WeakMap());
+  let isStyled = false;
   const isAllowed = (entry: Entry) => !entry.request || gate.decide(entry.request) === 'allow';
 
   /** Runs one callback of an element; an exception is reported under `code` and yields false. */
@@ -108,6 +110,9 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
       return report(element, problem ?? diagnostic('unsupported-layout', 'a supported layout', spec.value?.layout));
     }
     instance.layout = spec.value.layout;
+    // The layout stylesheet comes with the first element that needs it: a page without our elements gets none.
+    if (!isStyled) installStyles(element.ownerDocument);
+    isStyled = true;
     applyLayout(element, spec.value);
     const request = instance.isBlockable()
       ? readBlockRequest(element, metaBlockedTags(), (d) => report(element, d))

@@ -1,4 +1,4 @@
-/** The runtime's own stylesheets, each added once to the document head: the layouts' with `v0.js`. */
+/** The runtime's own stylesheets, each added once to the document head: the layouts' with the first element laid out. */
 const CSS =
   '.page-layout-nodisplay{display:none}.page-layout-fixed{display:inline-block;position:relative}' +
   '.page-layout-fixed-height,.page-layout-responsive,.page-layout-intrinsic,.page-layout-container,' +

@@ -6,7 +6,6 @@
 import { report } from './diagnostics.ts';
 import { diagnostic } from '../wire/diagnostic.ts';
 import { createRuntime } from './runtime.ts';
-import { installStyles } from './styles.ts';
 import type { PageRuntime } from './types.ts';
 
 type Callback = (page: PageRuntime) => void;
@@ -21,7 +20,6 @@ if (!scope.PAGE_RUNTIME) {
     location.href;
   const runtime = createRuntime(window, new URL('v0/', src).href);
   scope.PAGE_RUNTIME = runtime;
-  installStyles(document);
   const run = (callback: Callback) => {
     try {
       callback(runtime);

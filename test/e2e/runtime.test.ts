@@ -156,6 +156,24 @@ describe('consent gate', () => {
 });
 
 describe('layout reservation', () => {
+  it('adds its layout stylesheet with the first element laid out, once, and none to a page without elements', async () => {
+    const layoutSheets = (page: import('playwright-core').Page) =>
+      page.evaluate(() => [...document.querySelectorAll('style')].filter((s) => s.textContent?.includes('.page-layout-')).length);
+    const bare = await open('/no-elements.html', '<p>text only</p>');
+    await bare.page.waitForFunction(() => 'PAGE_RUNTIME' in self);
+    await settled(bare.page);
+    expect(await layoutSheets(bare.page)).toBe(0);
+    const { page } = await open(
+      '/two-elements.html',
+      `<page-ad id="a" type="fake" layout="fixed" width="120" height="60"></page-ad>
+       <page-ad id="r" type="fake" layout="responsive" width="16" height="9"></page-ad>`,
+    );
+    await page.waitForSelector('#a .page-fake-ad');
+    expect(await layoutSheets(page)).toBe(1);
+    expect(await page.$eval('#a', (el) => getComputedStyle(el).display)).toBe('inline-block');
+    expect(await page.$eval('#r', (el) => getComputedStyle(el).width)).toBe(await page.$eval('body', (el) => getComputedStyle(el).width));
+  });
+
   it('causes no layout shift when a sized element builds', async () => {
     const { page } = await open(
       '/shift.html',
