@@ -158,7 +158,9 @@ describe('consent gate', () => {
 describe('layout reservation', () => {
   it('adds its layout stylesheet with the first element laid out, once, and none to a page without elements', async () => {
     const layoutSheets = (page: import('playwright-core').Page) =>
-      page.evaluate(() => [...document.querySelectorAll('style')].filter((s) => s.textContent?.includes('.page-layout-')).length);
+      page.evaluate(
+        () => [...document.querySelectorAll('style')].filter((s) => s.textContent?.includes('.page-layout-')).length,
+      );
     const bare = await open('/no-elements.html', '<p>text only</p>');
     await bare.page.waitForFunction(() => 'PAGE_RUNTIME' in self);
     await settled(bare.page);
@@ -171,7 +173,9 @@ describe('layout reservation', () => {
     await page.waitForSelector('#a .page-fake-ad');
     expect(await layoutSheets(page)).toBe(1);
     expect(await page.$eval('#a', (el) => getComputedStyle(el).display)).toBe('inline-block');
-    expect(await page.$eval('#r', (el) => getComputedStyle(el).width)).toBe(await page.$eval('body', (el) => getComputedStyle(el).width));
+    expect(await page.$eval('#r', (el) => getComputedStyle(el).width)).toBe(
+      await page.$eval('body', (el) => getComputedStyle(el).width),
+    );
   });
 
   it('causes no layout shift when a sized element builds', async () => {
