@@ -28,11 +28,9 @@ const ENTRIES = [
   ['src/consent/page-consent.ts', 'v0/page-consent-0.1'],
   // Parts of page-consent-0.1.js (src/consent/parts.ts); page-consent-fast is the inline return-visit copy.
   ['src/consent/parts/page-consent-remote.ts', 'v0/page-consent-remote', 'v0/page-consent-0.1'],
-  ['src/consent/parts/page-consent-signals.ts', 'v0/page-consent-signals', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-story.ts', 'v0/page-consent-story', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-presets.ts', 'v0/page-consent-presets', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-creative.ts', 'v0/page-consent-creative', 'v0/page-consent-0.1'],
-  ['src/consent/parts/page-consent-stored.ts', 'v0/page-consent-stored', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-state.ts', 'v0/page-consent-state', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-record.ts', 'v0/page-consent-record', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-frame.ts', 'v0/page-consent-frame', 'v0/page-consent-0.1'],
@@ -46,8 +44,8 @@ const ENTRIES = [
   ['src/geo/page-geo.ts', 'v0/page-geo-0.1'],
   ['src/consent-tcf/page-consent-tcf.ts', 'v0/page-consent-tcf-0.1'],
   ['src/consent-gpp/page-consent-gpp.ts', 'v0/page-consent-gpp-0.1'],
-  // Loaded by the signals part beside the TCF and GPP bundles (src/consent/signals.ts).
-  ['src/consent-bounds/page-consent-bounds.ts', 'v0/page-consent-bounds', 'v0/page-consent-signals'],
+  // Loaded by the state part's signals beside the TCF and GPP bundles (src/consent/signals.ts).
+  ['src/consent-bounds/page-consent-bounds.ts', 'v0/page-consent-bounds', 'v0/page-consent-state'],
   ['src/consent-cmp/page-consent-cmp.ts', 'v0/page-consent-cmp-0.1'],
   ['src/consent-fast/page-consent-fast.ts', 'v0/page-consent-fast-0.1'],
   ['src/consent-stub/page-consent-stub.ts', 'v0/page-consent-stub-0.1'],

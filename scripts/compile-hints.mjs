@@ -9,8 +9,6 @@ export const EAGER_FILES = new Set([
   'v0/page-consent-0.1',
   'v0/page-consent-fast-0.1',
   'v0/page-consent-state',
-  'v0/page-consent-stored',
-  'v0/page-consent-signals',
   'v0/page-consent-record',
 ]);
 

@@ -1,14 +1,10 @@
 /**
  * page-consent-fast-0.1.js: the return-visit fast path, for publishers to inline right after
- * `</page-consent>`; it is also the consent extension's return-visit part, which the extension
- * requests at once when the site's storage item exists (and skips when the inline copy ran).
- * It holds the cached decision's parser, so it registers the stored-decision part as well: the
- * element then takes the parser from it instead of requesting `page-consent-stored.<hash>.js`.
+ * `</page-consent>` (docs/consent.md, "Return visits"). It starts what the stored decision
+ * allows while the page is parsed; the consent element then does the rest as on any visit.
  */
 import { startFastPath } from '../consent/fast-path.ts';
 import { definePart } from '../browser-shared/parts.ts';
-import { parseStoredConsent } from '../wire/consent.ts';
 
 definePart('page-consent-fast-0.1', startFastPath);
-definePart('page-consent-stored', { parseStoredConsent });
 startFastPath();

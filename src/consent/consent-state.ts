@@ -4,7 +4,7 @@
  * each change that readers can see.
  */
 import type { ActionArguments, PageRuntime } from '../runtime/index.ts';
-import type { parseStoredConsent } from '../wire/consent.ts';
+import { parseStoredConsent } from '../wire/consent.ts';
 import { PAGE_MACROS } from '../browser-shared/url-macros.ts';
 import { diagnostic, type Parsed } from '../wire/diagnostic.ts';
 import { type ConsentCoreConfig, parseConsentTiming } from '../wire/consent-config.ts';
@@ -17,12 +17,10 @@ import type { writeReturnRecord } from './return-record.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import { type ConsentEvent, type ConsentModel, initialModel, reduceConsent } from './state.ts';
 import type { optOut } from './opt-out.ts';
+import type { ActionName } from './action-names.ts';
 
 type Host = InstanceType<PageRuntime['PageElement']>;
 
-/** The element's actions (docs/consent.md, "Actions"), registered by the consent core at its build. */
-export const CONSENT_ACTIONS = ['accept', 'reject', 'dismiss', 'prompt', 'setPurpose', 'optOut'] as const;
-type ActionName = (typeof CONSENT_ACTIONS)[number];
 
 /** Boolean action arguments (own names only); any other value is reported and skipped. */
 function booleans(args: ActionArguments, report: Host['report']): Record<string, boolean> {
@@ -53,7 +51,6 @@ export function eventOf(
 /** The parts of the consent script the state loads (their exports; src/consent/parts.ts names them all). */
 type StateParts = {
   remote: RemoteCalls;
-  stored: { parseStoredConsent: typeof parseStoredConsent };
   record: { writeReturnRecord: typeof writeReturnRecord };
   'opt-out': { optOut: typeof optOut };
 };
@@ -91,18 +88,17 @@ export function createConsentState(
   const record = () => {
     if (isWriting) return;
     isWriting = true;
-    // The stored decision's parser comes with it (the next page needs it in the browser's cache);
-    // the other rules are the core's and this part's.
+    // The stored decision's parser and the other rules are the core's and this part's.
     whenIdle()
-      .then(() => Promise.all([load('record'), load('stored')]))
-      .then(([part, stored]) => {
+      .then(() => load('record'))
+      .then((part) => {
         isWriting = false;
-        if (!part || !stored) return;
+        if (!part) return;
         const parseConfig = (geoGroups: string[]) => {
           const core = host.element.id ? parse(geoGroups).value : null;
           return core && { ...core, ...parseConsentTiming(core).value };
         };
-        const parseStored = (value: unknown, now: number) => stored.parseStoredConsent(value, now).value;
+        const parseStored = (value: unknown, now: number) => parseStoredConsent(value, now).value;
         part.writeReturnRecord(page.storage, host.element, returnItem, {
           parseConfig,
           parseStored,
@@ -123,7 +119,7 @@ export function createConsentState(
     report,
     newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
     remote: () => load('remote'),
-    stored: () => load('stored'),
+    stored: async () => ({ parseStoredConsent }),
     onChange(model) {
       if (model.saved && model.saved !== covered) {
         if (covered !== undefined || !isCovered()) record();

@@ -29,7 +29,7 @@ export type ControllerDeps = Network & {
   readonly now?: () => number;
   /** The check and update calls (src/consent/remote.ts; the remote part in the page); undefined when they failed to load. */
   readonly remote: () => Promise<RemoteCalls | undefined>;
-  /** The cached decision's parser (the stored part in the page), loaded only when a decision is cached; undefined when it failed to load. */
+  /** The cached decision's parser (in the state part, beside the controller); undefined when it failed to load. */
   readonly stored: () => Promise<{ parseStoredConsent: typeof parseStoredConsent } | undefined>;
 };
 

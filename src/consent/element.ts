@@ -19,7 +19,7 @@ import { answerCreatives } from './creative-reply.ts';
 import { type ConsentParts, loadConsentPart } from './parts.ts';
 import { createPromptUi } from './prompt-ui.ts';
 import type { DecisionData } from '../wire/consent.ts';
-import { CONSENT_ACTIONS } from './consent-state.ts';
+import { CONSENT_ACTIONS } from './action-names.ts';
 import { type ConsentModel, type Decision, initialModel, startUndecided } from './state.ts';
 import type { Ui } from './ui.ts';
 
@@ -95,6 +95,7 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
           parse,
         }),
         parseConsentTiming: part.parseConsentTiming,
+        startSignals: part.startSignals,
       };
     });
   let current: Awaited<typeof made>;
@@ -148,12 +149,13 @@ async function startConsent(host: Host, checked: Promise<void>, scriptUrl: strin
     if (!found || !element.id || signals) return;
     const isUrgent = hasUrgentSignals(found);
     if (isUrgent) requestState();
+    // The signals come with the state part.
     signals = (isUrgent ? Promise.resolve() : afterFirstFrame())
-      .then(() => Promise.all([load('signals'), made]))
-      .then(([part, ready]) => {
+      .then(() => made)
+      .then((ready) => {
         if (!ready) return;
-        signal = part?.startSignals(page, found, report, scriptUrl, ready.controller);
-        signal?.(ready.controller.model());
+        signal = ready.startSignals(page, found, report, scriptUrl, ready.controller);
+        signal(ready.controller.model());
       });
   };
   const geoGroups = await readGeoGroups(

@@ -1,18 +1,16 @@
 /**
  * The parts of `page-consent-0.1.js` (docs/decisions/first-screen-parts.md), each loaded from the
  * consent script's directory when the page or the reader first needs it: `remote` (the
- * publisher's check and update endpoints), `signals` (Consent Mode, `__uspapi`, the TCF/GPP
- * stubs), `story` (`<page-story-consent>`), `frame` (the CMP iframe's prompt, for a `promptUiSrc`), `geo` (the wait for
- * `<page-geo>`), `presets` (a `type` attribute), `creative` (an ad
- * frame's consent request), `stored` (the cached decision's parser, requested when a decision
- * is cached, unless the inline return-visit copy registered it), `state` (the reducer,
- * controller, policy and provider: after the first frame of a first visit's prompt, at the first
- * idle period of a return visit whose record was replayed, else at once), `record` (the
- * return record's writer, at idle; docs/decisions/consent-return-record.md) and `opt-out`
+ * publisher's check and update endpoints), `story` (`<page-story-consent>`), `frame` (the CMP
+ * iframe's prompt, for a `promptUiSrc`), `geo` (the wait for `<page-geo>`), `presets` (a `type`
+ * attribute), `creative` (an ad frame's consent request), `state` (the reducer, controller,
+ * stored decision's parser, policy and provider, with the signals for ad tech: Consent Mode,
+ * `__uspapi`, the TCF/GPP stubs; after the first frame of a first visit's prompt, at the first
+ * idle period of a return visit whose record was replayed, else at once), `record` (the return
+ * record's writer, at idle; docs/decisions/consent-return-record.md) and `opt-out`
  * (`consent.optOut`, at its first use; docs/us-privacy.md).
  */
 import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
-import type { parseStoredConsent } from '../wire/consent.ts';
 import type { CMP_PRESETS } from '../wire/consent-presets.ts';
 import type { parseConsentTiming } from '../wire/consent-config.ts';
 import type { replyToCreative } from './creative-reply.ts';
@@ -28,14 +26,16 @@ import { partFile } from '../browser-shared/parts.ts';
 
 export type ConsentParts = {
   remote: RemoteCalls;
-  signals: { startSignals: typeof startSignals };
   story: { renderStoryPrompt: typeof renderStoryPrompt };
   frame: { createFrameUi: typeof createFrameUi };
   geo: { waitForGeoGroups: typeof waitForGeoGroups };
   presets: { CMP_PRESETS: typeof CMP_PRESETS };
   creative: { replyToCreative: typeof replyToCreative };
-  stored: { parseStoredConsent: typeof parseStoredConsent };
-  state: { createConsentState: typeof createConsentState; parseConsentTiming: typeof parseConsentTiming };
+  state: {
+    createConsentState: typeof createConsentState;
+    parseConsentTiming: typeof parseConsentTiming;
+    startSignals: typeof startSignals;
+  };
   record: { writeReturnRecord: typeof writeReturnRecord };
   'opt-out': { optOut: typeof optOut };
 };

@@ -2,7 +2,7 @@
  * The TC string a decision waits for (docs/consent.md, "TC strings from our own prompts"): with a
  * `tcf` config the TCF part builds the string of each accept or reject, and until it is in (or
  * could not be built) the decision's `isStringPending` holds the update notification, the consent
- * macros and the creative reply. A reducer extension that the signals part installs, so a page
+ * macros and the creative reply. A reducer extension that the signals (in the state part) install, so a page
  * without TCF carries none of it on its first screen.
  */
 import type { ConsentEvent, ConsentModel, ConsentReducer } from './state.ts';

@@ -297,7 +297,7 @@ describe('framework bundles', () => {
     const consentScript = readFileSync(`${CDN_ROOT}/v0/page-consent-0.1.js`, 'utf8');
     server.route('/lib/page-consent-0.1.js', { body: consentScript, headers: { 'content-type': 'text/javascript' } });
     // Its parts come from the same directory (the bounds part too: only the TCF part is missing).
-    for (const part of ['signals', 'remote', 'state', 'bounds'].map((name) => partPath(`page-consent-${name}`))) {
+    for (const part of ['remote', 'state', 'bounds'].map((name) => partPath(`page-consent-${name}`))) {
       server.route(part.replace('/v0/', '/lib/'), {
         body: readFileSync(`${CDN_ROOT}${part}`, 'utf8'),
         headers: { 'content-type': 'text/javascript' },

@@ -36,7 +36,6 @@ const PART = {
   viewport: partPath('page-runtime-viewport'),
   state: partPath('page-consent-state'),
   remote: partPath('page-consent-remote'),
-  stored: partPath('page-consent-stored'),
   record: partPath('page-consent-record'),
   frame: partPath('page-consent-frame'),
   geo: partPath('page-consent-geo'),
@@ -271,36 +270,39 @@ describe('consent parts', () => {
   });
 });
 
-describe('the stored decision part', () => {
-  it('is not requested on a first visit, and when it fails on a return visit: one diagnostic, the prompt, nothing unblocks', async () => {
+describe('the state part on a return visit', () => {
+  it('is the one part requested for the stored decision (its parser and the signals are in it); when it fails, one diagnostic and nothing unblocks', async () => {
     server.page(
-      '/no-stored.html',
-      CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-stored' })),
+      '/state-return.html',
+      CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'state-return' })),
     );
     const { page, context, messages } = await newPage(browser);
-    const before = server.requestsTo(PART.stored).length;
-    await page.goto(`${server.origin}/no-stored.html`);
+    await page.goto(`${server.origin}/state-return.html`);
     await page.waitForSelector('#prompt:visible');
-    expect(server.requestsTo(PART.stored)).toHaveLength(before);
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    // The decision is stored, without the return record (which would start the script); its parser fails.
+    // The decision is stored, without the return record (which would start the script); the state part fails.
     await page.waitForFunction(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')));
     await page.evaluate(() => {
       for (const name of Object.keys(localStorage)) if (name.startsWith('page-return:')) localStorage.removeItem(name);
     });
-    await page.route(`**${PART.stored}`, (route) => route.fulfill({ status: 404, body: '' }));
-    await page.route(`**${PART.record}`, (route) => route.fulfill({ status: 404, body: '' }));
+    await page.route(`**${PART.state}`, (route) => route.fulfill({ status: 404, body: '' }));
+    const parts: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/v0/page-consent-') && path !== '/v0/page-consent-0.1.js') parts.push(path);
+    });
     await page.reload();
-    await page.waitForSelector('#prompt:visible');
-    await expect.poll(() => messages.filter((line) => line.text.includes(PART.stored)).length).toBe(1);
-    expect(messages.find((line) => line.text.includes(PART.stored))?.text).toMatch(
-      failedPart('page-consent#consent', PART.stored),
+    await expect.poll(() => messages.filter((line) => line.text.includes(PART.state)).length).toBe(1);
+    expect(messages.find((line) => line.text.includes(PART.state))?.text).toMatch(
+      failedPart('page-consent#consent', PART.state),
     );
     await settled(page);
     expect(
       await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns),
     ).toBeUndefined();
+    // The record's writer would come at idle after the state part: without it, nothing else.
+    expect(parts).toEqual([PART.state]);
     await context.close();
   });
 });

@@ -41,7 +41,7 @@ function setUp(stored: Record<string, unknown> = {}, isTcfPage = true) {
     newId: () => 'user-1',
     now: () => time,
   });
-  // As the signals part does for a `tcf` config.
+  // As the signals (in the state part) do for a `tcf` config.
   if (isTcfPage) controller.extend(withTcStrings);
   const posted = () =>
     fetch.mock.calls.map((call) => JSON.parse(String((call as unknown as [string, RequestInit])[1].body)));
