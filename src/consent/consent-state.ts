@@ -21,7 +21,6 @@ import type { ActionName } from './action-names.ts';
 
 type Host = InstanceType<PageRuntime['PageElement']>;
 
-
 /** Boolean action arguments (own names only); any other value is reported and skipped. */
 function booleans(args: ActionArguments, report: Host['report']): Record<string, boolean> {
   const entries = Object.entries(args).filter(([name, value]) => {
