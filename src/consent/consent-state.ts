@@ -118,7 +118,7 @@ export function createConsentState(
     report,
     newId: () => crypto.randomUUID?.() ?? `${Math.random()}`.slice(2),
     remote: () => load('remote'),
-    stored: async () => ({ parseStoredConsent }),
+    parseStoredConsent,
     onChange(model) {
       if (model.saved && model.saved !== covered) {
         if (covered !== undefined || !isCovered()) record();

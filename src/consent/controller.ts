@@ -29,8 +29,8 @@ export type ControllerDeps = Network & {
   readonly now?: () => number;
   /** The check and update calls (src/consent/remote.ts; the remote part in the page); undefined when they failed to load. */
   readonly remote: () => Promise<RemoteCalls | undefined>;
-  /** The cached decision's parser (in the state part, beside the controller); undefined when it failed to load. */
-  readonly stored: () => Promise<{ parseStoredConsent: typeof parseStoredConsent } | undefined>;
+  /** The cached decision's parser (src/wire/consent.ts; in the state part, beside the controller). */
+  readonly parseStoredConsent: typeof parseStoredConsent;
 };
 
 export type ConsentController = {
@@ -123,14 +123,11 @@ export function createConsentController(deps: ControllerDeps): ConsentController
 
   /**
    * The cached decision; a version 1 record is rewritten as version 2, without notifying anyone.
-   * Without the parser's part (reported by the loader) nothing cached is used: the prompt shows.
    */
   const readStored = async (current: ConsentConfig) => {
     const raw = deps.storage.get(keyOf(current));
     if (raw == null) return null;
-    const parser = await deps.stored();
-    if (!parser) return null;
-    const { value, diagnostics } = parser.parseStoredConsent(raw, now());
+    const { value, diagnostics } = deps.parseStoredConsent(raw, now());
     for (const d of diagnostics) deps.report(d, 'warn');
     if (value && (raw as { version?: unknown }).version !== value.version) deps.storage.set(keyOf(current), value);
     return value;

@@ -51,7 +51,7 @@ function setUp(fetch: typeof globalThis.fetch = vi.fn(), stored: Record<string, 
     onChange,
     expandUrl: async (url) => url,
     remote: async () => remote,
-    stored: async () => ({ parseStoredConsent }),
+    parseStoredConsent,
     newId: () => 'user-1',
     now,
   });

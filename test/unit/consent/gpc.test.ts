@@ -109,7 +109,7 @@ function setUp(json: Record<string, unknown>, geoGroups: string[] = [], stored: 
     onChange: vi.fn(),
     expandUrl: async (url) => url,
     remote: async () => remote,
-    stored: async () => ({ parseStoredConsent }),
+    parseStoredConsent,
     newId: () => 'user-1',
     now: () => 5,
   });

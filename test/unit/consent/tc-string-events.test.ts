@@ -37,7 +37,7 @@ function setUp(stored: Record<string, unknown> = {}, isTcfPage = true) {
     onChange: vi.fn(),
     expandUrl: async (url) => url,
     remote: async () => remote,
-    stored: async () => ({ parseStoredConsent }),
+    parseStoredConsent,
     newId: () => 'user-1',
     now: () => time,
   });

@@ -80,7 +80,7 @@ function reader() {
       onChange: () => {},
       expandUrl: async (url) => url,
       remote: async () => remote,
-      stored: async () => ({ parseStoredConsent }),
+      parseStoredConsent,
       newId: () => 'user-1',
       now: () => 0,
     });
