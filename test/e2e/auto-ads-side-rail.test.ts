@@ -138,6 +138,9 @@ describe('auto ads side rails', () => {
   it('counts the rails toward maxAdCount', async () => {
     const { page } = await newPage(browser, { viewport: { width: 1440, height: 800 } });
     await load(page, '/one-ad.html');
+    // The part's arrival is not the placement: on a busy machine the rail comes a frame or more later.
+    await page.waitForSelector('page-ad[data-side-rail]');
+    await frames(page);
     expect((await railsOf(page)).rails.map((r) => r.side)).toEqual(['left']);
   });
 });
