@@ -110,9 +110,12 @@ export function createLifecycle({ runtime, gate, metaBlockedTags, report }: Life
       return report(element, problem ?? diagnostic('unsupported-layout', 'a supported layout', spec.value?.layout));
     }
     instance.layout = spec.value.layout;
-    // The layout stylesheet comes with the first element that needs it: a page without our elements gets none.
-    if (!isStyled) installStyles(element.ownerDocument);
-    isStyled = true;
+    // The layout stylesheet comes with the first element that needs it (`nodisplay` is inline): a
+    // page without our elements, or with only a consent element, gets none.
+    if (!isStyled && instance.layout !== 'nodisplay') {
+      installStyles(element.ownerDocument);
+      isStyled = true;
+    }
     applyLayout(element, spec.value);
     const request = instance.isBlockable()
       ? readBlockRequest(element, metaBlockedTags(), (d) => report(element, d))

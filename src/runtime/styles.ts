@@ -1,6 +1,6 @@
-/** The runtime's own stylesheets, each added once to the document head: the layouts' with the first element laid out. */
+/** The runtime's own stylesheets, each added once to the document head: the layouts' with the first element laid out that needs it (not `nodisplay`). */
 const CSS =
-  '.page-layout-nodisplay{display:none}.page-layout-fixed{display:inline-block;position:relative}' +
+  '.page-layout-fixed{display:inline-block;position:relative}' +
   '.page-layout-fixed-height,.page-layout-responsive,.page-layout-intrinsic,.page-layout-container,' +
   '.page-layout-flex-item{display:block;position:relative}.page-layout-flex-item{flex:1 1 auto}' +
   '.page-layout-responsive,.page-layout-intrinsic{width:100%}' +

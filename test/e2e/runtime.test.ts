@@ -156,7 +156,7 @@ describe('consent gate', () => {
 });
 
 describe('layout reservation', () => {
-  it('adds its layout stylesheet with the first element laid out, once, and none to a page without elements', async () => {
+  it('adds its layout stylesheet with the first element laid out that needs it, once, and none to a page without elements or with only nodisplay ones', async () => {
     const layoutSheets = (page: import('playwright-core').Page) =>
       page.evaluate(
         () => [...document.querySelectorAll('style')].filter((s) => s.textContent?.includes('.page-layout-')).length,
@@ -165,6 +165,15 @@ describe('layout reservation', () => {
     await bare.page.waitForFunction(() => 'PAGE_RUNTIME' in self);
     await settled(bare.page);
     expect(await layoutSheets(bare.page)).toBe(0);
+    // A nodisplay element is hidden inline: no stylesheet for it.
+    const hidden = await open(
+      '/nodisplay-only.html',
+      '<page-geo id="geo" layout="nodisplay"><script type="application/json">{"ISOCountryGroups":{"eea":["de"]}}</script></page-geo>',
+      '<script async custom-element="page-geo" src="/v0/page-geo-0.1.js"></script>',
+    );
+    await hidden.page.waitForSelector('#geo.page-built', { state: 'attached' });
+    expect(await layoutSheets(hidden.page)).toBe(0);
+    expect(await hidden.page.$eval('#geo', (el) => getComputedStyle(el).display)).toBe('none');
     const { page } = await open(
       '/two-elements.html',
       `<page-ad id="a" type="fake" layout="fixed" width="120" height="60"></page-ad>

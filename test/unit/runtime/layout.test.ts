@@ -58,6 +58,6 @@ describe('layout', () => {
     expect(box({ layout: 'fixed-height', height: 90 }).style).toBe('height: 90px;');
     expect(box({ layout: 'responsive', width: 16, height: 9 }).style).toMatch(/aspect-ratio: 16 \/ 9/);
     expect(box({ layout: 'intrinsic', width: 400, height: 300 }).style).toMatch(/max-width: 400px/);
-    expect(box({ layout: 'nodisplay' })).toEqual({ className: 'page-layout-nodisplay', style: '' });
+    expect(box({ layout: 'nodisplay' })).toEqual({ className: 'page-layout-nodisplay', style: 'display: none;' });
   });
 });
