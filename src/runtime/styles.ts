@@ -1,4 +1,7 @@
-/** The runtime's own stylesheets, each added once to the document head: the layouts' with the first element laid out that needs it (not `nodisplay`). */
+/**
+ * The runtime's own stylesheets, each added once to the document head: the layouts' with the
+ * first element laid out that needs it (not `nodisplay`, which is hidden inline).
+ */
 const CSS =
   '.page-layout-fixed{display:inline-block;position:relative}' +
   '.page-layout-fixed-height,.page-layout-responsive,.page-layout-intrinsic,.page-layout-container,' +
