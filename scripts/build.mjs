@@ -32,7 +32,6 @@ const ENTRIES = [
   ['src/consent/parts/page-consent-presets.ts', 'v0/page-consent-presets', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-creative.ts', 'v0/page-consent-creative', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-state.ts', 'v0/page-consent-state', 'v0/page-consent-0.1'],
-  ['src/consent/parts/page-consent-record.ts', 'v0/page-consent-record', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-frame.ts', 'v0/page-consent-frame', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-geo.ts', 'v0/page-consent-geo', 'v0/page-consent-0.1'],
   ['src/consent/parts/page-consent-opt-out.ts', 'v0/page-consent-opt-out', 'v0/page-consent-0.1'],

@@ -9,7 +9,6 @@ export const EAGER_FILES = new Set([
   'v0/page-consent-0.1',
   'v0/page-consent-fast-0.1',
   'v0/page-consent-state',
-  'v0/page-consent-record',
 ]);
 
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';

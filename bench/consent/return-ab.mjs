@@ -3,7 +3,8 @@
 // run in a fresh context) for a few variants, interleaved run by run, and the medians of what
 // the return visits cost: when the blocked script ran and the main-thread script time (CDP
 // ScriptDuration), as a ratio to vanilla-cookieconsent's over control. Quicker than the whole
-// part for a comparison of a few variants; not part of `npm run bench`.
+// part for a comparison of a few variants; not part of `npm run bench`. With BENCH_CDN_ROOT=<dir>
+// our files come from another build's CDN tree (a copy of dist/cdn), to compare two builds.
 import { launchBrowser } from '../browser/launch.mjs';
 import { PROFILES } from '../browser/profiles.mjs';
 import { startReferenceCdn } from '../browser/reference-cdn.mjs';
@@ -26,7 +27,8 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
-const reference = await startReferenceCdn();
+// BENCH_CDN_ROOT: another build's CDN tree (a copy of dist/cdn), to compare two builds run by run.
+const reference = await startReferenceCdn({ cdnRoot: process.env.BENCH_CDN_ROOT || undefined });
 const server = await startStaticServer({ reference });
 const urls = serveConsentPages(server, { isHidden: true });
 const browser = await launchBrowser();

@@ -13,7 +13,7 @@ import { createConsentController } from './controller.ts';
 import { decide, type PolicyInput } from './policy.ts';
 import { startEventOf } from './lifetime.ts';
 import type { RemoteCalls } from './remote.ts';
-import type { writeReturnRecord } from './return-record.ts';
+import { writeReturnRecord } from './return-record.ts';
 import { detailOf, installConsentProvider } from './provider.ts';
 import { type ConsentEvent, type ConsentModel, initialModel, reduceConsent } from './state.ts';
 import type { optOut } from './opt-out.ts';
@@ -50,7 +50,6 @@ export function eventOf(
 /** The parts of the consent script the state loads (their exports; src/consent/parts.ts names them all). */
 type StateParts = {
   remote: RemoteCalls;
-  record: { writeReturnRecord: typeof writeReturnRecord };
   'opt-out': { optOut: typeof optOut };
 };
 
@@ -80,33 +79,31 @@ export function createConsentState(
 ) {
   const page = host.runtime;
   let lastDetail = '';
-  // The return record (docs/decisions/consent-return-record.md) is written at idle, by its part:
-  // for a decision saved on this page, for a stored one no entry covered, and once the page
-  // asked the gate about a request the entry did not know.
+  // The return record (docs/decisions/consent-return-record.md) is written at idle: for a decision
+  // saved on this page, for a stored one no entry covered, and once the page asked the gate about
+  // a request the entry did not know. Its writer is in this part, not one of its own: a first
+  // visit would add a script for it right after the reader's choice.
   let isWriting = false;
   const record = () => {
     if (isWriting) return;
     isWriting = true;
     // The stored decision's parser and the other rules are the core's and this part's.
-    whenIdle()
-      .then(() => load('record'))
-      .then((part) => {
-        isWriting = false;
-        if (!part) return;
-        const parseConfig = (geoGroups: string[]) => {
-          const core = host.element.id ? parse(geoGroups).value : null;
-          return core && { ...core, ...parseConsentTiming(core).value };
-        };
-        const parseStored = (value: unknown, now: number) => parseStoredConsent(value, now).value;
-        part.writeReturnRecord(page.storage, host.element, returnItem, {
-          parseConfig,
-          parseStored,
-          reduceConsent,
-          initialModel,
-          startEventOf,
-          decide,
-        });
+    whenIdle().then(() => {
+      isWriting = false;
+      const parseConfig = (geoGroups: string[]) => {
+        const core = host.element.id ? parse(geoGroups).value : null;
+        return core && { ...core, ...parseConsentTiming(core).value };
+      };
+      const parseStored = (value: unknown, now: number) => parseStoredConsent(value, now).value;
+      writeReturnRecord(page.storage, host.element, returnItem, {
+        parseConfig,
+        parseStored,
+        reduceConsent,
+        initialModel,
+        startEventOf,
+        decide,
       });
+    });
   };
   // The decision the record covers (undefined until the first saved one).
   let covered: unknown;

@@ -4,10 +4,10 @@
  * publisher's check and update endpoints), `story` (`<page-story-consent>`), `frame` (the CMP
  * iframe's prompt, for a `promptUiSrc`), `geo` (the wait for `<page-geo>`), `presets` (a `type`
  * attribute), `creative` (an ad frame's consent request), `state` (the reducer, controller,
- * stored decision's parser, policy and provider, with the signals for ad tech: Consent Mode,
- * `__uspapi`, the TCF/GPP stubs; after the first frame of a first visit's prompt, at the first
- * idle period of a return visit whose record was replayed, else at once), `record` (the return
- * record's writer, at idle; docs/decisions/consent-return-record.md) and `opt-out`
+ * stored decision's parser, policy and provider, the return record's writer, with the signals for
+ * ad tech: Consent Mode, `__uspapi`, the TCF/GPP stubs; after the first frame of a first visit's
+ * prompt, at the first idle period of a return visit whose record was replayed, else at once;
+ * docs/decisions/consent-return-record.md) and `opt-out`
  * (`consent.optOut`, at its first use; docs/us-privacy.md).
  */
 import type { Diagnostic, PageRuntime } from '../runtime/index.ts';
@@ -20,7 +20,6 @@ import type { RemoteCalls } from './remote.ts';
 import type { startSignals } from './signals.ts';
 import type { renderStoryPrompt } from './story.ts';
 import type { createConsentState } from './consent-state.ts';
-import type { writeReturnRecord } from './return-record.ts';
 import type { optOut } from './opt-out.ts';
 import { partFile } from '../browser-shared/parts.ts';
 
@@ -36,7 +35,6 @@ export type ConsentParts = {
     parseConsentTiming: typeof parseConsentTiming;
     startSignals: typeof startSignals;
   };
-  record: { writeReturnRecord: typeof writeReturnRecord };
   'opt-out': { optOut: typeof optOut };
 };
 

@@ -1,8 +1,9 @@
 /**
- * The return record's writer (docs/decisions/consent-return-record.md), in the `record` part: the
- * entry of one `<page-consent>` config in its `page-return:` item, made with the fast
- * path's reading of the config and the cached decision (every geo variant, variants.ts) and the
- * policy's `decide`, all handed over by the state part (`rules`): this part holds none of them. Run at idle after the state part saved or found a decision the record did not cover.
+ * The return record's writer (docs/decisions/consent-return-record.md), in the state part: the
+ * entry of one `<page-consent>` config in its `page-return:` item, made with the fast path's
+ * reading of the config and the cached decision (every geo variant, variants.ts) and the policy's
+ * `decide`, handed over as `rules` (the core's config parse, the state part's own rules). Run at
+ * idle after the state part saved or found a decision the record did not cover.
  */
 import type { StorageService } from '../runtime/index.ts';
 import { decisionKeyOf } from './controller.ts';

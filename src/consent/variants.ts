@@ -3,7 +3,7 @@
  * the two readers that decide before the element: the return-visit fast path (fast-path.ts) and
  * the return record's writer (return-record.ts). The rules come in as functions (`ConsentRules`):
  * the fast path bundles its own copies, the writer is handed the consent core's and the state
- * part's, so that its part compiles none of them a second time on the page that saves a decision.
+ * part's (it is in the state part).
  */
 import type { startEventOf } from './lifetime.ts';
 import type { decide, PolicyInput } from './policy.ts';

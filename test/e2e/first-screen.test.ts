@@ -36,7 +36,6 @@ const PART = {
   viewport: partPath('page-runtime-viewport'),
   state: partPath('page-consent-state'),
   remote: partPath('page-consent-remote'),
-  record: partPath('page-consent-record'),
   frame: partPath('page-consent-frame'),
   geo: partPath('page-consent-geo'),
 };
@@ -301,34 +300,40 @@ describe('the state part on a return visit', () => {
     expect(
       await page.evaluate(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns),
     ).toBeUndefined();
-    // The record's writer would come at idle after the state part: without it, nothing else.
+    // The record's writer is in the state part: without it, nothing else is requested.
     expect(parts).toEqual([PART.state]);
     await context.close();
   });
 });
 
-describe('the return record part', () => {
-  it('fails with one diagnostic at idle; the next page waits for the element, which applies the cached decision', async () => {
+describe('a return visit without its record entry', () => {
+  it('waits for the element, which applies the cached decision, and writes the entry again at idle with no part of its own', async () => {
     server.page(
       '/no-record.html',
       CONSENT_PAGE.replace(JSON.stringify(CONFIG), JSON.stringify({ ...CONFIG, consentInstanceId: 'no-record' })),
     );
-    const { page, context, messages } = await newPage(browser);
-    await page.route(`**${PART.record}`, (route) => route.fulfill({ status: 404, body: '' }));
+    const { page, context } = await newPage(browser);
     await page.goto(`${server.origin}/no-record.html`);
     await page.waitForSelector('#prompt:visible');
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    await expect
-      .poll(() => messages.filter((line) => line.text.includes('part-load-failed')).map((line) => line.text))
-      .toEqual([expect.stringMatching(failedPart('page-consent#consent', PART.record))]);
-    expect(await page.evaluate(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')))).toBe(
-      false,
-    );
+    const hasEntry = () =>
+      page.evaluate(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')));
+    await expect.poll(hasEntry).toBe(true);
+    await page.evaluate(() => {
+      for (const name of Object.keys(localStorage)) if (name.startsWith('page-return:')) localStorage.removeItem(name);
+    });
+    const parts: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/v0/page-consent-') && path !== '/v0/page-consent-0.1.js') parts.push(path);
+    });
     await page.reload();
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
+    await expect.poll(hasEntry).toBe(true);
     await settled(page);
     expect(await page.evaluate(() => document.getElementById('prompt')?.checkVisibility())).toBe(false);
+    expect(parts).toEqual([PART.state]);
     await context.close();
   });
 });
