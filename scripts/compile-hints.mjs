@@ -4,12 +4,7 @@
 // it, instead of one by one on the main thread at their first call. Other engines read a comment.
 
 /** The production files (output names, as in scripts/build.mjs) that start with the hint. */
-export const EAGER_FILES = new Set([
-  'v0',
-  'v0/page-consent-0.1',
-  'v0/page-consent-fast-0.1',
-  'v0/page-consent-state',
-]);
+export const EAGER_FILES = new Set(['v0', 'v0/page-consent-0.1', 'v0/page-consent-fast-0.1', 'v0/page-consent-state']);
 
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
 
