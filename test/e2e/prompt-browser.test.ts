@@ -96,6 +96,18 @@ type OpenOptions = {
   missing?: readonly string[];
 };
 
+/**
+ * One page per reader language (the context's locale), kept for the whole file and navigated anew
+ * by every `open`: the prompt runs in a sandboxed frame (an opaque origin: no storage or cookies
+ * to carry from one test to the next; the server answers its page with `no-cache`), and each test
+ * gets a new parent page and frame, its own viewport, routes and console lines. `done` leaves the
+ * page for a blank one, so that nothing of a test runs on beside the next.
+ */
+const kept = new Map<string, { page: Page; logs: string[] }>();
+
+/** The test is done with its page: it leaves for a blank one (the next `open` navigates it again). */
+const done = (page: Page) => page.goto('about:blank').then(() => undefined);
+
 export async function open(clientInfo: object | string, options: OpenOptions = {}): Promise<Opened> {
   const {
     viewport = { width: 390, height: 800 },
@@ -110,18 +122,29 @@ export async function open(clientInfo: object | string, options: OpenOptions = {
     join(harness.dir, 'examples', file),
     parentPage(name, `/cmp/prompt.html${instance ? `?instance=${instance}` : ''}`),
   );
-  const context = await browser.newContext({ viewport, locale });
+  let held = kept.get(locale);
+  if (!held) {
+    const context = await browser.newContext({ viewport, locale });
+    const created = { page: await context.newPage(), logs: [] as string[] };
+    created.page.on('console', (message) => created.logs.push(message.text()));
+    kept.set(locale, created);
+    held = created;
+  }
+  const { page } = held;
+  // What an earlier test left (it may have failed before `done`): its page, routes and console lines.
+  if (page.url() !== 'about:blank') await done(page);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  const logs: string[] = [];
+  held.logs = logs;
+  await page.setViewportSize(viewport);
   // A file the frame fetches, replaced in the browser (the rest comes from the server).
   for (const [path, body] of Object.entries(routes))
-    await context.route(`${origin}${path}`, (route) => route.fulfill({ body, contentType: 'application/json' }));
+    await page.route(`${origin}${path}`, (route) => route.fulfill({ body, contentType: 'application/json' }));
   // A file the server has, answered 404 in the browser (a partial deployment).
   for (const path of missing)
-    await context.route(`${origin}${path}`, (route) =>
+    await page.route(`${origin}${path}`, (route) =>
       route.fulfill({ status: 404, body: 'Not found', contentType: 'text/plain' }),
     );
-  const page = await context.newPage();
-  const logs: string[] = [];
-  page.on('console', (message) => logs.push(message.text()));
   await page.goto(`${origin}/examples/${file}`);
   await page.waitForFunction(() => (window as unknown as { messages: unknown[] }).messages.length > 0);
   const frame = page.frames().find((f) => f.url().includes('/cmp/prompt.html'))!;
@@ -147,7 +170,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
       initialHeight: '60vh',
       border: true,
     });
-    await page.context().close();
+    await done(page);
   });
 
   it('shows the purposes and the three equal choices on the first layer', async () => {
@@ -162,7 +185,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     );
     expect(boxes.map((b) => b[0])).toEqual(['Reject all', 'Customize', 'Accept all']);
     expect(new Set(boxes.map((b) => JSON.stringify(b.slice(1)))).size).toBe(1);
-    await page.context().close();
+    await done(page);
   });
 
   it('saves per-purpose choices from the second layer, starting from the stored ones, and counts the outcome', async () => {
@@ -184,7 +207,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     await expect
       .poll(() => harness.store.promptOutcomes('site', '2000-01-01'))
       .toEqual([{ day: '2025-06-15', accept: 1, reject: 0, dismiss: 0 }]);
-    await page.context().close();
+    await done(page);
   });
 
   it('rejects every purpose with Reject all, from the keyboard', async () => {
@@ -196,7 +219,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
       action: 'reject',
       purposeConsents: { analytics: false, ads: false },
     });
-    await page.context().close();
+    await done(page);
   });
 
   it('dismisses on Escape and sends no purposes', async () => {
@@ -204,7 +227,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     await frame.locator('main').focus();
     await page.keyboard.press('Escape');
     expect(await responseOf(page)).toEqual({ type: 'consent-response', action: 'dismiss' });
-    await page.context().close();
+    await done(page);
   });
 
   it('offers the page purposes from the client info when the instance lists none', async () => {
@@ -223,7 +246,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
       action: 'accept',
       purposeConsents: { analytics: true, ads: true, video: true },
     });
-    await page.context().close();
+    await done(page);
   });
 
   it('works without an instance parameter, counting the outcome for the client info instance', async () => {
@@ -234,7 +257,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     await expect
       .poll(() => harness.store.promptOutcomes('from-page', '2000-01-01'))
       .toEqual([{ day: '2025-06-15', accept: 0, reject: 1, dismiss: 0 }]);
-    await page.context().close();
+    await done(page);
   });
 
   it('says "Opt-out request honored" above the choices when re-opened over a GPC rejection, and only then', async () => {
@@ -246,19 +269,19 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     const honoured = await open(gpc);
     await expect.poll(() => honoured.frame.locator('#gpc-line').isVisible()).toBe(true);
     expect(await honoured.frame.locator('#gpc-line').textContent()).toBe('Opt-out request honored');
-    await honoured.page.context().close();
+    await done(honoured.page);
     const chosen = await open({ ...gpc, consentMetadata: {} });
     // The first layer is painted in one go: once its summary is in, the line would be too.
     await chosen.frame.locator('#summary li').first().waitFor({ state: 'attached' });
     expect(await chosen.frame.locator('#gpc-line').isVisible()).toBe(false);
-    await chosen.page.context().close();
+    await done(chosen.page);
   });
 
   it('survives a window.name that is not JSON', async () => {
     const { page, frame } = await open('{not json');
     await frame.getByRole('button', { name: 'Accept all' }).click();
     expect(await responseOf(page)).toMatchObject({ action: 'accept', purposeConsents: { analytics: true, ads: true } });
-    await page.context().close();
+    await done(page);
   });
 
   it('keeps focus inside the prompt: Tab and Shift+Tab wrap around its controls', async () => {
@@ -279,7 +302,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with its o
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Shift+Tab');
     expect(await frame.evaluate(() => document.activeElement?.id)).toBe('dismiss');
-    await page.context().close();
+    await done(page);
   });
 });
 
@@ -302,7 +325,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     expect(items).toContain('Personalised advertising');
     expect(await frame.locator('#feature-summary li').allTextContents()).toEqual(['Use precise geolocation data']);
     expect(await frame.locator('#vendor-line').textContent()).toBe('View our partners (5)');
-    await page.context().close();
+    await done(page);
   });
 
   it('Accept all gives a TC string with every purpose, the listed vendors, their legitimate interests and the special feature', async () => {
@@ -325,7 +348,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
       specialFeatureOptins: [1],
     });
     expect([cmpId, country, disclosed]).toEqual([300, 'DE', [1, 2, 8, 25, 52]]);
-    await page.context().close();
+    await done(page);
   });
 
   it('Reject all gives a valid string with nothing consented and every legitimate interest objected to', async () => {
@@ -345,7 +368,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
       specialFeatureOptins: [],
     });
     expect(disclosed).toEqual([1, 2, 8, 25, 52]);
-    await page.context().close();
+    await done(page);
   });
 
   it('Customize shows every vendor with its GVL details, and saves per-purpose, per-vendor, LI and special-feature choices', async () => {
@@ -403,7 +426,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
       vendorLegitimateInterests: [1, 25],
       specialFeatureOptins: [1],
     });
-    await page.context().close();
+    await done(page);
   });
 
   it('shows no consent switch for a vendor with legitimate-interest purposes only, and Accept all leaves no switch it could not set', async () => {
@@ -423,7 +446,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     // Every vendor switch shown is one Accept all sets: consent for vendors 1, 2, 8, 52; legitimate interest for 25.
     expect(choices?.vendorConsents).toEqual([1, 2, 8, 52]);
     expect(choices?.vendorLegitimateInterests).toContain(25);
-    await page.context().close();
+    await done(page);
   });
 
   it('searches the vendors by name, in a search field with a visible label', async () => {
@@ -436,7 +459,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     await expect.poll(() => frame.locator('#vendor-list .name').allTextContents()).toEqual(['Placeholder Measurement']);
     await frame.getByRole('searchbox').fill('nothing like it');
     await expect.poll(() => frame.locator('.vendors .status').textContent()).toBe('No partner matches.');
-    await page.context().close();
+    await done(page);
   });
 
   it('re-opened by prompt, opens on the second layer with the choices of the stored string', async () => {
@@ -469,7 +492,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
       vendorLegitimateInterests: [],
       specialFeatureOptins: [1],
     });
-    await page.context().close();
+    await done(page);
   });
 
   it('with GPP exposed: answers a GPP string holding the TC string (type 4, section 2), and re-opens on the choices inside a stored one', async () => {
@@ -510,7 +533,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     });
     const section = new GppModel(String(response['info'])).encodeSection('tcfeuv2');
     expect(choicesOfTcString(section)).toMatchObject({ purposeConsents: [2, 4], vendorConsents: [1, 52] });
-    await page.context().close();
+    await done(page);
   });
 
   it("speaks German from Accept-Language, with the IAB's German texts throughout", async () => {
@@ -530,7 +553,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
     const names = await frame.locator('#layer2 section').first().locator('.name').allTextContents();
     expect(names[0]).toBe('Informationen auf einem Gerät speichern und/oder abrufen');
     expect(names[1]).toBe('Begrenzte Daten zur Auswahl von Werbung verwenden');
-    await page.context().close();
+    await done(page);
   });
 
   it.each([
@@ -544,7 +567,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
       const { page, frame } = await open({}, { instance: 'tcf-site', locale });
       await frame.getByRole('button', { name: acceptAll }).click();
       expect(TCString.decode(String((await responseOf(page))['info'])).consentLanguage).toBe(consentLanguage);
-      await page.context().close();
+      await done(page);
     },
   );
 
@@ -560,7 +583,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: an instance with tcf s
       )
       .toBe('Αποδοχή όλων');
     expect(frame).toBeDefined();
-    await page.context().close();
+    await done(page);
   });
 });
 
@@ -611,7 +634,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: accessibility in sever
           .evaluateAll((buttons) => Math.min(...buttons.map((b) => b.getBoundingClientRect().height)));
         expect(smallest, `buttons at ${width} px`).toBeGreaterThanOrEqual(44);
       }
-      await page.context().close();
+      await done(page);
     },
     120_000,
   );
@@ -652,7 +675,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: accessibility in sever
       return clips;
     });
     expect(cut).toEqual([]);
-    await page.context().close();
+    await done(page);
   }, 120_000);
 });
 
@@ -693,7 +716,7 @@ describe.skipIf(!hasChromium)('admin vendor picker in Chromium', () => {
     await expect
       .poll(() => frame.locator('#vendor-list .name').allTextContents())
       .toEqual(['Sample Analytics', 'Demo Bidder']);
-    await page.context().close();
+    await done(page);
   }, 90_000);
 });
 
@@ -707,7 +730,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
       .toEqual([
         '[page-consent-prompt] consent-prompt-client-info: expected clientInfo: a JSON object, got "{not json"',
       ]);
-    await bad.page.context().close();
+    await done(bad.page);
     const mistyped = await open({ clientConfig: { lang: 5 }, purposeConsents: { ads: true } });
     await expect
       .poll(() => warnings(mistyped.logs))
@@ -716,7 +739,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
       ]);
     await mistyped.frame.getByRole('button', { name: 'Customize' }).click();
     expect(await mistyped.frame.getByRole('switch', { name: 'Personalised ads Consent' }).isChecked()).toBe(true);
-    await mistyped.page.context().close();
+    await done(mistyped.page);
   });
 
   it('reports a translation entry it leaves out (English for it), and a translation file that is not JSON', async () => {
@@ -732,7 +755,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
     ]);
     const names = await frame.locator('#layer2 section').first().locator('.name').allTextContents();
     expect(names.slice(0, 2)).toEqual(['Store and/or access information on a device', 'Begrenzte Daten']);
-    await page.context().close();
+    await done(page);
     const broken = await open(
       {},
       { instance: 'tcf-site', locale: 'de-DE', routes: { '/tcf/purposes-de.json': '{"purposes":' } },
@@ -741,7 +764,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
     expect(warnings(broken.logs)[0]).toMatch(
       /^\[page-consent-prompt\] consent-prompt-translation-invalid: expected the IAB translation file as JSON, got "SyntaxError/,
     );
-    await broken.page.context().close();
+    await done(broken.page);
   });
 
   it('reports a GPP script that does not load, and answers with the TC string (type 2) instead', async () => {
@@ -758,7 +781,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
     expect(warnings(logs)).toEqual([
       '[page-consent-prompt] consent-prompt-gpp-load-failed: expected the GPP script, got "Error: /cmp/gpp-0.1.js: did not load"',
     ]);
-    await page.context().close();
+    await done(page);
   });
 
   it('refuses a stored TC string of ranges over huge id spans before decoding it, and opens without its choices', async () => {
@@ -778,7 +801,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
         inputs.filter((i) => (i as HTMLInputElement).checked).map((i) => (i as HTMLElement).dataset['key']),
       );
     expect(on.filter((key) => key?.startsWith('v:'))).toEqual([]);
-    await page.context().close();
+    await done(page);
   });
 
   it('with GPP exposed: refuses a stored GPP string whose header ranges span huge section ids, before decoding it', async () => {
@@ -794,7 +817,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
       .poll(() => warnings(logs))
       .toEqual([expect.stringContaining('consent-string-refused: expected a GPP string of')]);
     expect(warnings(logs)[0]).toContain('got "more section ids than 1 sections"');
-    await page.context().close();
+    await done(page);
   });
 
   it('stops reading a vendor list past its byte cap and goes on without it', async () => {
@@ -808,7 +831,7 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
         ),
       ]);
     expect(await frame.getByRole('button', { name: 'Accept all' }).isVisible()).toBe(true);
-    await page.context().close();
+    await done(page);
   });
 
   it('reports a vendor list field it leaves out, and still shows the vendors', async () => {
@@ -823,6 +846,6 @@ describe.skipIf(!hasChromium)('hosted prompt in Chromium: what the frame reads f
     expect(warnings(logs)).toEqual([
       '[page-consent-prompt] consent-prompt-vendor-list-invalid: expected vendors.52.usesCookies: true or false, got "yes"',
     ]);
-    await page.context().close();
+    await done(page);
   });
 });
