@@ -197,8 +197,8 @@ describe('client-only consent example', () => {
     await shown(page, '#settings');
     expect(await page.textContent('[data-consent-status]')).toContain('state: accepted');
 
-    // The decision's idle work (the return record's part loads at idle) first finishes: a request
-    // the reload cuts off would read as failed in the page's problems.
+    // The decision's work first finishes (the parts and scripts it requests): a request the reload
+    // cuts off would read as failed in the page's problems.
     await settled(page);
     await page.reload();
     await waitForState(page, 'example-widget', 'loaded');
