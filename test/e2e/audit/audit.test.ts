@@ -327,158 +327,146 @@ describe('a leaky page', () => {
   });
 });
 
-// The audits below, two at a time (the e2e project's maxConcurrency): each has its own page and
-// browser contexts, and much of an audit is waiting (its settle windows, the APIs' time-out).
-describe.concurrent('pages audited one by one', () => {
-  describe('a clean page', () => {
-    it('has no finding in any journey, follows --pages links, and runs the blocked tag only after the accept', {
-      timeout: AUDIT_TIMEOUT,
-    }, async () => {
-      const { code, out } = await cli([
-        '--audit',
-        `${server.origin}/clean.html`,
-        '--pages',
-        '1',
-        '--allow-private',
-        'localhost',
-        '--format',
-        'json',
-      ]);
-      const report = JSON.parse(out) as AuditReport;
-      expect(report.journeys.map((entry) => [entry.name, entry.status, entry.findings])).toEqual([
-        ['no-decision', 'run', []],
-        ['reject', 'run', []],
-        ['accept', 'run', []],
-      ]);
-      expect(code).toBe(0);
-      expect(journey(report, 'no-decision').pages).toEqual([
-        `${server.origin}/clean.html`,
-        `${server.origin}/clean-2.html`,
-      ]);
-      const accept = journey(report, 'accept');
-      expect(accept.built.filter((entry) => entry.kind === 'script')).toMatchObject([
-        { phase: 'after', src: `${tracker}/blocked-tag.js` },
-      ]);
-      expect(accept.requests.find((request) => request.url.endsWith('/after-accept.gif'))).toMatchObject({
-        phase: 'after',
-        verdict: 'ok',
-      });
-      expect(journey(report, 'reject').requests.some((request) => request.party === 'third')).toBe(false);
-      expect(validate(report)).toBe(true);
+describe('a clean page', () => {
+  it('has no finding in any journey, follows --pages links, and runs the blocked tag only after the accept', {
+    timeout: AUDIT_TIMEOUT,
+  }, async () => {
+    const { code, out } = await cli([
+      '--audit',
+      `${server.origin}/clean.html`,
+      '--pages',
+      '1',
+      '--allow-private',
+      'localhost',
+      '--format',
+      'json',
+    ]);
+    const report = JSON.parse(out) as AuditReport;
+    expect(report.journeys.map((entry) => [entry.name, entry.status, entry.findings])).toEqual([
+      ['no-decision', 'run', []],
+      ['reject', 'run', []],
+      ['accept', 'run', []],
+    ]);
+    expect(code).toBe(0);
+    expect(journey(report, 'no-decision').pages).toEqual([
+      `${server.origin}/clean.html`,
+      `${server.origin}/clean-2.html`,
+    ]);
+    const accept = journey(report, 'accept');
+    expect(accept.built.filter((entry) => entry.kind === 'script')).toMatchObject([
+      { phase: 'after', src: `${tracker}/blocked-tag.js` },
+    ]);
+    expect(accept.requests.find((request) => request.url.endsWith('/after-accept.gif'))).toMatchObject({
+      phase: 'after',
+      verdict: 'ok',
     });
+    expect(journey(report, 'reject').requests.some((request) => request.party === 'third')).toBe(false);
+    expect(validate(report)).toBe(true);
+  });
+});
+
+describe('a page whose tag waits for a purpose', () => {
+  it('declares the cookie that tag sets after the accept under the purpose of its marker, with the tag, and has no finding (exit 0)', {
+    timeout: AUDIT_TIMEOUT,
+  }, async () => {
+    const file = join(dir, 'purposes-declaration.html');
+    const { code, out } = await cli([
+      '--audit',
+      `${server.origin}/purposes.html`,
+      '--allow-private',
+      'localhost',
+      '--format',
+      'json',
+      '--declaration',
+      file,
+    ]);
+    const report = JSON.parse(out) as AuditReport;
+    expect(code).toBe(0);
+    expect(report.findingCount).toBe(0);
+    expect(report.declaration.find((entry) => entry.name === 'measure_id')).toEqual({
+      kind: 'cookie',
+      name: 'measure_id',
+      domain: '127.0.0.1',
+      party: 'first',
+      setBySite: 'localhost',
+      source: `${tracker}/measure.js`,
+      isPersistent: true,
+      lifetimeSeconds: 86_400,
+      journeys: ['accept'],
+      tag: { kind: 'script', url: `${tracker}/measure.js` },
+      category: 'measurement',
+    });
+    expect(
+      report.declaration
+        .filter((entry) => entry.name !== 'measure_id')
+        .every((entry) => entry.category === 'unclassified'),
+    ).toBe(true);
+    expect(validate(report)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toMatch(
+      /<td>measure_id<\/td><td>Cookie<\/td><td>first<\/td><td>localhost<\/td><td>127\.0\.0\.1<\/td><td>1 day<\/td><td>measurement<\/td><td>after accept<\/td>/,
+    );
+  });
+});
+
+describe('pages the audit cannot run every journey on', () => {
+  it('reports a page without a prompt as such, not as a crash (exit 0)', { timeout: AUDIT_TIMEOUT }, async () => {
+    const { code, out } = await cli(['--audit', `${server.origin}/no-consent.html`, '--format', 'text']);
+    expect(code).toBe(0);
+    expect(out).toContain('no prompt shown');
+    expect(out).toMatch(/^reject: not run \(no prompt shown\)$/m);
   });
 
-  describe('a page whose tag waits for a purpose', () => {
-    it('declares the cookie that tag sets after the accept under the purpose of its marker, with the tag, and has no finding (exit 0)', {
-      timeout: AUDIT_TIMEOUT,
-    }, async () => {
-      const file = join(dir, 'purposes-declaration.html');
-      const { code, out } = await cli([
-        '--audit',
-        `${server.origin}/purposes.html`,
-        '--allow-private',
-        'localhost',
-        '--format',
-        'json',
-        '--declaration',
-        file,
-      ]);
-      const report = JSON.parse(out) as AuditReport;
-      expect(code).toBe(0);
-      expect(report.findingCount).toBe(0);
-      expect(report.declaration.find((entry) => entry.name === 'measure_id')).toEqual({
-        kind: 'cookie',
-        name: 'measure_id',
-        domain: '127.0.0.1',
-        party: 'first',
-        setBySite: 'localhost',
-        source: `${tracker}/measure.js`,
-        isPersistent: true,
-        lifetimeSeconds: 86_400,
-        journeys: ['accept'],
-        tag: { kind: 'script', url: `${tracker}/measure.js` },
-        category: 'measurement',
-      });
-      expect(
-        report.declaration
-          .filter((entry) => entry.name !== 'measure_id')
-          .every((entry) => entry.category === 'unclassified'),
-      ).toBe(true);
-      expect(validate(report)).toBe(true);
-      expect(readFileSync(file, 'utf8')).toMatch(
-        /<td>measure_id<\/td><td>Cookie<\/td><td>first<\/td><td>localhost<\/td><td>127\.0\.0\.1<\/td><td>1 day<\/td><td>measurement<\/td><td>after accept<\/td>/,
-      );
-    });
-  });
-
-  describe('pages the audit cannot run every journey on', () => {
-    it('reports a page without a prompt as such, not as a crash (exit 0)', { timeout: AUDIT_TIMEOUT }, async () => {
-      const { code, out } = await cli(['--audit', `${server.origin}/no-consent.html`, '--format', 'text']);
-      expect(code).toBe(0);
-      expect(out).toContain('no prompt shown');
-      expect(out).toMatch(/^reject: not run \(no prompt shown\)$/m);
-    });
-
-    it('audits a local file: every http(s) request from it is a third party, named by its own tag', {
-      timeout: AUDIT_TIMEOUT,
-    }, async () => {
-      const file = join(dir, 'local.html');
-      // A built <page-img> with a relative src (a file: address) beside an untagged <img> and <script>.
-      writeFileSync(join(dir, 'photo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
-      writeFileSync(
-        file,
-        `<!doctype html><html lang="en"><title>local</title><script async src="${server.origin}/v0.js"></script><script src="${tracker}/fonts.js"></script>
+  it('audits a local file: every http(s) request from it is a third party, named by its own tag', {
+    timeout: AUDIT_TIMEOUT,
+  }, async () => {
+    const file = join(dir, 'local.html');
+    // A built <page-img> with a relative src (a file: address) beside an untagged <img> and <script>.
+    writeFileSync(join(dir, 'photo.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>');
+    writeFileSync(
+      file,
+      `<!doctype html><html lang="en"><title>local</title><script async src="${server.origin}/v0.js"></script><script src="${tracker}/fonts.js"></script>
 <page-img src="photo.svg" width="10" height="10" layout="fixed" alt=""></page-img><img src="${tracker}/unmarked.gif" alt=""></html>`,
-      );
-      const { code, out } = await cli([
-        '--audit',
-        file,
-        '--allow-private',
-        'localhost',
-        '127.0.0.1',
-        '--format',
-        'json',
-      ]);
-      const report = JSON.parse(out) as AuditReport;
-      expect(code).toBe(1);
-      expect(report).toMatchObject({ site: 'file:', isPromptShown: false });
-      const findings = [...journey(report, 'no-decision').findings].sort((a, b) => a.what.localeCompare(b.what));
-      expect(findings.map(({ what, initiator }) => [what, initiator.tag])).toEqual([
-        [`${tracker}/fonts.js`, { kind: 'script', url: `${tracker}/fonts.js` }],
-        [`${tracker}/unmarked.gif`, { kind: 'image', url: `${tracker}/unmarked.gif` }],
-        ['tp_uid (localhost)', { kind: 'image', url: `${tracker}/unmarked.gif` }],
-      ]);
-      expect(findings[0]?.hint).toContain(`move <script src="${tracker}/fonts.js"> into a blocked script`);
-      expect(findings[1]?.hint).toContain(`replace <img src="${tracker}/unmarked.gif"> with <page-img`);
-      expect(findings.map(({ hint }) => hint).join('\n')).not.toContain('file:');
-    });
+    );
+    const { code, out } = await cli(['--audit', file, '--allow-private', 'localhost', '127.0.0.1', '--format', 'json']);
+    const report = JSON.parse(out) as AuditReport;
+    expect(code).toBe(1);
+    expect(report).toMatchObject({ site: 'file:', isPromptShown: false });
+    const findings = [...journey(report, 'no-decision').findings].sort((a, b) => a.what.localeCompare(b.what));
+    expect(findings.map(({ what, initiator }) => [what, initiator.tag])).toEqual([
+      [`${tracker}/fonts.js`, { kind: 'script', url: `${tracker}/fonts.js` }],
+      [`${tracker}/unmarked.gif`, { kind: 'image', url: `${tracker}/unmarked.gif` }],
+      ['tp_uid (localhost)', { kind: 'image', url: `${tracker}/unmarked.gif` }],
+    ]);
+    expect(findings[0]?.hint).toContain(`move <script src="${tracker}/fonts.js"> into a blocked script`);
+    expect(findings[1]?.hint).toContain(`replace <img src="${tracker}/unmarked.gif"> with <page-img`);
+    expect(findings.map(({ hint }) => hint).join('\n')).not.toContain('file:');
+  });
 
-    it('reports an unreachable or oversized page (exit 1), and bad arguments (exit 2)', {
-      timeout: AUDIT_TIMEOUT,
-    }, async () => {
-      const missing = await cli(['--audit', `${server.origin}/missing.html`, '--format', 'json']);
-      expect(missing.code).toBe(1);
-      expect(JSON.parse(missing.out).journeys[0]).toMatchObject({
-        status: 'not-run',
-        reason: 'page unreachable: HTTP 404',
-      });
-      const hugeBegan = Date.now();
-      const huge = await cli(['--audit', `${server.origin}/huge.html`]);
-      expect(huge.code).toBe(1);
-      expect(huge.out).toContain('page unreachable: refused: a document over 5 MB');
-      // Refused the moment it passes 5 MB: the three journeys together end within one document time-out.
-      expect(Date.now() - hugeBegan).toBeLessThan(FETCH_TIMEOUT_MS);
-      const file = await cli(['--audit', join(dir, 'no-such-file.html')]);
-      expect(file.code).toBe(1);
-      expect(file.out).toContain('page unreachable');
-      for (const args of [
-        ['--audit', 'ftp://example.com/'],
-        ['--audit', 'x.html', '--pages', 'many'],
-        ['--audit', 'x.html', '--format', 'xml'],
-        ['--audit', 'x.html', '--allow', 'bad host'],
-      ]) {
-        expect((await cli(args)).code).toBe(2);
-      }
+  it('reports an unreachable or oversized page (exit 1), and bad arguments (exit 2)', {
+    timeout: AUDIT_TIMEOUT,
+  }, async () => {
+    const missing = await cli(['--audit', `${server.origin}/missing.html`, '--format', 'json']);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.out).journeys[0]).toMatchObject({
+      status: 'not-run',
+      reason: 'page unreachable: HTTP 404',
     });
+    const hugeBegan = Date.now();
+    const huge = await cli(['--audit', `${server.origin}/huge.html`]);
+    expect(huge.code).toBe(1);
+    expect(huge.out).toContain('page unreachable: refused: a document over 5 MB');
+    // Refused the moment it passes 5 MB: the three journeys together end within one document time-out.
+    expect(Date.now() - hugeBegan).toBeLessThan(FETCH_TIMEOUT_MS);
+    const file = await cli(['--audit', join(dir, 'no-such-file.html')]);
+    expect(file.code).toBe(1);
+    expect(file.out).toContain('page unreachable');
+    for (const args of [
+      ['--audit', 'ftp://example.com/'],
+      ['--audit', 'x.html', '--pages', 'many'],
+      ['--audit', 'x.html', '--format', 'xml'],
+      ['--audit', 'x.html', '--allow', 'bad host'],
+    ]) {
+      expect((await cli(args)).code).toBe(2);
+    }
   });
 });
