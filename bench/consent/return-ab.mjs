@@ -27,7 +27,6 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
-// BENCH_CDN_ROOT: another build's CDN tree (a copy of dist/cdn), to compare two builds run by run.
 const reference = await startReferenceCdn({ cdnRoot: process.env.BENCH_CDN_ROOT || undefined });
 const server = await startStaticServer({ reference });
 const urls = serveConsentPages(server, { isHidden: true });

@@ -44,6 +44,26 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const failedPart = (source: string, path: string, origin = '.*') =>
   new RegExp(`^\\[${escaped(source)}\\] part-load-failed: expected the part to load, got "${origin}${escaped(path)}"$`);
 
+/** Resolves once the page's origin holds a return record entry (a `page-return:` item). */
+const whenReturnEntry = (page: Page) =>
+  page.waitForFunction(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')));
+
+/** Removes the origin's return record entries: the stored decision stays, the next visit has no record. */
+const dropReturnEntries = (page: Page) =>
+  page.evaluate(() => {
+    for (const name of Object.keys(localStorage)) if (name.startsWith('page-return:')) localStorage.removeItem(name);
+  });
+
+/** The consent parts the page requests from now on (every `/v0/page-consent-*` file but the core). */
+function consentPartsRequested(page: Page): string[] {
+  const parts: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/v0/page-consent-') && path !== '/v0/page-consent-0.1.js') parts.push(path);
+  });
+  return parts;
+}
+
 beforeAll(async () => {
   browser = await launchBrowser();
   server = await startServer({
@@ -254,7 +274,7 @@ describe('consent parts', () => {
     await page.waitForSelector('#prompt:visible');
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    await page.waitForFunction(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')));
+    await whenReturnEntry(page);
     // The stored decision and its record in a browser whose cache does not hold the parts (a later session).
     const { page: later } = await newPage(browser, { storageState: await context.storageState() });
     await context.close();
@@ -281,16 +301,10 @@ describe('the state part on a return visit', () => {
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
     // The decision is stored, without the return record (which would start the script); the state part fails.
-    await page.waitForFunction(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')));
-    await page.evaluate(() => {
-      for (const name of Object.keys(localStorage)) if (name.startsWith('page-return:')) localStorage.removeItem(name);
-    });
+    await whenReturnEntry(page);
+    await dropReturnEntries(page);
     await page.route(`**${PART.state}`, (route) => route.fulfill({ status: 404, body: '' }));
-    const parts: string[] = [];
-    page.on('request', (request) => {
-      const path = new URL(request.url()).pathname;
-      if (path.startsWith('/v0/page-consent-') && path !== '/v0/page-consent-0.1.js') parts.push(path);
-    });
+    const parts = consentPartsRequested(page);
     await page.reload();
     await expect.poll(() => messages.filter((line) => line.text.includes(PART.state)).length).toBe(1);
     expect(messages.find((line) => line.text.includes(PART.state))?.text).toMatch(
@@ -317,20 +331,12 @@ describe('a return visit without its record entry', () => {
     await page.waitForSelector('#prompt:visible');
     await page.click('#accept');
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    const hasEntry = () =>
-      page.evaluate(() => Object.keys(localStorage).some((name) => name.startsWith('page-return:')));
-    await expect.poll(hasEntry).toBe(true);
-    await page.evaluate(() => {
-      for (const name of Object.keys(localStorage)) if (name.startsWith('page-return:')) localStorage.removeItem(name);
-    });
-    const parts: string[] = [];
-    page.on('request', (request) => {
-      const path = new URL(request.url()).pathname;
-      if (path.startsWith('/v0/page-consent-') && path !== '/v0/page-consent-0.1.js') parts.push(path);
-    });
+    await whenReturnEntry(page);
+    await dropReturnEntries(page);
+    const parts = consentPartsRequested(page);
     await page.reload();
     await page.waitForFunction(() => (window as unknown as { thirdPartyRuns?: number }).thirdPartyRuns === 1);
-    await expect.poll(hasEntry).toBe(true);
+    await whenReturnEntry(page);
     await settled(page);
     expect(await page.evaluate(() => document.getElementById('prompt')?.checkVisibility())).toBe(false);
     expect(parts).toEqual([PART.state]);
