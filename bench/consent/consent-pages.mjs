@@ -1,7 +1,8 @@
 // The article page of each variant, with the markup each library's own docs recommend:
 // control (no library: a plain banner and a plain async third-party script), runtime-only
 // (control with our `v0.js`: the floor under ours), floor (one inline script reading one
-// `localStorage` item: the shortest return path of a tool that stores there), ours
+// `localStorage` item: the shortest return path of a tool that stores there), floor-async,
+// floor-two and floor-runtime (the floor's script loaded as the contract loads ours), ours
 // (README.md / docs/consent.md), ours-tcf (ours exposing `__tcfapi` with the head stub and a
 // vendor's tag calling it), vanilla-cookieconsent 3 (its CSS, a config module,
 // data-category script blocking) and klaro 0.7 (a config script, klaro.js, data-name blocking).
@@ -53,6 +54,49 @@ function floorPage(thirdParty) {
     <button>Reject</button>
   </div>`;
   return articlePage({ head: '', body: `${banner}\n  ${articleBody()}\n  <script>${script}</script>` });
+}
+
+/** The floor's script as a file of its own, run from `async` script tags as ours is. */
+const FLOOR_FILE = '/fixtures/floor.js';
+
+/**
+ * The floor's logic as an external script: the stored item is read at once, the banner and the
+ * blocked script are acted on once the document is parsed, as our element acts on the page's
+ * blocked scripts (an async script in \`<head>\` may run before they are in the document).
+ */
+const floorFile = (thirdParty) => `(function () {
+  var item = null;
+  try { item = localStorage.getItem('floor-consent'); } catch (e) {}
+  var start = function () {
+    var ui = document.getElementById('consent-ui');
+    var run = function () { var s = document.createElement('script'); s.src = ${JSON.stringify(thirdParty)}; s.async = true; document.body.append(s); };
+    if (item === 'accepted') { ui.remove(); run(); return; }
+    ui.hidden = false;
+    ui.querySelector('button').onclick = function () { try { localStorage.setItem('floor-consent', 'accepted'); } catch (e) {} ui.remove(); run(); };
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();
+})();
+`;
+
+/** A script that does nothing, served and cached as the floor's file is. */
+const NOTHING_FILE = '/fixtures/nothing.js';
+
+/**
+ * The floor as the contract's markup loads a consent tool: its script from an \`async\` tag in
+ * \`<head>\`, served and cached as the library files are (\`floor-async\`); the same after a
+ * second async script that does nothing (\`floor-two\`); and after our runtime
+ * (\`floor-runtime\`: \`v0.js\` and the floor's file, the two async files of every page of ours,
+ * the consent file doing nothing but the floor's work). The shortest return path the contract's
+ * two files allow (docs/decisions/consent-return-record.md, "Eighth round").
+ */
+function floorAsyncPage(thirdParty, _isHidden, first = null) {
+  const banner = `<div id="consent-ui" hidden style="position:fixed;bottom:0;left:0;right:0">
+    <p>${BANNER_TEXT}</p>
+    <button>Accept</button>
+    <button>Reject</button>
+  </div>`;
+  const head = `${first ? `<script async src="${first}"></script>\n  ` : ''}<script async src="${FLOOR_FILE}"></script>`;
+  return articlePage({ head, body: `${banner}\n  ${articleBody()}` });
 }
 
 /** Ours with the return-visit fast path inlined after `</page-consent>` (docs/consent.md "Return visits"). */
@@ -174,6 +218,19 @@ export const VARIANTS = {
   control: { build: controlPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: false },
   'runtime-only': { build: runtimeOnlyPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: false },
   floor: { build: floorPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: true },
+  'floor-async': { build: floorAsyncPage, prompt: '#consent-ui', accept: '#consent-ui button', blocks: true },
+  'floor-two': {
+    build: (thirdParty, isHidden) => floorAsyncPage(thirdParty, isHidden, NOTHING_FILE),
+    prompt: '#consent-ui',
+    accept: '#consent-ui button',
+    blocks: true,
+  },
+  'floor-runtime': {
+    build: (thirdParty, isHidden) => floorAsyncPage(thirdParty, isHidden, '/v0.js'),
+    prompt: '#consent-ui',
+    accept: '#consent-ui button',
+    blocks: true,
+  },
   ours: { build: oursPage, prompt: '#consent-ui', accept: '#consent-ui button[on="tap:consent.accept"]', blocks: true },
   'ours-inline': {
     build: oursInlinePage,
@@ -211,6 +268,8 @@ export function serveConsentPages(server, { isHidden }) {
   // A site's own config script, served like the library it configures (the pages are never cached).
   server.file('/fixtures/cookieconsent-config.js', COOKIECONSENT_CONFIG);
   server.file('/fixtures/klaro-config.js', KLARO_CONFIG);
+  server.file(FLOOR_FILE, floorFile(thirdParty));
+  server.file(NOTHING_FILE, '/* nothing */\n');
   server.file(TCF_VENDOR_LIST, readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), 'application/json');
   const urls = {};
   for (const [name, variant] of Object.entries(VARIANTS)) {
