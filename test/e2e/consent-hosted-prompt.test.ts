@@ -80,19 +80,41 @@ async function promptFrame(page: Page): Promise<Frame> {
 async function exported(instance: string): Promise<{ state: string; purposeConsents?: object }[]> {
   const response = await fetch(`http://127.0.0.1:${port}/admin/api/instances/${instance}/export?format=ndjson`, {
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    signal: AbortSignal.timeout(5_000),
   });
   const text = (await response.text()).trim();
   return text ? text.split('\n').map((line) => JSON.parse(line)) : [];
 }
 
+/**
+ * `answer`, or `fallback` when it has not come within 2 s. An evaluate in a frame waits for the
+ * frame's script context and has no time-out of its own; `expect.poll` waits for each call, so a
+ * call that never answers held a test until its own time-out, with no word of which wait it was.
+ */
+const within = <T>(answer: Promise<T>, fallback: T): Promise<T> =>
+  Promise.race([answer, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), 2_000))]);
+
 /** The frame's focused element while its document has focus, as `TAG#id`. */
 const focusInFrame = (frame: Frame) =>
-  frame.evaluate(() =>
-    document.hasFocus() ? `${document.activeElement?.tagName}#${document.activeElement?.id}` : 'outside',
+  within(
+    frame.evaluate(() =>
+      document.hasFocus() ? `${document.activeElement?.tagName}#${document.activeElement?.id}` : 'outside',
+    ),
+    'no answer from the frame in 2 s',
+  );
+
+/** The tag of the page's focused element. */
+const activeTag = (page: Page) =>
+  within(
+    page.evaluate(() => document.activeElement?.tagName),
+    'no answer from the page in 2 s',
   );
 
 const lastState = (page: Page) =>
-  page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state);
+  within(
+    page.evaluate(() => (window as unknown as { consentEvents: { state: string }[] }).consentEvents.at(-1)?.state),
+    'no answer from the page in 2 s',
+  );
 
 describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
   it('cross-origin (consent server on localhost): accept in the frame reaches /consent/update and the admin export', async () => {
@@ -144,9 +166,16 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
       'allow-scripts allow-popups',
     );
     // Focus moves into the frame, onto the prompt itself (not the frame's <body>).
-    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
+    await expect
+      .poll(() =>
+        within(
+          page.evaluate(() => document.activeElement?.tagName),
+          'no answer from the page in 2 s',
+        ),
+      )
+      .toBe('IFRAME');
     await expect.poll(() => focusInFrame(frame)).toBe('MAIN#prompt');
-    const update = page.waitForResponse((response) => response.url().endsWith('/consent/update'));
+    const update = page.waitForResponse((response) => response.url().endsWith('/consent/update'), { timeout: 15_000 });
     // In the prompt: Reject all is the first button.
     await page.keyboard.press('Tab');
     await expect.poll(() => focusInFrame(frame)).toBe('BUTTON#reject');
@@ -173,7 +202,7 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
     await (await promptFrame(page)).click('#accept');
     await expect.poll(() => lastState(page)).toBe('accepted');
     await page.click('#settings button');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME');
+    await expect.poll(() => activeTag(page)).toBe('IFRAME');
     await expect.poll(async () => focusInFrame(await promptFrame(page))).toBe('H2#layer2-title');
   });
 
