@@ -35,9 +35,10 @@ const steps = [
  * The steps in groups: a group starts when the one before it has ended, and its steps run side by
  * side, each step's output held and printed whole when it ends (a lone step prints as it goes).
  * Size, unit and server read the build and nothing the others write; side by side, what one leaves
- * idle (the server tests wait on PostgreSQL and sockets) the other uses: 64-66 s against 72-73 s
- * one after another. Typecheck, lint and build each use every core already (31 s side by side,
- * 31 s in turn), and the e2e files take a core each (vitest.config.ts): bench/results/test-suite.md.
+ * idle (the server tests wait on PostgreSQL and sockets) the other uses: 65.9 s against 76.3 s in
+ * turn, in a fresh-clone run. Typecheck, lint and build each use every core already (31 s side by
+ * side, 31 s in turn), and the e2e files take a core each (vitest.config.ts):
+ * bench/results/test-suite.md.
  */
 const GROUPS = [['typecheck'], ['lint'], ['build'], ['size', 'unit', 'server'], ['e2e']];
 

@@ -62,7 +62,7 @@ const FLOOR_FILE = '/fixtures/floor.js';
 /**
  * The floor's logic as an external script: the stored item is read at once, the banner and the
  * blocked script are acted on once the document is parsed, as our element acts on the page's
- * blocked scripts (an async script in \`<head>\` may run before they are in the document).
+ * blocked scripts (an async script in `<head>` may run before they are in the document).
  */
 const floorFile = (thirdParty) => `(function () {
   var item = null;
@@ -82,10 +82,10 @@ const floorFile = (thirdParty) => `(function () {
 const NOTHING_FILE = '/fixtures/nothing.js';
 
 /**
- * The floor as the contract's markup loads a consent tool: its script from an \`async\` tag in
- * \`<head>\`, served and cached as the library files are (\`floor-async\`); the same after a
- * second async script that does nothing (\`floor-two\`); and after our runtime
- * (\`floor-runtime\`: \`v0.js\` and the floor's file, the two async files of every page of ours,
+ * The floor as the contract's markup loads a consent tool: its script from an `async` tag in
+ * `<head>`, served and cached as the library files are (`floor-async`); the same after a
+ * second async script that does nothing (`floor-two`); and after our runtime
+ * (`floor-runtime`: `v0.js` and the floor's file, the two async files of every page of ours,
  * the consent file doing nothing but the floor's work). The shortest return path the contract's
  * two files allow (docs/decisions/consent-return-record.md, "Eighth round").
  */

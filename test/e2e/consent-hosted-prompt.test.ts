@@ -166,14 +166,7 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
       'allow-scripts allow-popups',
     );
     // Focus moves into the frame, onto the prompt itself (not the frame's <body>).
-    await expect
-      .poll(() =>
-        within(
-          page.evaluate(() => document.activeElement?.tagName),
-          'no answer from the page in 2 s',
-        ),
-      )
-      .toBe('IFRAME');
+    await expect.poll(() => activeTag(page)).toBe('IFRAME');
     await expect.poll(() => focusInFrame(frame)).toBe('MAIN#prompt');
     const update = page.waitForResponse((response) => response.url().endsWith('/consent/update'), { timeout: 15_000 });
     // In the prompt: Reject all is the first button.
