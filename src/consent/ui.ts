@@ -88,6 +88,10 @@ export function createUi(host: HTMLElement, { prompt, post, overlay, caption }: 
     setShown((shown = next), true);
     if (previous === 'prompt') {
       setModal(false);
+      // Focus leaves the hidden prompt at once, not at the browser's next style update: when it
+      // came from the page itself (nothing focusable had it), there is nowhere to give it back to.
+      const active = doc.activeElement as HTMLElement;
+      if (prompt!.contains(active)) active.blur();
       (returnFocus as HTMLElement | null)?.focus?.();
     }
     if (next === 'prompt') openPrompt(prompt!);

@@ -76,6 +76,23 @@ describe('prompt UI', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('manage');
   });
 
+  it('lets go of focus as it hides the prompt when the page itself had it before, not at the next style update', async () => {
+    const { page } = await open(CLIENT, { body: TALL });
+    await expect.poll(() => isShown(page, '#prompt')).toBe(true);
+    // Where focus is when the prompt gets `hidden`, read before the browser updates any style.
+    await page.evaluate(() => {
+      const prompt = document.getElementById('prompt')!;
+      const seen = window as unknown as { focusWhenHidden?: string | undefined };
+      new MutationObserver(() => {
+        if (prompt.hidden) seen.focusWhenHidden ??= document.activeElement?.localName;
+      }).observe(prompt, { attributes: true });
+    });
+    await page.click('#accept');
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { focusWhenHidden?: string }).focusWhenHidden))
+      .toBe('body');
+  });
+
   it('has no axe violations in the prompt, with and without the overlay', async () => {
     for (const uiConfig of [{}, { overlay: true }]) {
       const { page } = await open({ ...CLIENT, uiConfig }, { body: TALL });
