@@ -94,6 +94,17 @@ async function exported(instance: string): Promise<{ state: string; purposeConse
 const within = <T>(answer: Promise<T>, fallback: T): Promise<T> =>
   Promise.race([answer, new Promise<T>((resolve) => setTimeout(() => resolve(fallback), 2_000))]);
 
+/**
+ * `action`, failed with its name when it has not finished within 10 s. A key press waits for the
+ * browser to take the key and has no time-out of its own: one that never came back held a test
+ * until the test's own time-out, which named no step.
+ */
+const bounded = (name: string, action: Promise<void>): Promise<void> =>
+  Promise.race([
+    action,
+    new Promise<void>((_, reject) => setTimeout(() => reject(new Error(`${name}: not done within 10 s`)), 10_000)),
+  ]);
+
 /** The frame's focused element while its document has focus, as `TAG#id`. */
 const focusInFrame = (frame: Frame) =>
   within(
@@ -170,9 +181,9 @@ describe('hosted prompt framed by <page-consent type="page-hosted">', () => {
     await expect.poll(() => focusInFrame(frame)).toBe('MAIN#prompt');
     const update = page.waitForResponse((response) => response.url().endsWith('/consent/update'), { timeout: 15_000 });
     // In the prompt: Reject all is the first button.
-    await page.keyboard.press('Tab');
+    await bounded('pressing Tab', page.keyboard.press('Tab'));
     await expect.poll(() => focusInFrame(frame)).toBe('BUTTON#reject');
-    await page.keyboard.press('Enter');
+    await bounded('pressing Enter', page.keyboard.press('Enter'));
     expect((await update).status()).toBe(200);
     await expect.poll(() => lastState(page)).toBe('rejected');
     await expect.poll(async () => (await exported(instance)).map((r) => r.state)).toEqual(['rejected']);
