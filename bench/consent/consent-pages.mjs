@@ -31,40 +31,21 @@ function runtimeOnlyPage(thirdParty) {
   return controlPage(thirdParty, '<script async src="/v0.js"></script>');
 }
 
-/**
- * The shortest return path a consent tool that keeps its decision in `localStorage` can take:
- * one inline script after the article that reads one item and, when it says the reader accepted,
- * starts the blocked script; otherwise it shows the banner, whose Accept stores the item. No
- * runtime, no element, no config: the floor under every variant that reads `localStorage`
- * (docs/decisions/consent-return-record.md, "The floor").
- */
-function floorPage(thirdParty) {
-  const script = `(function () {
-    var ui = document.getElementById('consent-ui');
-    var run = function () { var s = document.createElement('script'); s.src = ${JSON.stringify(thirdParty)}; s.async = true; document.body.append(s); };
-    var item = null;
-    try { item = localStorage.getItem('floor-consent'); } catch (e) {}
-    if (item === 'accepted') { ui.remove(); run(); return; }
-    ui.hidden = false;
-    ui.querySelector('button').onclick = function () { try { localStorage.setItem('floor-consent', 'accepted'); } catch (e) {} ui.remove(); run(); };
-  })();`;
-  const banner = `<div id="consent-ui" hidden style="position:fixed;bottom:0;left:0;right:0">
+/** The floor's banner, hidden until its script shows it. */
+const FLOOR_BANNER = `<div id="consent-ui" hidden style="position:fixed;bottom:0;left:0;right:0">
     <p>${BANNER_TEXT}</p>
     <button>Accept</button>
     <button>Reject</button>
   </div>`;
-  return articlePage({ head: '', body: `${banner}\n  ${articleBody()}\n  <script>${script}</script>` });
-}
-
-/** The floor's script as a file of its own, run from `async` script tags as ours is. */
-const FLOOR_FILE = '/fixtures/floor.js';
 
 /**
- * The floor's logic as an external script: the stored item is read at once, the banner and the
- * blocked script are acted on once the document is parsed, as our element acts on the page's
+ * The floor's script: it reads its one stored item at once; when the item says the reader
+ * accepted, it starts the blocked script, else it shows the banner, whose Accept stores the item
+ * and starts it. Inline after the article it acts at once; as a file of its own
+ * (`waitsForParse`) it acts once the document is parsed, as our element acts on the page's
  * blocked scripts (an async script in `<head>` may run before they are in the document).
  */
-const floorFile = (thirdParty) => `(function () {
+const floorScript = (thirdParty, waitsForParse) => `(function () {
   var item = null;
   try { item = localStorage.getItem('floor-consent'); } catch (e) {}
   var start = function () {
@@ -74,9 +55,25 @@ const floorFile = (thirdParty) => `(function () {
     ui.hidden = false;
     ui.querySelector('button').onclick = function () { try { localStorage.setItem('floor-consent', 'accepted'); } catch (e) {} ui.remove(); run(); };
   };
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();
+  ${waitsForParse ? "if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start); else start();" : 'start();'}
 })();
 `;
+
+/**
+ * The shortest return path a consent tool that keeps its decision in `localStorage` can take:
+ * the floor's script inline after the article. No runtime, no element, no config: the floor
+ * under every variant that reads `localStorage` (docs/decisions/consent-return-record.md, "The
+ * floor").
+ */
+function floorPage(thirdParty) {
+  return articlePage({
+    head: '',
+    body: `${FLOOR_BANNER}\n  ${articleBody()}\n  <script>${floorScript(thirdParty, false)}</script>`,
+  });
+}
+
+/** The floor's script as a file of its own, run from `async` script tags as ours is. */
+const FLOOR_FILE = '/fixtures/floor.js';
 
 /** A script that does nothing, served and cached as the floor's file is. */
 const NOTHING_FILE = '/fixtures/nothing.js';
@@ -90,13 +87,8 @@ const NOTHING_FILE = '/fixtures/nothing.js';
  * two files allow (docs/decisions/consent-return-record.md, "Eighth round").
  */
 function floorAsyncPage(thirdParty, _isHidden, first = null) {
-  const banner = `<div id="consent-ui" hidden style="position:fixed;bottom:0;left:0;right:0">
-    <p>${BANNER_TEXT}</p>
-    <button>Accept</button>
-    <button>Reject</button>
-  </div>`;
   const head = `${first ? `<script async src="${first}"></script>\n  ` : ''}<script async src="${FLOOR_FILE}"></script>`;
-  return articlePage({ head, body: `${banner}\n  ${articleBody()}` });
+  return articlePage({ head, body: `${FLOOR_BANNER}\n  ${articleBody()}` });
 }
 
 /** Ours with the return-visit fast path inlined after `</page-consent>` (docs/consent.md "Return visits"). */
@@ -268,7 +260,7 @@ export function serveConsentPages(server, { isHidden }) {
   // A site's own config script, served like the library it configures (the pages are never cached).
   server.file('/fixtures/cookieconsent-config.js', COOKIECONSENT_CONFIG);
   server.file('/fixtures/klaro-config.js', KLARO_CONFIG);
-  server.file(FLOOR_FILE, floorFile(thirdParty));
+  server.file(FLOOR_FILE, floorScript(thirdParty, true));
   server.file(NOTHING_FILE, '/* nothing */\n');
   server.file(TCF_VENDOR_LIST, readFileSync('fixtures/tcf/vendor-list.json', 'utf8'), 'application/json');
   const urls = {};
