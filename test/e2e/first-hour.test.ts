@@ -54,9 +54,10 @@ const problems = ({ messages, errors }: TestPage) => [
 
 describe('npm start with no setting', () => {
   it('prints the admin URL with a generated token and labels the fixture vendor list', async () => {
-    const log = server.lines.join('\n');
-    expect(log).toMatch(/admin dashboard: http:\/\/localhost:\d+\/admin\/#token=[A-Za-z0-9_-]{32}/);
-    expect(log).toContain('fixtures/tcf/vendor-list.json, a FIXTURE');
+    // The server logs the admin URL just after its listening line, which is all `startServer` waits for.
+    const log = () => server.lines.join('\n');
+    await expect.poll(log).toMatch(/admin dashboard: http:\/\/localhost:\d+\/admin\/#token=[A-Za-z0-9_-]{32}/);
+    expect(log()).toContain('fixtures/tcf/vendor-list.json, a FIXTURE');
   });
 
   it('runs an auction on the Prebid example after Accept, with a TC string', async () => {
