@@ -86,7 +86,7 @@ const NOTHING_FILE = '/fixtures/nothing.js';
  * the consent file doing nothing but the floor's work). The shortest return path the contract's
  * two files allow (docs/decisions/consent-return-record.md, "Eighth round").
  */
-function floorAsyncPage(thirdParty, _isHidden, first = null) {
+function floorAsyncPage(_thirdParty, _isHidden, first = null) {
   const head = `${first ? `<script async src="${first}"></script>\n  ` : ''}<script async src="${FLOOR_FILE}"></script>`;
   return articlePage({ head, body: `${FLOOR_BANNER}\n  ${articleBody()}` });
 }
